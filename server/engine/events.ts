@@ -1,0 +1,205 @@
+/**
+ * The session event log: every decision the engine makes is one of these events.
+ * The log is append-only and is the source of truth for transcripts, metrics and replays.
+ * Defined once with zod; the simulator, the server, the realtime protocol and the client import it.
+ *
+ * `seq` numbers events from 1 in a session; `t` is milliseconds of conversation time since the
+ * session started (simulated from speaking rates in the simulator, wall-clock in live rooms).
+ */
+import { z } from 'zod';
+import { facilitatorActs, intents, policies } from '../scene/schema';
+
+export const pairTypes = ['question', 'request', 'offer', 'greeting', 'invitation', 'none'] as const;
+export const PairType = z.enum(pairTypes);
+export type PairType = z.infer<typeof PairType>;
+
+/** The dialog act an utterance performs; first pair parts, their answers, and facilitator acts. */
+export const acts = [
+  'statement',
+  'answer',
+  'question',
+  'request',
+  'offer',
+  'greeting',
+  'invitation',
+  'moderate',
+  'interrupt',
+  'deviation',
+  ...facilitatorActs.filter((a) => a !== 'direct-reply'),
+] as const;
+export const Act = z.enum(acts);
+export type Act = z.infer<typeof Act>;
+
+const base = { seq: z.number().int().positive(), t: z.number().nonnegative() };
+const who = z.string();
+
+export const SessionStartEvent = z.object({
+  ...base,
+  type: z.literal('session-start'),
+  scene: z.string(),
+  title: z.string(),
+  seed: z.number().int(),
+  policy: z.enum(policies),
+  participants: z.array(
+    z.object({ id: who, name: z.string(), kind: z.enum(['ai', 'human']), present: z.boolean(), speakingRate: z.number() }),
+  ),
+});
+
+export const SnippetStartEvent = z.object({
+  ...base,
+  type: z.literal('snippet-start'),
+  snippet: z.string(),
+  title: z.string(),
+  turns: z.number().int(),
+  initiator: who,
+});
+
+/** Who holds the floor next and why: the engine's next-speaker decision. */
+export const FloorEvent = z.object({
+  ...base,
+  type: z.literal('floor'),
+  speaker: who,
+  reason: z.enum([
+    'initiator',
+    'scripted',
+    'designated',
+    'self-selected',
+    'continues',
+    'round-robin',
+    'random',
+    'llm-selector',
+    'llm-selector-fallback',
+    'party',
+    'moderator',
+    'hand-approved',
+    'interruption',
+    'impromptu',
+    'facilitator',
+    'human',
+  ]),
+  bids: z
+    .array(z.object({ participant: who, action: z.enum(['speak', 'listen']), importance: z.number().int().min(0).max(9) }))
+    .optional(),
+  act: z.string().optional().describe('facilitator act, when the facilitator takes the floor'),
+});
+
+export const UtteranceEvent = z.object({
+  ...base,
+  type: z.literal('utterance'),
+  id: z.string().describe('utterance id, referenced by backchannels and interruptions'),
+  speaker: who,
+  text: z.string(),
+  addressee: who.nullable(),
+  pair: PairType,
+  act: Act,
+  snippet: z.string(),
+  source: z.enum(['ai', 'human', 'simulated-human', 'scripted']),
+  durationMs: z.number().nonnegative(),
+  replyTo: z.string().optional().describe('the utterance this answers, when it is a second pair part'),
+  interrupted: z.boolean().optional(),
+  impromptu: z.boolean().optional(),
+  resamples: z.number().int().optional().describe('anti-repetition resamples before acceptance (MPOD §3.2)'),
+  similarity: z.number().optional().describe('max cosine similarity to the speaker\'s last 5 utterances'),
+});
+
+export const BackchannelEvent = z.object({
+  ...base,
+  type: z.literal('backchannel'),
+  participant: who,
+  to: who,
+  utterance: z.string(),
+  kind: z.enum(['verbal', 'nod']),
+  cue: z.string().optional(),
+});
+
+export const InterruptionEvent = z.object({
+  ...base,
+  type: z.literal('interruption'),
+  by: who,
+  of: who,
+  utterance: z.string(),
+  vibe: z.string(),
+  atWord: z.number().int().nonnegative(),
+});
+
+export const HandRaiseEvent = z.object({
+  ...base,
+  type: z.literal('hand-raise'),
+  participant: who,
+  action: z.enum(['raise', 'lower', 'approve']),
+  queue: z.array(who).describe('the hand-raising queue after this change'),
+});
+
+export const SystemEvent = z.object({
+  ...base,
+  type: z.literal('system'),
+  level: z.enum(['info', 'warn', 'error']),
+  code: z.string(),
+  message: z.string(),
+});
+
+export const ImpromptuStartEvent = z.object({
+  ...base,
+  type: z.literal('impromptu-start'),
+  participant: who,
+  intent: z.enum(intents),
+  turns: z.number().int(),
+});
+
+export const ImpromptuEndEvent = z.object({ ...base, type: z.literal('impromptu-end'), participant: who });
+
+export const ApprovalNeededEvent = z.object({
+  ...base,
+  type: z.literal('approval-needed'),
+  proposal: z.string(),
+  participant: who,
+  intent: z.enum(intents),
+  text: z.string(),
+});
+
+export const ApprovalResolvedEvent = z.object({
+  ...base,
+  type: z.literal('approval-resolved'),
+  proposal: z.string(),
+  decision: z.enum(['approve', 'edit', 'dismiss', 'regenerate']),
+  text: z.string().optional(),
+});
+
+export const HumanInputRequiredEvent = z.object({
+  ...base,
+  type: z.literal('human-input-required'),
+  participant: who,
+  addressedBy: who.nullable(),
+  pair: PairType,
+});
+
+export const EndEvent = z.object({
+  ...base,
+  type: z.literal('end'),
+  reason: z.enum(['snippets-done', 'max-turns', 'ended']),
+  turns: z.number().int(),
+});
+
+export const SessionEvent = z.discriminatedUnion('type', [
+  SessionStartEvent,
+  SnippetStartEvent,
+  FloorEvent,
+  UtteranceEvent,
+  BackchannelEvent,
+  InterruptionEvent,
+  HandRaiseEvent,
+  SystemEvent,
+  ImpromptuStartEvent,
+  ImpromptuEndEvent,
+  ApprovalNeededEvent,
+  ApprovalResolvedEvent,
+  HumanInputRequiredEvent,
+  EndEvent,
+]);
+
+export type SessionEvent = z.infer<typeof SessionEvent>;
+export type EventType = SessionEvent['type'];
+export type EventOf<T extends EventType> = Extract<SessionEvent, { type: T }>;
+/** An event before the log numbers and times it. */
+export type EventDraft = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, 'seq' | 't'> : never) : never;
+export type UtteranceEvent = z.infer<typeof UtteranceEvent>;

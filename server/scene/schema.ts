@@ -1,0 +1,197 @@
+/**
+ * The scene format: one zod schema, the single source for the YAML files in `scenes/`,
+ * the engine, the server, the client and the generated JSON Schema (`scenes/scene.schema.json`).
+ *
+ * The model follows DialogLab §4.1 and §5.1: a scene has a topic, a formation, shared contents,
+ * participants (AI personas or humans), parties with speaking modes, a turn-taking policy and
+ * an ordered list of snippets. Cross-references (party members, initiators, next snippets, the
+ * moderator) are checked in `load.ts`, where their file positions are known.
+ */
+import { z } from 'zod';
+
+const id = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*$/, 'expected an id: lower-case letters, digits and dashes, starting with a letter');
+const probability = z.number().min(0, 'expected a probability between 0 and 1').max(1, 'expected a probability between 0 and 1');
+const positiveInt = z.number().int('expected a positive integer').positive('expected a positive integer');
+
+export const formations = ['circle', 'table', 'panel', 'audience', 'poster', 'u-shape'] as const;
+export const speakingModes = ['all', 'representative', 'subset', 'random'] as const;
+export const policies = ['round-robin', 'random', 'llm-selector', 'party', 'cssn-or-ss'] as const;
+export const partyModes = ['free', 'round-robin', 'moderated'] as const;
+export const patterns = ['agree', 'disagree', 'neutral'] as const;
+export const humanAgentModes = ['reactive', 'human-control', 'autonomous'] as const;
+/** DialogLab §5.2.2: the four deviations a simulated human can bring into the conversation. */
+export const intents = ['drift', 'extend', 'question', 'emotional'] as const;
+/** MUCA §3.2.3: the facilitator's dialog acts, in their default priority order. */
+export const facilitatorActs = ['direct-reply', 'encourage', 'summarize', 'transition', 'resolve-conflict', 'chime-in'] as const;
+
+export const Voice = z
+  .object({
+    espeak: z.string().optional().describe('eSpeak NG voice, e.g. "en-us+f3"'),
+    elevenlabs: z.string().optional().describe('ElevenLabs voice id'),
+    pitch: z.number().min(0).max(99).optional(),
+    rate: z.number().int().min(80).max(450).optional().describe('words per minute'),
+  })
+  .strict();
+
+export const Persona = z
+  .object({
+    backstory: z.string().min(1, 'a persona needs a backstory'),
+    goals: z.array(z.string()).default([]),
+    privateKnowledge: z.array(z.string()).default([]).describe('facts only this participant knows; never shown to others'),
+    mood: z.string().default('neutral'),
+    traits: z.array(z.string()).default([]),
+    /** Speaking rate in words per minute; speaking time is estimated from it until real audio exists. */
+    speakingRate: z.number().int().min(80).max(300).default(150),
+  })
+  .strict();
+
+/** MUCA §3.3.1: log-normal utterance length, clipped to [min, max] words. */
+export const UtteranceLength = z
+  .object({ min: positiveInt.default(3), avg: positiveInt.default(10), max: positiveInt.default(24) })
+  .strict()
+  .refine((l) => l.min <= l.avg && l.avg <= l.max, 'expected min <= avg <= max');
+
+/** How an absent human is simulated (DialogLab §5.2.2, MUCA §3.3). */
+export const SimulatedHuman = z
+  .object({
+    mode: z.enum(humanAgentModes).default('reactive'),
+    derailProbability: probability.default(0.1).describe('chance per turn of proposing a deviation (human-control, autonomous)'),
+    intents: z.array(z.enum(intents)).default([...intents]),
+    speakingRoles: z.array(z.string()).default([]),
+    traits: z.array(z.string()).default([]),
+    utteranceLength: UtteranceLength.optional(),
+    impromptuTurns: z
+      .object({ min: positiveInt.default(2), max: positiveInt.default(4) })
+      .strict()
+      .refine((r) => r.min <= r.max, 'expected min <= max')
+      .default({ min: 2, max: 4 }),
+  })
+  .strict();
+
+export const Participant = z
+  .object({
+    id,
+    kind: z.enum(['ai', 'human']),
+    name: z.string().min(1),
+    shortName: z.string().optional().describe('what others call them; defaults to the first word of name'),
+    role: z.string().optional().describe('their role in the room, e.g. "interviewer"'),
+    persona: Persona.optional(),
+    voice: Voice.optional(),
+    avatar: z.string().optional().describe('avatar id from avatars/manifest.json'),
+    simulated: SimulatedHuman.optional().describe('for humans: how to simulate them when absent'),
+  })
+  .strict();
+
+export const Content = z
+  .object({
+    id,
+    kind: z.enum(['slides', 'poster', 'document']),
+    title: z.string(),
+    owner: z.string().default('public').describe('a party id, or "public"'),
+    summary: z.string().default(''),
+    sections: z.array(z.string()).default([]),
+  })
+  .strict();
+
+export const Party = z
+  .object({
+    id,
+    name: z.string().optional(),
+    role: z.string().default(''),
+    members: z.array(z.string()).min(1, 'a party needs at least one member'),
+    speakingMode: z.enum(speakingModes).default('all'),
+    representative: z.string().optional().describe('required when speakingMode is representative'),
+    subset: z.array(z.string()).optional().describe('required when speakingMode is subset'),
+  })
+  .strict();
+
+export const Facilitator = z
+  .object({
+    participant: z.string(),
+    acts: z.array(z.enum(facilitatorActs)).default(['direct-reply', 'encourage', 'summarize', 'transition', 'resolve-conflict']),
+    /** Multiplies MUCA's warm-up and cool-down turn counts, which assume long chats. */
+    pace: z.number().positive().default(1),
+  })
+  .strict();
+
+export const TurnTaking = z
+  .object({
+    policy: z.enum(policies).default('cssn-or-ss'),
+    partyMode: z.enum(partyModes).optional().describe('required when policy is party'),
+    moderator: z.string().optional().describe('required when partyMode is moderated'),
+    facilitator: Facilitator.optional(),
+    historyWindow: positiveInt.default(5).describe('MMAgents §3.1.2: shared history turns in each prompt'),
+    maxTurns: positiveInt.default(60).describe('hard cap on turns per session'),
+  })
+  .strict();
+
+export const InterruptionRule = z
+  .object({ from: z.string(), to: z.string(), probability, vibe: z.string().default('neutral') })
+  .strict();
+
+export const BackchannelRule = z
+  .object({
+    from: z.string().default('*').describe('a participant id, or "*" for every listener'),
+    probability,
+    kind: z.enum(['verbal', 'nod', 'either']).default('either'),
+    cues: z.array(z.string()).default([]),
+  })
+  .strict();
+
+export const ScriptedLine = z
+  .object({ speaker: z.string(), text: z.string().min(1), to: z.string().optional() })
+  .strict();
+
+export const Snippet = z
+  .object({
+    id,
+    title: z.string().optional(),
+    goal: z.string().default('').describe('what this phase of the conversation is for'),
+    participants: z.array(z.string()).optional().describe('defaults to everyone'),
+    initiator: z.string(),
+    turns: positiveInt.describe('turn budget'),
+    pattern: z.enum(patterns).default('neutral'),
+    interruptions: z.array(InterruptionRule).default([]),
+    backchannels: z.array(BackchannelRule).default([]),
+    lines: z.array(ScriptedLine).default([]).describe('scripted opening lines, spoken in order'),
+    next: z.string().nullable().optional().describe('the snippet that follows; defaults to the next in the list, null ends'),
+  })
+  .strict();
+
+export const Scene = z
+  .object({
+    title: z.string().min(1),
+    topic: z.string().min(1),
+    context: z.string().default('').describe('the situation, as told to every persona'),
+    formation: z.enum(formations),
+    contents: z.array(Content).default([]),
+    participants: z.array(Participant).min(2, 'a scene needs at least two participants'),
+    parties: z.array(Party).default([]),
+    turnTaking: TurnTaking.default({ policy: 'cssn-or-ss', historyWindow: 5, maxTurns: 60 }),
+    snippets: z.array(Snippet).min(1, 'a scene needs at least one snippet'),
+  })
+  .strict();
+
+export type Scene = z.infer<typeof Scene>;
+export type SceneInput = z.input<typeof Scene>;
+export type Participant = z.infer<typeof Participant>;
+export type Persona = z.infer<typeof Persona>;
+export type Party = z.infer<typeof Party>;
+export type Snippet = z.infer<typeof Snippet>;
+export type TurnTaking = z.infer<typeof TurnTaking>;
+export type SimulatedHuman = z.infer<typeof SimulatedHuman>;
+export type InterruptionRule = z.infer<typeof InterruptionRule>;
+export type BackchannelRule = z.infer<typeof BackchannelRule>;
+export type Policy = (typeof policies)[number];
+export type PartyMode = (typeof partyModes)[number];
+export type Pattern = (typeof patterns)[number];
+export type Intent = (typeof intents)[number];
+export type FacilitatorAct = (typeof facilitatorActs)[number];
+
+/** A loaded scene: the validated content plus its id (the file name without extension). */
+export type LoadedScene = Scene & { id: string };
+
+/** What others call a participant: `shortName`, else the first word of `name`. */
+export const shortNameOf = (p: Pick<Participant, 'name' | 'shortName'>): string => p.shortName ?? p.name.split(/\s+/)[0]!;
