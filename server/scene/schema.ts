@@ -56,7 +56,10 @@ export const UtteranceLength = z
 /** How an absent human is simulated (DialogLab §5.2.2, MUCA §3.3). */
 export const SimulatedHuman = z
   .object({
-    mode: z.enum(humanAgentModes).default('reactive'),
+    mode: z
+      .enum(humanAgentModes)
+      .default('reactive')
+      .describe('reactive: speaks only when addressed; human-control: proposes deviations a person approves; autonomous: deviates on its own'),
     derailProbability: probability.default(0.1).describe('chance per turn of proposing a deviation (human-control, autonomous)'),
     intents: z.array(z.enum(intents)).default([...intents]),
     speakingRoles: z.array(z.string()).default([]),
@@ -73,11 +76,11 @@ export const SimulatedHuman = z
 export const Participant = z
   .object({
     id,
-    kind: z.enum(['ai', 'human']),
+    kind: z.enum(['ai', 'human']).describe('ai: a persona driven by a generator; human: a real person, simulated when absent'),
     name: z.string().min(1),
     shortName: z.string().optional().describe('what others call them; defaults to the first word of name'),
     role: z.string().optional().describe('their role in the room, e.g. "interviewer"'),
-    persona: Persona.optional(),
+    persona: Persona.optional().describe('required for AI participants; optional for humans'),
     voice: Voice.optional(),
     avatar: z.string().optional().describe('avatar id from avatars/manifest.json'),
     simulated: SimulatedHuman.optional().describe('for humans: how to simulate them when absent'),
@@ -101,7 +104,7 @@ export const Party = z
     name: z.string().optional(),
     role: z.string().default(''),
     members: z.array(z.string()).min(1, 'a party needs at least one member'),
-    speakingMode: z.enum(speakingModes).default('all'),
+    speakingMode: z.enum(speakingModes).default('all').describe('who speaks when the party has the floor'),
     representative: z.string().optional().describe('required when speakingMode is representative'),
     subset: z.array(z.string()).optional().describe('required when speakingMode is subset'),
   })
@@ -118,7 +121,7 @@ export const Facilitator = z
 
 export const TurnTaking = z
   .object({
-    policy: z.enum(policies).default('cssn-or-ss'),
+    policy: z.enum(policies).default('cssn-or-ss').describe('how the next speaker is chosen'),
     partyMode: z.enum(partyModes).optional().describe('required when policy is party'),
     moderator: z.string().optional().describe('required when partyMode is moderated'),
     facilitator: Facilitator.optional(),
@@ -128,7 +131,12 @@ export const TurnTaking = z
   .strict();
 
 export const InterruptionRule = z
-  .object({ from: z.string(), to: z.string(), probability, vibe: z.string().default('neutral') })
+  .object({
+    from: z.string(),
+    to: z.string(),
+    probability,
+    vibe: z.string().default('neutral').describe('the tone of the interruption'),
+  })
   .strict();
 
 export const BackchannelRule = z
@@ -136,7 +144,7 @@ export const BackchannelRule = z
     from: z.string().default('*').describe('a participant id, or "*" for every listener'),
     probability,
     kind: z.enum(['verbal', 'nod', 'either']).default('either'),
-    cues: z.array(z.string()).default([]),
+    cues: z.array(z.string()).default([]).describe('words or moments that invite the backchannel'),
   })
   .strict();
 
@@ -150,9 +158,9 @@ export const Snippet = z
     title: z.string().optional(),
     goal: z.string().default('').describe('what this phase of the conversation is for'),
     participants: z.array(z.string()).optional().describe('defaults to everyone'),
-    initiator: z.string(),
+    initiator: z.string().describe('the participant who opens the snippet'),
     turns: positiveInt.describe('turn budget'),
-    pattern: z.enum(patterns).default('neutral'),
+    pattern: z.enum(patterns).default('neutral').describe('the overall tone: agree, disagree or neutral'),
     interruptions: z.array(InterruptionRule).default([]),
     backchannels: z.array(BackchannelRule).default([]),
     lines: z.array(ScriptedLine).default([]).describe('scripted opening lines, spoken in order'),
@@ -165,7 +173,7 @@ export const Scene = z
     title: z.string().min(1),
     topic: z.string().min(1),
     context: z.string().default('').describe('the situation, as told to every persona'),
-    formation: z.enum(formations),
+    formation: z.enum(formations).describe('how the seats are arranged'),
     contents: z.array(Content).default([]),
     participants: z.array(Participant).min(2, 'a scene needs at least two participants'),
     parties: z.array(Party).default([]),

@@ -1,0 +1,201 @@
+import { GoogleGenAI } from '@google/genai';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeGemini, type FakeGemini } from '../../../tests/fakes/gemini-server';
+import { createGeminiGenerator } from './gemini';
+import { createGenerator } from './index';
+import { complete, type Cue, type GenerateRequest } from './port';
+import { GeneratorError, withFallback, type Notice } from './resilient';
+import { createScriptedGenerator } from './scripted';
+
+const cue: Cue = {
+  speaker: { id: 'omar', name: 'Omar Haddad', shortName: 'Omar', role: 'backend lead', mood: 'calm', traits: ['analytical'] },
+  participants: [
+    { id: 'nora', name: 'Nora Lind', shortName: 'Nora', kind: 'ai' },
+    { id: 'omar', name: 'Omar Haddad', shortName: 'Omar', kind: 'ai' },
+    { id: 'pia', name: 'Pia Berg', shortName: 'Pia', kind: 'human' },
+  ],
+  topic: 'the launch date for the Aurora budgeting app',
+  snippet: { id: 'timeline', goal: 'Agree on a realistic launch date', pattern: 'neutral' },
+  act: 'answer',
+  addressee: { id: 'nora', shortName: 'Nora' },
+  obligation: { pair: 'question', from: 'nora', fromShortName: 'Nora', text: 'Omar, can the backend be ready by March?' },
+  lastMessage: { speaker: 'nora', shortName: 'Nora', text: 'Omar, can the backend be ready by March?' },
+  facts: ['The sync service still fails under load', 'Two engineers are on leave in February'],
+  variant: 1234,
+};
+
+const request = (overrides: Partial<GenerateRequest> = {}): GenerateRequest => ({
+  purpose: 'utterance',
+  system: 'You are Omar Haddad, backend lead.',
+  prompt: 'Nora asked you: "Omar, can the backend be ready by March?" Answer her.',
+  temperature: 0.8,
+  json: false,
+  maxTokens: 120,
+  cue,
+  ...overrides,
+});
+
+const collect = async (stream: AsyncIterable<string>): Promise<string[]> => {
+  const deltas: string[] = [];
+  for await (const delta of stream) deltas.push(delta);
+  return deltas;
+};
+
+let fake: FakeGemini;
+beforeEach(async () => {
+  await fake?.close();
+  fake = await startFakeGemini();
+});
+afterAll(() => fake.close());
+
+const gemini = (timeoutMs = 2000) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl, timeoutMs });
+
+/** The vendor behind the real fallback wrapper, with a sleep that only records. */
+const resilient = (timeoutMs = 2000) => {
+  const notices: Notice[] = [];
+  const sleeps: number[] = [];
+  const generator = withFallback(gemini(timeoutMs), createScriptedGenerator(), {
+    timeoutMs,
+    onNotice: (n) => notices.push(n),
+    sleep: async (ms) => void sleeps.push(ms),
+  });
+  return { generator, notices, sleeps };
+};
+
+describe('gemini generator against the fake Gemini API', () => {
+  it('streams the deltas in order', async () => {
+    fake.script({ chunks: ['By March, ', 'yes, if we ', 'drop reporting.'] });
+    expect(await collect(gemini().stream(request()))).toEqual(['By March, ', 'yes, if we ', 'drop reporting.']);
+  });
+
+  it('posts to :streamGenerateContent?alt=sse with the key header, model, system instruction and sampling', async () => {
+    await complete(gemini(), request());
+    expect(fake.requests).toHaveLength(1);
+    const [sent] = fake.requests;
+    expect(sent).toMatchObject({ method: 'POST', path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent', query: { alt: 'sse' } });
+    expect(sent!.headers['x-goog-api-key']).toBe('test-key');
+    expect(sent!.body.contents).toEqual([{ role: 'user', parts: [{ text: request().prompt }] }]);
+    expect(sent!.body.systemInstruction.parts).toEqual([{ text: 'You are Omar Haddad, backend lead.' }]);
+    expect(sent!.body.generationConfig).toMatchObject({ temperature: 0.8, maxOutputTokens: 120, thinkingConfig: { thinkingBudget: 0 } });
+    expect(sent!.body.generationConfig.responseMimeType).toBeUndefined();
+  });
+
+  it('asks for JSON output in JSON mode and uses the configured model', async () => {
+    fake.script({ chunks: ['{"next": "Pia"}'] });
+    const pro = createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl, model: 'gemini-2.5-pro', timeoutMs: 2000 });
+    expect(await complete(pro, request({ purpose: 'select', json: true }))).toBe('{"next": "Pia"}');
+    expect(fake.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent');
+    expect(fake.requests[0]!.body.generationConfig.responseMimeType).toBe('application/json');
+    expect(fake.requests[0]!.body.generationConfig.thinkingConfig).toBeUndefined();
+  });
+
+  it('returns malformed JSON from the selector as-is, leaving parsing to the engine', async () => {
+    fake.script({ chunks: ['{"next": ', '"Pia"'] });
+    expect(await complete(gemini(), request({ purpose: 'select', json: true }))).toBe('{"next": "Pia"');
+  });
+
+  it('reports an HTTP error with its status and Gemini retry delay', async () => {
+    fake.script({ status: 429, retryAfterSeconds: 3 });
+    const error = await complete(gemini(), request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GeneratorError);
+    expect((error as GeneratorError).details).toMatchObject({ status: 429, retryAfterMs: 3000 });
+    expect((error as GeneratorError).message).toMatch(/^HTTP 429: You exceeded your current quota/);
+  });
+
+  it('is served by a fake that also speaks the non-streaming :generateContent format', async () => {
+    fake.script({ chunks: ['Ready ', 'by March.'] });
+    const ai = new GoogleGenAI({ apiKey: 'test-key', vertexai: false, httpOptions: { baseUrl: fake.baseUrl } });
+    const reply = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'When?' });
+    expect(reply.text).toBe('Ready by March.');
+    expect(fake.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+  });
+
+  it('does not retry on its own: one request per call', async () => {
+    fake.failNext(3, { status: 500 });
+    await expect(complete(gemini(), request())).rejects.toThrow(/HTTP 500/);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('gemini behind withFallback', () => {
+  it('retries a 429 after the delay Gemini asked for, then streams the answer', async () => {
+    fake.script({ status: 429, retryAfterSeconds: 2 }, { chunks: ['March works', ' for us.'] });
+    const { generator, notices, sleeps } = resilient();
+    expect(await complete(generator, request())).toBe('March works for us.');
+    expect(fake.requests).toHaveLength(2);
+    expect(sleeps).toEqual([2000]);
+    expect(notices).toEqual([]);
+  });
+
+  it('falls back to the scripted answer after repeated 500s, with a notice', async () => {
+    fake.failNext(3, { status: 500 });
+    const { generator, notices, sleeps } = resilient();
+    const text = await complete(generator, request());
+    expect(text).toBe(await complete(createScriptedGenerator(), request()));
+    expect(fake.requests).toHaveLength(3);
+    expect(sleeps).toHaveLength(2);
+    expect(notices).toEqual([
+      { code: 'generator-fallback', message: expect.stringMatching(/^gemini failed \(HTTP 500: .*\) after 3 attempts; used scripted for this turn$/) },
+    ]);
+  });
+
+  it('falls back when Gemini does not answer in time', async () => {
+    fake.setDefault({ delayMs: 3000 });
+    const { generator, notices } = resilient(150);
+    const text = await complete(generator, request());
+    expect(text).toBe(await complete(createScriptedGenerator(), request()));
+    expect(fake.requests).toHaveLength(3);
+    expect(notices[0]).toMatchObject({ code: 'generator-fallback', message: expect.stringContaining('timed out after 150 ms') });
+  });
+
+  it('falls back at once on 401: a bad key does not get better with retries', async () => {
+    fake.setDefault({ status: 401 });
+    const { generator, notices, sleeps } = resilient();
+    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    expect(fake.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(notices[0]!.message).toMatch(/^gemini failed \(HTTP 401: API key not valid.*\); used scripted for this turn$/);
+  });
+
+  it('keeps the partial text without duplicating it when the stream is cut mid-way', async () => {
+    fake.script({ chunks: ['Honestly, ', 'March is ', 'tight but ', 'doable.'], cutAfter: 2 });
+    const { generator, notices } = resilient();
+    const deltas = await collect(generator.stream(request()));
+    expect(deltas).toEqual(['Honestly, ', 'March is ']);
+    expect(fake.requests).toHaveLength(1);
+    expect(notices).toEqual([{ code: 'generator-truncated', message: expect.stringContaining('gemini stopped mid-reply') }]);
+  });
+
+  it('falls back when the stream carries a malformed event before any text', async () => {
+    fake.setDefault({ chunks: ['x'], malformed: '{"candidates": [' });
+    const { generator, notices } = resilient();
+    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    expect(notices[0]!.code).toBe('generator-fallback');
+  });
+});
+
+describe("createGenerator('gemini', env)", () => {
+  it('reads GEMINI_API_KEY, GEMINI_MODEL and GEMINI_BASE_URL, and wraps the vendor with the scripted fallback', async () => {
+    const notices: Notice[] = [];
+    const env = { GEMINI_API_KEY: 'env-key', GEMINI_MODEL: 'gemini-2.5-flash-lite', GEMINI_BASE_URL: fake.baseUrl, GENERATOR_TIMEOUT_MS: '2000' };
+    const generator = createGenerator('gemini', env, { onNotice: (n) => notices.push(n), sleep: async () => undefined });
+    expect(generator.name).toBe('gemini');
+    fake.setDefault({ status: 500 });
+    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    expect(fake.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-flash-lite:streamGenerateContent');
+    expect(fake.requests[0]!.headers['x-goog-api-key']).toBe('env-key');
+    expect(notices.map((n) => n.code)).toEqual(['generator-fallback']);
+  });
+
+  it('names the missing key', () => {
+    expect(() => createGenerator('gemini', {})).toThrow(/GEMINI_API_KEY is not set/);
+  });
+
+  it('rejects a timeout that is not a number', () => {
+    expect(() => createGenerator('gemini', { GEMINI_API_KEY: 'k', GENERATOR_TIMEOUT_MS: 'soon' })).toThrow(/GENERATOR_TIMEOUT_MS/);
+  });
+
+  it('needs nothing for the scripted generator', () => {
+    expect(createGenerator('scripted', {}).name).toBe('scripted');
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Gemini generator via `@google/genai`: streams `POST {baseUrl}/v1beta/models/{model}:streamGenerateContent?alt=sse`
+ * with the `x-goog-api-key` header.
+ *
+ * ```ts
+ * const gemini = createGeminiGenerator({ apiKey: process.env.GEMINI_API_KEY! });
+ * for await (const delta of gemini.stream(request)) process.stdout.write(delta);
+ * ```
+ *
+ * The SDK's own retries and automatic continuation stay off: `withFallback` is the one place
+ * that retries, so a turn is never sent twice behind its back.
+ */
+import { ApiError, GoogleGenAI } from '@google/genai';
+import type { Generator } from './port';
+import { GeneratorError } from './resilient';
+
+export interface GeminiOptions {
+  apiKey: string;
+  model?: string;
+  /** Overrides https://generativelanguage.googleapis.com (fake servers, proxies). */
+  baseUrl?: string;
+  /** Limit for a whole request, headers and streamed body. */
+  timeoutMs?: number;
+}
+
+/** Gemini puts its Retry-After in the error body: `details: [{ "@type": ".../google.rpc.RetryInfo", "retryDelay": "7s" }]`. */
+const retryDelayMs = (message: string): number | undefined => {
+  const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message);
+  return match ? Math.round(Number(match[1]) * 1000) : undefined;
+};
+
+/** `ApiError.message` is the JSON error body; keep its human part. */
+const errorText = (message: string): string => {
+  try {
+    const body = JSON.parse(message) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === 'string') return body.error.message;
+  } catch {
+    // not JSON: the message is already plain text
+  }
+  return message;
+};
+
+export const createGeminiGenerator = (options: GeminiOptions): Generator => {
+  const { apiKey, model = 'gemini-2.5-flash', baseUrl, timeoutMs = 20_000 } = options;
+  // vertexai: false keeps us on the Gemini API whatever GOOGLE_GENAI_USE_VERTEXAI says.
+  const ai = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl, timeout: timeoutMs } });
+  // Turns are short and latency-bound; on 2.5 Flash a thinking budget would also eat maxOutputTokens.
+  const thinkingConfig = /flash/.test(model) ? { thinkingBudget: 0 } : undefined;
+
+  return {
+    name: 'gemini',
+    async *stream(request, signal) {
+      try {
+        const chunks = await ai.models.generateContentStream({
+          model,
+          contents: request.prompt,
+          config: {
+            systemInstruction: request.system,
+            temperature: request.temperature,
+            maxOutputTokens: request.maxTokens,
+            responseMimeType: request.json ? 'application/json' : undefined,
+            thinkingConfig,
+            automaticContinuation: false,
+            abortSignal: signal,
+          },
+        });
+        for await (const chunk of chunks) {
+          const text = chunk.text;
+          if (text) yield text;
+        }
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        if (error instanceof ApiError) {
+          throw new GeneratorError(`HTTP ${error.status}: ${errorText(error.message)}`, {
+            status: error.status,
+            retryAfterMs: retryDelayMs(error.message),
+            cause: error,
+          });
+        }
+        if (error instanceof Error && error.name === 'AbortError') {
+          throw new GeneratorError(`timed out after ${timeoutMs} ms`, { timeout: true, cause: error });
+        }
+        throw GeneratorError.from(error);
+      }
+    },
+  };
+};

@@ -1,0 +1,76 @@
+/**
+ * Picks the generator by name and configures it from the environment. Vendors are wrapped
+ * with `withFallback(vendor, scripted)`, so a vendor outage costs a notice, never a turn.
+ *
+ * ```ts
+ * const generator = createGenerator('gemini', process.env, { onNotice: (n) => console.warn(n.message) });
+ * ```
+ *
+ * | variable | for | default |
+ * | --- | --- | --- |
+ * | `GEMINI_API_KEY` | gemini | required |
+ * | `GEMINI_MODEL` | gemini | `gemini-2.5-flash` |
+ * | `GEMINI_BASE_URL` | gemini | the Gemini API |
+ * | `OPENAI_BASE_URL` | openai | required, e.g. `http://localhost:11434/v1` |
+ * | `OPENAI_API_KEY` | openai | `none` (local servers need no key) |
+ * | `OPENAI_MODEL` | openai | required |
+ * | `GENERATOR_TIMEOUT_MS` | both | `20000` |
+ */
+import { createGeminiGenerator } from './gemini';
+import { createOpenAIGenerator } from './openai';
+import type { Generator } from './port';
+import { withFallback, type FallbackOptions } from './resilient';
+import { createScriptedGenerator } from './scripted';
+
+export const generatorNames = ['scripted', 'gemini', 'openai'] as const;
+export type GeneratorName = (typeof generatorNames)[number];
+
+/** Retry and notice settings for the vendor wrapper; the timeout comes from `GENERATOR_TIMEOUT_MS`. */
+export type CreateGeneratorOptions = Omit<FallbackOptions, 'timeoutMs'>;
+
+const required = (env: Record<string, string | undefined>, variable: string, vendor: string, hint: string): string => {
+  const value = env[variable]?.trim();
+  if (!value) throw new Error(`${variable} is not set: the ${vendor} generator needs it (${hint}). Use the scripted generator to run without one.`);
+  return value;
+};
+
+const timeoutFrom = (env: Record<string, string | undefined>): number => {
+  const raw = env.GENERATOR_TIMEOUT_MS?.trim();
+  if (!raw) return 20_000;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`GENERATOR_TIMEOUT_MS must be a positive number of milliseconds, got "${raw}"`);
+  return ms;
+};
+
+const urlFrom = (variable: string, value: string): string => {
+  const protocol = URL.canParse(value) ? new URL(value).protocol : '';
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new Error(`${variable} must be an http(s) URL such as http://localhost:11434/v1, got "${value}"`);
+  }
+  return value;
+};
+
+export const createGenerator = (
+  name: GeneratorName,
+  env: Record<string, string | undefined>,
+  options: CreateGeneratorOptions = {},
+): Generator => {
+  const scripted = createScriptedGenerator();
+  if (name === 'scripted') return scripted;
+  const timeoutMs = timeoutFrom(env);
+  const vendor =
+    name === 'gemini'
+      ? createGeminiGenerator({
+          apiKey: required(env, 'GEMINI_API_KEY', 'gemini', 'get one at https://aistudio.google.com/apikey'),
+          model: env.GEMINI_MODEL?.trim() || undefined,
+          baseUrl: env.GEMINI_BASE_URL?.trim() ? urlFrom('GEMINI_BASE_URL', env.GEMINI_BASE_URL.trim()) : undefined,
+          timeoutMs,
+        })
+      : createOpenAIGenerator({
+          baseUrl: urlFrom('OPENAI_BASE_URL', required(env, 'OPENAI_BASE_URL', 'openai', 'e.g. http://localhost:11434/v1 for Ollama')),
+          model: required(env, 'OPENAI_MODEL', 'openai', 'the model name your server serves, e.g. llama3.2'),
+          apiKey: env.OPENAI_API_KEY?.trim() || 'none',
+          timeoutMs,
+        });
+  return withFallback(vendor, scripted, { ...options, timeoutMs });
+};

@@ -1,0 +1,213 @@
+import OpenAI from 'openai';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI } from '../../../tests/fakes/openai-server';
+import { createGenerator } from './index';
+import { createOpenAIGenerator } from './openai';
+import { complete, type Cue, type GenerateRequest } from './port';
+import { GeneratorError, withFallback, type Notice } from './resilient';
+import { createScriptedGenerator } from './scripted';
+
+const cue: Cue = {
+  speaker: { id: 'pia', name: 'Pia Berg', shortName: 'Pia', role: 'designer', mood: 'curious', traits: ['warm'] },
+  participants: [
+    { id: 'nora', name: 'Nora Lind', shortName: 'Nora', kind: 'ai' },
+    { id: 'omar', name: 'Omar Haddad', shortName: 'Omar', kind: 'ai' },
+    { id: 'pia', name: 'Pia Berg', shortName: 'Pia', kind: 'ai' },
+  ],
+  topic: 'the onboarding flow of the Aurora budgeting app',
+  snippet: { id: 'review', goal: 'Decide which onboarding screens to cut', pattern: 'disagree' },
+  act: 'statement',
+  addressee: null,
+  obligation: null,
+  lastMessage: { speaker: 'omar', shortName: 'Omar', text: 'We should drop the bank-linking step from onboarding entirely.' },
+  facts: ['Testers abandoned onboarding most often at the bank-linking step', 'Pia designed the progress bar'],
+  variant: 987,
+};
+
+const request = (overrides: Partial<GenerateRequest> = {}): GenerateRequest => ({
+  purpose: 'utterance',
+  system: 'You are Pia Berg, designer.',
+  prompt: 'Omar said: "We should drop the bank-linking step from onboarding entirely." Respectfully challenge it.',
+  temperature: 0.9,
+  json: false,
+  maxTokens: 80,
+  cue,
+  ...overrides,
+});
+
+const collect = async (stream: AsyncIterable<string>): Promise<string[]> => {
+  const deltas: string[] = [];
+  for await (const delta of stream) deltas.push(delta);
+  return deltas;
+};
+
+let fake: FakeOpenAI;
+beforeEach(async () => {
+  await fake?.close();
+  fake = await startFakeOpenAI();
+});
+afterAll(() => fake.close());
+
+const openai = (timeoutMs = 2000) =>
+  createOpenAIGenerator({ apiKey: 'none', baseUrl: fake.baseUrl, model: 'llama3.2', timeoutMs });
+
+/** The vendor behind the real fallback wrapper, with a sleep that only records. */
+const resilient = (timeoutMs = 2000) => {
+  const notices: Notice[] = [];
+  const sleeps: number[] = [];
+  const generator = withFallback(openai(timeoutMs), createScriptedGenerator(), {
+    timeoutMs,
+    onNotice: (n) => notices.push(n),
+    sleep: async (ms) => void sleeps.push(ms),
+  });
+  return { generator, notices, sleeps };
+};
+
+describe('OpenAI-compatible generator against the fake server', () => {
+  it('streams the content deltas in order', async () => {
+    fake.script({ chunks: ['I would ', 'keep it, ', 'but simplify it.'] });
+    expect(await collect(openai().stream(request()))).toEqual(['I would ', 'keep it, ', 'but simplify it.']);
+  });
+
+  it('posts a streaming chat completion with model, messages, sampling and the bearer key', async () => {
+    await complete(openai(), request());
+    expect(fake.requests).toHaveLength(1);
+    const [sent] = fake.requests;
+    expect(sent).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
+    expect(sent!.headers.authorization).toBe('Bearer none');
+    expect(sent!.body).toMatchObject({
+      model: 'llama3.2',
+      stream: true,
+      temperature: 0.9,
+      max_tokens: 80,
+      messages: [
+        { role: 'system', content: 'You are Pia Berg, designer.' },
+        { role: 'user', content: request().prompt },
+      ],
+    });
+    expect(sent!.body.response_format).toBeUndefined();
+  });
+
+  it('asks for a JSON object in JSON mode', async () => {
+    fake.script({ chunks: ['{"thought": "Omar named my step", ', '"action": "speak", "importance": 8}'] });
+    const text = await complete(openai(), request({ purpose: 'think', json: true }));
+    expect(JSON.parse(text)).toEqual({ thought: 'Omar named my step', action: 'speak', importance: 8 });
+    expect(fake.requests[0]!.body.response_format).toEqual({ type: 'json_object' });
+  });
+
+  it('returns malformed JSON from the selector as-is, leaving parsing to the engine', async () => {
+    fake.script({ chunks: ['next: ', 'Omar'] });
+    expect(await complete(openai(), request({ purpose: 'select', json: true }))).toBe('next: Omar');
+  });
+
+  it('reports an HTTP error with its status and Retry-After', async () => {
+    fake.script({ status: 429, retryAfterSeconds: 1 });
+    const error = await complete(openai(), request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GeneratorError);
+    expect((error as GeneratorError).details).toMatchObject({ status: 429, retryAfterMs: 1000 });
+    expect((error as GeneratorError).message).toBe('HTTP 429: Rate limit reached for requests. Please try again in 1s.');
+  });
+
+  it('is served by a fake that also speaks the non-streaming chat.completion format', async () => {
+    fake.script({ chunks: ['Keep ', 'the step.'] });
+    const client = new OpenAI({ apiKey: 'none', baseURL: fake.baseUrl, maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: 'llama3.2', messages: [{ role: 'user', content: 'Keep it?' }] });
+    expect(reply.choices[0]!.message.content).toBe('Keep the step.');
+    expect(fake.requests[0]!.body.stream).toBeUndefined();
+  });
+
+  it('leaves retries to the wrapper: the SDK sends one request per call', async () => {
+    fake.failNext(3, { status: 503 });
+    await expect(complete(openai(), request())).rejects.toThrow(/HTTP 503/);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('OpenAI-compatible generator behind withFallback', () => {
+  it('retries a 429 after Retry-After, then streams the answer', async () => {
+    fake.script({ status: 429, retryAfterSeconds: 1 }, { chunks: ['Keep it', ', simplify it.'] });
+    const { generator, notices, sleeps } = resilient();
+    expect(await complete(generator, request())).toBe('Keep it, simplify it.');
+    expect(fake.requests).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
+    expect(notices).toEqual([]);
+  });
+
+  it('caps a long Retry-After at the maximum delay', async () => {
+    fake.script({ status: 429, retryAfterSeconds: 120 }, { chunks: ['Fine.'] });
+    const { generator, sleeps } = resilient();
+    expect(await complete(generator, request())).toBe('Fine.');
+    expect(sleeps).toEqual([4000]);
+  });
+
+  it('falls back to the scripted answer after repeated 500s, with a notice', async () => {
+    fake.failNext(3, { status: 500 });
+    const { generator, notices } = resilient();
+    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    expect(fake.requests).toHaveLength(3);
+    expect(notices).toEqual([
+      { code: 'generator-fallback', message: expect.stringMatching(/^openai failed \(HTTP 500: .*\) after 3 attempts; used scripted for this turn$/) },
+    ]);
+  });
+
+  it('falls back when the server does not answer in time', async () => {
+    fake.setDefault({ delayMs: 3000 });
+    const { generator, notices } = resilient(150);
+    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    expect(fake.requests).toHaveLength(3);
+    expect(notices[0]).toMatchObject({ code: 'generator-fallback', message: expect.stringContaining('timed out after 150 ms') });
+  });
+
+  it('falls back when the stream stalls before the first delta', async () => {
+    fake.setDefault({ chunks: ['', 'late'], chunkDelayMs: 3000 });
+    const { generator, notices } = resilient(150);
+    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    expect(notices[0]!.code).toBe('generator-fallback');
+  });
+
+  it('falls back at once on 401', async () => {
+    fake.setDefault({ status: 401 });
+    const { generator, notices, sleeps } = resilient();
+    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    expect(fake.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(notices[0]!.message).toMatch(/^openai failed \(HTTP 401: Incorrect API key provided.*\); used scripted for this turn$/);
+  });
+
+  it('keeps the partial text without duplicating it when the stream is cut mid-way', async () => {
+    fake.script({ chunks: ['Respectfully, ', 'I disagree, ', 'Omar.'], cutAfter: 2 });
+    const { generator, notices } = resilient();
+    expect(await collect(generator.stream(request()))).toEqual(['Respectfully, ', 'I disagree, ']);
+    expect(fake.requests).toHaveLength(1);
+    expect(notices).toEqual([{ code: 'generator-truncated', message: expect.stringContaining('openai stopped mid-reply') }]);
+  });
+});
+
+describe("createGenerator('openai', env)", () => {
+  it('reads OPENAI_BASE_URL and OPENAI_MODEL, defaults the key to "none", and wraps the vendor with the scripted fallback', async () => {
+    const generator = createGenerator('openai', { OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'qwen2.5:7b' });
+    expect(generator.name).toBe('openai');
+    fake.script({ chunks: ['Local ', 'model here.'] });
+    expect(await complete(generator, request())).toBe('Local model here.');
+    expect(fake.requests[0]!.body.model).toBe('qwen2.5:7b');
+    expect(fake.requests[0]!.headers.authorization).toBe('Bearer none');
+  });
+
+  it('sends OPENAI_API_KEY when set', async () => {
+    const generator = createGenerator('openai', { OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-test' });
+    await complete(generator, request());
+    expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  it('names the missing base URL, even when a key is set', () => {
+    expect(() => createGenerator('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'm' })).toThrow(/OPENAI_BASE_URL is not set/);
+  });
+
+  it('names the missing model', () => {
+    expect(() => createGenerator('openai', { OPENAI_BASE_URL: 'http://localhost:11434/v1' })).toThrow(/OPENAI_MODEL is not set/);
+  });
+
+  it('rejects a base URL that is not a URL', () => {
+    expect(() => createGenerator('openai', { OPENAI_BASE_URL: 'localhost:11434', OPENAI_MODEL: 'm' })).toThrow(/OPENAI_BASE_URL must be an http\(s\) URL/);
+  });
+});

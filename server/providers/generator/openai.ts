@@ -1,0 +1,82 @@
+/**
+ * Generator for any OpenAI-compatible chat endpoint (Ollama, llama.cpp server, vLLM, OpenAI)
+ * via the `openai` SDK: streams `POST {baseUrl}/chat/completions` with `stream: true`.
+ *
+ * ```ts
+ * const local = createOpenAIGenerator({ apiKey: 'none', baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' });
+ * for await (const delta of local.stream(request)) process.stdout.write(delta);
+ * ```
+ *
+ * The SDK's retries stay off (`maxRetries: 0`): `withFallback` is the one place that retries.
+ */
+import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { Generator } from './port';
+import { GeneratorError } from './resilient';
+
+export interface OpenAIOptions {
+  /** Local servers ignore it; the SDK still needs a value. */
+  apiKey: string;
+  /** Up to and including the version, e.g. `http://localhost:11434/v1`. */
+  baseUrl: string;
+  model: string;
+  /** Limit for the response headers; `withFallback` bounds the gaps between deltas. */
+  timeoutMs?: number;
+}
+
+/** `retry-after-ms` (OpenAI's own), else `retry-after` in seconds or as an HTTP date. */
+const retryAfterMs = (headers: Headers | undefined): number | undefined => {
+  const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
+  if (Number.isFinite(ms)) return ms;
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+};
+
+export const createOpenAIGenerator = (options: OpenAIOptions): Generator => {
+  const { apiKey, baseUrl, model, timeoutMs = 20_000 } = options;
+  const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: timeoutMs });
+
+  return {
+    name: 'openai',
+    async *stream(request, signal) {
+      try {
+        const chunks = await client.chat.completions.create(
+          {
+            model,
+            messages: [
+              { role: 'system', content: request.system },
+              { role: 'user', content: request.prompt },
+            ],
+            temperature: request.temperature,
+            // max_tokens, not max_completion_tokens: the one Ollama, llama.cpp and vLLM all read.
+            max_tokens: request.maxTokens,
+            response_format: request.json ? { type: 'json_object' } : undefined,
+            stream: true,
+          },
+          { signal },
+        );
+        for await (const chunk of chunks) {
+          const text = chunk.choices[0]?.delta?.content;
+          if (text) yield text;
+        }
+      } catch (error) {
+        if (signal?.aborted || error instanceof APIUserAbortError) throw error;
+        if (error instanceof APIConnectionTimeoutError) {
+          throw new GeneratorError(`timed out after ${timeoutMs} ms`, { timeout: true, cause: error });
+        }
+        if (error instanceof APIError && error.status !== undefined) {
+          const detail = (error.error as { message?: unknown } | undefined)?.message;
+          throw new GeneratorError(`HTTP ${error.status}: ${typeof detail === 'string' ? detail : error.message}`, {
+            status: error.status,
+            retryAfterMs: retryAfterMs(error.headers),
+            cause: error,
+          });
+        }
+        throw GeneratorError.from(error);
+      }
+    },
+  };
+};
