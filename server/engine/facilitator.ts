@@ -1,0 +1,174 @@
+/**
+ * MUCA §3.2.3: a facilitator persona's dialog acts, ranked, each with a trigger condition,
+ * warm-up turns W and cool-down turns C. The highest ranked act whose condition holds is taken;
+ * when none holds the facilitator keeps silent. Direct replies (being addressed) are handled by
+ * the session's designation rule, which always has the highest priority.
+ */
+import type { FacilitatorAct } from '../scene/schema';
+
+export interface TurnRecord {
+  speaker: string;
+  words: number;
+  /** A group question or request nobody was designated to answer. */
+  openQuestion: boolean;
+  disagreement: boolean;
+  snippet: string;
+}
+
+export interface FacilitatorState {
+  /** Turn count at which each act last fired. */
+  fired: Partial<Record<FacilitatorAct, number>>;
+  /** Per-participant encouragement cool-down: c(x)_{j+1} = 2 + c(x)_j, and the turn until which x rests. */
+  encouraged: Record<string, { cooldown: number; until: number }>;
+  /** Consecutive turns the facilitator has not spoken (n_silent, Eq. 3). */
+  silent: number;
+}
+
+export const emptyFacilitator = (): FacilitatorState => ({ fired: {}, encouraged: {}, silent: 0 });
+
+export interface FacilitatorView {
+  acts: readonly FacilitatorAct[];
+  pace: number;
+  facilitator: string;
+  /** Participants the facilitator serves (the snippet's members, without the facilitator). */
+  members: readonly string[];
+  turns: number;
+  log: readonly TurnRecord[];
+  window: number;
+  snippet: string;
+  snippetTurns: number;
+  hasNextSnippet: boolean;
+  /** Whether the conversation is repeating itself (b_stuck, Eq. 4). */
+  stuck: boolean;
+}
+
+// MUCA's rank order: summarization, participation encouragement, sub-topic transition, conflict resolution, chime-in.
+const ranked: FacilitatorAct[] = ['summarize', 'encourage', 'transition', 'resolve-conflict', 'chime-in'];
+
+const stats = (log: readonly TurnRecord[], members: readonly string[]) => {
+  const freq = new Map(members.map((m) => [m, 0]));
+  const len = new Map(members.map((m) => [m, 0]));
+  for (const r of log) {
+    if (!freq.has(r.speaker)) continue;
+    freq.set(r.speaker, freq.get(r.speaker)! + 1);
+    len.set(r.speaker, len.get(r.speaker)! + r.words);
+  }
+  return { freq, len };
+};
+
+const meanVar = (values: number[]): { mean: number; variance: number } => {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.length > 1 ? values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1) : 0;
+  return { mean, variance };
+};
+
+/**
+ * MUCA Eq. 1-2: x is a lurker when, over the whole conversation, both their chime-in frequency
+ * and their total words are far below the mean ((x - mean)² / var > 0.4, and below it), and in
+ * the short window they spoke less than once and fewer than 5 words.
+ */
+export const findLurkers = (log: readonly TurnRecord[], members: readonly string[], window: number): string[] => {
+  if (members.length < 2) return [];
+  const long = stats(log, members);
+  const short = stats(log.slice(-window), members);
+  const f = meanVar([...long.freq.values()]);
+  const l = meanVar([...long.len.values()]);
+  if (f.variance === 0 || l.variance === 0) return [];
+  return members.filter((x) => {
+    const fx = long.freq.get(x)!;
+    const lx = long.len.get(x)!;
+    const longQuiet = fx < f.mean && (fx - f.mean) ** 2 / f.variance > 0.4 && lx < l.mean && (lx - l.mean) ** 2 / l.variance > 0.4;
+    const shortQuiet = short.freq.get(x)! < 1 && short.len.get(x)! < 5;
+    return longQuiet && shortQuiet;
+  });
+};
+
+/** MUCA Eq. 3-5: p_chime-in = (p_silence + p_semantic) / 2 with α = 0.2, β = 0.4. */
+export const chimeInProbability = (silentTurns: number, stuck: boolean, unsolved: boolean): number => {
+  const pSilence = silentTurns / (silentTurns + 0.2);
+  const bStuck = stuck ? 1 : 0;
+  const pSemantic = bStuck + 0.4 * (1 - bStuck) * (unsolved ? 1 : 0);
+  return (pSilence + pSemantic) / 2;
+};
+
+const ready = (view: FacilitatorView, state: FacilitatorState, act: FacilitatorAct, warmup: number, cooldown: number): boolean => {
+  const w = Math.ceil(warmup * view.pace);
+  const c = Math.ceil(cooldown * view.pace);
+  const last = state.fired[act];
+  return view.turns >= w && (last === undefined || view.turns - last >= c);
+};
+
+/** The facilitator's act for the coming turn, or null to keep silent. */
+export const chooseFacilitatorAct = (
+  view: FacilitatorView,
+  state: FacilitatorState,
+): { act: Exclude<FacilitatorAct, 'direct-reply'>; addressee: string | null } | null => {
+  const np = Math.max(1, view.members.length);
+  const recent = view.log.slice(-view.window);
+  for (const act of ranked) {
+    if (!view.acts.includes(act)) continue;
+    switch (act) {
+      case 'summarize': {
+        // Enough participants joined in since the last summary.
+        const since = view.log.slice(state.fired.summarize ?? 0);
+        const active = new Set(since.map((r) => r.speaker).filter((s) => view.members.includes(s))).size;
+        if (active >= Math.ceil(np / 2) && ready(view, state, act, 11 * np, 12 * np)) return { act, addressee: null };
+        break;
+      }
+      case 'encourage': {
+        if (!ready(view, state, act, 3 * np, 0)) break;
+        const lurker = findLurkers(view.log, view.members, Math.max(view.window, np)).find(
+          (x) => (state.encouraged[x]?.until ?? 0) <= view.turns,
+        );
+        if (lurker) return { act, addressee: lurker };
+        break;
+      }
+      case 'transition': {
+        if (!view.hasNextSnippet || view.snippetTurns < np) break;
+        const inSnippet = view.log.filter((r) => r.snippet === view.snippet);
+        const discussed = new Set(inSnippet.map((r) => r.speaker).filter((s) => view.members.includes(s)));
+        const discussing = new Set(recent.map((r) => r.speaker).filter((s) => discussed.has(s)));
+        const ned = discussed.size;
+        const condition = ned < np / 2 || (ned >= np / 2 && discussing.size < ned / 2);
+        if (condition && ready(view, state, act, 5 * np, 7 * np)) return { act, addressee: null };
+        break;
+      }
+      case 'resolve-conflict': {
+        const disagreements = recent.filter((r) => r.disagreement).length;
+        if (recent.length >= 3 && disagreements * 2 >= recent.length && ready(view, state, act, 9 * np, 7 * np)) {
+          return { act, addressee: null };
+        }
+        break;
+      }
+      case 'chime-in': {
+        const unsolved = recent.some((r) => r.openQuestion);
+        if (chimeInProbability(state.silent, view.stuck, unsolved) > 0.45 && ready(view, state, act, 0, 0)) return { act, addressee: null };
+        break;
+      }
+    }
+  }
+  return null;
+};
+
+/** Bookkeeping after the facilitator took an act (or any turn passed). */
+export const afterTurn = (
+  state: FacilitatorState,
+  speaker: string,
+  facilitator: string,
+  turns: number,
+  fired: { act: FacilitatorAct; addressee: string | null } | null,
+): FacilitatorState => {
+  const next: FacilitatorState = {
+    fired: { ...state.fired },
+    encouraged: { ...state.encouraged },
+    silent: speaker === facilitator ? 0 : state.silent + 1,
+  };
+  if (fired) {
+    next.fired[fired.act] = turns;
+    if (fired.act === 'encourage' && fired.addressee) {
+      const cooldown = 2 + (state.encouraged[fired.addressee]?.cooldown ?? 0);
+      next.encouraged[fired.addressee] = { cooldown, until: turns + cooldown };
+    }
+  }
+  return next;
+};
