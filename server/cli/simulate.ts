@@ -1,0 +1,210 @@
+/**
+ * The batch simulator: runs a scene several times with every human simulated, writes each run's
+ * event log and a summary of conversation metrics.
+ *
+ *   npm run -s simulate -- scenes/team-standup.yaml --runs 10 --seed 1 --out out/standup
+ *
+ * Run k (1-based) uses seed S + k - 1. The summary holds nothing from the wall clock, so with the
+ * scripted generator the same scene and seed write byte-identical files.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { driveSession, type Notice } from '../conversation/drive';
+import type { SessionEvent } from '../engine/events';
+import { aggregateMetrics, runMetrics, type RunMetrics } from '../metrics/metrics';
+import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator/index';
+import { loadScene, SceneError } from '../scene/load';
+
+const usage = `Usage: npm run -s simulate -- <scene file> [options]
+
+Runs a scene N times with every human simulated and writes
+  <out>/run-<k>.jsonl   the event log of run k, one JSON event per line
+  <out>/summary.json    conversation metrics per run and aggregated over runs
+
+Options:
+  --runs <N>              number of sessions (default 1)
+  --seed <S>              seed of run 1; run k uses S + k - 1 (default 1)
+  --out <dir>             output folder (default out/<scene id>)
+  --generator <name>      scripted | gemini | openai (default scripted)
+  --approvals <decision>  approve | dismiss: how simulated approvals are resolved
+  -h, --help              show this help
+
+The gemini generator needs GEMINI_API_KEY; openai needs OPENAI_BASE_URL and OPENAI_MODEL
+(OPENAI_API_KEY if the server wants one). Vendor runs are not reproducible byte for byte.
+`;
+
+const approvalDecisions = ['approve', 'dismiss'] as const;
+type ApprovalDecision = (typeof approvalDecisions)[number];
+
+/** What each generator cannot start without (see providers/generator/index.ts), to tell the user what to set. */
+const requiredVariables: Record<GeneratorName, string[]> = {
+  scripted: [],
+  gemini: ['GEMINI_API_KEY'],
+  openai: ['OPENAI_BASE_URL', 'OPENAI_MODEL'],
+};
+
+interface Options {
+  scene: string;
+  runs: number;
+  seed: number;
+  out: string | undefined;
+  generator: GeneratorName;
+  approvals: ApprovalDecision | undefined;
+}
+
+/** A mistake in the command line: printed with a pointer to --help. */
+class UsageError extends Error {}
+
+const integer = (flag: string, value: string | undefined, fallback: number, min = Number.MIN_SAFE_INTEGER): number => {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`${flag} expects ${min >= 1 ? 'a positive integer' : 'an integer'}, got "${value}"`);
+  }
+  return n;
+};
+
+const oneOf = <T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined => {
+  if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
+  throw new UsageError(`${flag} expects one of ${allowed.join(', ')}, got "${value}"`);
+};
+
+/** Returns `null` when help was asked for. */
+const parseOptions = (argv: string[]): Options | null => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        runs: { type: 'string' },
+        seed: { type: 'string' },
+        out: { type: 'string' },
+        generator: { type: 'string' },
+        approvals: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    // Node's own wording for an unknown option explains positional escaping, which is not the mistake here.
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new UsageError(code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${/'([^']+)'/.exec(message)?.[1]}` : message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return null;
+  const [scene, ...extra] = positionals;
+  if (scene === undefined) throw new UsageError('missing the scene file, e.g. scenes/team-standup.yaml');
+  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const seed = integer('--seed', values.seed, 1);
+  const runs = integer('--runs', values.runs, 1, 1);
+  if (!Number.isSafeInteger(seed + runs - 1)) throw new UsageError(`--seed ${seed} with --runs ${runs} overflows the seed range`);
+  return {
+    scene,
+    runs,
+    seed,
+    out: values.out,
+    generator: oneOf('--generator', values.generator, generatorNames) ?? 'scripted',
+    approvals: oneOf('--approvals', values.approvals, approvalDecisions),
+  };
+};
+
+const progressBar = (done: number, total: number, turns: number): string => {
+  const width = 20;
+  const filled = Math.round((done / total) * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} runs, ${turns} turns`;
+};
+
+const main = async (argv: string[]): Promise<number> => {
+  let options: Options | null;
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`simulate: ${error.message}\nRun with --help for usage.\n`);
+    return 1;
+  }
+  if (options === null) {
+    process.stdout.write(usage);
+    return 0;
+  }
+
+  let scene;
+  try {
+    scene = await loadScene(options.scene);
+  } catch (error) {
+    // A SceneError's message lists every problem as file:line:col; anything else is the file system's.
+    const { code, message: reason } = error as NodeJS.ErrnoException;
+    const message =
+      error instanceof SceneError
+        ? error.message
+        : code === 'ENOENT'
+          ? `scene file not found: ${options.scene}`
+          : `cannot read scene file ${options.scene}: ${reason}`;
+    process.stderr.write(`simulate: ${message}\n`);
+    return 1;
+  }
+
+  // A vendor's retries and fallbacks become system events in the log, where the metrics count them.
+  const notices: Notice[] = [];
+  let generator;
+  try {
+    generator = createGenerator(options.generator, process.env, { onNotice: (notice) => notices.push(notice) });
+  } catch (error) {
+    const unset = requiredVariables[options.generator].filter((variable) => !process.env[variable]?.trim());
+    process.stderr.write(`simulate: ${(error as Error).message}\n${unset.map((variable) => `set ${variable}=...\n`).join('')}`);
+    return 1;
+  }
+
+  const out = options.out ?? join('out', scene.id);
+  await mkdir(out, { recursive: true });
+
+  // The bar redraws at most every 100 ms: the scripted generator produces thousands of turns a second.
+  const tty = process.stderr.isTTY === true;
+  let turns = 0;
+  let drawnAt = -Infinity;
+  const draw = (done: number, force = false): void => {
+    if (!tty || (!force && performance.now() - drawnAt < 100)) return;
+    drawnAt = performance.now();
+    process.stderr.write(`\r${progressBar(done, options.runs, turns)}\x1b[K`);
+  };
+
+  const metrics: RunMetrics[] = [];
+  draw(0, true);
+  for (let k = 1; k <= options.runs; k++) {
+    const events: SessionEvent[] = await driveSession(scene, {
+      seed: options.seed + k - 1,
+      generator,
+      approvals: options.approvals,
+      takeNotices: () => notices.splice(0),
+      onEvent: (event) => {
+        if (event.type !== 'utterance') return;
+        turns += 1;
+        draw(k - 1);
+      },
+    });
+    await writeFile(join(out, `run-${k}.jsonl`), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    metrics.push(runMetrics(events));
+    draw(k, true);
+  }
+  if (tty) process.stderr.write('\n');
+
+  const summary = {
+    scene: scene.id,
+    generator: options.generator,
+    runs: options.runs,
+    seed: options.seed,
+    metrics: { runs: metrics, aggregate: aggregateMetrics(metrics) },
+  };
+  await writeFile(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+
+  const total = metrics.reduce((sum, m) => sum + m.turns, 0);
+  const plural = options.runs === 1 ? 'run' : 'runs';
+  process.stderr.write(`${options.runs} ${plural} of ${scene.id} (${options.generator}, seed ${options.seed}): ${total} turns -> ${out}\n`);
+  return 0;
+};
+
+process.exitCode = await main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`simulate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 1;
+});

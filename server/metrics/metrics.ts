@@ -1,0 +1,253 @@
+/**
+ * Conversation metrics derived from a session's event log, for the batch simulator's summary and
+ * the dashboard. Pure and browser-safe: events in, numbers out.
+ *
+ * Ratios whose denominator is empty (completion without designated utterances, evenness without
+ * words) are `null`, not 0, so that they do not drag an aggregate toward a value nobody observed.
+ *
+ * @example
+ * const metrics = runMetrics(events);
+ * metrics.evenness; // 50 when three participants spoke 10, 20 and 30 words
+ */
+import type { EventOf, SessionEvent } from '../engine/events';
+import { maxSimilarity } from '../engine/similarity';
+
+export interface ParticipantMetrics {
+  /** Utterances spoken. */
+  turns: number;
+  words: number;
+  /** The utterances' `durationMs` when logged, else estimated from words at the participant's speaking rate. */
+  speakingMs: number;
+  /** This participant's part of everyone's speaking time, 0..1 (0 when nobody spoke). */
+  speakingShare: number;
+}
+
+export type EndReason = EventOf<'end'>['reason'];
+
+export interface RunMetrics {
+  /** The seed from session-start, `null` for a log without one. */
+  seed: number | null;
+  /** Utterance events. */
+  turns: number;
+  words: number;
+  /** MUCA Table 1 engagement (Engt.-Words/Utt.); `null` without utterances. */
+  wordsPerTurn: number | null;
+  /**
+   * MUCA §4.3.3: the sample standard deviation of words per participant as a percentage of the
+   * mean, over every participant listed in session-start (silent ones count with 0 words) plus
+   * anyone else who spoke. Lower is more even. `null` with fewer than two participants or no words.
+   */
+  evenness: number | null;
+  /** Gini coefficient of words per participant over the same population, 0 (equal) .. 1; `null` without words. */
+  gini: number | null;
+  /** Utterances with a designated addressee (`addressee` set and `pair` not `none`): first pair parts. */
+  adjacencyPairs: number;
+  /**
+   * The share of those whose next utterance is spoken by the addressee (MMAgents §3.2.2,
+   * current speaker selects next). One left unanswered at the end of the log counts as not completed.
+   * `null` when there are none.
+   */
+  adjacencyCompletion: number | null;
+  /** The longest stretch of consecutive utterances by one speaker (the first, on a tie). */
+  longestRun: number;
+  longestRunSpeaker: string | null;
+  /**
+   * MPOD §3.2: the share of utterances whose similarity to one of the same speaker's previous
+   * five utterances exceeds 0.5, recomputed from the texts. `null` without utterances.
+   */
+  repetitionRate: number | null;
+  interruptions: number;
+  backchannels: number;
+  impromptuPhases: number;
+  /** Hands raised (not lowered or approved). */
+  handRaises: number;
+  /** Proposals put to a person for approval (DialogLab human-control). */
+  approvals: number;
+  /** Resolutions that let a proposal into the conversation: approved or edited. */
+  approved: number;
+  /** System events with code `generator-fallback`. */
+  fallbacks: number;
+  /** Conversation time of the last event. */
+  durationMs: number;
+  endReason: EndReason | null;
+  /** Keyed by participant id, in session-start order, then speakers missing from it. */
+  participants: Record<string, ParticipantMetrics>;
+}
+
+/** The run metrics that are aggregated as numbers. */
+export const numericMetrics = [
+  'turns',
+  'words',
+  'wordsPerTurn',
+  'evenness',
+  'gini',
+  'adjacencyPairs',
+  'adjacencyCompletion',
+  'longestRun',
+  'repetitionRate',
+  'interruptions',
+  'backchannels',
+  'impromptuPhases',
+  'handRaises',
+  'approvals',
+  'approved',
+  'fallbacks',
+  'durationMs',
+] as const satisfies readonly (keyof RunMetrics)[];
+export type NumericMetric = (typeof numericMetrics)[number];
+
+const participantMetrics = ['turns', 'words', 'speakingMs', 'speakingShare'] as const satisfies readonly (keyof ParticipantMetrics)[];
+
+/** Spread over runs; `std` is the sample standard deviation, 0 for a single value. */
+export interface Stats {
+  mean: number;
+  std: number;
+  min: number;
+  max: number;
+}
+
+export interface AggregateMetrics {
+  runs: number;
+  /** Over the runs where the metric is defined; `null` when it is defined in none. */
+  metrics: Record<NumericMetric, Stats | null>;
+  /** Keyed by participant id, over the runs the participant appears in. */
+  participants: Record<string, Record<keyof ParticipantMetrics, Stats>>;
+  /** How many runs ended for each reason; runs without an end event are not counted. */
+  endReasons: Partial<Record<EndReason, number>>;
+}
+
+/** The persona default in the scene schema, for a speaker whose rate the log does not give. */
+const defaultSpeakingRate = 150;
+/** MPOD §3.2: the anti-repetition window and threshold. */
+const repetitionWindow = 5;
+const repetitionThreshold = 0.5;
+
+/** Whitespace-separated tokens that contain a letter or digit, so a dash is not a word. */
+export const countWords = (text: string): number => text.split(/\s+/).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
+
+const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+const sampleStd = (values: readonly number[]): number => {
+  if (values.length < 2) return 0;
+  const m = mean(values);
+  return Math.sqrt(values.reduce((sum, v) => sum + (v - m) ** 2, 0) / (values.length - 1));
+};
+
+/** Mean absolute difference over all ordered pairs, divided by twice the mean. */
+const giniOf = (values: readonly number[]): number | null => {
+  const total = values.reduce((sum, v) => sum + v, 0);
+  if (total === 0) return null;
+  let differences = 0;
+  for (const a of values) for (const b of values) differences += Math.abs(a - b);
+  return differences / (2 * values.length * total);
+};
+
+const evennessOf = (values: readonly number[]): number | null => {
+  if (values.length < 2) return null;
+  const m = mean(values);
+  return m === 0 ? null : (sampleStd(values) / m) * 100;
+};
+
+export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
+  const start = events.find((e): e is EventOf<'session-start'> => e.type === 'session-start');
+  const utterances = events.filter((e): e is EventOf<'utterance'> => e.type === 'utterance');
+  const count = (predicate: (e: SessionEvent) => boolean): number => events.filter(predicate).length;
+
+  const rates = new Map(start?.participants.map((p) => [p.id, p.speakingRate]));
+  const participants: Record<string, ParticipantMetrics> = {};
+  const tableOf = (id: string): ParticipantMetrics => (participants[id] ??= { turns: 0, words: 0, speakingMs: 0, speakingShare: 0 });
+  for (const p of start?.participants ?? []) tableOf(p.id);
+
+  const previousTexts = new Map<string, string[]>();
+  let words = 0;
+  let repeated = 0;
+  let adjacencyPairs = 0;
+  let completed = 0;
+  let longestRun = 0;
+  let longestRunSpeaker: string | null = null;
+  let run = 0;
+
+  utterances.forEach((u, i) => {
+    const uWords = countWords(u.text);
+    const rate = rates.get(u.speaker) ?? defaultSpeakingRate;
+    const table = tableOf(u.speaker);
+    table.turns += 1;
+    table.words += uWords;
+    table.speakingMs += u.durationMs > 0 ? u.durationMs : (uWords / (rate > 0 ? rate : defaultSpeakingRate)) * 60_000;
+    words += uWords;
+
+    const previous = previousTexts.get(u.speaker) ?? [];
+    if (maxSimilarity(u.text, previous.slice(-repetitionWindow)) > repetitionThreshold) repeated += 1;
+    previousTexts.set(u.speaker, [...previous, u.text].slice(-repetitionWindow));
+
+    if (u.addressee !== null && u.pair !== 'none') {
+      adjacencyPairs += 1;
+      if (utterances[i + 1]?.speaker === u.addressee) completed += 1;
+    }
+
+    run = utterances[i - 1]?.speaker === u.speaker ? run + 1 : 1;
+    if (run > longestRun) {
+      longestRun = run;
+      longestRunSpeaker = u.speaker;
+    }
+  });
+
+  const tables = Object.values(participants);
+  const totalMs = tables.reduce((sum, p) => sum + p.speakingMs, 0);
+  for (const p of tables) p.speakingShare = totalMs > 0 ? p.speakingMs / totalMs : 0;
+  const wordsPer = tables.map((p) => p.words);
+  const end = events.findLast((e): e is EventOf<'end'> => e.type === 'end');
+
+  return {
+    seed: start?.seed ?? null,
+    turns: utterances.length,
+    words,
+    wordsPerTurn: utterances.length > 0 ? words / utterances.length : null,
+    evenness: evennessOf(wordsPer),
+    gini: giniOf(wordsPer),
+    adjacencyPairs,
+    adjacencyCompletion: adjacencyPairs > 0 ? completed / adjacencyPairs : null,
+    longestRun,
+    longestRunSpeaker,
+    repetitionRate: utterances.length > 0 ? repeated / utterances.length : null,
+    interruptions: count((e) => e.type === 'interruption'),
+    backchannels: count((e) => e.type === 'backchannel'),
+    impromptuPhases: count((e) => e.type === 'impromptu-start'),
+    handRaises: count((e) => e.type === 'hand-raise' && e.action === 'raise'),
+    approvals: count((e) => e.type === 'approval-needed'),
+    approved: count((e) => e.type === 'approval-resolved' && (e.decision === 'approve' || e.decision === 'edit')),
+    fallbacks: count((e) => e.type === 'system' && e.code === 'generator-fallback'),
+    durationMs: events.at(-1)?.t ?? 0,
+    endReason: end?.reason ?? null,
+    participants,
+  };
+};
+
+const statsOf = (values: readonly number[]): Stats => ({
+  mean: mean(values),
+  std: sampleStd(values),
+  min: Math.min(...values),
+  max: Math.max(...values),
+});
+
+export const aggregateMetrics = (runs: readonly RunMetrics[]): AggregateMetrics => {
+  const metrics = {} as Record<NumericMetric, Stats | null>;
+  for (const name of numericMetrics) {
+    const values = runs.map((r) => r[name]).filter((v): v is number => v !== null);
+    metrics[name] = values.length > 0 ? statsOf(values) : null;
+  }
+
+  const ids = [...new Set(runs.flatMap((r) => Object.keys(r.participants)))];
+  const participants: AggregateMetrics['participants'] = {};
+  for (const id of ids) {
+    const tables = runs.flatMap((r) => r.participants[id] ?? []);
+    const table = {} as Record<keyof ParticipantMetrics, Stats>;
+    for (const name of participantMetrics) table[name] = statsOf(tables.map((t) => t[name]));
+    participants[id] = table;
+  }
+
+  const endReasons: AggregateMetrics['endReasons'] = {};
+  for (const r of runs) if (r.endReason !== null) endReasons[r.endReason] = (endReasons[r.endReason] ?? 0) + 1;
+
+  return { runs: runs.length, metrics, participants, endReasons };
+};

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { step } from '../../server/engine/session';
+import { ai, cueText, human, makeScene, ofType, run, utterances } from './harness';
+import type { GenerateRequest } from '../../server/providers/generator/port';
+
+const cast = (mode: 'reactive' | 'human-control' | 'autonomous', derailProbability = 0) => [
+  ai('ada', 'Ada Park'),
+  ai('ben', 'Ben Osei'),
+  ai('cleo', 'Cleo Ruiz'),
+  human('tara', 'Tara Quinn', mode, { derailProbability, impromptuTurns: { min: 3, max: 3 } }),
+];
+
+describe('a real human in the room', () => {
+  const scene = makeScene({ participants: cast('reactive'), snippets: [{ id: 'a', initiator: 'ada', turns: 10 }] });
+  const askTara = (r: GenerateRequest) => (r.purpose === 'utterance' && r.cue.act !== 'answer' ? 'Tara, what did the client say?' : cueText(r));
+
+  it('waits for a present human who was asked a question', () => {
+    const { state, events } = run(scene, { present: ['tara'], respond: askTara });
+    expect(events.at(-1)).toMatchObject({ type: 'human-input-required', participant: 'tara', addressedBy: 'ada', pair: 'question' });
+    expect(state.awaiting?.speaker).toBe('tara');
+    const answered = step(state, { type: 'say', participant: 'tara', text: 'They want it by Friday.' });
+    const u = utterances(answered.events)[0]!;
+    expect(u).toMatchObject({ speaker: 'tara', source: 'human', act: 'answer', text: 'They want it by Friday.' });
+    expect(answered.requests.length).toBeGreaterThan(0);
+  });
+
+  it('lets a human barge in: the pending generation is dropped and its late answer ignored', () => {
+    const respond = (r: GenerateRequest) => cueText(r);
+    let { state, requests } = (() => {
+      const s0 = step(
+        run(scene, { present: ['tara'], respond, inputs: [] }).state,
+        { type: 'start' },
+      );
+      return { state: s0.state, requests: s0.requests };
+    })();
+    const pending = requests[0]!;
+    const barge = step(state, { type: 'say', participant: 'tara', text: 'Sorry, can I jump in? Ben, is the budget final?' });
+    expect(ofType(barge.events, 'floor')[0]).toMatchObject({ speaker: 'tara', reason: 'human' });
+    expect(utterances(barge.events)[0]).toMatchObject({ speaker: 'tara', addressee: 'ben', pair: 'question' });
+    state = barge.state;
+    const late = step(state, { type: 'generated', request: pending.id, text: 'Too late.' });
+    expect(late.events).toEqual([]);
+  });
+
+  it('rejects speech from someone who is not a human participant, and keeps going', () => {
+    const s = run(scene, { present: ['tara'], respond: askTara }).state;
+    const r = step(s, { type: 'say', participant: 'ada', text: 'I am an AI' });
+    expect(r.events[0]).toMatchObject({ type: 'system', code: 'not-a-human' });
+    expect(r.state.awaiting?.speaker).toBe('tara');
+  });
+});
+
+describe('simulated humans (DialogLab §5.2.2)', () => {
+  it('reactive: speaks only when addressed', () => {
+    const scene = makeScene({ participants: cast('reactive'), turnTaking: { policy: 'random' }, snippets: [{ id: 'a', initiator: 'ada', turns: 30 }] });
+    const { events } = run(scene, { seed: 6 });
+    const u = utterances(events);
+    u.forEach((x, i) => {
+      if (x.speaker !== 'tara') return;
+      expect(u[i - 1]!.addressee).toBe('tara');
+      expect(x.source).toBe('simulated-human');
+    });
+    expect(u.some((x) => x.speaker === 'tara')).toBe(true);
+  });
+
+  it('human-control: a proposal waits for approval, then an impromptu phase runs and the snippet resumes', () => {
+    const scene = makeScene({ participants: cast('human-control', 1), snippets: [{ id: 'a', initiator: 'ada', turns: 6 }] });
+    const waiting = run(scene, { approvals: 'wait' });
+    const need = ofType(waiting.events, 'approval-needed')[0]!;
+    expect(need).toMatchObject({ participant: 'tara' });
+    expect(['drift', 'extend', 'question', 'emotional']).toContain(need.intent);
+    expect(waiting.state.proposal?.id).toBe(need.proposal);
+    expect(waiting.requests.at(-1)?.kind === 'generate' && waiting.requests.at(-1)).toBeTruthy();
+
+    const edited = run(scene, { state: waiting.state, inputs: [{ type: 'approval', proposal: need.proposal, decision: 'edit', text: 'Honestly, I am worried about the deadline.' }], approvals: 'dismiss' });
+    const start = ofType(edited.events, 'impromptu-start')[0]!;
+    expect(start).toMatchObject({ participant: 'tara', turns: 3 });
+    const u = utterances(edited.events);
+    expect(u[0]).toMatchObject({ speaker: 'tara', text: 'Honestly, I am worried about the deadline.', act: 'deviation', impromptu: true });
+    expect(u.slice(0, 3).every((x) => x.impromptu)).toBe(true);
+    expect(u[3]?.impromptu).toBeUndefined();
+    expect(ofType(edited.events, 'impromptu-end')).toHaveLength(1);
+    // Impromptu turns do not spend the snippet's budget.
+    expect(u.filter((x) => !x.impromptu).length + utterances(waiting.events).length).toBe(6);
+  });
+
+  it('human-control: a dismissed proposal changes nothing; regenerate asks again with the chosen intent', () => {
+    const scene = makeScene({ participants: cast('human-control', 1), snippets: [{ id: 'a', initiator: 'ada', turns: 4 }] });
+    const waiting = run(scene, { approvals: 'wait' });
+    const need = ofType(waiting.events, 'approval-needed')[0]!;
+    const regen = step(waiting.state, { type: 'approval', proposal: need.proposal, decision: 'regenerate', intent: 'emotional' });
+    expect(regen.requests[0]!.kind === 'generate' && regen.requests[0]!.request.cue.intent).toBe('emotional');
+    const dismissed = step(waiting.state, { type: 'approval', proposal: need.proposal, decision: 'dismiss' });
+    expect(ofType(dismissed.events, 'approval-resolved')[0]!.decision).toBe('dismiss');
+    expect(ofType(dismissed.events, 'impromptu-start')).toHaveLength(0);
+    expect(dismissed.requests[0]!.kind).not.toBeUndefined();
+  });
+
+  it('autonomous: deviates without approval', () => {
+    const scene = makeScene({ participants: cast('autonomous', 0.5), snippets: [{ id: 'a', initiator: 'ada', turns: 10 }] });
+    const { events } = run(scene, { seed: 2 });
+    expect(ofType(events, 'approval-needed')).toHaveLength(0);
+    expect(ofType(events, 'impromptu-start').length).toBeGreaterThan(0);
+    expect(utterances(events).some((u) => u.speaker === 'tara' && u.act === 'deviation')).toBe(true);
+  });
+});
