@@ -74,13 +74,14 @@ export const findLurkers = (log: readonly TurnRecord[], members: readonly string
   const f = meanVar([...long.freq.values()]);
   const l = meanVar([...long.len.values()]);
   if (f.variance === 0 || l.variance === 0) return [];
+  const quietest = (a: string, b: string) => long.len.get(a)! - long.len.get(b)!;
   return members.filter((x) => {
     const fx = long.freq.get(x)!;
     const lx = long.len.get(x)!;
     const longQuiet = fx < f.mean && (fx - f.mean) ** 2 / f.variance > 0.4 && lx < l.mean && (lx - l.mean) ** 2 / l.variance > 0.4;
     const shortQuiet = short.freq.get(x)! < 1 && short.len.get(x)! < 5;
     return longQuiet && shortQuiet;
-  });
+  }).sort(quietest);
 };
 
 /** MUCA Eq. 3-5: p_chime-in = (p_silence + p_semantic) / 2 with α = 0.2, β = 0.4. */

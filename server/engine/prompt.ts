@@ -76,6 +76,8 @@ const actTask = (cue: Cue, room: Room): string => {
 export interface PromptParts {
   room: Room;
   memory: Memory;
+  /** Long-term memories retrieved for this turn (MMAgents Eq. 4). */
+  memories: string[];
   cue: Cue;
   partyRole?: { party: string; role: string } | undefined;
   contents: string[];
@@ -97,6 +99,8 @@ const personaBlock = (parts: PromptParts): string => {
   if (persona) {
     lines.push(persona.backstory);
     if (persona.goals.length) lines.push(`Your goals: ${persona.goals.join('; ')}.`);
+    // MMAgents §3.1.1: the character sheet; what only this persona knows stays in its own prompt.
+    if (persona.privateKnowledge.length) lines.push(`Only you know: ${persona.privateKnowledge.join(' ')}`);
     lines.push(`Your mood: ${persona.mood}.`);
     if (persona.traits.length) lines.push(`Your manner: ${persona.traits.join(', ')}.`);
   }
@@ -134,7 +138,8 @@ export const buildUtterancePrompt = (parts: PromptParts, purpose: Purpose, tempe
     parts.contents.length ? `Shared material:\n${parts.contents.join('\n')}` : '',
     cue.lastMessage ? `The last person who spoke was ${cue.lastMessage.shortName}.` : '',
     historyBlock(parts),
-    cue.facts.length ? `What you know and remember (private to you unless you choose to share it):\n- ${cue.facts.join('\n- ')}` : '',
+    cue.facts.length ? `What you know (private to you unless you choose to share it):\n- ${cue.facts.join('\n- ')}` : '',
+    parts.memories.length ? `Earlier in the conversation:\n${parts.memories.map((m) => `- ${m}`).join('\n')}` : '',
     parts.memory.thoughts[cue.speaker.id]?.length ? `Your recent thoughts: ${parts.memory.thoughts[cue.speaker.id]!.join(' / ')}` : '',
     `Your task:\n${task.join('\n')}`,
     parts.partyRole ? `You are part of the "${parts.partyRole.party}" group. Party role: ${parts.partyRole.role}` : '',

@@ -373,6 +373,15 @@ const proceed = (c: Ctx): void => {
   }
 };
 
+/**
+ * The next-speaker decision alone, as `step` would make it from `state`, without carrying it out
+ * or emitting anything (for inspection tools and the benchmark).
+ */
+export const decideNextSpeaker = (state: SessionState): Decision => {
+  const c: Ctx = { s: { ...state }, room: roomOf(state.scene), rng: rngFrom(state.rng), events: [], requests: [] };
+  return selectNextSpeaker(c, openObligation(c));
+};
+
 export type Decision =
   | { kind: 'turn'; plan: Plan }
   | { kind: 'select'; candidates: string[] }
@@ -464,7 +473,8 @@ const byParty = (c: Ctx, pool: string[]): Plan => {
       return { ...planFor(c, moderator, 'moderator'), act: 'moderate', addressee: s.hands.find((h) => h !== moderator) ?? null };
     }
     if (s.approved) return { ...planFor(c, s.approved, 'hand-approved'), act: 'question', addressee: questionTarget(c, s.approved) };
-    return { ...planFor(c, moderator, 'moderator'), act: 'moderate', addressee: null };
+    // Nobody approved yet: the moderator keeps the floor and invites the first raised hand, or asks for questions.
+    return { ...planFor(c, moderator, 'moderator'), act: 'moderate', addressee: s.hands.find((h) => h !== moderator) ?? null };
   }
   const members = new Set(pool);
   const parties = s.scene.parties.filter((p) => voicesOf(p).some((v) => members.has(v)));
@@ -497,8 +507,9 @@ type Obligation = { speaker: string; from: string };
 
 /**
  * Sacks et al. rule 1 (MMAgents §3.2.4): a first pair part addressed to someone obliges them to
- * speak next. Honoured by `cssn-or-ss`, for humans (present or simulated) and the facilitator
- * (MUCA's direct reply) under every policy, and for an approved hand's question in moderated mode.
+ * speak next. Honoured by `cssn-or-ss`; under every policy for humans (present or simulated), for
+ * the facilitator (MUCA's direct reply) and for whoever the facilitator asks; and for an approved
+ * hand's question in moderated mode.
  * A party in representative mode answers through its representative.
  */
 const openObligation = (c: Ctx): Obligation | null => {
@@ -513,6 +524,7 @@ const openObligation = (c: Ctx): Obligation | null => {
     turnTaking.policy === 'cssn-or-ss' ||
     person?.kind === 'human' ||
     turnTaking.facilitator?.participant === speaker ||
+    turnTaking.facilitator?.participant === last.speaker ||
     (turnTaking.partyMode === 'moderated' && (last.approved || last.speaker === turnTaking.moderator));
   if (!honoured) return null;
   // In moderated mode the moderator's invitation is the approval itself.
@@ -694,12 +706,14 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const query = last?.text ?? s.scene.topic;
   const persona = person.persona;
   const historyTexts = s.memory.history.map((u) => `${room.name(u.speaker)}: ${u.text}`);
-  // MMAgents §3.1.2: goals and own private knowledge, plus long-term memories relevant to the last utterance.
+  // MMAgents §3.1.2: goals and own private knowledge most relevant to the last utterance...
+  const privateKnowledge = persona?.privateKnowledge ?? [];
   const facts = [
     ...(persona?.goals.slice(0, 2) ?? []),
-    ...retrieve(persona?.privateKnowledge ?? [], query, 2),
-    ...retrieve(s.memory.facts, query, 3, historyTexts),
+    ...[...retrieve(privateKnowledge, query, 2), ...privateKnowledge].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2),
   ];
+  // ...and long-term memories of what was said, retrieved by similarity, minus what the history window already shows.
+  const memories = retrieve(s.memory.facts, query, 3, historyTexts);
   const nextSnippetGoal = plan.act === 'transition' ? s.scene.snippets[nextSnippetIndex(s) ?? -1]?.goal : undefined;
   const party = room.partyOf.get(plan.speaker);
   const sim = person.kind === 'human' ? person.simulated : undefined;
@@ -731,6 +745,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   return {
     room,
     memory: s.memory,
+    memories,
     cue,
     partyRole: party ? { party: party.name ?? party.id, role: party.role } : undefined,
     contents,
@@ -865,6 +880,8 @@ const accept = (
   }
   s.t = startT + durationMs + GAP_MS;
 
+  const party = room.partyOf.get(speaker);
+  if (party) s.partyCursor = { ...s.partyCursor, [party.id]: speaker };
   const wasApproved = s.approved === speaker;
   if (wasApproved) s.approved = null;
   if (s.hands.includes(speaker)) setHand(c, speaker, false);

@@ -17,7 +17,21 @@ export type TermVector = ReadonlyMap<string, number>;
 
 const stem = (word: string): string => word.replace(/(ing|ed|es|s|ly)$/, '') || word;
 
+// Vectors of recent texts are reused: memories and history are compared again every turn.
+// A bounded memo of a pure function, so the engine stays pure.
+const memo = new Map<string, TermVector>();
+const MEMO_LIMIT = 4096;
+
 export const vectorize = (text: string): TermVector => {
+  const known = memo.get(text);
+  if (known) return known;
+  const vector = computeVector(text);
+  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value!);
+  memo.set(text, vector);
+  return vector;
+};
+
+const computeVector = (text: string): TermVector => {
   const words = text
     .toLowerCase()
     .replace(/['’]/g, '')

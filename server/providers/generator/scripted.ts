@@ -295,6 +295,8 @@ const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).le
 
 const sentenceCount = (text: string): number => text.split(/(?<=[.!?])\s+/).filter(Boolean).length;
 
+const prepositions = new Set('behind before after about above below between into onto over under with without within across along around through until since from than'.split(' '));
+
 /** Words too common to be what a message is about. */
 const fillerWords = new Set(
   'please think really going maybe thanks thank know like want need said something thing things good great right well yeah okay sure actually pretty quite kind sort everyone anyone ahead point handle make made take give have done ready able'.split(
@@ -302,8 +304,22 @@ const fillerWords = new Set(
   ),
 );
 
-/** A salient word of a message to refer back to: among its longest content words, chosen by rng. Never a name. */
-const keywordOf = (text: string, names: Set<string>, rng: Rng): string | undefined => {
+/**
+ * What a message is about, to refer back to: a short noun phrase after a determiner ("the port
+ * decanter", "our regression suite") when there is one, else one of its longest content words.
+ * Never a name.
+ */
+const keywordOf = (text: string, names: Set<string>, rng: Rng, brief = false): string | undefined => {
+  const content = (w: string) => w.length >= 3 && !functionWords.has(w.toLowerCase()) && !fillerWords.has(w.toLowerCase()) && !names.has(w.toLowerCase());
+  const phrases: string[] = [];
+  const nounish = (w: string) => content(w) && !/(ly|ed|ing)$/i.test(w) && !prepositions.has(w.toLowerCase());
+  for (const m of text.matchAll(/\b(the|our|your|their|his|her)\s+([A-Za-z][A-Za-z'-]*)(?:\s+([A-Za-z][A-Za-z'-]*))?/gi)) {
+    const [, det, first, second] = m;
+    const tail = second && nounish(second) ? ` ${second}` : '';
+    if (!content(first!) || (!tail && !nounish(first!))) continue;
+    phrases.push(`${det!.toLowerCase() === 'the' ? 'the' : det!.toLowerCase()} ${first}${tail}`.replace(/^(our|your|my)\b/, 'the'));
+  }
+  if (phrases.length && !brief) return rng.pick(phrases.slice(0, 3));
   const words = (text.match(/[A-Za-z][A-Za-z'-]*/g) ?? []).filter((w) => {
     const word = w.toLowerCase();
     return w.length >= 4 && !functionWords.has(word) && !fillerWords.has(word) && !names.has(word);
@@ -376,14 +392,15 @@ const slotsFor = (cue: Cue, rng: Rng): Slots => {
     Name: cue.addressee?.shortName,
     Last: last?.shortName,
     Asker: cue.obligation?.fromShortName ?? last?.shortName,
-    kw: keywordOf(cue.obligation?.text ?? last?.text ?? '', names, rng),
+    // A cut-in stays short: one word, not a phrase.
+    kw: keywordOf(cue.obligation?.text ?? last?.text ?? '', names, rng, cue.act === 'interrupt'),
     topic: rng.chance(0.4) ? phrase(cue.topic) : subjectOf(cue.topic),
     goal: cue.snippet.goal.trim() ? phrase(cue.snippet.goal) : phrase(cue.topic),
     fact,
     Fact: fact ? `${capitalise(fact)}.` : undefined,
     /** A second fact, so an added sentence does not repeat the first. */
     other,
-    role: cue.speaker.role,
+    role: cue.speaker.role?.replace(/^(the|a|an)\s+/i, ''),
     mood: calm ? undefined : cue.speaker.mood.trim().toLowerCase(),
     opener: rng.pick(openers),
     off: rng.pick(offTopics),

@@ -1,0 +1,259 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { main } from '../cli/designation';
+import { detectDesignation, type Designation, type DesignationInput } from './designation';
+import { pairTypes } from './events';
+
+const team = ['Nora', 'Omar', 'Pia', 'Quinn'];
+const panel = ['Alexandra Kim', 'Ben Okafor', 'Chen Wei', 'Dr. Priya Raman'];
+
+/** What `speaker` designates by saying `text` to `participants` (the team by default). */
+const say = (speaker: string, text: string, options: { previous?: string; participants?: readonly string[] } = {}): Designation =>
+  detectDesignation({ participants: options.participants ?? team, speaker, previousSpeaker: options.previous ?? null, text });
+
+describe('detectDesignation: first pair parts (MMAgents §3.2.4)', () => {
+  it('detects wh-, yes/no and tag questions', () => {
+    expect(say('Nora', 'Omar, what did the client say about the deadline?')).toEqual({ next: 'Omar', pair: 'question' });
+    expect(say('Nora', 'Pia, is the budget final?')).toEqual({ next: 'Pia', pair: 'question' });
+    expect(say('Nora', 'The venue is booked, isn’t it?', { previous: 'Quinn' })).toEqual({ next: 'Quinn', pair: 'question' });
+  });
+
+  it('takes a declarative sentence with a question mark as a question', () => {
+    expect(say('Nora', 'So you’re saying the client never replied?', { previous: 'Omar' })).toEqual({ next: 'Omar', pair: 'question' });
+  });
+
+  it('detects unpunctuated speech-recognition questions from word order', () => {
+    expect(say('Nora', 'omar what do you think about the second design')).toEqual({ next: 'Omar', pair: 'question' });
+    expect(say('Nora', 'do you have the numbers', { previous: 'Pia' })).toEqual({ next: 'Pia', pair: 'question' });
+    expect(say('Nora', 'quinn is the budget approved')).toEqual({ next: 'Quinn', pair: 'question' });
+  });
+
+  it('tells a request ("can you share") from a question ("can you hear")', () => {
+    expect(say('Nora', '@Pia can you share your screen?')).toEqual({ next: 'Pia', pair: 'request' });
+    expect(say('Nora', 'Pia, can you hear me?')).toEqual({ next: 'Pia', pair: 'question' });
+  });
+
+  it('detects a request made with please or an imperative to a named person', () => {
+    expect(say('Nora', 'Omar, send me the file.')).toEqual({ next: 'Omar', pair: 'request' });
+    expect(say('Nora', 'Please forward me the invoice.', { previous: 'Quinn' })).toEqual({ next: 'Quinn', pair: 'request' });
+  });
+
+  it('calls offering a thing or a task an offer', () => {
+    expect(say('Nora', 'Would anyone like some coffee?')).toEqual({ next: null, pair: 'offer' });
+    expect(say('Nora', 'Omar, would you like to lead the retro this week?')).toEqual({ next: 'Omar', pair: 'offer' });
+    expect(say('Nora', 'Pia, can I get you a chair?')).toEqual({ next: 'Pia', pair: 'offer' });
+    expect(say('Nora', 'Shall I take notes today?', { previous: 'Quinn' })).toEqual({ next: 'Quinn', pair: 'offer' });
+    expect(say('Nora', 'Let me pull up the numbers for you, Quinn.')).toEqual({ next: 'Quinn', pair: 'offer' });
+  });
+
+  it('calls handing over the floor an invitation', () => {
+    expect(say('Nora', 'Your turn, Pia.')).toEqual({ next: 'Pia', pair: 'invitation' });
+    expect(say('Nora', 'Omar, would you like to go next?')).toEqual({ next: 'Omar', pair: 'invitation' });
+    expect(say('Nora', 'Over to you, Quinn.')).toEqual({ next: 'Quinn', pair: 'invitation' });
+    expect(say('Nora', 'Who wants to go first?')).toEqual({ next: null, pair: 'invitation' });
+  });
+
+  it('detects greetings, to one person or to the room', () => {
+    expect(say('Nora', 'Good morning, Pia!')).toEqual({ next: 'Pia', pair: 'greeting' });
+    expect(say('Nora', 'hi omar')).toEqual({ next: 'Omar', pair: 'greeting' });
+    expect(say('Nora', 'Hello everyone.')).toEqual({ next: null, pair: 'greeting' });
+  });
+
+  it('finds no first pair part in statements, answers and backchannels', () => {
+    for (const text of ['They want it by Friday.', 'yeah', 'mm-hmm', "so yeah that's basically where we are now", 'Thanks, Omar.']) {
+      expect(say('Nora', text, { previous: 'Omar' })).toEqual({ next: null, pair: 'none' });
+    }
+  });
+
+  it('does not take a proposal to the group for a first pair part', () => {
+    expect(say('Nora', "Let's take a five minute break.")).toEqual({ next: null, pair: 'none' });
+  });
+
+  it('keeps the first pair part when a statement follows it in the same turn', () => {
+    expect(say('Nora', 'Omar, can you send me the deck? I need it for the board meeting.')).toEqual({ next: 'Omar', pair: 'request' });
+  });
+});
+
+describe('detectDesignation: the addressee', () => {
+  it('selects the addressee of a vocative at the start', () => {
+    expect(say('Nora', 'Quinn, where did you put the invoices?').next).toBe('Quinn');
+  });
+
+  it('selects the addressee of a vocative question at the end', () => {
+    expect(say('Nora', 'Could you send me the spreadsheet after the call, Pia?')).toEqual({ next: 'Pia', pair: 'request' });
+  });
+
+  it('selects the addressee of a vocative in the middle', () => {
+    expect(say('Nora', 'Sure. So first I want to ask you something, Quinn: is the budget final?', { previous: 'Omar' })).toEqual({
+      next: 'Quinn',
+      pair: 'question',
+    });
+  });
+
+  it('selects the one a question is announced for', () => {
+    expect(say('Nora', 'My question is for Pia: how did you pick the sample?')).toEqual({ next: 'Pia', pair: 'question' });
+  });
+
+  it('knows participants by first name, last name, title and short name, in any case', () => {
+    const to = (text: string): string | null => say('Ben Okafor', text, { participants: panel }).next;
+    expect(to('Alex, could you walk us through the timeline?')).toBe('Alexandra Kim');
+    expect(to('Priya, what would change your mind?')).toBe('Dr. Priya Raman');
+    expect(to('Dr. Raman, how confident are you?')).toBe('Dr. Priya Raman');
+    expect(to('CHEN WEI, CAN YOU SHARE THE LINK?')).toBe('Chen Wei');
+  });
+
+  it('chooses the vocative attached to the first pair part when there are several', () => {
+    expect(say('Nora', 'Thanks, Omar. Pia, would you like to go next?', { previous: 'Omar' })).toEqual({ next: 'Pia', pair: 'invitation' });
+    expect(say('Nora', 'Thank you, Omar. Quinn, you had your hand up, please go ahead.')).toEqual({ next: 'Quinn', pair: 'invitation' });
+  });
+
+  it('selects nobody when the first pair part addresses several people', () => {
+    expect(say('Nora', 'Pia, Quinn, thanks for joining. Let’s get started.')).toEqual({ next: null, pair: 'greeting' });
+    expect(say('Nora', 'Omar and Pia, what do you both think?')).toEqual({ next: null, pair: 'question' });
+  });
+
+  it('takes "you" without a name to mean the previous speaker', () => {
+    expect(say('Nora', 'Why do you think the numbers changed?', { previous: 'Quinn' })).toEqual({ next: 'Quinn', pair: 'question' });
+  });
+
+  it('selects nobody when there is neither a name nor a previous speaker', () => {
+    expect(say('Nora', 'Why do you think the numbers changed?')).toEqual({ next: null, pair: 'question' });
+  });
+
+  it('selects nobody for a question to the group', () => {
+    for (const text of ['Does anybody have the latest budget?', 'Can you all see my screen?', 'Folks, are we ready to vote?', 'Any questions?']) {
+      expect(say('Nora', text, { previous: 'Omar' })).toEqual({ next: null, pair: 'question' });
+    }
+  });
+
+  it('puts a question about a third person to the previous speaker, not to the person named', () => {
+    expect(say('Nora', 'What did Omar say?', { previous: 'Pia' })).toEqual({ next: 'Pia', pair: 'question' });
+    expect(say('Nora', 'Does Quinn agree?', { previous: 'Pia' })).toEqual({ next: 'Pia', pair: 'question' });
+    expect(say('Nora', 'Does Quinn agree?')).toEqual({ next: null, pair: 'question' });
+  });
+
+  it('does not select someone who is only mentioned', () => {
+    expect(say('Nora', 'I talked to Quinn about this yesterday and we agreed on the plan.')).toEqual({ next: null, pair: 'none' });
+    expect(say('Nora', 'I really liked what Pia said about replication.')).toEqual({ next: null, pair: 'none' });
+  });
+
+  it('never selects the speaker', () => {
+    expect(say('Nora', 'nora here, omar can you hear me')).toEqual({ next: 'Omar', pair: 'question' });
+    expect(say('Nora', 'Nora, what do you think?', { previous: 'Nora' })).toEqual({ next: null, pair: 'question' });
+  });
+
+  it('picks the other one when two participants share a first name and one of them speaks', () => {
+    const participants = ['Alex Kim', 'Alex Park', 'Sam'];
+    expect(say('Alex Kim', 'Alex, what do you think?', { participants }).next).toBe('Alex Park');
+    expect(say('Sam', 'Alex, what do you think?', { participants }).next).toBeNull();
+  });
+});
+
+describe('detectDesignation: robustness', () => {
+  it('reads curly apostrophes, missing punctuation, capitals and extra spaces alike', () => {
+    const expected = { next: 'Omar', pair: 'question' };
+    for (const text of ['Omar, what’s the status?', 'omar whats the status', 'OMAR, WHAT’S THE STATUS?', '  Omar ,   what\'s  the   status ?  ']) {
+      expect(say('Nora', text)).toEqual(expected);
+    }
+  });
+
+  it('matches names written without their accents', () => {
+    expect(say('Nora', 'zoe can you hear me', { participants: ['Nora', 'Zoë'] }).next).toBe('Zoë');
+  });
+
+  it('returns no first pair part for empty text', () => {
+    expect(say('Nora', '   ')).toEqual({ next: null, pair: 'none' });
+  });
+
+  it('only ever returns a participant other than the speaker, or null', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.constantFrom(...team), fc.option(fc.constantFrom(...team)), (text, speaker, previous) => {
+        const { next, pair } = say(speaker, `${text} ${team.join(' ')}?`, { previous: previous ?? undefined });
+        expect(next === null || (team.includes(next) && next !== speaker)).toBe(true);
+        expect(pairTypes).toContain(pair);
+      }),
+    );
+  });
+
+  it('takes well under a millisecond per utterance', () => {
+    const input: DesignationInput = { participants: panel, speaker: 'Chen Wei', text: 'Thanks, Alex. Dr. Raman, would you like to go next?' };
+    detectDesignation(input);
+    const start = performance.now();
+    for (let i = 0; i < 1000; i++) detectDesignation(input);
+    expect((performance.now() - start) / 1000).toBeLessThan(1);
+  });
+});
+
+interface Labelled extends DesignationInput {
+  next: string | null;
+  pair: string;
+}
+
+const readLabelled = (file: string): Labelled[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Labelled);
+
+const accuracy = (rows: readonly Labelled[]): number => {
+  const right = rows.filter((row) => {
+    const { next, pair } = detectDesignation(row);
+    return next === row.next && pair === row.pair;
+  });
+  return right.length / rows.length;
+};
+
+const heldOut = fileURLToPath(new URL('../../tests/fixtures/designation-heldout.jsonl', import.meta.url));
+const dev = process.env.DESIGNATION_DEV ?? fileURLToPath(new URL('../../../shared/eval/designation-dev.jsonl', import.meta.url));
+
+describe('detectDesignation: labelled utterances', () => {
+  it('gets next speaker and pair type both right on at least 90% of the held-out set', () => {
+    const rows = readLabelled(heldOut);
+    expect(rows.length).toBeGreaterThanOrEqual(150);
+    expect(accuracy(rows)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it.skipIf(!existsSync(dev))('gets next speaker and pair type both right on at least 90% of the dev set', () => {
+    expect(accuracy(readLabelled(dev))).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('designation CLI', () => {
+  const run = async (input: string): Promise<{ code: number; out: string[]; err: string[] }> => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(
+      (async function* () {
+        yield* input.split('\n');
+      })(),
+      (line) => void out.push(line),
+      (line) => void err.push(line),
+    );
+    return { code, out, err };
+  };
+
+  it('writes one decision per utterance, in order, ignoring labels and empty lines', async () => {
+    const lines = [
+      JSON.stringify({ participants: team, speaker: 'Nora', text: 'Omar, what did the client say?', next: 'Omar', pair: 'question' }),
+      '',
+      JSON.stringify({ participants: team, speaker: 'Omar', previousSpeaker: 'Nora', text: 'They want it by Friday.' }),
+    ];
+    const { code, out, err } = await run(lines.join('\n'));
+    expect(out).toEqual(['{"next":"Omar","pair":"question"}', '{"next":null,"pair":"none"}']);
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('reports a bad line by number, keeps the output aligned and exits with 1', async () => {
+    const good = JSON.stringify({ participants: team, speaker: 'Nora', text: 'Hi Pia!' });
+    const { code, out, err } = await run([good, '{"participants": "Nora"', JSON.stringify({ participants: team, text: 'hi' }), good].join('\n'));
+    expect(out).toHaveLength(4);
+    expect(JSON.parse(out[1] ?? '')).toMatchObject({ next: null, pair: 'none', error: expect.stringContaining('JSON') });
+    expect(JSON.parse(out[2] ?? '')).toMatchObject({ next: null, pair: 'none', error: expect.stringContaining('speaker') });
+    expect(out[3]).toBe('{"next":"Pia","pair":"greeting"}');
+    expect(err).toEqual([expect.stringContaining('line 2:'), expect.stringContaining('line 3:')]);
+    expect(code).toBe(1);
+  });
+});
