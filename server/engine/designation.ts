@@ -354,6 +354,7 @@ const markNames = (raw: readonly RawWord[], index: NameIndex, speaker: string): 
       const list = index.aliases.get(key) ?? (possessive ? index.aliases.get(key.slice(0, -1)) : undefined);
       if (!list) continue;
       if (n === 1 && FUNCTION_NAMES.has(key) && !writtenAsName(raw, i)) continue;
+      if (partOfAnotherName(raw, i, index)) continue;
       const who = resolveAlias(list, speaker);
       if (who === 'self') break;
       const k = out.length;
@@ -376,6 +377,18 @@ const markNames = (raw: readonly RawWord[], index: NameIndex, speaker: string): 
     i++;
   }
   return out;
+};
+
+/**
+ * "Henry Ashcombe" is not Vivian Ashcombe: a name preceded, with nothing between, by a capitalised
+ * word that is not itself a participant's name or a title belongs to someone else.
+ */
+const partOfAnotherName = (raw: readonly RawWord[], i: number, index: NameIndex): boolean => {
+  const previous = raw[i - 1];
+  if (!previous || previous.punct !== '' || previous.at || !/^\p{Lu}\p{Ll}/u.test(previous.text)) return false;
+  const sentenceStart = i - 1 === 0 || /[.!?:]/.test(raw[i - 2]?.punct ?? '');
+  if (sentenceStart) return false;
+  return !index.aliases.has(previous.w) && !POLITE_TITLES.includes(previous.w) && !TITLE_ABBREVIATIONS.has(previous.w);
 };
 
 /** "Will, can you ..." or "@will" is a name; "will you ..." is not. */

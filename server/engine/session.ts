@@ -507,9 +507,9 @@ type Obligation = { speaker: string; from: string };
 
 /**
  * Sacks et al. rule 1 (MMAgents §3.2.4): a first pair part addressed to someone obliges them to
- * speak next. Honoured by `cssn-or-ss`; under every policy for humans (present or simulated), for
- * the facilitator (MUCA's direct reply) and for whoever the facilitator asks; and for an approved
- * hand's question in moderated mode.
+ * speak next. Honoured by `cssn-or-ss`; under every policy when a real human asks or is asked,
+ * for simulated humans, for the facilitator (MUCA's direct reply) and whoever the facilitator
+ * asks; and for an approved hand's question in moderated mode.
  * A party in representative mode answers through its representative.
  */
 const openObligation = (c: Ctx): Obligation | null => {
@@ -523,6 +523,7 @@ const openObligation = (c: Ctx): Obligation | null => {
   const honoured =
     turnTaking.policy === 'cssn-or-ss' ||
     person?.kind === 'human' ||
+    s.present.includes(last.speaker) ||
     turnTaking.facilitator?.participant === speaker ||
     turnTaking.facilitator?.participant === last.speaker ||
     (turnTaking.partyMode === 'moderated' && (last.approved || last.speaker === turnTaking.moderator));

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { openLiveRoom } from '../../server/conversation/live';
+import type { SessionEvent } from '../../server/engine/events';
+import type { Generator, GenerateRequest } from '../../server/providers/generator/port';
+import { createScriptedGenerator } from '../../server/providers/generator/scripted';
+import { ai, human, makeScene } from '../engine/harness';
+
+const scene = makeScene({
+  participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
+  turnTaking: { policy: 'round-robin' },
+  snippets: [{ id: 'a', initiator: 'ada', turns: 4 }],
+});
+
+const utterancesOf = (events: SessionEvent[]) => events.filter((e) => e.type === 'utterance');
+
+/** A generator whose replies the test releases one by one. */
+const gated = () => {
+  const waiting: { request: GenerateRequest; release: (text: string) => void }[] = [];
+  const generator: Generator = {
+    name: 'gated',
+    async *stream(request) {
+      yield await new Promise<string>((release) => waiting.push({ request, release }));
+    },
+  };
+  return { generator, waiting };
+};
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('live room', () => {
+  it('runs a whole session at instant pace', async () => {
+    const room = openLiveRoom(scene, { seed: 1, generator: createScriptedGenerator() });
+    const log = await room.ended;
+    expect(utterancesOf(log)).toHaveLength(4);
+    expect(log.at(-1)).toMatchObject({ type: 'end', reason: 'snippets-done' });
+  });
+
+  it('in realtime, holds each reply until the previous speaker has finished, and stamps wall-clock time', async () => {
+    let clock = 1_000_000;
+    const slept: number[] = [];
+    const room = openLiveRoom(scene, {
+      seed: 1,
+      generator: createScriptedGenerator(),
+      pace: 'realtime',
+      speed: 2,
+      now: () => clock,
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+    });
+    const u = utterancesOf(await room.ended);
+    expect(slept.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < u.length; i++) {
+      const previous = u[i - 1]!;
+      if (previous.type !== 'utterance') continue;
+      expect(u[i]!.t).toBeGreaterThanOrEqual(previous.t + previous.durationMs / 2);
+    }
+  });
+
+  it('falls back to the scripted generator when the vendor throws, and says so in the log', async () => {
+    const broken: Generator = {
+      name: 'gemini',
+      // eslint-disable-next-line require-yield
+      async *stream() {
+        throw new Error('HTTP 500');
+      },
+    };
+    const log = await openLiveRoom(scene, { seed: 2, generator: broken }).ended;
+    const u = utterancesOf(log);
+    expect(u.length).toBeGreaterThanOrEqual(4);
+    const notices = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
+    expect(notices.length).toBe(u.length);
+    expect(notices[0]).toMatchObject({ message: expect.stringContaining('gemini failed (HTTP 500)') });
+  });
+
+  it('waits for a present human, and lets them barge in over a reply being generated', async () => {
+    const { generator, waiting } = gated();
+    const events: SessionEvent[] = [];
+    const room = openLiveRoom(scene, { seed: 3, generator, present: ['tara'], onEvent: (e) => events.push(e) });
+    await tick();
+    expect(waiting).toHaveLength(1); // Ada's greeting is being generated
+    room.send({ type: 'say', participant: 'tara', text: 'Sorry, before we start: Ben, is the budget final?' });
+    waiting[0]!.release('Hello everyone, welcome.'); // too late: dropped
+    await tick();
+    const u = utterancesOf(events);
+    expect(u).toHaveLength(1);
+    expect(u[0]).toMatchObject({ speaker: 'tara', source: 'human', addressee: 'ben', pair: 'question' });
+    expect(waiting.at(-1)!.request.cue).toMatchObject({ speaker: { id: 'ben' }, act: 'answer' });
+    waiting.at(-1)!.release('Yes, it was signed off on Monday. Tara, does that work for you?');
+    await tick();
+    expect(events.at(-1)).toMatchObject({ type: 'human-input-required', participant: 'tara', addressedBy: 'ben' });
+    expect(room.state.awaiting?.speaker).toBe('tara');
+    room.send({ type: 'end' });
+    expect((await room.ended).at(-1)).toMatchObject({ type: 'end', reason: 'ended' });
+  });
+});
