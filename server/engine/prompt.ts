@@ -139,6 +139,7 @@ export const buildUtterancePrompt = (parts: PromptParts, purpose: Purpose, tempe
     cue.lastMessage ? `The last person who spoke was ${cue.lastMessage.shortName}.` : '',
     historyBlock(parts),
     cue.facts.length ? `What you know (private to you unless you choose to share it):\n- ${cue.facts.join('\n- ')}` : '',
+    cue.goals.length ? `What you want from this conversation:\n- ${cue.goals.join('\n- ')}` : '',
     parts.memories.length ? `Earlier in the conversation:\n${parts.memories.map((m) => `- ${m}`).join('\n')}` : '',
     parts.memory.thoughts[cue.speaker.id]?.length ? `Your recent thoughts: ${parts.memory.thoughts[cue.speaker.id]!.join(' / ')}` : '',
     `Your task:\n${task.join('\n')}`,

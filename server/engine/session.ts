@@ -709,10 +709,8 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const historyTexts = s.memory.history.map((u) => `${room.name(u.speaker)}: ${u.text}`);
   // MMAgents §3.1.2: goals and own private knowledge most relevant to the last utterance...
   const privateKnowledge = persona?.privateKnowledge ?? [];
-  const facts = [
-    ...(persona?.goals.slice(0, 2) ?? []),
-    ...[...retrieve(privateKnowledge, query, 2), ...privateKnowledge].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2),
-  ];
+  const facts = [...retrieve(privateKnowledge, query, 2), ...privateKnowledge].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
+  const goals = [...retrieve(persona?.goals ?? [], query, 1), ...(persona?.goals ?? [])].filter((g, i, all) => all.indexOf(g) === i).slice(0, 2);
   // ...and long-term memories of what was said, retrieved by similarity, minus what the history window already shows.
   const memories = retrieve(s.memory.facts, query, 3, historyTexts);
   const nextSnippetGoal = plan.act === 'transition' ? s.scene.snippets[nextSnippetIndex(s) ?? -1]?.goal : undefined;
@@ -739,6 +737,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
     ...(plan.intent ? { intent: plan.intent } : {}),
     ...(plan.vibe ? { vibe: plan.vibe } : {}),
     facts,
+    goals,
     ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
     variant: c.rng.int(0, 2 ** 31 - 1),
   };

@@ -21,6 +21,7 @@ const cue: Cue = {
   obligation: { pair: 'question', from: 'nora', fromShortName: 'Nora', text: 'Omar, can the backend be ready by March?' },
   lastMessage: { speaker: 'nora', shortName: 'Nora', text: 'Omar, can the backend be ready by March?' },
   facts: ['The sync service still fails under load', 'Two engineers are on leave in February'],
+  goals: ['ship the beta on time'],
   variant: 1234,
 };
 

@@ -21,6 +21,7 @@ const cue: Cue = {
   obligation: null,
   lastMessage: { speaker: 'omar', shortName: 'Omar', text: 'We should drop the bank-linking step from onboarding entirely.' },
   facts: ['Testers abandoned onboarding most often at the bank-linking step', 'Pia designed the progress bar'],
+  goals: ['ship the beta on time'],
   variant: 987,
 };
 

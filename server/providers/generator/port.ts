@@ -34,8 +34,10 @@ export interface Cue {
   lastMessage: { speaker: string; shortName: string; text: string } | null;
   intent?: Intent;
   vibe?: string;
-  /** Persona facts the speaker may draw on: goals, private knowledge, retrieved memories. */
+  /** What the speaker knows that bears on this turn: their private knowledge, most relevant first (often written in the third person). */
   facts: string[];
+  /** The speaker's goals, as written in the scene (imperatives such as "get Ruth's card"). */
+  goals: string[];
   /** Words to aim for (MUCA log-normal length for simulated humans), when set. */
   targetWords?: number;
   /** Candidate names for `select`; bidder for `think`. */

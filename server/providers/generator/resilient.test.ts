@@ -15,6 +15,7 @@ const cue: Cue = {
   obligation: null,
   lastMessage: null,
   facts: [],
+  goals: [],
   variant: 42,
 };
 const request: GenerateRequest = { purpose: 'utterance', system: '', prompt: '', temperature: 0.7, json: false, maxTokens: 60, cue };

@@ -28,11 +28,11 @@ const cue: Cue = {
   obligation: null,
   lastMessage: { speaker: 'omar', shortName: 'Omar', text: 'The backend can be ready by March if we cut the reporting feature.' },
   facts: [
-    'Ship a stable release before the April campaign',
     'The QA backlog still has forty open bugs',
     'Marketing has already booked a campaign for April',
     'Support wants two weeks of training before launch',
   ],
+  goals: ['ship a stable release before the April campaign'],
   variant: 0.3141,
 };
 

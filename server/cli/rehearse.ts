@@ -1,0 +1,230 @@
+/**
+ * `npm start`: rehearse a scene in the terminal. You take a human participant's seat; the AI
+ * personas (and any other humans, simulated) talk with you through the same engine that will
+ * drive the WebXR room. Type to speak at any time, even over someone else; commands start with /.
+ *
+ *   npm start                        pick a scene, play its first human
+ *   npm start -- job-interview       a scene by id (or a path to a .yaml file)
+ *   npm start -- poster-session --as sam --speed 2 --seed 4 --generator gemini
+ *   npm start -- murder-mystery --observe     watch a fully simulated run
+ *
+ * Without a terminal on stdin (piped, CI), it observes at instant pace and prints the transcript.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { openLiveRoom, type Notice } from '../conversation/live';
+import type { SessionEvent } from '../engine/events';
+import { runMetrics } from '../metrics/metrics';
+import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator';
+import { loadScene } from '../scene/load';
+import type { LoadedScene } from '../scene/schema';
+
+const usage = `Rehearse a scene in the terminal.
+
+  npm start [-- <scene id or file>] [--as <participant id>] [--speed <x>] [--seed <n>]
+                [--generator scripted|gemini|openai] [--observe]
+
+While it runs, type to speak (you may interrupt), or:
+  /hand  /lower  raise or lower your hand      /skip   pass your turn
+  /pause /resume  pause the room                /end    end the session     /help`;
+
+interface Options {
+  scene?: string;
+  as?: string;
+  speed: number;
+  seed: number;
+  generator: GeneratorName;
+  observe: boolean;
+}
+
+const fail = (message: string): never => {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+};
+
+const parseArgs = (args: string[]): Options => {
+  const options: Options = { speed: 1.5, seed: Date.now() % 100_000, generator: 'scripted', observe: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = () => args[++i] ?? fail(`${arg} needs a value`);
+    if (arg === '--help' || arg === '-h') {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    } else if (arg === '--as') options.as = value();
+    else if (arg === '--speed') options.speed = Number(value());
+    else if (arg === '--seed') options.seed = Number(value());
+    else if (arg === '--observe') options.observe = true;
+    else if (arg === '--generator') {
+      const name = value();
+      if (!(generatorNames as readonly string[]).includes(name)) fail(`unknown generator "${name}" (use ${generatorNames.join(', ')})`);
+      options.generator = name as GeneratorName;
+    } else if (arg.startsWith('--')) fail(`unknown option ${arg}\n\n${usage}`);
+    else options.scene = arg;
+  }
+  if (!(options.speed > 0)) fail('--speed must be a positive number');
+  if (!Number.isInteger(options.seed)) fail('--seed must be an integer');
+  return options;
+};
+
+const sceneFiles = (): string[] =>
+  readdirSync('scenes')
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => join('scenes', f));
+
+const tty = process.stdout.isTTY;
+const paint = (code: number, text: string) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
+const dim = (text: string) => paint(2, text);
+const colours = [36, 33, 35, 32, 34, 31, 96, 93, 95, 92];
+
+const printer = (scene: LoadedScene, you: string | null) => {
+  const name = (id: string | null) => {
+    if (!id) return 'everyone';
+    const index = scene.participants.findIndex((p) => p.id === id);
+    const label = id === you ? 'You' : (scene.participants[index]?.name ?? id);
+    return paint(colours[index % colours.length]!, label);
+  };
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  return (event: SessionEvent): void => {
+    switch (event.type) {
+      case 'session-start':
+        say(paint(1, `\n${scene.title}`));
+        say(dim(`${scene.topic}. Policy: ${event.policy}.`));
+        break;
+      case 'snippet-start':
+        say(dim(`\n── ${event.title} (${event.turns} turns) ──`));
+        break;
+      case 'utterance': {
+        const to = event.addressee ? ` → ${name(event.addressee)}` : '';
+        say(`${name(event.speaker)}${to}: ${event.text}`);
+        break;
+      }
+      case 'backchannel':
+        say(dim(`   ${event.kind === 'nod' ? `(${name(event.participant)} nods)` : `${name(event.participant)}: ${event.cue ?? 'mm-hmm'}`}`));
+        break;
+      case 'interruption':
+        say(dim(`   [${name(event.by)} cuts in, ${event.vibe}]`));
+        break;
+      case 'hand-raise':
+        if (event.action === 'raise') say(dim(`   ✋ ${name(event.participant)} raises a hand`));
+        if (event.action === 'approve') say(dim(`   the moderator calls on ${name(event.participant)}`));
+        break;
+      case 'impromptu-start':
+        say(dim(`   [${name(event.participant)} steers the conversation: ${event.intent}]`));
+        break;
+      case 'approval-needed':
+        say(dim(`   (instructor) approving ${name(event.participant)}'s ${event.intent} contribution`));
+        break;
+      case 'human-input-required':
+        if (event.participant === you) {
+          const why = event.addressedBy ? ` (${name(event.addressedBy)} ${event.pair === 'question' ? 'asked you' : 'is waiting for you'})` : '';
+          say(paint(1, `Your turn${why}. Type and press Enter, or /skip.`));
+        }
+        break;
+      case 'system':
+        say(dim(`   [${event.level}] ${event.message}`));
+        break;
+      case 'end':
+        say(dim(`\n── end: ${event.reason}, ${event.turns} turns ──`));
+        break;
+      default:
+        break;
+    }
+  };
+};
+
+const ask = (question: string): Promise<string> =>
+  new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    rl.question(question, (answer) => {
+      rl.close();
+      resolve(answer.trim());
+    });
+  });
+
+const chooseScene = async (options: Options, interactive: boolean): Promise<LoadedScene> => {
+  const files = sceneFiles();
+  let file = options.scene;
+  if (file && !existsSync(file)) file = files.find((f) => basename(f, '.yaml') === options.scene) ?? fail(`no scene "${options.scene}" (scenes: ${files.map((f) => basename(f, '.yaml')).join(', ')})`);
+  if (!file && interactive) {
+    process.stdout.write('Scenes:\n');
+    files.forEach((f, i) => process.stdout.write(`  ${i + 1}. ${basename(f, '.yaml')}\n`));
+    const answer = await ask(`Which scene? [1-${files.length}, Enter for 1] `);
+    file = files[(Number(answer) || 1) - 1] ?? files[0]!;
+  }
+  try {
+    return await loadScene(file ?? files[0]!);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+};
+
+const main = async (): Promise<void> => {
+  const options = parseArgs(process.argv.slice(2));
+  const interactive = !!process.stdin.isTTY && !options.observe;
+  const scene = await chooseScene(options, interactive);
+  const humans = scene.participants.filter((p) => p.kind === 'human');
+  const you = interactive ? (options.as ?? humans[0]?.id ?? null) : null;
+  if (you && !humans.some((h) => h.id === you)) fail(`"${you}" is not a human participant (humans: ${humans.map((h) => h.id).join(', ')})`);
+
+  const notices: Notice[] = [];
+  let generator;
+  try {
+    generator = createGenerator(options.generator, process.env, { onNotice: (n) => notices.push(n) });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (you) {
+    const me = scene.participants.find((p) => p.id === you)!;
+    process.stdout.write(`You are ${me.name}${me.role ? `, ${me.role}` : ''}. Type to speak at any time; /help for commands.\n`);
+  }
+  const print = printer(scene, you);
+  const room = openLiveRoom(scene, {
+    seed: options.seed,
+    generator: generator!,
+    present: you ? [you] : [],
+    pace: interactive ? 'realtime' : 'instant',
+    speed: options.speed,
+    takeNotices: () => notices.splice(0),
+    onEvent: (event) => {
+      print(event);
+      if (event.type === 'approval-needed') room.send({ type: 'approval', proposal: event.proposal, decision: 'approve' });
+    },
+  });
+
+  if (you) {
+    const rl = createInterface({ input: process.stdin });
+    const commands: Record<string, () => void> = {
+      '/hand': () => room.send({ type: 'raise-hand', participant: you }),
+      '/lower': () => room.send({ type: 'lower-hand', participant: you }),
+      '/skip': () => room.send({ type: 'skip-turn' }),
+      '/pause': () => room.send({ type: 'pause' }),
+      '/resume': () => room.send({ type: 'resume' }),
+      '/end': () => room.send({ type: 'end' }),
+      '/help': () => process.stdout.write(`${usage}\n`),
+    };
+    rl.on('line', (line) => {
+      const text = line.trim();
+      if (!text) return;
+      if (text.startsWith('/')) (commands[text] ?? (() => process.stdout.write(`unknown command ${text}; /help\n`)))();
+      else room.send({ type: 'say', participant: you, text });
+    });
+    rl.on('close', () => room.send({ type: 'end' }));
+    await room.ended;
+    rl.close();
+  }
+  const log = await room.ended;
+  const metrics = runMetrics(log);
+  const share = you ? metrics.participants[you]?.speakingShare : undefined;
+  process.stdout.write(
+    dim(
+      `${metrics.turns} turns; evenness ${metrics.evenness?.toFixed(0) ?? '-'}%; ` +
+        `answered designations ${metrics.adjacencyCompletion === null ? '-' : `${Math.round(metrics.adjacencyCompletion * 100)}%`}` +
+        `${share !== undefined ? `; your speaking share ${Math.round(share * 100)}%` : ''}\n`,
+    ),
+  );
+  process.exit(0);
+};
+
+void main();
