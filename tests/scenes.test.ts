@@ -44,7 +44,7 @@ describe('shipped scenes', async () => {
       expect(types, type).toContain(type);
     }
     const acts = new Set(all.flatMap((e) => (e.type === 'utterance' ? [e.act] : [])));
-    for (const act of ['greeting', 'question', 'answer', 'request', 'invitation', 'moderate', 'interrupt', 'deviation', 'encourage', 'summarize']) {
+    for (const act of ['greeting', 'question', 'answer', 'request', 'invitation', 'moderate', 'interrupt', 'deviation', 'encourage', 'summarize', 'chime-in']) {
       expect(acts, act).toContain(act);
     }
     const reasons = new Set(all.flatMap((e) => (e.type === 'floor' ? [e.reason] : [])));

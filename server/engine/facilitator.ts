@@ -143,7 +143,10 @@ export const chooseFacilitatorAct = (
       }
       case 'chime-in': {
         const unsolved = recent.some((r) => r.openQuestion);
-        if (chimeInProbability(state.silent, view.stuck, unsolved) > 0.45 && ready(view, state, act, 0, 0)) return { act, addressee: null };
+        // MUCA sets no warm-up or cool-down here, but p_silence alone passes 0.45 after two silent
+        // turns; in a spoken room that has the facilitator talk every third turn, so we add a
+        // cool-down of 3 · Np turns (scaled by pace like the others).
+        if (chimeInProbability(state.silent, view.stuck, unsolved) > 0.45 && ready(view, state, act, 0, 3 * np)) return { act, addressee: null };
         break;
       }
     }

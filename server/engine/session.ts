@@ -129,7 +129,8 @@ const REPETITION_THRESHOLD = 0.5;
 const MAX_RESAMPLES = 5;
 const MAX_SELECTOR_ATTEMPTS = 4; // the first try plus MPOD's 3 retries
 const backchannelCues = ['mm-hmm', 'right', 'I see', 'yeah', 'okay', 'true'];
-const disagreementPattern = /\b(disagree|don't think|do not think|not sure|however|i doubt|that's not|isn't right|but )/i;
+const disagreementPattern =
+  /\b(disagree|don't think|do not think|not sure|not so sure|not convinced|however|i doubt|that's not|isn't right|differently|push back|challenge|but )/i;
 
 export const createSession = (scene: LoadedScene, options: { seed: number; present?: string[]; maxTurns?: number }): SessionState => ({
   scene,
