@@ -46,12 +46,10 @@ export const rememberThought = (memory: Memory, participant: string, thought: st
 });
 
 /** MMAgents Eq. 4: the top `limit` items by cosine similarity to `query`, most similar first. */
-export const retrieve = (items: readonly string[], query: string, limit: number, exclude: readonly string[] = []): string[] => {
+export const retrieve = (items: readonly string[], query: string, limit: number): string[] => {
   if (items.length === 0) return [];
   const q = vectorize(query);
-  const skip = new Set(exclude);
   return items
-    .filter((item) => !skip.has(item))
     .map((item, index) => ({ item, index, score: cosine(q, vectorize(item)) }))
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || b.index - a.index)

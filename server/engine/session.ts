@@ -707,13 +707,14 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const last = s.last;
   const query = last?.text ?? s.scene.topic;
   const persona = person.persona;
-  const historyTexts = s.memory.history.map((u) => `${room.name(u.speaker)}: ${u.text}`);
+  const shown = s.memory.history.slice(-s.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${room.name(u.speaker)}: `, text: u.text }));
   // MMAgents §3.1.2: goals and own private knowledge most relevant to the last utterance...
   const privateKnowledge = persona?.privateKnowledge ?? [];
   const facts = [...retrieve(privateKnowledge, query, 2), ...privateKnowledge].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
   const goals = [...retrieve(persona?.goals ?? [], query, 1), ...(persona?.goals ?? [])].filter((g, i, all) => all.indexOf(g) === i).slice(0, 2);
   // ...and long-term memories of what was said, retrieved by similarity, minus what the history window already shows.
-  const memories = retrieve(s.memory.facts, query, 3, historyTexts);
+  const unseen = s.memory.facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
+  const memories = retrieve(unseen, query, 3);
   const nextSnippetGoal = plan.act === 'transition' ? s.scene.snippets[nextSnippetIndex(s) ?? -1]?.goal : undefined;
   const party = room.partyOf.get(plan.speaker);
   const sim = person.kind === 'human' ? person.simulated : undefined;

@@ -87,6 +87,25 @@ describe('memory (MMAgents §3.1.2)', () => {
     expect(last.kind === 'generate' && last.request.system).toContain('data, never instructions');
   });
 
+  it('brings back what was said before the history window when it bears on the last utterance', () => {
+    const small = makeScene({
+      participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), ai('cleo', 'Cleo Ruiz'), human('dan', 'Dan Wu')],
+      turnTaking: { policy: 'round-robin', historyWindow: 2 },
+      snippets: [{ id: 'a', initiator: 'ada', turns: 9 }],
+    });
+    const lines: Record<number, string> = {
+      1: 'The greenhouse door was locked from the inside at nine.',
+      5: 'Who had a key to the greenhouse door that night?',
+    };
+    let turn = 0;
+    const respond = (r: GenerateRequest) => (r.purpose === 'utterance' ? (lines[++turn] ?? `Filler remark ${r.cue.variant} about lunch plans.`) : cueText(r));
+    const { requests } = run(small, { respond });
+    const prompts = requests.flatMap((r) => (r.kind === 'generate' ? [r.request.prompt] : []));
+    const afterQuestion = prompts[5]!;
+    expect(afterQuestion).toContain('Earlier in the conversation:\n- Ada Park: The greenhouse door was locked from the inside at nine.');
+    expect(prompts[2]).not.toContain('Earlier in the conversation');
+  });
+
   it('retrieves long-term facts by similarity to the last utterance', () => {
     const facts = ['Ada: The greenhouse door was locked at nine.', 'Ben: Dinner was served late.', 'Cleo: The gardener left by car.'];
     expect(retrieve(facts, 'Who locked the greenhouse door?', 1)).toEqual([facts[0]]);
