@@ -10,48 +10,11 @@
  * const generator = createGeminiGenerator({ apiKey: 'test-key', baseUrl: gemini.baseUrl });
  * ```
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { startVendorServer, writeEvents, type FakeReply, type FakeVendor } from './vendor-server';
 
-/** One scripted answer. Calls consume the queue in order; when it is empty, the default answers. */
-export interface FakeReply {
-  /** Text deltas, one SSE event each (the whole text for `:generateContent`). */
-  chunks?: string[];
-  /** An HTTP error status (401, 429, 500, ...), answered with Google's error body. */
-  status?: number;
-  /** With a 429: both the `Retry-After` header and Gemini's `RetryInfo.retryDelay`. */
-  retryAfterSeconds?: number;
-  /** Wait this long before answering at all (for timeouts). */
-  delayMs?: number;
-  /** Wait this long between stream events. */
-  chunkDelayMs?: number;
-  /** Send this raw text as the body, or as one SSE event's data, instead of valid JSON. */
-  malformed?: string;
-  /** Destroy the socket after this many stream events: a connection lost mid-reply. */
-  cutAfter?: number;
-}
-
-export interface ReceivedRequest {
-  method: string;
-  /** Path without the query, e.g. `/v1beta/models/gemini-2.5-flash:streamGenerateContent`. */
-  path: string;
-  query: Record<string, string>;
-  headers: IncomingMessage['headers'];
-  body: any;
-}
-
-export interface FakeGemini {
-  /** Pass as `baseUrl`; the SDK appends `/v1beta/...`. */
-  baseUrl: string;
-  requests: ReceivedRequest[];
-  /** Queues answers for the next calls, in order. */
-  script(...replies: FakeReply[]): void;
-  /** The same answer for the next `count` calls. */
-  failNext(count: number, reply: FakeReply): void;
-  /** The answer once the queue is empty. */
-  setDefault(reply: FakeReply): void;
-  close(): Promise<void>;
-}
+export type { FakeReply, ReceivedRequest } from './vendor-server';
+export type FakeGemini = FakeVendor;
 
 const statusNames: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -99,25 +62,7 @@ const errorBody = (status: number, retryAfterSeconds?: number) => ({
   },
 });
 
-const wait = (ms: number, res: ServerResponse): Promise<boolean> =>
-  new Promise((resolve) => {
-    if (ms <= 0) return resolve(!res.destroyed);
-    const timer = setTimeout(() => resolve(!res.destroyed), ms);
-    // The client gave up (timeout, abort): stop instead of writing to a closed socket.
-    res.once('close', () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-  });
-
-const readBody = async (req: IncomingMessage): Promise<string> => {
-  let body = '';
-  for await (const chunk of req) body += chunk;
-  return body;
-};
-
 const answer = async (res: ServerResponse, reply: FakeReply, streaming: boolean): Promise<void> => {
-  if (!(await wait(reply.delayMs ?? 0, res))) return;
   if (reply.status && reply.status >= 400) {
     res.writeHead(reply.status, {
       'content-type': 'application/json; charset=UTF-8',
@@ -133,58 +78,22 @@ const answer = async (res: ServerResponse, reply: FakeReply, streaming: boolean)
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
-  for (const [i, text] of chunks.entries()) {
-    if (reply.cutAfter !== undefined && i >= reply.cutAfter) {
-      // Let the events already written reach the client, then drop the connection.
-      await new Promise<void>((resolve) => res.write('', () => resolve()));
-      res.socket?.destroy();
-      return;
-    }
-    if (i > 0 && !(await wait(reply.chunkDelayMs ?? 0, res))) return;
+  const events = chunks.map((text, i) => {
     const data = reply.malformed !== undefined && i === chunks.length - 1 ? reply.malformed : JSON.stringify(response(text, i === chunks.length - 1, i + 1));
     // Google's SSE separates events with CRLF CRLF.
-    res.write(`data: ${data}\r\n\r\n`);
-  }
-  res.end();
+    return `data: ${data}\r\n\r\n`;
+  });
+  if (await writeEvents(res, reply, events)) res.end();
 };
 
-export const startFakeGemini = async (): Promise<FakeGemini> => {
-  const requests: ReceivedRequest[] = [];
-  const queue: FakeReply[] = [];
-  let fallback: FakeReply = {};
-
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const text = await readBody(req);
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // recorded as the raw text
-    }
-    requests.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
-    const match = /^\/v1beta\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.exec(url.pathname);
-    if (req.method !== 'POST' || !match) {
+/** Pass `baseUrl` to the SDK, which appends `/v1beta/...`. */
+export const startFakeGemini = (): Promise<FakeGemini> =>
+  startVendorServer(async (request, reply, res) => {
+    const match = /^\/v1beta\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.exec(request.path);
+    if (request.method !== 'POST' || !match) {
       res.writeHead(404, { 'content-type': 'application/json; charset=UTF-8' });
-      res.end(JSON.stringify({ error: { code: 404, message: `no route for ${req.method} ${url.pathname}`, status: 'NOT_FOUND' } }));
+      res.end(JSON.stringify({ error: { code: 404, message: `no route for ${request.method} ${request.path}`, status: 'NOT_FOUND' } }));
       return;
     }
-    await answer(res, queue.shift() ?? fallback, match[1] === 'streamGenerateContent');
+    await answer(res, reply, match[1] === 'streamGenerateContent');
   });
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    script: (...replies) => void queue.push(...replies),
-    failNext: (count, reply) => void queue.push(...Array.from({ length: count }, () => reply)),
-    setDefault: (reply) => void (fallback = reply),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
-};
