@@ -1,0 +1,87 @@
+/**
+ * Whole sessions through the real vendor SDKs against local fakes of their servers: a vendor that
+ * works, one that keeps failing (retried, then scripted for the turn, with a system event), and a
+ * turn selector that answers malformed JSON (MPOD: 3 retries, then random).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { driveSession, type Notice } from '../server/conversation/drive';
+import type { SessionEvent } from '../server/engine/events';
+import { createGenerator } from '../server/providers/generator';
+import { loadScene } from '../server/scene/load';
+import { startFakeGemini, type FakeGemini } from './fakes/gemini-server';
+import { startFakeOpenAI } from './fakes/openai-server';
+
+let fakes: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(fakes.map((f) => f.close()));
+  fakes = [];
+});
+
+const gemini = async (): Promise<FakeGemini> => {
+  const fake = await startFakeGemini();
+  fakes.push(fake);
+  return fake;
+};
+
+const session = async (scene: string, env: Record<string, string>, name: 'gemini' | 'openai', maxTurns = 8) => {
+  const notices: Notice[] = [];
+  const generator = createGenerator(name, env, { onNotice: (n) => notices.push(n), sleep: async () => {}, retries: 2 });
+  return driveSession(await loadScene(`scenes/${scene}.yaml`), { seed: 1, generator, maxTurns, takeNotices: () => notices.splice(0) });
+};
+
+const utterances = (log: SessionEvent[]) => log.filter((e) => e.type === 'utterance');
+
+describe('sessions through vendor generators', () => {
+  it('speak with the text the vendor streams', async () => {
+    const fake = await gemini();
+    fake.setDefault({ chunks: ['Thanks for ', 'the question', ', really.'] });
+    const log = await session('poster-session', { GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }, 'gemini');
+    const generated = utterances(log).filter((u) => u.type === 'utterance' && u.source !== 'scripted');
+    expect(generated.length).toBeGreaterThan(0);
+    expect(generated.some((u) => u.type === 'utterance' && u.text === 'Thanks for the question, really.')).toBe(true);
+    expect(fake.requests[0]!.headers['x-goog-api-key']).toBe('test-key');
+    expect(log.filter((e) => e.type === 'system')).toEqual([]);
+  });
+
+  it('keep going when the vendor fails: each turn is retried, written by scripted, and logged', async () => {
+    const fake = await gemini();
+    fake.setDefault({ status: 500 });
+    const log = await session('team-standup', { GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }, 'gemini');
+    const generated = utterances(log).filter((u) => u.type === 'utterance' && u.source === 'ai');
+    const fallbacks = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
+    expect(log.at(-1)).toMatchObject({ type: 'end' });
+    expect(generated.length).toBeGreaterThan(3);
+    expect(fallbacks.length).toBeGreaterThanOrEqual(generated.length);
+    expect(fake.requests.length).toBe(3 * fallbacks.length); // one try and two retries each
+  });
+
+  it('fall back to a random next speaker when the selector answers malformed JSON', async () => {
+    const fake = await startFakeOpenAI();
+    fakes.push(fake);
+    fake.setDefault({ chunks: ['{"next": "Pri'] }); // cut-off JSON, for every call
+    const log = await session('performance-review', { OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'llama3.2' }, 'openai', 12);
+    const floors = log.filter((e) => e.type === 'floor');
+    expect(floors.some((f) => f.type === 'floor' && f.reason === 'llm-selector-fallback')).toBe(true);
+    expect(log.some((e) => e.type === 'system' && e.code === 'selector-fallback')).toBe(true);
+    const selectorCalls = fake.requests.filter((r) => r.body?.response_format?.type === 'json_object').length;
+    expect(selectorCalls % 4).toBe(0); // each decision: the first try and MPOD's three retries
+  });
+
+  it('run from the simulate command with the vendor configured by environment', async () => {
+    const fake = await gemini();
+    fake.setDefault({ chunks: ['I would start with the budget.'] });
+    const out = mkdtempSync(join(tmpdir(), 'sim-gemini-'));
+    // Asynchronously: the fake answers from this process, so it must not be blocked.
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/simulate.ts', 'scenes/job-interview.yaml', '--runs', '1', '--out', out, '--generator', 'gemini'], {
+      env: { ...process.env, GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl },
+    });
+    const log = readFileSync(join(out, 'run-1.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SessionEvent);
+    expect(log.some((e) => e.type === 'utterance' && e.text === 'I would start with the budget.')).toBe(true);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).generator).toBe('gemini');
+  });
+});
