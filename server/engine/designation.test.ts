@@ -151,6 +151,101 @@ describe('detectDesignation: the addressee', () => {
   });
 });
 
+describe('detectDesignation: cases found on fresh utterances', () => {
+  const ward = ['Dr. Amelia Hart', 'Nurse Joy Mensah', 'Dr. Li Jun', 'Judge Whitaker'];
+  const words = ['Will', 'Grace', 'Mark Stein', 'Rose', 'Bill'];
+
+  it('knows people by the first name after a role title, by title and first name, and by forms of address', () => {
+    expect(say('Dr. Amelia Hart', 'Yes, day three. Joy, what were his obs overnight?', { participants: ward, previous: 'Dr. Li Jun' })).toEqual({
+      next: 'Nurse Joy Mensah',
+      pair: 'question',
+    });
+    expect(say('Nurse Joy Mensah', 'dr li can you take a look at her before you leave', { participants: ward, previous: 'Dr. Amelia Hart' })).toEqual({
+      next: 'Dr. Li Jun',
+      pair: 'request',
+    });
+    expect(say('Dr. Amelia Hart', 'Your Honor, may I approach the witness?', { participants: ward })).toEqual({ next: 'Judge Whitaker', pair: 'request' });
+  });
+
+  it('hears a lower-case name that is also a word when a question follows it', () => {
+    expect(say('Grace', 'will can you deal this round', { participants: words })).toEqual({ next: 'Will', pair: 'request' });
+    expect(say('Grace', 'mark did the design review happen or did it get pushed', { participants: words })).toEqual({ next: 'Mark Stein', pair: 'question' });
+    expect(say('Grace', 'will you two please stop giggling', { participants: words, previous: 'Rose' })).toEqual({ next: null, pair: 'request' });
+    expect(say('Rose', 'Will do.', { participants: words, previous: 'Grace' })).toEqual({ next: null, pair: 'none' });
+    expect(say('Will', 'mark my words i am winning the next hand', { participants: words })).toEqual({ next: null, pair: 'none' });
+  });
+
+  it('asks a named person with an inverted question in unpunctuated speech', () => {
+    expect(say('Nora', 'omar was that your change', { previous: 'Pia' })).toEqual({ next: 'Omar', pair: 'question' });
+    expect(say('Rose', 'bill is the contract six months or twelve', { participants: words })).toEqual({ next: 'Bill', pair: 'question' });
+    expect(say('Nora', 'okay so uh before we start does everyone have the link', { previous: 'Pia' })).toEqual({ next: null, pair: 'question' });
+    expect(say('Nora', 'so pia your new book is about sleep um what got you interested in that')).toEqual({ next: 'Pia', pair: 'question' });
+  });
+
+  it('ignores first pair parts and names inside quoted speech', () => {
+    expect(say('Nora', "The client literally wrote 'Omar, please fix the logo' in the email.")).toEqual({ next: null, pair: 'none' });
+    expect(say('Nora', 'He said "Pia, can you send it?" and left.', { previous: 'Omar' })).toEqual({ next: null, pair: 'none' });
+    expect(say('Nora', "Quinn, how do you say 'I don't know' in Spanish?")).toEqual({ next: 'Quinn', pair: 'question' });
+  });
+
+  it('takes thanks and leave-takings said to the room as a greeting', () => {
+    for (const text of ['Thanks all.', 'alright thanks everyone talk to you tomorrow', 'Thank you both, we will announce the winners at six.', 'Hasta mañana, everyone!']) {
+      expect(say('Nora', text)).toEqual({ next: null, pair: 'greeting' });
+    }
+    expect(say('Nora', 'Nice meeting you, Omar.')).toEqual({ next: 'Omar', pair: 'greeting' });
+    expect(say('Nora', 'morning please', { previous: 'Omar' })).toEqual({ next: null, pair: 'none' });
+  });
+
+  it('does not take "team" or "friends" inside a phrase for the group', () => {
+    expect(say('Nora', 'This is Nora. Omar, can you give the update for the data team?')).toEqual({ next: 'Omar', pair: 'request' });
+    expect(say('Nora', "That's lovely to hear. Is she making friends?", { previous: 'Pia' })).toEqual({ next: 'Pia', pair: 'question' });
+  });
+
+  it('hands over the floor with "whenever you are ready", "you are on the air", a nomination or "next question"', () => {
+    expect(say('Nora', "Pia, whenever you're ready.")).toEqual({ next: 'Pia', pair: 'invitation' });
+    expect(say('Nora', "We have Omar on line two. Omar, you're on the air.")).toEqual({ next: 'Omar', pair: 'invitation' });
+    expect(say('Nora', 'The mayor will take a few questions. Yes, Quinn.')).toEqual({ next: 'Quinn', pair: 'invitation' });
+    expect(say('Nora', 'Of course. Next question, please.', { previous: 'Omar' })).toEqual({ next: null, pair: 'invitation' });
+    expect(say('Nora', 'Great question. Pia, do you want to take that one?')).toEqual({ next: 'Pia', pair: 'invitation' });
+    expect(say('Nora', 'okay uh omar you wanna take us through the roadmap')).toEqual({ next: 'Omar', pair: 'invitation' });
+    expect(say('Nora', "Omar! We've been dating for three months.")).toEqual({ next: null, pair: 'none' });
+  });
+
+  it('takes a stated willingness or a conditional as an offer to the room', () => {
+    expect(say('Nora', "I'm happy to run the next retro.")).toEqual({ next: null, pair: 'offer' });
+    expect(say('Nora', "I could order pizza if anyone's hungry.")).toEqual({ next: null, pair: 'offer' });
+    expect(say('Nora', "I'm happy to report that we hit our target.")).toEqual({ next: null, pair: 'none' });
+  });
+
+  it('takes a wish or a proposal put to someone by name as a request', () => {
+    expect(say('Nora', "They're optimistic. Pia, I'd love to see your risk analysis before Friday.", { previous: 'Omar' })).toEqual({
+      next: 'Pia',
+      pair: 'request',
+    });
+    expect(say('Nora', "Quinn, let's you and I sync tomorrow morning.")).toEqual({ next: 'Quinn', pair: 'request' });
+    expect(say('Nora', "Thanks Pia, let's move on.")).toEqual({ next: null, pair: 'none' });
+    expect(say('Nora', 'alright omar try question four on your own')).toEqual({ next: 'Omar', pair: 'request' });
+    expect(say('Nora', 'Roll for attack.', { previous: 'Quinn' })).toEqual({ next: 'Quinn', pair: 'request' });
+  });
+
+  it('finds no first pair part in rhetorical questions, musing, granting or pleading', () => {
+    for (const text of [
+      'Why do I always have to do the dishes?',
+      'I didn’t like it. Why does every novel need a twist now?',
+      'I wonder if the client even looked at the mockups.',
+      'Sure, take it.',
+      'yes please pia',
+      "Please, Pia, you'll have your chance in the comment section.",
+    ]) {
+      expect(say('Nora', text, { previous: 'Omar' })).toEqual({ next: null, pair: 'none' });
+    }
+  });
+
+  it('puts a question about someone announced in the third person to the previous speaker', () => {
+    expect(say('Nora', 'Hi, yes, I wanted to ask Quinn something, is he still there?', { previous: 'Omar' })).toEqual({ next: 'Omar', pair: 'question' });
+  });
+});
+
 describe('detectDesignation: robustness', () => {
   it('reads curly apostrophes, missing punctuation, capitals and extra spaces alike', () => {
     const expected = { next: 'Omar', pair: 'question' };
@@ -206,6 +301,9 @@ const accuracy = (rows: readonly Labelled[]): number => {
 };
 
 const heldOut = fileURLToPath(new URL('../../tests/fixtures/designation-heldout.jsonl', import.meta.url));
+// Written without looking at the detector, after it was tuned on the held-out set: meetings, clinics,
+// classrooms, family dinners, support calls, about a third of it unpunctuated speech recognition.
+const fresh = fileURLToPath(new URL('../../tests/fixtures/designation-fresh.jsonl', import.meta.url));
 // A copy of ../shared/eval/designation-dev.jsonl, so a clean clone needs nothing outside the repo.
 const dev = fileURLToPath(new URL('../../tests/fixtures/designation-dev.jsonl', import.meta.url));
 
@@ -218,6 +316,12 @@ describe('detectDesignation: labelled utterances', () => {
 
   it('gets next speaker and pair type both right on at least 90% of the dev set', () => {
     expect(accuracy(readLabelled(dev))).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('gets next speaker and pair type both right on at least 90% of the fresh set', () => {
+    const rows = readLabelled(fresh);
+    expect(rows.length).toBeGreaterThanOrEqual(200);
+    expect(accuracy(rows)).toBeGreaterThanOrEqual(0.9);
   });
 });
 

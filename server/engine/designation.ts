@@ -61,8 +61,15 @@ const WH_WORDS = words('what where when why how who whom which whose');
 const YOU_WORDS = words('you u ya');
 /** Words after an auxiliary that make it a question to someone: "can you", "do we", "does anyone". */
 const ADDRESS_WORDS = words('you u ya we i yall anyone anybody everyone everybody someone somebody');
+/** "... before we start does everyone have the link": a group subject after an auxiliary asks the room. */
+const GROUP_SUBJECTS = words('yall anyone anybody everyone everybody someone somebody');
 /** Said to the whole group; selects nobody (Sacks et al.: the turn is open to self-selection). */
 const GROUP_VOCATIVES = words('everyone everybody guys folks yall team gang friends colleagues');
+/** Group vocatives that are also ordinary nouns ("the data team", "making friends"). */
+const GROUP_NOUNS = words('team gang friends colleagues');
+/** Determiners and prepositions that make the next noun a noun: "the team", "our new friends", "for sales team". */
+const NOUN_CONTEXT = words(`the a an my our your their his her its this that these those every each whole entire other same
+  for of with to on in at from by about into than`);
 /** Discourse markers skipped at the start of a clause: "so, um, Omar, what ...". */
 const MARKERS = words(`so ok okay okey alright allright well um umm uh uhh erm er hmm hm mm mmm oh ah ahh and but also now
   anyway anyways actually yeah yes yep yup no nope sure right great cool perfect fine then first firstly secondly lastly
@@ -84,7 +91,8 @@ const BLOCKERS = words(`to with about for from by at of on in into onto like tha
   want need found join joined follow followed support supported replace replaced visit visited interview interviewed whom who
   whose which what every each any some whole entire if unless whether because since while when where ${[...AUX_WORDS].join(' ')}`);
 /** Words that show an initial name addresses its bearer: "Ben what ...", "Ben, please ...". */
-const VOCATIVE_NEXT = words(`${[...WH_WORDS].join(' ')} whats whos wheres whens whys hows you your youre youve youll youd yours
+const VOCATIVE_NEXT = words(`${[...WH_WORDS].join(' ')} whats whos wheres whens whys hows howd whatd whered whod whyd whatre howre whatll wholl
+  want wanna fancy you your youre youve youll youd yours its
   yourself u ya please i im ive id ill lets so just one quick sorry actually any anything thoughts thanks thank hi hello hey
   welcome good over go tell let here now ok okay um uh first great nice if when maybe perhaps hmm wait morning bye see congrats
   congratulations happy real quickly again`);
@@ -124,8 +132,9 @@ const TITLE_FORMS: Readonly<Record<string, readonly string[]>> = {
   mr: ['mr', 'mister'],
   mister: ['mr', 'mister'],
   mrs: ['mrs'],
-  ms: ['ms'],
-  miss: ['miss'],
+  // Speech recognition hears "Ms." as "miss"; pupils call their teacher "miss".
+  ms: ['ms', 'miss'],
+  miss: ['miss', 'ms'],
   mx: ['mx'],
   sir: ['sir'],
   dame: ['dame'],
@@ -133,6 +142,34 @@ const TITLE_FORMS: Readonly<Record<string, readonly string[]>> = {
   reverend: ['rev', 'reverend'],
   captain: ['captain', 'capt'],
   coach: ['coach'],
+  // Roles used as titles, and the forms of address that go with them: "Nurse Joy Mensah" is "Joy",
+  // "Judge Whitaker" is "Your Honor", "Mayor Gloria Thompson" is "Madam Mayor".
+  nurse: ['nurse'],
+  sister: ['sister'],
+  father: ['father'],
+  judge: ['judge', 'your honor', 'your honour'],
+  justice: ['justice', 'your honor', 'your honour'],
+  mayor: ['mayor', 'madam mayor', 'mr mayor'],
+  chair: ['chair', 'madam chair', 'mr chair'],
+  chairman: ['chairman', 'mr chairman'],
+  chairwoman: ['chairwoman', 'madam chair'],
+  president: ['president', 'madam president', 'mr president'],
+  senator: ['senator'],
+  councillor: ['councillor', 'councilor', 'cllr'],
+  cllr: ['cllr', 'councillor', 'councilor'],
+  councilman: ['councilman'],
+  councilwoman: ['councilwoman'],
+  inspector: ['inspector'],
+  detective: ['detective'],
+  officer: ['officer'],
+  sergeant: ['sergeant', 'sarge'],
+  agent: ['agent'],
+  pastor: ['pastor'],
+  rabbi: ['rabbi'],
+  imam: ['imam'],
+  sensei: ['sensei'],
+  profesora: ['profesora', 'professor'],
+  profesor: ['profesor', 'professor'],
 };
 /** "Mr. Fischer" or "Dr. Ward" work for anyone, titled in the participant list or not. */
 const POLITE_TITLES = ['mr', 'mister', 'ms', 'mrs', 'miss', 'mx', 'dr', 'doctor', 'prof', 'professor'];
@@ -233,7 +270,11 @@ const buildNameIndex = (participants: readonly string[]): NameIndex => {
       add(core.slice(0, -1).join(' '), who, 1);
       add(first, who, 1);
       add(last, who, 2);
-      for (const title of new Set([...titles, ...POLITE_TITLES])) add(`${title} ${last}`, who, 2);
+      for (const title of new Set([...titles, ...POLITE_TITLES])) {
+        add(`${title} ${last}`, who, 2);
+        // "Dr. Li" for "Li Jun": many names put the family name first.
+        add(`${title} ${first}`, who, 3);
+      }
     } else {
       for (const title of titles) add(`${title} ${first}`, who, 2);
     }
@@ -320,10 +361,44 @@ interface RawWord {
   readonly at: boolean;
 }
 
+/** A quotation inside a turn: 'Marcus, please fix the logo' or "can you hear me". */
+const QUOTED = /(?<=^|[\s([{:,\u2014\u2013-])(['"])(?=[\p{L}\p{N}])((?:[^'"]|(?<=[\p{L}\p{N}])'(?=[\p{L}\p{N}]))*?)(?<=[\p{L}\p{N}.!?,])\1(?=$|[\s.,!?;:)\]}\u2014\u2013-])/gu;
+const QUOTE_MARKS = /['"]/g;
+
+/**
+ * Quoted words ("The client wrote 'Marcus, please fix the logo'") report someone else's turn: they
+ * collapse into one placeholder word, so their names and first pair parts do not count. A turn that
+ * is all quotation is read as it is.
+ */
+const unquote = (words: readonly RawWord[], spans: ReadonlyArray<readonly [number, number]>, starts: readonly number[]): RawWord[] => {
+  const inside = (k: number): boolean => spans.some(([a, b]) => (starts[k] ?? -1) >= a && (starts[k] ?? -1) < b);
+  if (words.every((_, k) => inside(k))) return [...words];
+  const out: RawWord[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const word = words[k];
+    if (!word) continue;
+    if (!inside(k)) {
+      out.push(word);
+      continue;
+    }
+    let end = k;
+    while (end + 1 < words.length && inside(end + 1)) end++;
+    const before = out[out.length - 1];
+    if (before) out[out.length - 1] = { ...before, punct: before.punct.replace(QUOTE_MARKS, '') };
+    const last = words[end] ?? word;
+    // Keep only what follows the closing mark: the quotation's own "?" does not ask anything.
+    const after = last.punct.slice(Math.max(last.punct.lastIndexOf("'"), last.punct.lastIndexOf('"')) + 1);
+    out.push({ text: 'qquote', w: 'qquote', punct: after, spaced: last.spaced, at: false });
+    k = end;
+  }
+  return out;
+};
+
 const rawWords = (text: string): RawWord[] => {
   const clean = text.replace(APOSTROPHES, "'").replace(QUOTES, '"').normalize('NFD').replace(MARKS, '');
   const matches = [...clean.matchAll(WORD)];
-  return matches.map((m, i) => {
+  const spans = /['"]/.test(clean) ? [...clean.matchAll(QUOTED)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length] as const) : [];
+  const words = matches.map((m, i) => {
     const start = m.index ?? 0;
     const end = start + m[0].length;
     const previous = matches[i - 1];
@@ -337,6 +412,7 @@ const rawWords = (text: string): RawWord[] => {
       at: before.trimEnd().endsWith('@'),
     };
   });
+  return spans.length > 0 ? unquote(words, spans, matches.map((m) => m.index ?? 0)) : words;
 };
 
 const markNames = (raw: readonly RawWord[], index: NameIndex, speaker: string): Word[] => {
@@ -353,7 +429,7 @@ const markNames = (raw: readonly RawWord[], index: NameIndex, speaker: string): 
       const possessive = /'s$/i.test(last.text);
       const list = index.aliases.get(key) ?? (possessive ? index.aliases.get(key.slice(0, -1)) : undefined);
       if (!list) continue;
-      if (n === 1 && FUNCTION_NAMES.has(key) && !writtenAsName(raw, i)) continue;
+      if (n === 1 && FUNCTION_NAMES.has(key) && !writtenAsName(raw, i) && !calledByPosition(raw, i)) continue;
       if (partOfAnotherName(raw, i, index)) continue;
       const who = resolveAlias(list, speaker);
       if (who === 'self') break;
@@ -399,6 +475,23 @@ const writtenAsName = (raw: readonly RawWord[], i: number): boolean => {
   if (!/^\p{Lu}/u.test(r.text)) return false;
   const sentenceStart = i === 0 || /[.!?]/.test(raw[i - 1]?.punct ?? '');
   return !sentenceStart || /[,:!?]/.test(r.punct);
+};
+
+/** Subjects that make "will can you ..." a name and a question: an auxiliary cannot follow "will" or "miss". */
+const CALLED_SUBJECTS = words('you u ya i we it this that the there everyone anyone everybody anybody someone somebody your');
+
+/**
+ * "will can you deal this round", "miss can i go first": unpunctuated speech loses the capital and
+ * the comma, but a word that is also a name, said first and followed by a question's auxiliary and
+ * subject, can only be calling someone ("will do" and "will you two stop" stay verbs).
+ */
+const calledByPosition = (raw: readonly RawWord[], i: number): boolean => {
+  const next = raw[i + 1];
+  if (!next || raw[i]?.punct) return false;
+  const previous = raw[i - 1];
+  if (previous && !/[.!?,:;]/.test(previous.punct) && !MARKERS.has(previous.w)) return false;
+  if (WH_WORDS.has(next.w) || /^(?:whats|whos|wheres|whens|whys|hows)$/.test(next.w)) return true;
+  return AUX_WORDS.has(next.w) && !next.punct && CALLED_SUBJECTS.has(raw[i + 2]?.w ?? '');
 };
 
 const endsSentence = (word: Word, isLast: boolean): boolean => {
@@ -450,7 +543,21 @@ const isName = (t: Turn, i: number): boolean => {
   const word = t.words[i];
   return word?.name !== undefined && !word.possessive;
 };
-const isVocativeWord = (t: Turn, i: number): boolean => isName(t, i) || GROUP_VOCATIVES.has(wordAt(t, i));
+/**
+ * "team" or "friends" address the room ("thanks team", "what do you think team"), except as the
+ * noun of a phrase: "for the data team", "is she making friends".
+ */
+const isGroupVocative = (t: Turn, i: number): boolean => {
+  const w = wordAt(t, i);
+  if (!GROUP_VOCATIVES.has(w)) return false;
+  if (!GROUP_NOUNS.has(w)) return true;
+  const before = t.words[i - 1];
+  if (!before || before.punct !== '') return true;
+  if (NOUN_CONTEXT.has(before.w) || before.w.endsWith('ing')) return false;
+  const twoBack = t.words[i - 2];
+  return !(twoBack && twoBack.punct === '' && NOUN_CONTEXT.has(twoBack.w));
+};
+const isVocativeWord = (t: Turn, i: number): boolean => isName(t, i) || isGroupVocative(t, i);
 
 // ---------------------------------------------------------------------------------------------
 // First pair parts. Each rule is a regular expression anchored where a clause (or a part of an
@@ -470,11 +577,11 @@ const ADV = '(?: (?:please|kindly|just|also|maybe|possibly|quickly|perhaps|actua
 const THOUGHTS =
   '(?:thoughts|views?|perspectives?|opinions?|ideas|take|update|story|stories|experiences?|reflections|insights|feedback|impressions|findings|results|side|answer)';
 const FOOD =
-  '(?:coffee|tea|water|cookies?|cake|snacks?|drinks?|biscuits?|bite|slice|piece|pizza|sandwich(?:es)?|refill|juice|beer|wine|fruit|dessert|donuts?|doughnuts?|croissants?|bagels?|chocolate|mints?|gum|lunch|breakfast|dinner|something to (?:eat|drink))';
+  '(?:coffee|tea|water|cookies?|cake|snacks?|drinks?|biscuits?|bite|slice|piece|pizza|sandwich(?:es)?|refill|juice|beer|wine|fruit|dessert|donuts?|doughnuts?|croissants?|bagels?|chocolate|mints?|gum|lunch|breakfast|dinner|something to (?:eat|drink)|rice|soup|bread|salad|pasta|curry|cheese|fries|chips|crisps|potatoes|seconds|pie|tart|ice cream|popcorn|nuts|pastry|pastries|cupcakes?|muffins?|candy|sweets|lemonade|soda|milk|cocoa)';
 const NEG_AUX = '(?:isnt|arent|wasnt|werent|dont|doesnt|didnt|havent|hasnt|hadnt|cant|couldnt|wont|wouldnt|shouldnt)';
 /** Taking the floor, as opposed to taking a task: "would you like to go next" invites, "... to lead the retro" offers. */
 const FLOOR_VERB =
-  '(?:try(?= *$)|have a try|give it a (?:go|try|shot)|go (?:first|next|ahead|on|now|last|second|third|after \\w+)|go(?! (?:to|get|grab|home|out|back|with|for)\\b)|(?:start|begin)(?! (?:the|a|an|working|on|writing|building|using))|kick(?: us| things)? off|say|speak|add|comment|share|respond|reply|answer|present|weigh in|chime in|jump in|pitch in|take the floor|introduce|continue|talk|tell (?:us|me|everyone|the group)|walk us|elaborate|expand|explain|ask|raise|lead off|open|sum up|wrap up|give us|react|follow up|make a (?:point|comment|statement)|have a go)';
+  '(?:(?:take|talk|run|walk) (?:us|me|everyone|them|the group|the room) through|take (?:this|that|the) (?:one|question|next (?:one|question))|field (?:this|that|the) (?:one|question)|read (?:it |that |this )?(?:out|aloud)|read (?:the|this|that|our|your) (?:next |first |last )?(?:dialogue|passage|paragraph|poem|question|text|lines?|part|section|sentence|story|answer|essay|excerpt|extract|verse)|try(?= *$)|have a try|give it a (?:go|try|shot)|go (?:first|next|ahead|on|now|last|second|third|after \\w+)|go(?! (?:to|get|grab|home|out|back|with|for)\\b)|(?:start|begin)(?! (?:the|a|an|working|on|writing|building|using))|kick(?: us| things)? off|say|speak|add|comment|share|respond|reply|answer|present|weigh in|chime in|jump in|pitch in|take the floor|introduce|continue|talk|tell (?:us|me|everyone|the group)|walk us|elaborate|expand|explain|ask|raise|lead off|open|sum up|wrap up|give us|react|follow up|make a (?:point|comment|statement)|have a go)';
 const FLOOR_ACT = new RegExp(
   `^(?:go (?:first|next|ahead|on)|start us off|kick (?:us |things )?off|get us started|take the floor|say a few words|introduce (?:yourself|yourselves)|share (?:your|some|any) ${THOUGHTS}|(?:tell|give) (?:us|me|everyone|the group) (?:a bit |a little |a little bit |more |some more )?about|tell (?:us|me) what you think|jump in|chime in|weigh in|lead off|(?:continue|carry on|keep going|proceed|start|begin)$)`,
 );
@@ -488,13 +595,20 @@ const HOW_ARE_YOU = new RegExp(
 const GREETING = rule(
   [
     'good (?:morning|afternoon|evening|day|night)',
-    `(?:morning|afternoon|evening|night)(?= ${N}| everyone| all| guys| folks| team| \\w+$|$)`,
+    // Not the answer "morning please" or "evening works".
+    `(?:morning|afternoon|evening|night)(?= ${N}| everyone| all| guys| folks| team| (?!(?:please|works|is|would|sounds|then|slot|shift|session)$)\\w+$|$)`,
     'long time no see',
     'hi|hello|hey|hiya|heya|howdy|greetings|yo|welcome|bye|goodbye|good bye|bye bye|see (?:you|ya)|take care|goodnight|farewell',
-    `(?:(?:its|it is|so|very|really) )?(?:nice|good|great|lovely|pleased|glad|wonderful) to (?:meet|see|have) (?:you|${GROUP}|${N})`,
-    '(?:thanks|thank you|thank u)(?: (?:so much|very much|all|everyone|both|again|guys|folks|a lot))* for (?:joining|coming|being here|having me|making it|attending|taking the time|dialing in|dialling in|jumping on|showing up|being with us|tuning in)',
+    // Leave-takings: "talk to you tomorrow", "drive safe", "safe travels".
+    '(?:talk|speak|chat) (?:to (?:you|ya|u) )?(?:soon|later|tomorrow|tmrw|next (?:week|time|month)|then|on \\w+day)|catch (?:you|ya|u) later|later (?:all|everyone|guys)',
+    '(?:drive|travel|get home|fly|ride|cycle|walk home) safe(?:ly)?|safe (?:travels|trip|flight|journey|drive|ride|home)',
+    // Greetings said in other languages in mixed-language rooms.
+    'hola|buen(?:os|as) (?:dias|tardes|noches)|hasta (?:luego|manana|pronto|la vista|la proxima)|adios|chao|ciao|bonjour|bonsoir|salut|au revoir|a bientot|hallo|guten (?:morgen|tag|abend)|tschuss|auf wiedersehen|servus|moin|buongiorno|buonasera|arrivederci|namaste|salaam|salam|shalom|konnichiwa|ohayo|sayonara|annyeong|ni hao|ola|bom dia|boa (?:tarde|noite)|tchau|hej|god morgon|dzien dobry|privet|merhaba|jambo|habari',
+    `(?:(?:its|it is|so|very|really|it was|was) )?(?:nice|good|great|lovely|pleased|glad|wonderful) to (?:meet|see|have) (?:you|${GROUP}|${N})`,
+    `(?:(?:it was|was|its been|it has been|been) )?(?:(?:so|very|really) )?(?:nice|good|great|lovely|a pleasure|wonderful) (?:meeting|seeing|talking to|chatting with|working with) (?:you|${GROUP}|${N})`,
+    '(?:thanks|thank you|thank u)(?: (?:so much|very much|all|everyone|both|again|guys|folks|a lot))* for (?:joining|coming|being here|having me|making it|attending|taking the time|dialing in|dialling in|jumping on|showing up|being with us|tuning in|stopping by|dropping by|popping in|listening|watching|calling|visiting|coming by)',
     `(?:im |i am |were |so )?(?:glad|happy|great|so glad) (?:that )?(?:you|${N}|${GROUP}) (?:could|can|were able to|made it|came|joined|are here|re here)`,
-    'have a (?:good|great|nice|lovely|wonderful) (?:day|weekend|evening|night|one|week|trip)',
+    '(?:have a (?:(?:very|really|nice|good|great|lovely|wonderful|quiet|safe|restful|relaxing|fun|happy|fantastic|peaceful|productive|well deserved) )+|enjoy (?:the|your) (?:(?:nice|good|lovely|long|well deserved) )*)(?:day|weekend|evening|night|one|week|trip|holiday|holidays|break|vacation|shift|flight|lunch|rest of (?:the|your) (?:day|week|evening))',
   ].join('|'),
 );
 
@@ -512,12 +626,14 @@ const OFFER = rule(
     'anything (?:else )?(?:i|we) can (?:do|get|help)',
     `let me (?:get|grab|bring|fetch|pour|make|show|help|send|give|find|order|buy|pull up|print|walk) (?:${ADDRESSEE}|${N})`,
     'let me help(?: out)?$',
+    // "I'm happy to take notes" (not "I'm happy to report that ..."); a bare "happy to" answers.
+    `(?:im|i am|id be|i would be|ill be|i will be|were|we are|wed be|we would be)(?: (?:more than|really|very|always|also|totally|absolutely|definitely|so))? (?:happy|glad|willing|keen) to (?!(?:hear|say|report|announce|see|be|meet|know|confirm|share that|tell you that|help$|bet|admit|concede|accept|wait|listen|go along|agree|learn|discuss|talk|chat)\\b)\\w+`,
     '(?:let me|i can|i could|ill) (?:take|get) (?:that|it|this|those|these) off your plate',
     `care for (?:some |a |another |more )?${FOOD}`,
     `let me know if (?:${ADDRESSEE}|${N}) (?:need|needs|want|wants) (?:anything|help|a hand|any help|me to|something)`,
     'need (?:a hand|any help|help|anything|a ride|a lift|a copy)',
     '(?:want|wanna|fancy|need) (?:some|a|an|another|more|any)',
-    `(?:please )?(?:help yourself|help yourselves|have|take|grab) (?:to |some |a |another |more )?(?:seat|chair|${FOOD})`,
+    `(?:please )?(?:help yourself|help yourselves|have|take|grab) (?:(?:to|some|a|another|more|a bit of|a little|a piece of|a slice of) )*(?:seat|chair|${FOOD})`,
   ].join('|'),
 );
 
@@ -535,6 +651,7 @@ const INVITATION = rule(
     '(?:whos|who is) (?:next|up|first|going (?:first|next)|starting)',
     `care to ${FLOOR_VERB}`,
     `next (?:up )?(?:is |will be )?${N}`,
+    '(?:(?:ok|okay|alright|right|yes|so) )*next (?:question|questions|speaker|caller|person|hand|one)(?: please)?$',
     'anything (?:else )?(?:you d|youd|you would|u d) (?:like|want|care) to (?:add|say|share|ask)',
     'anything (?:else )?(?:you|u) (?:want|wanna|wanted) to (?:add|say|share|ask)',
     'you (?:wanted|want|wanna|were going|were about) to (?:say|add|ask|share|comment|mention|respond|jump in|chime in|make a)',
@@ -555,7 +672,7 @@ const REQUEST = rule(
     `(?:would|will) ${YOU} be (?:able|willing|so kind|kind enough)`,
     `(?:would|is) it (?:be )?possible (?:for (?:you|${N}) )?to`,
     // Asking permission: "can I borrow your slides", "may we start".
-    '(?:can|could|may|might) (?:i|we)(?: please| just| quickly| also| maybe)* (?!be\\b)\\w+',
+    '(?:can|could|may|might) (?:i|we)(?: please| just| quickly| also| maybe)* (?!be\\b|ask (?:(?:you|qqn\\d+) )?(?:if|whether|what|how|why|when|where|who|which)\\b)\\w+',
     `let (?:me|us|${N}|him|her|them|everyone) know`,
     'make sure|dont forget|do not forget|remember to|be sure to|please remember',
     `(?:you|u) (?:need|have|ve got|got|must|ll need|will need|ll have|will have) to`,
@@ -568,12 +685,17 @@ const REQUEST = rule(
 
 const INDIRECT_QUESTION = rule(
   [
+    // "So the real question, Amara, is whether ...": the question announced, then put to someone
+    // ("The question is whether we can afford it." in one breath only muses).
+    `(?:the|one|my|our) (?:(?:real|big|main|key|only|obvious|burning|bigger|important|million dollar|open|remaining|first|last|next) )?question(?: (?:for|to) (?:you|${N}))?$`,
     '(?:(?:i|we)(?: was| am| m| were| are| re)?(?: just| really| also)? (?:wondering|curious)|(?:just )?(?:wondering|curious)|i wonder) (?:if|whether|what|how|why|when|where|who|which)',
     '(?:(?:i|we)(?: would)?|id|wed) (?:like|love|want|wanted) to (?:know|understand|ask|check|confirm|clarify)',
     '(?:i|we) (?:have|ve got|got|had) (?:a|one|another|one more|a quick|a small|a follow up|a followup|some|a couple of|two|a few) (?:quick |small |follow up |followup |more )?questions?',
     '(?:my|one|a|quick|another|last|final|small|follow up|followup)(?: quick| small| last| final| more)? question',
     '(?:please )?tell (?:me|us)(?: please)? (?:if|whether|what|how|why|when|where|who|which)',
     'let me ask',
+    // "May I ask Councillor Morgan what consultation was done?"
+    `(?:can|could|may|might) (?:i|we) (?:just |quickly |also )?ask (?:(?:you|${N}) )?(?:if|whether|what|how|why|when|where|who|which)`,
     '(?:just )?(?:to (?:check|confirm|clarify|double check)|checking|quick check|sanity check)',
   ].join('|'),
 );
@@ -586,7 +708,9 @@ const WH_QUESTION = rule(
     'how (?:many|much|long|often|far|come|big|soon|old|well|close|sure|confident|likely|bad|good|fast|quickly|exactly|else|so)',
     `(?:what|which|whose) (?:time|day|date|kind|sort|type|ones?|versions?|options?|number|part|parts|way|size|colou?r|room|file|slide|page|model|approach|team|person|project|tool|week|month|year|price|budget|percentage|data|design|plan|steps?|format|deadline|topic|questions?|issues?|problems?|changes?) (?:${AUX}|of)`,
     'who (?:wants|has|knows|needs|else|agrees|disagrees|thinks|remembers|took|wrote|made|sent|owns|handles|gets|volunteers)',
-    '(?:what|who) (?:happened|happens|changed|went|made|makes|brought|brings|led|caused|worked|works|surprised|stood)',
+    // "who left the milk out": who did it is asked, not said.
+    'who (?:left|took|ate|broke|said|did|saw|told|wrote|put|forgot|drank|stole|moved|won|lost|got|sent|came|used|finished|spilled|spilt|invited|booked|ordered|called|started|turned|unplugged|deleted|\\w+ed)\\b',
+    '(?:what|who) (?:happened|happens|changed|went|made|makes|brought|brings|led|caused|worked|works|surprised|stood|got|gets|drew|draws|inspired|inspires|motivated|motivates|prompted|kept|keeps|convinced|sparked|drove|drives|pushed|sold|struck|stands out|stood out|excites|excited|worries|worried|scares|scared|helped|helps)',
     'what if|why not|how about|what about',
   ].join('|'),
 );
@@ -605,21 +729,21 @@ const AUX_QUESTION = rule(
 
 /** Speech recognition drops the auxiliary: "rosa you there", "you ready". */
 const BARE_YOU_QUESTION = new RegExp(
-  `^(?:${PLURAL_YOU}|you|u|everyone|everybody) (?:still |all )?(?:(?:there|ready|ok|okay|alright|good|sure|back|with me|with us|around|free|busy|done|awake)(?:$| (?:to|for|with|at|on|yet|now)\\b)|\\w+ing\\b)`,
+  `^(?:${PLURAL_YOU}|you|u|everyone|everybody) (?:still |all )?(?:(?:got|have) (?:a (?:quick )?(?:sec|second|minute|min|moment)|(?:some |a little )?time)\\b|(?:there|ready|ok|okay|alright|good|sure|back|with me|with us|around|free|busy|done|awake)(?:$| (?:to|for|with|at|on|yet|now)\\b)|\\w+ing\\b)`,
 );
 /** "anyone seen my keys": a question to the group without its auxiliary. */
 const BARE_GROUP_QUESTION = /^(?:anyone|anybody|everyone|everybody|someone|somebody) (?:seen|got|know|have|heard|tried|noticed|checked|ready|free|around|else)\b/;
 
 const OPEN_QUESTION = rule(
-  `(?:any|your) (?:${THOUGHTS}|questions|comments|objections|concerns|ideas|luck|news|updates|progress|reactions|input|suggestions|takers|volunteers|other (?:questions|thoughts|comments))|thoughts|anything (?:else|to add|from|on)`,
+  `any (?:idea|clue|chance|word)|(?:any|your) (?:${THOUGHTS}|questions|comments|objections|concerns|ideas|luck|news|updates|progress|reactions|input|suggestions|takers|volunteers|corrections|amendments|additions|announcements|blockers|other (?:questions|thoughts|comments|business))|thoughts|anything (?:else|to add|from|on)`,
 );
 
 const IMPERATIVE_VERBS =
-  'send|share|forward|email|mail|post|upload|download|give|pass|hand|bring|grab|fetch|take|put|set|move|open|close|shut|turn|switch|start|stop|pause|mute|unmute|check|look|review|read|write|draft|type|fill|sign|print|copy|paste|add|remove|delete|drop|update|fix|change|edit|rename|book|schedule|reschedule|cancel|call|phone|ring|ping|text|message|remind|keep|finish|complete|prepare|organi[sz]e|arrange|handle|cover|sort|summari[sz]e|recap|record|jot|show|walk|present|run|test|try|help|follow|reach|contact|circulate|distribute|collect|speak|slow|repeat|explain|clarify|elaborate|expand|describe|confirm|double check|tell|join|get|find|order|pick|loop|cc|include|invite|ask|raise|lower|flag|save|submit|approve|merge|push|deploy|install|restart|refresh|reload|zoom|scroll|click|hop|clean|tidy|make|hurry|note down|write down|go get';
+  'roll|sit|stand|stay|hold down|come (?:here|in|over|back|sit)|empty|state|enter|choose|name|list|spell|translate|solve|calculate|conjugate|answer|define|label|circle|underline|highlight|sketch|draw|measure|lock|unlock|pull|mark|note|log|lead|chase|escalate|page|assign|triage|investigate|reproduce|rerun|revert|roll back|sign off|sign up|set up|look into|send|share|forward|email|mail|post|upload|download|give|pass|hand|bring|grab|fetch|take|put|set|move|open|close|shut|turn|switch|start|stop|pause|mute|unmute|check|look|review|read|write|draft|type|fill|sign|print|copy|paste|add|remove|delete|drop|update|fix|change|edit|rename|book|schedule|reschedule|cancel|call|phone|ring|ping|text|message|remind|keep|finish|complete|prepare|organi[sz]e|arrange|handle|cover|sort|summari[sz]e|recap|record|jot|show|walk|present|run|test|try|help|follow|reach|contact|circulate|distribute|collect|speak|slow|repeat|explain|clarify|elaborate|expand|describe|confirm|double check|tell|join|get|find|order|pick|loop|cc|include|invite|ask|raise|lower|flag|save|submit|approve|merge|push|deploy|install|restart|refresh|reload|zoom|scroll|click|hop|clean|tidy|make|hurry|note down|write down|go get';
 const IMPERATIVE = new RegExp(
-  `^(?:(?:please|kindly|just|pls|plz) )*(?:(?:stop|keep|start|quit) \\w+ing|listen|(?:${IMPERATIVE_VERBS}) (?:me|us|him|her|them|it|this|that|these|those|the|a|an|my|your|our|his|their|its|some|any|all|everyone|everybody|up|out|over|back|down|in|on|off|through|around|to|with|for|again|yourself|yourselves|now|quickly|here|there|at|into|what|how|if|whether|when|where|why|who|which|more|something|anything|one|another|both|each|${N}))\\b`,
+  `^(?:(?:please|kindly|just|pls|plz) )*(?:(?:stop|keep|start|quit) \\w+ing|listen|do (?:me|us) a (?:favou?r|solid)|(?:${IMPERATIVE_VERBS}) (?:me|us|him|her|them|it|this|that|these|those|the|a|an|my|your|our|his|their|its|some|any|all|everyone|everybody|up|out|over|back|down|in|on|off|through|around|to|with|for|again|yourself|yourselves|now|quickly|here|there|at|into|what|how|if|whether|when|where|why|who|which|more|something|anything|one|another|both|each|question|page|chapter|number|step|line|exercise|problem|slide|section|item|option|${N}))\\b`,
 );
-const PLEASE_FIRST = /^(?:please|kindly|pls|plz) \w+/;
+const PLEASE_FIRST = /^(?:please|kindly|pls|plz) (?!qq[np]\d)\w+/;
 const ECHO_WH = /\b(?:what|who|where|when|which|why|how)(?: exactly)?$/;
 const FOOD_ASKED = new RegExp(`^(?:(?:more|some|a|another|any) )?${FOOD}(?: (?:anyone|anybody|everyone|someone|for (?:you|anyone)))?$`);
 
@@ -667,14 +791,16 @@ const askPair = (modal: string, verb: string, rest: string): PairType => {
  * The first pair part that starts at the beginning of `tail`, if any. `free` says the position
  * starts a clause or follows a vocative, where a bare imperative ("send me the file") is a request.
  */
-const pairAt = (tail: string, free: boolean, asked: boolean): PairType | null => {
+const pairAt = (tail: string, free: boolean, asked: boolean, called = false): PairType | null => {
   if (HOW_ARE_YOU.test(tail)) return 'greeting';
   if (OFFER.test(tail)) return 'offer';
   if (INVITATION.test(tail)) return 'invitation';
   const want = WANT.exec(tail);
   if (want) {
     const subject = want[2] ?? '';
-    const pair = wantPair(want[1], subject, subject.endsWith('d') ? 'd' : want[3], want[4] ?? '', want[5] ?? '', asked);
+    // "chris you wanna take us through the roadmap": after a vocative, "you want" asks without its auxiliary.
+    const calledYou = called && /^(?:you|u|ya)$/.test(subject);
+    const pair = wantPair(want[1], subject, subject.endsWith('d') ? 'd' : want[3], want[4] ?? '', want[5] ?? '', asked || calledYou);
     if (pair) return pair;
   }
   const ask = ASK_YOU.exec(tail);
@@ -694,9 +820,9 @@ const HANDED_OVER = '(?<!\\b(?:handed|passed|turned|gave|given|went|came|moved|s
 
 /** Clause-wide patterns that need not start the clause: "I think it's your turn", "..., isn't it". */
 const INVITATION_ANYWHERE = new RegExp(
-  `\\b(?:your (?:turn|floor)|floor(?:s| is) (?:all )?yours|${HANDED_OVER}(?:over|back) to (?:you|${N})|you(?:re| are| re) (?:up|next|on deck)|take it away|all yours|kick us off|start us off|get us started|you have the floor|stage is yours|say a few words|introduce (?:yourself|yourselves)|qqp\\d+ turn|${N} (?:is|s|will be) (?:up|next)|hear (?:more )?from (?:you|${N})|hear (?:your|what you|what ${N})|(?:hand|pass|turn)(?: it| things| the floor)?(?: over| back)? to (?:you|${N})|(?:start|begin) with (?:you|${N}))\\b`,
+  `\\b(?:your (?:turn|floor)|floor(?:s| is) (?:all )?yours|${HANDED_OVER}(?:over|back) to (?:you|${N})|you(?:re| are| re) (?:up|next|on deck|on the air|on air|live)|you(?:re| are| re) on$|(?:whenever|when|once) (?:you|u)(?:re| are| re| r) ready$|take it away|all yours|kick us off|start us off|get us started|you have the floor|stage is yours|say a few words|introduce (?:yourself|yourselves)|qqp\\d+ turn|${N} (?:is|s|will be) (?:up|next)|hear (?:more )?from (?:you|${N})|hear (?:your|what you|what ${N})|(?:hand|pass|turn)(?: it| things| the floor)?(?: over| back)? to (?:you|${N})|(?:start|begin) with (?:you|${N}))\\b`,
 );
-const OFFER_CONDITION = `(?:for you|if (?:(?:you|youd|you would|${GROUP}|${N})(?: else)?(?: would)? (?:like|likes|want|wants|prefer|need|needs))|if (?:that|it) (?:helps|would help))`;
+const OFFER_CONDITION = `(?:for you|if (?:(?:you|youd|you would|${GROUP}|${N})(?: else)?(?: would)? (?:like|likes|want|wants|prefer|need|needs))|if (?:that|it) (?:helps|would help)|if (?:(?:you|${GROUP})(?: else)?(?:s|re| is| are| re| gets| get)|youre|(?:anyone|anybody|someone|somebody|everyone|everybody)(?: else)?s) (?:staying late|sticking around|working late|hungry|thirsty|cold|chilly|peckish|interested|keen|up for (?:it|that)|stuck|struggling))`;
 /** "I can send you my notes if you like", "if you want, I can walk you through it". */
 const OFFER_ANYWHERE = new RegExp(
   `\\b(?:i|ive|im|ill|id|we|weve|let me|happy to|glad to)\\b.*\\b${OFFER_CONDITION}\\b|\\b${OFFER_CONDITION}\\b.*\\b(?:i|ill|let me|happy to)\\b`,
@@ -706,7 +832,7 @@ const TAG_QUESTION = new RegExp(
 );
 /** "you said tuesday right": a statement with a subject, then "right" as a tag (not "you're right"). */
 const RIGHT_TAG = new RegExp(
-  `\\b(?:you|u|we|were|they|theyre|he|she|i|im|${N}) \\w+(?: \\w+)* (?<!\\b(?:youre|are|is|thats|s|were|was|absolutely|exactly|quite|all|alright|so|be|just|that|this|it|them|things|everything|turn|the|your|my|our|his|her|their|its|to|on|of|in|at|go|do|done|get|got|doing) )(?:right|correct)$`,
+  `\\b(?:you|u|we|were|they|theyre|he|she|i|im|${N}) \\w+(?: \\w+)* (?<!\\b(?:youre|are|is|thats|s|were|was|absolutely|exactly|quite|all|alright|so|be|just|that|this|it|them|things|everything|turn|the|your|my|our|his|her|their|its|to|on|of|in|at|go|do|done|get|got|doing) )(?<!\\bqqp\\d+ )(?:right|correct)$`,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -738,10 +864,16 @@ const addressesNext = (t: Turn, k: number, to: number, asked: boolean): boolean 
     const after = wordAt(t, k + 1);
     // "Ben can you ..." addresses Ben; "Ben can share his screen" talks about him.
     if (ADDRESS_WORDS.has(after)) return true;
+    if (IMPERATIVE.test(textOf(t, k, to))) return true;
     if (!INVERTED_SUBJECTS.has(after)) return false;
     // "tariq is the budget approved" asks Tariq; "Quinn is the lead" talks about Quinn.
     const end = TRAILING_ADVERBS.has(wordAt(t, to - 1)) ? to - 1 : to;
-    return asked || PREDICATE_ENDS.has(wordAt(t, end - 1)) || (wordAt(t, end - 2) === 'or' && wordAt(t, end - 1) === 'not');
+    if (asked || PREDICATE_ENDS.has(wordAt(t, end - 1)) || (wordAt(t, end - 2) === 'or' && wordAt(t, end - 1) === 'not')) return true;
+    // "kwabena was that your change": a demonstrative right after the auxiliary only inverts.
+    if (/^(?:that|this|it)$/.test(after) && k + 2 < end && !/^(?:is|was|s)$/.test(wordAt(t, k + 2))) return true;
+    // "bill is the contract six months or twelve": offering alternatives asks.
+    for (let j = k + 2; j < end - 1; j++) if (wordAt(t, j) === 'or') return true;
+    return false;
   }
   return IMPERATIVE.test(textOf(t, k, to)) || GREETING.test(textOf(t, k, to));
 };
@@ -851,10 +983,12 @@ const startsIn = (t: Turn, c: Span, asked: boolean): Array<{ p: number; free: bo
     // "so the question is do we have enough money"
     else if (prev === 'is' && /^(?:question|thing|point)$/.test(wordAt(t, p - 2))) push(p, false);
     // After a name only when the name addresses: "thanks cleo ada would you ...", not "Kwame has the ...".
-    else if (isVocativeWord(t, p - 1) && addressesNext(t, p, c.to, asked)) push(skipLead(t, p, c.to, asked), true);
+    // Not after a name tied into the sentence: "I'll let Priscilla answer that one".
+    else if (isVocativeWord(t, p - 1) && !BLOCKERS.has(wordAt(t, p - 2)) && addressesNext(t, p, c.to, asked)) push(skipLead(t, p, c.to, asked), true);
     // Speech recognition drops the punctuation before "did you ..." or "what do you ...".
-    else if (AUX_WORDS.has(w) && YOU_WORDS.has(wordAt(t, p + 1))) push(p, false);
-    else if (WH_WORDS.has(w) && AUX_WORDS.has(wordAt(t, p + 1)) && YOU_WORDS.has(wordAt(t, p + 2))) push(p, false);
+    else if (AUX_WORDS.has(w) && (YOU_WORDS.has(wordAt(t, p + 1)) || GROUP_SUBJECTS.has(wordAt(t, p + 1)))) push(p, false);
+    // "... my name is dana how can i help you", "... before we start what do we need"
+    else if (WH_WORDS.has(w) && AUX_WORDS.has(wordAt(t, p + 1)) && ADDRESS_WORDS.has(wordAt(t, p + 2))) push(p, false);
   }
   return out.sort((a, b) => a.p - b.p);
 };
@@ -863,7 +997,7 @@ const clausePair = (t: Turn, c: Span, asked: boolean): { pair: PairType; at: num
   let greeting: { pair: PairType; at: number } | null = null;
   for (const { p, free } of startsIn(t, c, asked)) {
     const tail = textOf(t, p, c.to);
-    const pair = pairAt(tail, free, asked);
+    const pair = pairAt(tail, free, asked, isName(t, p - 1) || (MARKERS.has(wordAt(t, p - 1)) && isName(t, p - 2)));
     if (!pair) continue;
     // A greeting opens the turn; what follows it in the same breath carries the obligation,
     // unless the greeting is the whole rest of the clause ("how are you doing").
@@ -872,18 +1006,28 @@ const clausePair = (t: Turn, c: Span, asked: boolean): { pair: PairType; at: num
   }
   if (greeting) return greeting;
   const text = textOf(t, c.from, c.to);
+  // "Thanks all.", "cool that's everything thanks guys": thanking the room closes the meeting.
+  if (THANKS_ROOM.test(text)) return { pair: 'greeting', at: c.from };
   if (INVITATION_ANYWHERE.test(text)) return { pair: 'invitation', at: c.from };
   if (OFFER_ANYWHERE.test(text)) return { pair: 'offer', at: c.from };
   if (TAG_QUESTION.test(text) || RIGHT_TAG.test(text)) return { pair: 'question', at: c.from };
   return null;
 };
 
+const THANKS_ROOM =
+  /\b(?:thanks|thank you|thank u|thx|cheers)(?: (?:so|very) much| again| a lot)? (?:everyone|everybody|all|both|guys|folks|team|yall|you all|you both|you guys|all of you|both of you|you two|you three|y all)(?: (?:so much|again|very much|for everything))?$/;
+
 const saysSomething = (t: Turn, c: Span): boolean => {
   for (let i = c.from; i < c.to; i++) if (!isVocativeWord(t, i) && !MARKERS.has(wordAt(t, i)) && !BARE_ONLY.has(wordAt(t, i))) return true;
   return false;
 };
 
-const NEED_STATED = /^(?:i|we) (?:really |still |just )?(?:need|want|would like|id like|wed like) (?:those|the|that|these|this|your|it|them)\b/;
+const NEED_STATED =
+  /^(?:(?:i|we) (?:really |still |just |would |will )?(?:need|want|would like|would love)|(?:id|wed) (?:really )?(?:like|love)|(?:ill|well|im going to|im gonna|were going to|were gonna) (?:really |also |still )?need)(?: to (?:see|get|have|read|receive|review|look at|go over))? (?:those|the|that|these|this|your|it|them)\b/;
+/** "Amara, let's you and I sync tomorrow": a proposal put to one person by name asks them to join in. */
+const LETS = /^(?:lets|let us)\b/;
+/** "Sure, take it.": granting what was asked for, not asking in turn. */
+const GRANTED = /^(?:(?:sure|yes|yeah|yep|yup|of course|ok|okay|absolutely|no problem|no worries|go ahead|please|by all means|be my guest) )+(?:just )?(?:take|keep|have|use|borrow|grab)(?: (?:it|them|mine|one|those|these|that))?(?: (?:back|please|anytime|whenever))?$/;
 
 const MODAL_TAG = /^(?:would|will|can|could|wont|cant|wouldnt|couldnt) (?:you|u)(?: please)?$/;
 
@@ -895,13 +1039,35 @@ const isTag = (t: Turn, c: Span): boolean => {
 };
 
 /** The last first pair part of a sentence, if any. */
+/**
+ * Questions nobody is meant to answer: complaints ("Why do I always have to do the dishes?",
+ * "who even reads these contracts"), musing ("I wonder if the client even looked") and
+ * self-directed ones ("where was I").
+ */
+const RHETORICAL = new RegExp(
+  [
+    `^why (?:on earth |in the world |the hell )?(?:do|does|did|must|would|is|are|cant|cannot|wont|doesnt|dont|isnt|has|have) (?:i|we|this|it|that|everything|everyone|everybody|nobody|no one|people|every \\w+|these \\w+|they)\\b(?:.*\\b(?:always|never|even|ever|keep|keeps)\\b|(?<=every \\w+).*)`,
+    '^(?:who|what|why) (?:even|ever|on earth|in the world) ',
+    '^i (?:just |really |sometimes )?wonder (?:if|whether|what|how|why|who|when|where)\\b',
+    '^(?:where was i|where were we|what was i (?:saying|going to say|gonna say|talking about|thinking)|what am i (?:doing|saying|missing)|why did i (?:say|do) that)\\b',
+  ].join('|'),
+);
+
 const unitPair = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
+  const found = unitPairOf(t, u, unit);
+  if (found?.pair !== 'question') return found;
+  const text = textOf(t, skipLead(t, u.from, u.to, u.asked), u.to);
+  return RHETORICAL.test(text) && !SINGULAR_YOU.test(text) && vocativesOf(t, u).length === 0 ? null : found;
+};
+
+const unitPairOf = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
   let found: FirstPairPart | null = null;
   for (const [clause, c] of u.clauses.entries()) {
     if (found && isTag(t, c)) continue;
     const m = clausePair(t, c, u.asked);
     if (m) found = { pair: m.pair, unit, clause, at: m.at };
   }
+  if (found?.pair === 'request' && !u.asked && GRANTED.test(textOf(t, u.from, u.to))) return null;
   const last = u.clauses.findLastIndex((c) => saysSomething(t, c));
   const lastClause = u.clauses[last];
   if (u.asked && lastClause) {
@@ -917,12 +1083,18 @@ const unitPair = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
   const named = vocativesOf(t, u).some((v) => isName(t, v.i));
   const wanted = u.clauses.findIndex((c) => NEED_STATED.test(textOf(t, skipLead(t, c.from, c.to, u.asked), c.to)));
   if (named && wanted >= 0) return { pair: 'request', unit, clause: wanted, at: u.clauses[wanted]?.from ?? u.from };
+  const proposed = u.clauses.findIndex((c) => LETS.test(textOf(t, skipLead(t, c.from, c.to, u.asked), c.to)));
+  const called = selected(t, vocativesOf(t, u).filter((v) => !v.thanked));
+  if (called && proposed >= 0) return { pair: 'request', unit, clause: proposed, at: u.clauses[proposed]?.from ?? u.from };
   // "I need the numbers, please": a request without a request's grammar ("yes, please" accepts one).
   const please = u.clauses.findIndex((c) => / please\b/.test(` ${textOf(t, c.from, c.to)}`));
   if (/\b(?:yes|yeah|yep|sure|ok|okay|oh) please\b/.test(textOf(t, u.from, u.to))) return null;
   const saying = textOf(t, u.from, u.to).split(' ').filter((w) => !MARKERS.has(w) && !ADDRESS_ONLY.has(w) && w !== 'please' && !/^qq/.test(w));
   const c = u.clauses[please];
-  return c && saying.length >= 2 ? { pair: 'request', unit, clause: please, at: c.from } : null;
+  // "Please, Doris, you'll have your chance later.": a "please" that opens the sentence on its own
+  // pleads; one that follows what is wanted ("The numbers, please") asks for it.
+  const pleading = c && u.clauses.slice(0, please + 1).every((k) => isAddressOnly(t, k) || /^(?:(?:oh|ah|um|uh|no|now) )*please$/.test(textOf(t, k.from, k.to)));
+  return c && !pleading && saying.length >= 2 ? { pair: 'request', unit, clause: please, at: c.from } : null;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -932,7 +1104,7 @@ const SINGULAR_YOU = /\b(?:you|your|yours|yourself|u|ya|youre|youve|youll|youd)\
 const PLURAL_YOU_ANYWHERE = new RegExp(`\\b${PLURAL_YOU}\\b`, 'g');
 /** Said to everyone: "does anybody ...", "are there any ...", "who wants ...". Selects nobody. */
 const GROUP_CUE = new RegExp(
-  `\\b(?:${PLURAL_YOU}|everyone|everybody|anyone|anybody|someone|somebody|guys|folks|ladies and gentlemen|(?:hi|hello|hey|morning|thanks|thank you|welcome|bye) all|any (?:more |other |further )?(?:questions|thoughts|comments|objections|concerns|ideas|feedback|takers|volunteers|suggestions|reactions|input)|(?:is|are|was|were) there|who(?:s| is| wants| has| knows| needs| can| could| will| would| else| here)\\b(?! (?:${AUX} )?(?:you|u)\\b))`,
+  `\\b(?:${PLURAL_YOU}|everyone|everybody|anyone|anybody|someone|somebody|guys|folks|ladies and gentlemen|(?:hi|hello|hey|morning|thanks|thank you|welcome|bye) all|any (?:more |other |further |last |final )?(?:questions|thoughts|comments|objections|concerns|ideas|feedback|takers|volunteers|suggestions|reactions|input|corrections|amendments|additions|announcements|blockers|other business|last words|final words)|next (?:question|questions|speaker|caller|person|hand)|a todos|tout le monde|(?:is|are|was|were) there|who(?:s| is| wants| has| knows| needs| can| could| will| would| else| here)\\b(?! (?:${AUX} )?(?:you|u)\\b))`,
 );
 
 const designees: ReadonlyArray<{ pairs: readonly PairType[]; re: RegExp }> = [
@@ -980,7 +1152,9 @@ const addressee = (t: Turn, fpp: FirstPairPart, previous: string | null): string
   const u = t.units[fpp.unit];
   if (!u) return null;
   // "I have one question for Nadia. Why did we switch vendors?": the announcement designates.
-  for (let k = fpp.unit; k >= 0; k--) {
+  // "I wanted to ask Ahmed something, is he still there?" asks about him, so not him.
+  const aboutThem = /\b(?:is|was|does|did|has|can|could|will|would|isnt|wasnt|doesnt|didnt|hasnt) (?:he|she|they)\b/.test(textOf(t, fpp.at, u.to));
+  for (let k = fpp.unit; k >= 0 && !aboutThem; k--) {
     const fixed = designeesOf(t, t.units[k] ?? u, fpp.pair);
     if (fixed.length > 0) return selected(t, fixed.map((i) => ({ i, clause: fpp.clause, thanked: false }))) ?? null;
   }
@@ -1052,8 +1226,11 @@ export const detectDesignation = (input: DesignationInput): Designation => {
   const previous = prev && input.participants.includes(prev) && fold(prev) !== speaker ? prev : null;
 
   if (!found) {
-    // A turn that only calls someone ("Ben?") hands them the floor.
-    const called = t.units.find((u) => isBare(t, u) && /[?!]/.test(t.words[u.to - 1]?.punct ?? ''));
+    // A turn that ends by calling someone ("Ben?", "Yes, Daniel.") hands them the floor; a call
+    // followed by more talk ("Nonna! We've been dating for three months.") only exclaims.
+    const last = t.units[t.units.length - 1];
+    const called =
+      last && isBare(t, last) && (/[?!]/.test(t.words[last.to - 1]?.punct ?? '') || wordAt(t, last.from) === 'yes') ? last : undefined;
     const next = called ? selected(t, vocativesOf(t, called)) : undefined;
     return next ? { next, pair: 'invitation' } : NONE;
   }
