@@ -222,9 +222,9 @@ describe('scripted generator', () => {
       for (const text of await sample({ act: 'summarize' })) expect(sentences(text), text).toBe(1);
     });
 
-    it('transitions to the next goal', async () => {
+    it('transitions to the next goal when it reads as an agenda item, as something to do now', async () => {
       for (const text of await sample({ act: 'transition', snippet: { ...cue.snippet, goal: 'Assign owners for the launch checklist' } })) {
-        expect(text).toContain('Assign owners for the launch checklist');
+        expect(text).toMatch(/let's assign owners for the launch checklist\./);
       }
     });
 
@@ -260,6 +260,125 @@ describe('scripted generator', () => {
       const long = await mean(24);
       expect(short).toBeLessThan(12);
       expect(long).toBeGreaterThan(short);
+    });
+  });
+
+  describe('speaking from the cue like a person', () => {
+    const everyAct: Act[] = ['statement', 'answer', 'question', 'request', 'offer', 'greeting', 'invitation', 'moderate', 'interrupt', 'encourage', 'summarize', 'transition', 'resolve-conflict', 'chime-in'];
+    /** Texts for every act, many variants each, from one cue. */
+    const allActs = async (overrides: Partial<Cue>): Promise<string[]> => {
+      const texts: string[] = [];
+      for (const act of everyAct) {
+        texts.push(...(await sample({ ...overrides, act, obligation: act === 'answer' ? { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, what is holding us back?' } : null })));
+      }
+      return texts;
+    };
+
+    /** A lunch table: Diego wants Ruth's card; Ruth spoke last. */
+    const lunch: Partial<Cue> = {
+      speaker: { id: 'diego', name: 'Diego Santos', shortName: 'Diego', role: 'startup founder selling scheduling software', mood: 'energetic', traits: ['enthusiastic'] },
+      participants: [
+        { id: 'diego', name: 'Diego Santos', shortName: 'Diego', kind: 'ai' },
+        { id: 'ruth', name: 'Ruth Abernathy', shortName: 'Ruth', kind: 'ai' },
+        { id: 'sam', name: 'Sam Okafor', shortName: 'Sam', kind: 'human' },
+      ],
+      topic: 'Getting to know strangers at a conference lunch, and finding a reason to stay in touch',
+      snippet: { id: 'shop-talk', goal: 'Trade what everyone works on; no-shows come up', pattern: 'neutral' },
+      addressee: { id: 'ruth', shortName: 'Ruth' },
+      lastMessage: { speaker: 'ruth', shortName: 'Ruth', text: 'We lose a fifth of our clinic slots to no-shows, which is maddening.' },
+      facts: [],
+      goals: ["get Ruth's card", 'pitch his product to anyone with budget'],
+    };
+
+    it('voices goals as intentions and never reads them out', async () => {
+      const statements = await sample({ act: 'statement' });
+      const voiced = statements.filter((t) => /stable release/.test(t));
+      expect(voiced.length).toBeGreaterThan(0);
+      for (const text of voiced) expect(text, text).toMatch(/(I would really like to|what I want out of this is to|I am hoping to) ship a stable release/i);
+      for (const text of await allActs({})) expect(text, text).not.toMatch(/(^|[:.]\s+)ship a stable release/i);
+    });
+
+    it('turns a goal into the act it calls for: asking for the card, asking what one wants to know', async () => {
+      const asks = [...(await sample({ ...lunch, act: 'request' })), ...(await sample({ ...lunch, act: 'question' }))];
+      expect(asks.some((t) => /could I get your card/.test(t) && names(t, 'Ruth'))).toBe(true);
+      for (const text of [...asks, ...(await allActs(lunch))]) expect(text, text).not.toMatch(/get Ruth's card|pitch his product/i);
+      const candidate = await sample({ act: 'question', goals: ['find out why the last PM left'] });
+      expect(candidate.some((t) => t.includes('can I ask why the last PM left?'))).toBe(true);
+    });
+
+    it('never voices covert or concealment goals', async () => {
+      const texts = await allActs({ goals: ['steer suspicion toward Omar and the locked cellar', 'hide that she argued with Henry that night'] });
+      for (const text of texts) expect(text, text).not.toMatch(/steer|suspicion|argued|hide/i);
+    });
+
+    it('speaks private knowledge in the first person', async () => {
+      const answersWith = (facts: string[], speaker: Partial<Cue['speaker']> = {}) =>
+        sample({ act: 'answer', facts, goals: [], speaker: { ...cue.speaker, ...speaker }, obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, what happened?' } });
+      const mentioning = (texts: string[], marker: RegExp) => {
+        const found = texts.filter((t) => marker.test(t));
+        expect(found.length).toBeGreaterThan(0);
+        return found;
+      };
+      for (const text of mentioning(await answersWith(["Her network's outpatient no-show rate is 19%, and she has budget for a six-month analytics pilot."]), /no-show/)) {
+        expect(text, text).toMatch(/[Mm]y network's outpatient no-show rate is 19%, and I have budget/);
+      }
+      for (const text of mentioning(await answersWith(['Dr. Marsh asked her at 10:15 to wash the port decanter before the police came, and she did.']), /decanter/)) {
+        expect(text, text).toMatch(/Dr\. Marsh asked me at 10:15 .* and I did/);
+      }
+      for (const text of mentioning(await answersWith(['She left the port tray on the kitchen counter at 9:10 for Henry to collect on his way down, as always.']), /port tray/)) {
+        expect(text, text).toMatch(/I left the port tray .* for Henry to collect on his way down/);
+      }
+      const marco = { id: 'marco', name: 'Marco Bellini', shortName: 'Marco' };
+      for (const text of mentioning(await answersWith(["He found that the staging errors started when Jordan's migration added a NOT NULL column, and he knows it."], marco), /staging errors/)) {
+        expect(text, text).toMatch(/I found that the staging errors .*, and I know it/);
+      }
+      const rupert = { id: 'rupert', name: 'Rupert Vale', shortName: 'Rupert' };
+      for (const text of mentioning(await answersWith(['He left the cellar at 9:35; the bottles were the ones Rupert sold as a premium vintage.'], rupert), /premium vintage/)) {
+        expect(text, text).toMatch(/I left the cellar at 9:35; the bottles were the ones I sold/);
+      }
+      // A pronoun that only another person in the sentence can mean stays as it is.
+      for (const text of mentioning(await answersWith(['The last PM quit after the CTO rewrote the roadmap without telling her.']), /last PM/)) {
+        expect(text, text).toContain('without telling her');
+      }
+    });
+
+    it('does not volunteer a confession', async () => {
+      const texts = await allActs({ facts: ['She killed Henry with his own digoxin.', 'The cellar was unlocked when she went down.'] });
+      for (const text of texts) expect(text, text).not.toMatch(/killed|digoxin/);
+      expect(texts.some((t) => /The cellar was unlocked when I went down|the cellar was unlocked when I went down/.test(t))).toBe(true);
+    });
+
+    it('never pastes a long topic, and refers to a short one by its head', async () => {
+      for (const text of await allActs(lunch)) expect(text, text).not.toMatch(/getting to know strangers|conference lunch|stay in touch/i);
+      const texts = await allActs({});
+      for (const text of texts) expect(text, text).not.toMatch(/Aurora budgeting app/);
+      expect(texts.some((t) => t.includes('the launch date'))).toBe(true);
+    });
+
+    it('never reads a snippet goal aloud', async () => {
+      for (const text of await allActs(lunch)) expect(text, text).not.toMatch(/Trade what everyone works on|no-shows come up/i);
+      for (const text of await allActs({ snippet: { id: 'reveal', goal: 'The detective lays out the timeline and names a suspect', pattern: 'neutral' } })) {
+        expect(text, text).not.toMatch(/lays out the timeline|names a suspect/i);
+      }
+    });
+
+    it('keeps meeting clichés out of a social scene', async () => {
+      for (const text of await allActs(lunch)) {
+        expect(text, text).not.toMatch(/clear decision|refine the details|play out before|settle before we move on|follow through|trade-offs/);
+      }
+    });
+
+    it('refers back to the last message by a noun phrase, never by a verb or an adverb', async () => {
+      const lastMessage = { speaker: 'omar', shortName: 'Omar', text: 'I want to know whether his father meant to leave him the vineyard, and does this match your experience?' };
+      for (const text of await allActs({ lastMessage })) expect(text, text).not.toMatch(/father meant|that match|the experience|cautiously/);
+    });
+
+    it('answers a question with something: knowledge, an intention or a stance on what was asked', async () => {
+      const texts = await sample({
+        act: 'answer',
+        obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, why is the QA backlog still growing?' },
+      });
+      for (const text of texts) expect(text, text).toMatch(/QA backlog|campaign|training|stable release/);
     });
   });
 
