@@ -90,7 +90,7 @@ const printer = (scene: LoadedScene, you: string | null) => {
     switch (event.type) {
       case 'session-start':
         say(paint(1, `\n${scene.title}`));
-        say(dim(`${scene.topic}. Policy: ${event.policy}.`));
+        say(dim(`${/[.?!]$/.test(scene.topic) ? scene.topic : `${scene.topic}.`} Policy: ${event.policy}.`));
         break;
       case 'snippet-start':
         say(dim(`\n── ${event.title} (${event.turns} turns) ──`));

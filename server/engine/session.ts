@@ -868,6 +868,7 @@ const accept = (
       if (listener === speaker || (rule.from !== '*' && rule.from !== listener) || s.present.includes(listener)) continue;
       if (!partyAllows(room, listener)) continue;
       if (interruption && listener === interruption.by) continue;
+      if (rule.triggers.length && !rule.triggers.some((word) => mentions(text, word))) continue;
       if (!c.rng.chance(rule.probability)) continue;
       const kind = rule.kind === 'either' ? (c.rng.chance(0.5) ? 'verbal' : 'nod') : rule.kind;
       const at = startT + Math.round(durationMs * (0.4 + 0.5 * c.rng.next()));
@@ -908,6 +909,16 @@ const accept = (
   countTurn(c, !!(plan.impromptu || s.impromptu));
   if (plan.facilitatorAct === 'transition') advanceSnippet(c);
   if (s.scene.turnTaking.partyMode === 'moderated') raiseHands(c, speaker);
+};
+
+/** Whether `text` contains `word` as a whole word or phrase ("%" as a symbol anywhere), ignoring case. */
+const mentions = (text: string, word: string): boolean => {
+  const trimmed = word.trim();
+  const escaped = trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const edge = (ch: string) => (/[\p{L}\p{N}]/u.test(ch) ? '[^\\p{L}\\p{N}]' : '');
+  const before = edge(trimmed[0] ?? '');
+  const after = edge(trimmed.at(-1) ?? '');
+  return new RegExp(`${before ? `(^|${before})` : ''}${escaped}${after ? `($|${after})` : ''}`, 'iu').test(text);
 };
 
 const countTurn = (c: Ctx, impromptu: boolean): void => {

@@ -144,7 +144,11 @@ export const BackchannelRule = z
     from: z.string().default('*').describe('a participant id, or "*" for every listener'),
     probability,
     kind: z.enum(['verbal', 'nod', 'either']).default('either'),
-    cues: z.array(z.string()).default([]).describe('words or moments that invite the backchannel'),
+    cues: z.array(z.string()).default([]).describe('what the listener says, for verbal backchannels (default: mm-hmm, right, I see...)'),
+    triggers: z
+      .array(z.string())
+      .default([])
+      .describe('words in the speaker\'s utterance that invite this backchannel; when set, the rule fires only on them'),
   })
   .strict();
 

@@ -51,6 +51,23 @@ describe('backchannels', () => {
     expect(bcs.some((b) => b.participant === 'ben' && b.kind === 'verbal' && b.cue === 'mm-hmm')).toBe(true);
     expect(bcs.some((b) => b.kind === 'nod')).toBe(true);
   });
+
+  it('fires a rule with triggers only on utterances that contain one of them', () => {
+    const scene = makeScene({
+      participants: trio,
+      turnTaking: { policy: 'round-robin' },
+      snippets: [{ id: 'a', initiator: 'ada', turns: 12, backchannels: [{ from: 'cleo', probability: 1, kind: 'nod', triggers: ['budget', '%'] }] }],
+    });
+    let n = 0;
+    const texts = ['We are 12% over.', 'The budget is tight.', 'Lunch was good.', 'Budgetary matters aside, fine.'];
+    const respond = (r: GenerateRequest) => (r.purpose === 'utterance' ? texts[n++ % texts.length]! : cueText(r));
+    const { events } = run(scene, { respond });
+    const nodded = new Set(ofType(events, 'backchannel').map((b) => b.utterance));
+    for (const u of utterances(events)) {
+      if (u.speaker === 'cleo') continue;
+      expect(nodded.has(u.id), u.text).toBe(/budget\b|%/i.test(u.text));
+    }
+  });
 });
 
 describe('memory (MMAgents §3.1.2)', () => {
