@@ -12,6 +12,9 @@ const stopwords = new Set(
     'up down out off again more most some any all each every both few such only own same other oh um uh well okay ok').split(' '),
 );
 
+/** MPOD §3.2: an utterance more similar than this to one of the speaker's last five is a repetition. */
+export const REPETITION_THRESHOLD = 0.5;
+
 /** A sparse term-frequency vector. */
 export type TermVector = ReadonlyMap<string, number>;
 

@@ -1,0 +1,216 @@
+/**
+ * The engine's state and the working context of one step: the types every engine module shares,
+ * the initial state, and the small operations that write events (snippets, hands, the end).
+ */
+import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../scene/schema';
+import type { GenerateRequest } from '../providers/generator/port';
+import type { Act, EventDraft, PairType, SessionEvent } from './events';
+import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './facilitator';
+import { emptyMemory, type Memory } from './memory';
+import type { Bid } from './policies';
+import { rngFrom, type Rng } from './rng';
+import { roomOf, type Room } from './room';
+
+export type FloorReason = Extract<SessionEvent, { type: 'floor' }>['reason'];
+
+/** What the engine wants the speaker's turn to do. */
+export interface Plan {
+  speaker: string;
+  act: Act;
+  addressee: string | null;
+  reason: FloorReason;
+  obligation: { utterance: string; from: string; pair: PairType; text: string } | null;
+  vibe?: string;
+  intent?: Intent;
+  impromptu?: boolean;
+  /** Set when the facilitator took this turn for one of its acts. */
+  facilitatorAct?: Exclude<FacilitatorAct, 'direct-reply'>;
+  bids?: Bid[];
+}
+
+export interface LastUtterance {
+  id: string;
+  speaker: string;
+  text: string;
+  addressee: string | null;
+  pair: PairType;
+  interrupted: boolean;
+  /** Spoken by the hand the moderator approved (moderated mode). */
+  approved: boolean;
+}
+
+export type Pending =
+  | { id: string; kind: 'utterance'; plan: Plan; attempt: number; rejected: { text: string; similarity: number }[] }
+  | { id: string; kind: 'proposal'; participant: string; intent: Intent }
+  | { id: string; kind: 'select'; attempt: number; candidates: string[] }
+  | { id: string; kind: 'think'; bidders: string[] };
+
+export interface SessionState {
+  scene: LoadedScene;
+  seed: number;
+  rng: number;
+  /** Human participants who are really here; absent humans are simulated. */
+  present: string[];
+  maxTurns: number;
+  phase: 'new' | 'running' | 'ended';
+  paused: boolean;
+  seq: number;
+  /** Conversation time in ms. */
+  t: number;
+  turns: number;
+  snippet: number;
+  snippetTurns: number;
+  line: number;
+  last: LastUtterance | null;
+  memory: Memory;
+  /** Each participant's own recent utterances, for the anti-repetition constraint. */
+  said: Record<string, string[]>;
+  log: TurnRecord[];
+  rrCursor: string | null;
+  partyCursor: Record<string, string | null>;
+  hands: string[];
+  approved: string | null;
+  interruption: { by: string; vibe: string } | null;
+  impromptu: { participant: string; intent: Intent; remaining: number } | null;
+  proposal: { id: string; participant: string; intent: Intent; text: string } | null;
+  skipDerail: boolean;
+  facilitator: FacilitatorState;
+  pending: Pending | null;
+  /** The present human the room is waiting for, with the plan they were given the floor under. */
+  awaiting: Plan | null;
+  counter: number;
+}
+
+export type EngineInput =
+  | { type: 'start' }
+  /** The text answering request `request` (utterance, proposal or selector). Empty when generation failed outright. */
+  | { type: 'generated'; request: string; text: string }
+  /** think() answers for request `request`. */
+  | { type: 'thoughts'; request: string; answers: { participant: string; text: string }[] }
+  /** A real human's utterance, typed or transcribed; it may barge in at any time. */
+  | { type: 'say'; participant: string; text: string; durationMs?: number }
+  | { type: 'approval'; proposal: string; decision: 'approve' | 'edit' | 'dismiss' | 'regenerate'; text?: string; intent?: Intent }
+  | { type: 'raise-hand'; participant: string }
+  | { type: 'lower-hand'; participant: string }
+  | { type: 'presence'; participant: string; present: boolean }
+  | { type: 'notice'; level: 'info' | 'warn' | 'error'; code: string; message: string }
+  | { type: 'clock'; t: number }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  | { type: 'skip-turn' }
+  | { type: 'end' };
+
+export type EngineRequest =
+  | { kind: 'generate'; id: string; request: GenerateRequest }
+  | { kind: 'think'; id: string; participants: { participant: string; request: GenerateRequest }[] };
+
+export interface StepResult {
+  state: SessionState;
+  events: SessionEvent[];
+  requests: EngineRequest[];
+}
+
+
+export const createSession = (scene: LoadedScene, options: { seed: number; present?: string[]; maxTurns?: number }): SessionState => ({
+  scene,
+  seed: options.seed,
+  rng: options.seed >>> 0,
+  present: options.present ?? [],
+  maxTurns: options.maxTurns ?? scene.turnTaking.maxTurns,
+  phase: 'new',
+  paused: false,
+  seq: 0,
+  t: 0,
+  turns: 0,
+  snippet: 0,
+  snippetTurns: 0,
+  line: 0,
+  last: null,
+  memory: emptyMemory(),
+  said: {},
+  log: [],
+  rrCursor: null,
+  partyCursor: {},
+  hands: [],
+  approved: null,
+  interruption: null,
+  impromptu: null,
+  proposal: null,
+  skipDerail: false,
+  facilitator: emptyFacilitator(),
+  pending: null,
+  awaiting: null,
+  counter: 0,
+});
+
+/** The mutable working copy of one step. Only `step` creates it, so `step` stays pure. */
+export interface Ctx {
+  s: SessionState;
+  room: Room;
+  rng: Rng;
+  events: SessionEvent[];
+  requests: EngineRequest[];
+}
+
+/** A working copy of `state` for one step (or one look-ahead). */
+export const contextOf = (state: SessionState): Ctx => ({ s: { ...state }, room: roomOf(state.scene), rng: rngFrom(state.rng), events: [], requests: [] });
+
+export const currentSnippet = (s: SessionState): Snippet => s.scene.snippets[s.snippet]!;
+
+export const nextId = (c: Ctx, prefix: string): string => `${prefix}${++c.s.counter}`;
+
+export const emit = (c: Ctx, draft: EventDraft, at?: number): void => {
+  const s = c.s;
+  s.seq += 1;
+  c.events.push({ ...draft, seq: s.seq, t: at ?? s.t } as SessionEvent);
+};
+
+
+
+export const setHand = (c: Ctx, participant: string, raised: boolean): void => {
+  const s = c.s;
+  if (raised === s.hands.includes(participant)) return;
+  s.hands = raised ? [...s.hands, participant] : s.hands.filter((h) => h !== participant);
+  emit(c, { type: 'hand-raise', participant, action: raised ? 'raise' : 'lower', queue: s.hands });
+};
+
+export const nextSnippetIndex = (s: SessionState): number | null => {
+  const next = currentSnippet(s).next;
+  if (next === null) return null;
+  if (next === undefined) return s.snippet + 1 < s.scene.snippets.length ? s.snippet + 1 : null;
+  const index = s.scene.snippets.findIndex((sn) => sn.id === next);
+  return index >= 0 ? index : null;
+};
+
+export const advanceSnippet = (c: Ctx): boolean => {
+  const next = nextSnippetIndex(c.s);
+  if (next === null) return false;
+  startSnippet(c, next);
+  return true;
+};
+
+export const startSnippet = (c: Ctx, index: number): void => {
+  const s = c.s;
+  s.snippet = index;
+  s.snippetTurns = 0;
+  s.line = 0;
+  s.rrCursor = null;
+  const snippet = currentSnippet(s);
+  emit(c, { type: 'snippet-start', snippet: snippet.id, title: snippet.title ?? snippet.id, turns: snippet.turns, initiator: snippet.initiator });
+};
+
+export const end = (c: Ctx, reason: 'snippets-done' | 'max-turns' | 'ended'): void => {
+  const s = c.s;
+  if (s.phase === 'ended') return;
+  s.phase = 'ended';
+  s.pending = null;
+  s.awaiting = null;
+  emit(c, { type: 'end', reason, turns: s.turns });
+};
+
+export const isParticipant = (c: Ctx, id: string): boolean => {
+  if (c.room.byId.has(id)) return true;
+  emit(c, { type: 'system', level: 'warn', code: 'unknown-participant', message: `Unknown participant "${id}"` });
+  return false;
+};
+

@@ -1,0 +1,437 @@
+/**
+ * Carrying out turns: the turn loop of DialogLab Algorithm 1, the requests the engine makes of its
+ * shell (generate, think, select), and what happens when an utterance is accepted: anti-repetition
+ * (MPOD §3.2), designation, interruptions, backchannels, memory, budgets and hand raising.
+ */
+import type { Intent } from '../scene/schema';
+import { intents as allIntents } from '../scene/schema';
+import type { Cue } from '../providers/generator/port';
+import { detectDesignation } from './designation';
+import type { Act, PairType } from './events';
+import { afterTurn } from './facilitator';
+import { remember, retrieve } from './memory';
+import { nextInOrder, sampleUtteranceLength } from './policies';
+import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
+import { partyAllows, snippetMembers, type Room } from './room';
+import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
+import { candidatesFor, openObligation, planFor, selectNextSpeaker } from './floor';
+import {
+  advanceSnippet,
+  currentSnippet,
+  emit,
+  end,
+  nextId,
+  nextSnippetIndex,
+  setHand,
+  type Ctx,
+  type Pending,
+  type Plan,
+} from './state';
+
+export const GAP_MS = 400;
+export const BASE_TEMPERATURE = 0.8;
+export const MAX_RESAMPLES = 5;
+export const MAX_SELECTOR_ATTEMPTS = 4; // the first try plus MPOD's 3 retries
+const backchannelCues = ['mm-hmm', 'right', 'I see', 'yeah', 'okay', 'true'];
+const disagreementPattern =
+  /\b(disagree|don't think|do not think|not sure|not so sure|not convinced|however|i doubt|that's not|isn't right|differently|push back|challenge|but )/i;
+
+// ---------------------------------------------------------------------------------------------
+// The turn loop (DialogLab Algorithm 1)
+
+export const proceed = (c: Ctx): void => {
+  const s = c.s;
+  // A scripted line is spoken at once, so loop until the engine needs something from outside.
+  for (let guard = 0; guard < 1000; guard++) {
+    if (s.phase !== 'running' || s.paused || s.pending || s.awaiting || s.proposal) return;
+    if (s.turns >= s.maxTurns) return end(c, 'max-turns');
+    const obligation = openObligation(c);
+    if (!obligation && !s.interruption && !s.impromptu && s.snippetTurns >= currentSnippet(s).turns) {
+      if (!advanceSnippet(c)) return end(c, 'snippets-done');
+    }
+    const snippet = currentSnippet(s);
+    const line = !s.interruption && !obligation ? snippet.lines[s.line] : undefined;
+    if (line) {
+      s.line++;
+      const plan: Plan = { ...planFor(c, line.speaker, 'scripted'), addressee: line.to ?? null };
+      if (s.present.includes(line.speaker)) return beginTurn(c, plan);
+      emit(c, { type: 'floor', speaker: line.speaker, reason: 'scripted' });
+      accept(c, plan, line.text, 'scripted', {});
+      continue;
+    }
+    if (!obligation && !s.interruption && !s.impromptu && s.snippetTurns > 0 && !s.skipDerail && maybeDerail(c)) return;
+    s.skipDerail = false;
+    const decision = selectNextSpeaker(c, obligation);
+    if (decision.kind === 'select') return requestSelection(c, decision.candidates, 1);
+    if (decision.kind === 'think') return requestThoughts(c, decision.bidders);
+    return beginTurn(c, decision.plan);
+  }
+};
+const maybeDerail = (c: Ctx): boolean => {
+  const s = c.s;
+  const members = snippetMembers(c.room, currentSnippet(s));
+  for (const id of members) {
+    const p = c.room.byId.get(id);
+    const sim = p?.simulated;
+    if (!p || p.kind !== 'human' || !sim || s.present.includes(id) || id === s.last?.speaker) continue;
+    if (sim.mode === 'reactive' || !partyAllows(c.room, id)) continue;
+    if (!c.rng.chance(sim.derailProbability)) continue;
+    // Moderated mode: a deviation waits its turn like everyone else, behind a raised hand.
+    if (s.scene.turnTaking.partyMode === 'moderated') {
+      setHand(c, id, true);
+      continue;
+    }
+    requestProposal(c, id, c.rng.pick(sim.intents.length ? sim.intents : allIntents));
+    return true;
+  }
+  return false;
+};
+
+export const onProposal = (c: Ctx, participant: string, intent: Intent, text: string): void => {
+  const s = c.s;
+  if (!text) {
+    emit(c, { type: 'system', level: 'warn', code: 'empty-proposal', message: `No proposal for ${c.room.name(participant)}` });
+    s.skipDerail = true;
+    return proceed(c);
+  }
+  const mode = c.room.byId.get(participant)?.simulated?.mode;
+  if (mode === 'human-control') {
+    const id = nextId(c, 'p');
+    s.proposal = { id, participant, intent, text };
+    emit(c, { type: 'approval-needed', proposal: id, participant, intent, text });
+    return;
+  }
+  deviate(c, participant, intent, text);
+};
+
+/** DialogLab §5.2.2: an accepted deviation starts an impromptu phase of a few turns. */
+export const deviate = (c: Ctx, participant: string, intent: Intent, text: string): void => {
+  const s = c.s;
+  const range = c.room.byId.get(participant)?.simulated?.impromptuTurns ?? { min: 2, max: 4 };
+  const turns = c.rng.int(range.min, range.max);
+  s.impromptu = { participant, intent, remaining: turns };
+  emit(c, { type: 'impromptu-start', participant, intent, turns });
+  emit(c, { type: 'floor', speaker: participant, reason: 'impromptu' });
+  accept(c, { ...planFor(c, participant, 'impromptu'), act: 'deviation', intent, addressee: null, obligation: null, impromptu: true }, text, 'simulated-human', {});
+  proceed(c);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Requests to the shell
+
+export const beginTurn = (c: Ctx, plan: Plan): void => {
+  const s = c.s;
+  if (s.impromptu) plan = { ...plan, impromptu: true };
+  emit(c, {
+    type: 'floor',
+    speaker: plan.speaker,
+    reason: plan.reason,
+    ...(plan.bids ? { bids: plan.bids.map(({ participant, action, importance }) => ({ participant, action, importance })) } : {}),
+    ...(plan.facilitatorAct ? { act: plan.facilitatorAct } : {}),
+  });
+  if (plan.act === 'moderate' && plan.addressee) {
+    s.approved = plan.addressee;
+    s.hands = s.hands.filter((h) => h !== plan.addressee);
+    emit(c, { type: 'hand-raise', participant: plan.addressee, action: 'approve', queue: s.hands });
+  }
+  if (s.present.includes(plan.speaker)) {
+    s.awaiting = plan;
+    emit(c, {
+      type: 'human-input-required',
+      participant: plan.speaker,
+      addressedBy: plan.obligation?.from ?? null,
+      pair: plan.obligation?.pair ?? 'none',
+    });
+    return;
+  }
+  requestUtterance(c, plan, 0, []);
+};
+
+export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: { text: string; similarity: number }[]): void => {
+  const id = nextId(c, 'g');
+  c.s.pending = { id, kind: 'utterance', plan, attempt, rejected };
+  const parts = promptParts(c, plan);
+  c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(parts, 'utterance', BASE_TEMPERATURE + 0.1 * attempt) });
+};
+
+export const requestProposal = (c: Ctx, participant: string, intent: Intent): void => {
+  const id = nextId(c, 'g');
+  c.s.pending = { id, kind: 'proposal', participant, intent };
+  const plan: Plan = { speaker: participant, reason: 'impromptu', act: 'deviation', intent, addressee: null, obligation: null };
+  c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(promptParts(c, plan), 'proposal', BASE_TEMPERATURE) });
+};
+
+export const requestSelection = (c: Ctx, candidates: string[], attempt: number): void => {
+  const id = nextId(c, 'g');
+  c.s.pending = { id, kind: 'select', attempt, candidates };
+  const speaker = c.s.last?.speaker ?? candidates[0]!;
+  const plan: Plan = { speaker, reason: 'llm-selector', act: 'statement', addressee: c.s.last?.addressee ?? null, obligation: null };
+  c.requests.push({ kind: 'generate', id, request: buildSelectorPrompt(promptParts(c, plan), candidates) });
+};
+
+export const requestThoughts = (c: Ctx, bidders: string[]): void => {
+  const id = nextId(c, 'g');
+  c.s.pending = { id, kind: 'think', bidders };
+  c.requests.push({
+    kind: 'think',
+    id,
+    participants: bidders.map((participant) => ({
+      participant,
+      request: buildThinkPrompt(promptParts(c, { speaker: participant, reason: 'self-selected', act: 'statement', addressee: null, obligation: null })),
+    })),
+  });
+};
+
+export const namesOf = (room: Room, id: string): string[] => [room.name(id), room.shortName(id)];
+
+const promptParts = (c: Ctx, plan: Plan): PromptParts => {
+  const s = c.s;
+  const room = c.room;
+  const person = room.byId.get(plan.speaker)!;
+  const snippet = currentSnippet(s);
+  const last = s.last;
+  const query = last?.text ?? s.scene.topic;
+  const persona = person.persona;
+  const shown = s.memory.history.slice(-s.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${room.name(u.speaker)}: `, text: u.text }));
+  // MMAgents §3.1.2: goals and own private knowledge most relevant to the last utterance...
+  const privateKnowledge = persona?.privateKnowledge ?? [];
+  const facts = [...retrieve(privateKnowledge, query, 2), ...privateKnowledge].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
+  const goals = [...retrieve(persona?.goals ?? [], query, 1), ...(persona?.goals ?? [])].filter((g, i, all) => all.indexOf(g) === i).slice(0, 2);
+  // ...and long-term memories of what was said, retrieved by similarity, minus what the history window already shows.
+  const unseen = s.memory.facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
+  const memories = retrieve(unseen, query, 3);
+  const nextSnippetGoal = plan.act === 'transition' ? s.scene.snippets[nextSnippetIndex(s) ?? -1]?.goal : undefined;
+  const party = room.partyOf.get(plan.speaker);
+  const sim = person.kind === 'human' ? person.simulated : undefined;
+  const cue: Cue = {
+    speaker: {
+      id: person.id,
+      name: person.name,
+      shortName: room.shortName(person.id),
+      ...(person.role ? { role: person.role } : {}),
+      mood: persona?.mood ?? 'neutral',
+      traits: [...(persona?.traits ?? []), ...(sim?.traits ?? [])],
+    },
+    participants: s.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: room.shortName(p.id), kind: p.kind })),
+    topic: s.scene.topic,
+    snippet: { id: snippet.id, goal: nextSnippetGoal ?? snippet.goal, pattern: snippet.pattern },
+    act: plan.act,
+    addressee: plan.addressee ? { id: plan.addressee, shortName: room.shortName(plan.addressee) } : null,
+    obligation: plan.obligation
+      ? { pair: plan.obligation.pair, from: plan.obligation.from, fromShortName: room.shortName(plan.obligation.from), text: plan.obligation.text }
+      : null,
+    lastMessage: last ? { speaker: last.speaker, shortName: room.shortName(last.speaker), text: last.text } : null,
+    ...(plan.intent ? { intent: plan.intent } : {}),
+    ...(plan.vibe ? { vibe: plan.vibe } : {}),
+    facts,
+    goals,
+    ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
+    variant: c.rng.int(0, 2 ** 31 - 1),
+  };
+  const contents = s.scene.contents.map((content) => `${content.kind} "${content.title}"${content.summary ? `: ${content.summary}` : ''}`);
+  return {
+    room,
+    memory: s.memory,
+    memories,
+    cue,
+    partyRole: party ? { party: party.name ?? party.id, role: party.role } : undefined,
+    contents,
+    nextSpeaker:
+      s.scene.turnTaking.policy === 'round-robin'
+        ? nextInOrder(snippetMembers(room, snippet), s.rrCursor, (id) => id !== plan.speaker && candidatesFor(c, true).includes(id))
+        : null,
+    window: s.scene.turnTaking.historyWindow,
+  };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Accepting an utterance
+
+export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utterance' }>, text: string): void => {
+  const s = c.s;
+  const plan = pending.plan;
+  if (!text) {
+    emit(c, { type: 'system', level: 'warn', code: 'empty-generation', message: `${c.room.name(plan.speaker)} produced no text; the floor passes.` });
+    // The designated speaker said nothing: the obligation lapses rather than repeating forever.
+    if (s.last) s.last = { ...s.last, pair: 'none' };
+    countTurn(c, !!plan.impromptu);
+    return proceed(c);
+  }
+  // MPOD §3.2: reject an utterance too similar to the speaker's last 5; resample hotter, up to 5 times.
+  const similarity = maxSimilarity(text, (s.said[plan.speaker] ?? []).slice(-5));
+  if (similarity > REPETITION_THRESHOLD && pending.attempt < MAX_RESAMPLES) {
+    return requestUtterance(c, plan, pending.attempt + 1, [...pending.rejected, { text, similarity }]);
+  }
+  let chosen = { text, similarity };
+  // All attempts too similar: keep the least similar candidate to maintain flow.
+  for (const candidate of pending.rejected) if (candidate.similarity < chosen.similarity) chosen = candidate;
+  const source = c.room.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
+  accept(c, plan, chosen.text, source, { resamples: pending.attempt, similarity: chosen.similarity });
+  proceed(c);
+};
+
+const wordsOf = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+export const accept = (
+  c: Ctx,
+  plan: Plan,
+  fullText: string,
+  source: 'ai' | 'human' | 'simulated-human' | 'scripted',
+  extra: { durationMs?: number | undefined; resamples?: number; similarity?: number },
+): void => {
+  const s = c.s;
+  const room = c.room;
+  const speaker = plan.speaker;
+  const person = room.byId.get(speaker)!;
+  const rate = person.persona?.speakingRate ?? 150;
+  const id = nextId(c, 'u');
+  const snippet = currentSnippet(s);
+
+  // DialogLab A.2.1: interruption rules (a_i, a_j, p_ij, v_ij) fire while a_j speaks.
+  let text = fullText;
+  let interruption: { by: string; vibe: string; atWord: number } | null = null;
+  if (source === 'ai' || source === 'simulated-human') {
+    const words = fullText.split(/\s+/).filter(Boolean);
+    for (const rule of snippet.interruptions) {
+      if (rule.to !== speaker || rule.from === speaker || words.length < 6) continue;
+      if (s.present.includes(rule.from) || !partyAllows(room, rule.from)) continue;
+      // Moderated mode: only the moderator may cut someone off.
+      if (s.scene.turnTaking.partyMode === 'moderated' && rule.from !== s.scene.turnTaking.moderator) continue;
+      if (!c.rng.chance(rule.probability)) continue;
+      const atWord = c.rng.int(Math.ceil(words.length * 0.35), Math.floor(words.length * 0.75));
+      text = `${words.slice(0, atWord).join(' ')}—`;
+      interruption = { by: rule.from, vibe: rule.vibe, atWord };
+      break;
+    }
+  }
+
+  const words = wordsOf(text);
+  const durationMs = extra.durationMs ?? Math.round((words / rate) * 60_000);
+  const previous = s.last && s.last.speaker !== speaker ? s.last.speaker : null;
+  const designation = detectDesignation({
+    participants: room.names,
+    speaker: room.name(speaker),
+    previousSpeaker: previous ? room.name(previous) : null,
+    text,
+  });
+  const detected = designation.next ? (room.idByName.get(designation.next) ?? null) : null;
+  // An interrupted first pair part obliges nobody: the interrupter takes the floor.
+  const pair: PairType = interruption ? 'none' : designation.pair;
+  const addressee = detected ?? (plan.obligation ? plan.obligation.from : null) ?? (interruption ? plan.addressee : null);
+  const act: Act = plan.obligation
+    ? 'answer'
+    : ['moderate', 'interrupt', 'deviation', 'summarize', 'transition', 'resolve-conflict', 'chime-in', 'encourage'].includes(plan.act)
+      ? plan.act
+      : pair !== 'none'
+        ? pair
+        : 'statement';
+
+  const startT = s.t;
+  emit(c, {
+    type: 'utterance',
+    id,
+    speaker,
+    text,
+    addressee,
+    pair,
+    act,
+    snippet: snippet.id,
+    source,
+    durationMs,
+    ...(plan.obligation ? { replyTo: plan.obligation.utterance } : {}),
+    ...(interruption ? { interrupted: true } : {}),
+    ...(plan.impromptu || s.impromptu ? { impromptu: true } : {}),
+    ...(extra.resamples !== undefined ? { resamples: extra.resamples } : {}),
+    ...(extra.similarity !== undefined ? { similarity: Math.round(extra.similarity * 1000) / 1000 } : {}),
+  });
+
+  // Backchannels: listeners' short verbal cues or nods, attached to the utterance they react to.
+  let count = 0;
+  for (const rule of snippet.backchannels) {
+    for (const listener of snippetMembers(room, snippet)) {
+      if (count >= 2) break;
+      if (listener === speaker || (rule.from !== '*' && rule.from !== listener) || s.present.includes(listener)) continue;
+      if (!partyAllows(room, listener)) continue;
+      if (interruption && listener === interruption.by) continue;
+      if (rule.triggers.length && !rule.triggers.some((word) => mentions(text, word))) continue;
+      if (!c.rng.chance(rule.probability)) continue;
+      const kind = rule.kind === 'either' ? (c.rng.chance(0.5) ? 'verbal' : 'nod') : rule.kind;
+      const at = startT + Math.round(durationMs * (0.4 + 0.5 * c.rng.next()));
+      const cue = kind === 'verbal' ? c.rng.pick(rule.cues.length ? rule.cues : backchannelCues) : undefined;
+      emit(c, { type: 'backchannel', participant: listener, to: speaker, utterance: id, kind, ...(cue ? { cue } : {}) }, at);
+      count++;
+    }
+  }
+  if (interruption) {
+    emit(c, { type: 'interruption', by: interruption.by, of: speaker, utterance: id, vibe: interruption.vibe, atWord: interruption.atWord }, startT + durationMs);
+    s.interruption = { by: interruption.by, vibe: interruption.vibe };
+  }
+  s.t = startT + durationMs + GAP_MS;
+
+  const party = room.partyOf.get(speaker);
+  if (party) s.partyCursor = { ...s.partyCursor, [party.id]: speaker };
+  const wasApproved = s.approved === speaker;
+  if (wasApproved) s.approved = null;
+  if (s.hands.includes(speaker)) setHand(c, speaker, false);
+  s.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, approved: wasApproved };
+  s.memory = remember(s.memory, { id, speaker, text }, room.name(speaker), Math.max(s.scene.turnTaking.historyWindow, 5));
+  s.said = { ...s.said, [speaker]: [...(s.said[speaker] ?? []), text].slice(-5) };
+  s.log = [
+    ...s.log,
+    {
+      speaker,
+      words,
+      openQuestion: pair !== 'none' && addressee === null,
+      disagreement: disagreementPattern.test(text),
+      snippet: snippet.id,
+    },
+  ];
+  const facilitator = s.scene.turnTaking.facilitator;
+  if (facilitator) {
+    const fired = plan.facilitatorAct ? { act: plan.facilitatorAct, addressee: plan.addressee } : null;
+    s.facilitator = afterTurn(s.facilitator, speaker, facilitator.participant, s.turns, fired);
+  }
+  countTurn(c, !!(plan.impromptu || s.impromptu));
+  if (plan.facilitatorAct === 'transition') advanceSnippet(c);
+  if (s.scene.turnTaking.partyMode === 'moderated') raiseHands(c, speaker);
+};
+
+/** Whether `text` contains `word` as a whole word or phrase ("%" as a symbol anywhere), ignoring case. */
+const mentions = (text: string, word: string): boolean => {
+  const trimmed = word.trim();
+  const escaped = trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const edge = (ch: string) => (/[\p{L}\p{N}]/u.test(ch) ? '[^\\p{L}\\p{N}]' : '');
+  const before = edge(trimmed[0] ?? '');
+  const after = edge(trimmed.at(-1) ?? '');
+  return new RegExp(`${before ? `(^|${before})` : ''}${escaped}${after ? `($|${after})` : ''}`, 'iu').test(text);
+};
+
+export const countTurn = (c: Ctx, impromptu: boolean): void => {
+  const s = c.s;
+  s.turns++;
+  if (!impromptu) s.snippetTurns++;
+  if (s.impromptu) {
+    const remaining = s.impromptu.remaining - 1;
+    if (remaining <= 0) {
+      emit(c, { type: 'impromptu-end', participant: s.impromptu.participant });
+      s.impromptu = null;
+    } else s.impromptu = { ...s.impromptu, remaining };
+  }
+};
+
+/** Moderated mode: listeners with something to say raise their hands (DialogLab's Q_raised). */
+const raiseHands = (c: Ctx, speaker: string): void => {
+  const s = c.s;
+  const moderator = s.scene.turnTaking.moderator;
+  const moderatorParty = moderator ? c.room.partyOf.get(moderator)?.id : undefined;
+  const hopefuls = candidatesFor(c, true).filter(
+    (id) => id !== moderator && id !== speaker && !s.hands.includes(id) && id !== s.approved && !s.present.includes(id) && c.room.partyOf.get(id)?.id !== moderatorParty,
+  );
+  // Presenters answer; the audience asks. Prefer members of parties that own no content.
+  const owners = new Set(s.scene.contents.map((content) => content.owner));
+  const askers = hopefuls.filter((id) => !owners.has(c.room.partyOf.get(id)?.id ?? ''));
+  const pool = askers.length ? askers : hopefuls;
+  for (const id of pool) if (c.rng.chance(0.25)) setHand(c, id, true);
+  if (s.hands.length === 0 && speaker === moderator && pool.length) setHand(c, c.rng.pick(pool), true);
+};
+
