@@ -75,7 +75,7 @@ const MARKERS = words(`so ok okay okey alright allright well um umm uh uhh erm e
   anyway anyways actually yeah yes yep yup no nope sure right great cool perfect fine then first firstly secondly lastly
   finally honestly basically sorry wait dear oops like`);
 /** Words after which a new first pair part may start inside a clause of unpunctuated speech. */
-const BREAKERS = words('but and so then okay ok well now anyway anyways also alright actually um uh erm like question sorry right yeah yes no');
+const BREAKERS = words('but and so then okay ok well now anyway anyways also alright actually um uh erm like question sorry right yeah yes no course');
 /** May stand next to a vocative in a clause that only addresses someone: "Hi Ben", "Thanks, Cleo". */
 const ADDRESS_ONLY = words(`hi hello hey heya hiya dear thanks thank you so ok okay well oh and morning good evening afternoon
   welcome back bye goodbye yo um uh now sorry right yes yeah no sure great cool also then`);
@@ -233,6 +233,17 @@ const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
   zachary: ['zach', 'zack'],
 };
 
+/** Single-letter names as speech recognition spells them (only spellings that are not common words). */
+const LETTER_NAMES: Readonly<Record<string, readonly string[]>> = {
+  b: ['bee'],
+  c: ['cee'],
+  d: ['dee'],
+  j: ['jay'],
+  k: ['kay'],
+  v: ['vee'],
+  z: ['zee', 'zed'],
+};
+
 /** Short words that must never be taken as a clipped first name ("Nor" for "Nora", "Fat" for "Fatima"). */
 const NOT_A_CLIPPING = words(`${[...AUX_WORDS, ...BLOCKERS, ...MARKERS, ...ADDRESS_ONLY, ...VOCATIVE_NEXT].join(' ')}
   nor fat mar hug ale sat sun mon war car cat con pro art bit dam den hat jam kit lab lit mad met mil mis mod mom mud net nut ran
@@ -279,6 +290,8 @@ const buildNameIndex = (participants: readonly string[]): NameIndex => {
       for (const title of titles) add(`${title} ${first}`, who, 2);
     }
     for (const nickname of NICKNAMES[first] ?? []) add(nickname, who, 3);
+    // "J." is heard as "jay".
+    if (core.length === 1) for (const spoken of LETTER_NAMES[first] ?? []) add(spoken, who, 1);
     // Clipped first names ("Alex", "Sam", "Bea"): a prefix that is not an English word.
     for (let n = 3; n <= Math.min(5, first.length - 2); n++) {
       const clipped = first.slice(0, n);
@@ -298,7 +311,7 @@ const nameIndexFor = (participants: readonly string[]): NameIndex => {
   const cached = nameIndexes.get(key);
   if (cached) return cached;
   const index = buildNameIndex(participants);
-  if (nameIndexes.size >= 64) nameIndexes.delete(nameIndexes.keys().next().value ?? '');
+  if (nameIndexes.size >= 256) nameIndexes.delete(nameIndexes.keys().next().value ?? '');
   nameIndexes.set(key, index);
   return index;
 };
@@ -412,7 +425,46 @@ const rawWords = (text: string): RawWord[] => {
       at: before.trimEnd().endsWith('@'),
     };
   });
-  return spans.length > 0 ? unquote(words, spans, matches.map((m) => m.index ?? 0)) : words;
+  return collapseRepeats(expandContractions(spans.length > 0 ? unquote(words, spans, matches.map((m) => m.index ?? 0)) : words));
+};
+
+/** "we'll" folds to the marker "well": spell it out so "we'll circle back" stays a statement. */
+const expandContractions = (words: RawWord[]): RawWord[] => {
+  if (!words.some((r) => r.w === 'well' && r.text.includes("'"))) return words;
+  return words.flatMap((r) =>
+    r.w === 'well' && r.text.includes("'")
+      ? [
+          { ...r, text: 'we', w: 'we', punct: '', spaced: true },
+          { ...r, text: 'will', w: 'will', at: false },
+        ]
+      : [r],
+  );
+};
+
+/**
+ * Speech recognition keeps disfluent repetitions: "can can you", "did did aigerim", "was that was
+ * that". A word or pair of words said twice in one breath counts once.
+ */
+const collapseRepeats = (words: RawWord[]): RawWord[] => {
+  const out: RawWord[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const r = words[i];
+    if (!r) continue;
+    const last = out[out.length - 1];
+    if (last && last.w === r.w && last.punct === '' && /^[\p{L}]/u.test(r.w)) {
+      out[out.length - 1] = { ...r, at: last.at || r.at };
+      continue;
+    }
+    const twoBack = out[out.length - 2];
+    const next = words[i + 1];
+    if (twoBack && last && next && twoBack.w === r.w && last.w === next.w && twoBack.punct === '' && last.punct === '' && r.punct === '') {
+      out[out.length - 1] = { ...next, at: last.at || next.at };
+      i++;
+      continue;
+    }
+    out.push(r);
+  }
+  return out;
 };
 
 const markNames = (raw: readonly RawWord[], index: NameIndex, speaker: string): Word[] => {
@@ -431,6 +483,7 @@ const markNames = (raw: readonly RawWord[], index: NameIndex, speaker: string): 
       if (!list) continue;
       if (n === 1 && FUNCTION_NAMES.has(key) && !writtenAsName(raw, i) && !calledByPosition(raw, i)) continue;
       if (partOfAnotherName(raw, i, index)) continue;
+      if (n === 1 && usedAsWord(raw, i)) continue;
       const who = resolveAlias(list, speaker);
       if (who === 'self') break;
       const k = out.length;
@@ -453,6 +506,18 @@ const markNames = (raw: readonly RawWord[], index: NameIndex, speaker: string): 
     i++;
   }
   return out;
+};
+
+/** Subjects and determiners after which a lower-case name that is also a word is that word: "I hope", "we bill", "the summer". */
+const WORD_CONTEXT = words('i we they he she ill id well wed youll theyll ive weve the a an this that last next every our my your his her their its');
+
+/** "i hope you like it", "we bill monthly", "this summer": a participant's name used as the word it also is. */
+const usedAsWord = (raw: readonly RawWord[], i: number): boolean => {
+  const previous = raw[i - 1];
+  const r = raw[i];
+  if (!previous || !r || r.at || previous.punct !== '' || !WORD_CONTEXT.has(previous.w) || TITLE_FORMS[r.w]) return false;
+  // Written with a capital mid-sentence ("I asked Hope", "the Summer Reyes report") it stays a name.
+  return !/^\p{Lu}/u.test(r.text);
 };
 
 /**
@@ -581,7 +646,7 @@ const FOOD =
 const NEG_AUX = '(?:isnt|arent|wasnt|werent|dont|doesnt|didnt|havent|hasnt|hadnt|cant|couldnt|wont|wouldnt|shouldnt)';
 /** Taking the floor, as opposed to taking a task: "would you like to go next" invites, "... to lead the retro" offers. */
 const FLOOR_VERB =
-  '(?:(?:take|talk|run|walk) (?:us|me|everyone|them|the group|the room) through|take (?:this|that|the) (?:one|question|next (?:one|question))|field (?:this|that|the) (?:one|question)|read (?:it |that |this )?(?:out|aloud)|read (?:the|this|that|our|your) (?:next |first |last )?(?:dialogue|passage|paragraph|poem|question|text|lines?|part|section|sentence|story|answer|essay|excerpt|extract|verse)|try(?= *$)|have a try|give it a (?:go|try|shot)|go (?:first|next|ahead|on|now|last|second|third|after \\w+)|go(?! (?:to|get|grab|home|out|back|with|for)\\b)|(?:start|begin)(?! (?:the|a|an|working|on|writing|building|using))|kick(?: us| things)? off|say|speak|add|comment|share|respond|reply|answer|present|weigh in|chime in|jump in|pitch in|take the floor|introduce|continue|talk|tell (?:us|me|everyone|the group)|walk us|elaborate|expand|explain|ask|raise|lead off|open|sum up|wrap up|give us|react|follow up|make a (?:point|comment|statement)|have a go)';
+  '(?:(?:take|talk|run|walk) (?:us|me|everyone|them|the group|the room) through|take (?:this|that|the) (?:one|question|next (?:one|question))|field (?:this|that|the) (?:one|question)|read (?:it |that |this )?(?:out|aloud)|read (?:the|this|that|our|your) (?:next |first |last )?(?:dialogue|passage|paragraph|poem|question|text|lines?|part|section|sentence|story|answer|essay|excerpt|extract|verse|message|letter|intro|introduction|announcements?|minutes|agenda|results|names|report|statement|comment)|try(?= *$)|have a try|give it a (?:go|try|shot)|go (?:first|next|ahead|on|now|last|second|third|after \\w+)|go(?! (?:to|get|grab|home|out|back|with|for)\\b)|(?:start|begin)(?! (?:the|a|an|working|on|writing|building|using))|kick(?: us| things)? off|say|speak|add|comment|share|respond|reply|answer|present|weigh in|chime in|jump in|pitch in|take the floor|introduce|continue|talk|tell (?:us|me|everyone|the group)|walk us|elaborate|expand|explain|ask|raise|lead off|open|sum up|wrap up|give us|react|follow up|make (?:a|an|your|the|some|any|a few)(?: (?:opening|closing|short|brief|final|quick|few))? (?:point|comment|statement|remarks?|case|pitch|speech|toast|announcement)|show (?:us|them|everyone|the group|the room|the team|the panel)|demo|demonstrate|close (?:us|things|the session|the meeting|the show) (?:out|off)|(?:plug|pitch|promote) (?:your|the|it|that|this)|say (?:hi|hello|a few words)|(?:come|step|get) (?:up|in|forward|on \\w+|to the \\w+) and (?:say|share|tell|introduce|talk)|have a go)';
 const FLOOR_ACT = new RegExp(
   `^(?:go (?:first|next|ahead|on)|start us off|kick (?:us |things )?off|get us started|take the floor|say a few words|introduce (?:yourself|yourselves)|share (?:your|some|any) ${THOUGHTS}|(?:tell|give) (?:us|me|everyone|the group) (?:a bit |a little |a little bit |more |some more )?about|tell (?:us|me) what you think|jump in|chime in|weigh in|lead off|(?:continue|carry on|keep going|proceed|start|begin)$)`,
 );
@@ -598,6 +663,7 @@ const GREETING = rule(
     // Not the answer "morning please" or "evening works".
     `(?:morning|afternoon|evening|night)(?= ${N}| everyone| all| guys| folks| team| (?!(?:please|works|is|would|sounds|then|slot|shift|session)$)\\w+$|$)`,
     'long time no see',
+    '(?:ill|i will|we will|well) see (?:you|ya|u)(?: (?:all|guys|both|everyone|everybody))?(?: (?:tomorrow|soon|later|then|next|this|on|in|at|after|around|tonight)\\b.*)?$',
     'hi|hello|hey|hiya|heya|howdy|greetings|yo|welcome|bye|goodbye|good bye|bye bye|see (?:you|ya)|take care|goodnight|farewell',
     // Leave-takings: "talk to you tomorrow", "drive safe", "safe travels".
     '(?:talk|speak|chat) (?:to (?:you|ya|u) )?(?:soon|later|tomorrow|tmrw|next (?:week|time|month)|then|on \\w+day)|catch (?:you|ya|u) later|later (?:all|everyone|guys)',
@@ -606,7 +672,7 @@ const GREETING = rule(
     'hola|buen(?:os|as) (?:dias|tardes|noches)|hasta (?:luego|manana|pronto|la vista|la proxima)|adios|chao|ciao|bonjour|bonsoir|salut|au revoir|a bientot|hallo|guten (?:morgen|tag|abend)|tschuss|auf wiedersehen|servus|moin|buongiorno|buonasera|arrivederci|namaste|salaam|salam|shalom|konnichiwa|ohayo|sayonara|annyeong|ni hao|ola|bom dia|boa (?:tarde|noite)|tchau|hej|god morgon|dzien dobry|privet|merhaba|jambo|habari',
     `(?:(?:its|it is|so|very|really|it was|was) )?(?:nice|good|great|lovely|pleased|glad|wonderful) to (?:meet|see|have) (?:you|${GROUP}|${N})`,
     `(?:(?:it was|was|its been|it has been|been) )?(?:(?:so|very|really) )?(?:nice|good|great|lovely|a pleasure|wonderful) (?:meeting|seeing|talking to|chatting with|working with) (?:you|${GROUP}|${N})`,
-    '(?:thanks|thank you|thank u)(?: (?:so much|very much|all|everyone|both|again|guys|folks|a lot))* for (?:joining|coming|being here|having me|making it|attending|taking the time|dialing in|dialling in|jumping on|showing up|being with us|tuning in|stopping by|dropping by|popping in|listening|watching|calling|visiting|coming by)',
+    '(?:thanks|thank you|thank u)(?: (?:so much|very much|all|everyone|both|again|guys|folks|a lot))* for (?:joining|coming|being here|your time|making it|attending|taking the time|dialing in|dialling in|jumping on|showing up|being with us|tuning in|stopping by|dropping by|popping in|listening|watching|calling|visiting|coming by)',
     `(?:im |i am |were |so )?(?:glad|happy|great|so glad) (?:that )?(?:you|${N}|${GROUP}) (?:could|can|were able to|made it|came|joined|are here|re here)`,
     '(?:have a (?:(?:very|really|nice|good|great|lovely|wonderful|quiet|safe|restful|relaxing|fun|happy|fantastic|peaceful|productive|well deserved) )+|enjoy (?:the|your) (?:(?:nice|good|lovely|long|well deserved) )*)(?:day|weekend|evening|night|one|week|trip|holiday|holidays|break|vacation|shift|flight|lunch|rest of (?:the|your) (?:day|week|evening))',
   ].join('|'),
@@ -617,6 +683,9 @@ const OFFER = rule(
     `(?:can|could|may|shall|should) i (?:get|grab|bring|fetch|pour|make|offer|order|buy|find|show|send|give|lend|pass|hand|email|forward) (?:${ADDRESSEE}|${N}|either|both)`,
     '(?:can|could|may) i (?:help|assist)',
     'shall i',
+    // "I can offer you a credit", "chase i'll trade you two sheep for a brick".
+    `(?:i|we|id|ill|wed|well)(?: (?:can|could|would like to|like to|want to|will|am happy to|m happy to))? offer (?:${ADDRESSEE}|${N})`,
+    `(?:ill|i will|i can|i could|id|i would|well|we will|we can|we could) (?:trade|swap|sell|lend|loan) (?:you|u|${N})`,
     'should i (?:send|share|take|grab|get|bring|book|order|start|set up|make|call|email|draft|write|prepare|schedule|organi[sz]e|print|forward|circulate|handle|pick up|put together|reserve|invite|host|drive|lead|present|update|fix|cover)',
     '(?:do you |would you |you )?(?:want|wanna|like|need) me to',
     '(?:how about|what if) i',
@@ -637,16 +706,26 @@ const OFFER = rule(
   ].join('|'),
 );
 
+/** Pointing at someone in the audience: "yes, you in the blue shirt", "the gentleman in the front row". */
+const POINTED =
+  '(?:you|the (?:gentleman|gentlemen|lady|ladies|woman|women|man|men|person|guy|gal|young (?:man|woman|lady)|one|folks?|people|hand|colleague|student)) (?:in|at|with|on|over|by|near|up|down|wearing|holding|right) (?:the|a|an|there|front|back|here|middle|left|right)\\b';
+
 const INVITATION = rule(
   [
+    POINTED,
     '(?:please |so |ok |okay |now )?(?:go ahead|go on|carry on|keep going|go first|go next)',
     '(?:please )?(?:continue|proceed)(?: please)?$',
-    'you (?:go )?(?:first|next)',
+    'you (?:go |roll |play |move |bat |bowl |shoot |draw |deal |pick |throw )?(?:first|next)',
     '(?:you )?(?:can|may|could) (?:go ahead|start|begin|go first|go next|continue|proceed|take it away|take the floor|kick us off|start us off)',
     'feel free to (?:go ahead|start|begin|jump in|chime in|weigh in|speak|share|respond|add|comment|ask|continue|introduce)',
     '(?:please )?(?:introduce (?:yourself|yourselves)|say a few words|take the floor|start us off|kick (?:us|things) off|get us started|jump in|chime in|weigh in)',
     `(?:please )?(?:share|give us|tell us) (?:your|some|any|a few) ${THOUGHTS}`,
     '(?:please )?tell (?:us|me|everyone|the group) (?:a bit |a little |a little bit |more |some more )?about',
+    // "Is there anything you'd like to add?", "anything else from you?"
+    '(?:is there )?anything (?:else )?(?:you d|youd|you would|u d|you|u) (?:would )?(?:like|want|wanna|wanted|care) to (?:add|say|share|ask|mention)',
+    `anything (?:else |more |further )?(?:from (?:you|${N})|to add)(?: (?:you|${N}))?$`,
+    // "Please begin your presentation whenever you're ready."
+    '(?:please )?(?:begin|start|go ahead|proceed|continue|present|fire away)\\b.*\\b(?:whenever|when|once) (?:you|u)(?:re| are| re| r) ready$',
     `(?:lets|let us) (?:hear|start with (?:you|${N})|begin with (?:you|${N})|go to|turn to|go around)`,
     '(?:whos|who is) (?:next|up|first|going (?:first|next)|starting)',
     `care to ${FLOOR_VERB}`,
@@ -706,6 +785,8 @@ const WH_QUESTION = rule(
     `${WH}(?: (?:else|exactly|then|now|again))? ${AUX}`,
     'whats|whos|wheres|whens|whys|hows|whatre|whatd|whod|howd|whered|wholl|whatll|whove|whatve|howre|whyd|whaddya|whatcha',
     'how (?:many|much|long|often|far|come|big|soon|old|well|close|sure|confident|likely|bad|good|fast|quickly|exactly|else|so)',
+    // "whose turn is it", "which room are we in"
+    `(?:which|whose) \\w+(?: \\w+)? ${AUX} (?:${SUBJECT}|${DET})`,
     `(?:what|which|whose) (?:time|day|date|kind|sort|type|ones?|versions?|options?|number|part|parts|way|size|colou?r|room|file|slide|page|model|approach|team|person|project|tool|week|month|year|price|budget|percentage|data|design|plan|steps?|format|deadline|topic|questions?|issues?|problems?|changes?) (?:${AUX}|of)`,
     'who (?:wants|has|knows|needs|else|agrees|disagrees|thinks|remembers|took|wrote|made|sent|owns|handles|gets|volunteers)',
     // "who left the milk out": who did it is asked, not said.
@@ -731,6 +812,8 @@ const AUX_QUESTION = rule(
 const BARE_YOU_QUESTION = new RegExp(
   `^(?:${PLURAL_YOU}|you|u|everyone|everybody) (?:still |all )?(?:(?:got|have) (?:a (?:quick )?(?:sec|second|minute|min|moment)|(?:some |a little )?time)\\b|(?:there|ready|ok|okay|alright|good|sure|back|with me|with us|around|free|busy|done|awake)(?:$| (?:to|for|with|at|on|yet|now)\\b)|\\w+ing\\b)`,
 );
+/** "kofi your ankle okay": a yes/no question about someone's own state, auxiliary dropped. */
+const BARE_YOUR_QUESTION = /^your (?!(?:is|are|was|were|looks|seems|feels)\b)\w+(?: (?!(?:is|are|was|were|looks|seems|feels|s)\b)\w+)? (?:still )?(?:ok|okay|alright|all right|good|better|fine|sorted|ready|done|working|holding up|feeling better)$/;
 /** "anyone seen my keys": a question to the group without its auxiliary. */
 const BARE_GROUP_QUESTION = /^(?:anyone|anybody|everyone|everybody|someone|somebody) (?:seen|got|know|have|heard|tried|noticed|checked|ready|free|around|else)\b/;
 
@@ -739,9 +822,12 @@ const OPEN_QUESTION = rule(
 );
 
 const IMPERATIVE_VERBS =
-  'roll|sit|stand|stay|hold down|come (?:here|in|over|back|sit)|empty|state|enter|choose|name|list|spell|translate|solve|calculate|conjugate|answer|define|label|circle|underline|highlight|sketch|draw|measure|lock|unlock|pull|mark|note|log|lead|chase|escalate|page|assign|triage|investigate|reproduce|rerun|revert|roll back|sign off|sign up|set up|look into|send|share|forward|email|mail|post|upload|download|give|pass|hand|bring|grab|fetch|take|put|set|move|open|close|shut|turn|switch|start|stop|pause|mute|unmute|check|look|review|read|write|draft|type|fill|sign|print|copy|paste|add|remove|delete|drop|update|fix|change|edit|rename|book|schedule|reschedule|cancel|call|phone|ring|ping|text|message|remind|keep|finish|complete|prepare|organi[sz]e|arrange|handle|cover|sort|summari[sz]e|recap|record|jot|show|walk|present|run|test|try|help|follow|reach|contact|circulate|distribute|collect|speak|slow|repeat|explain|clarify|elaborate|expand|describe|confirm|double check|tell|join|get|find|order|pick|loop|cc|include|invite|ask|raise|lower|flag|save|submit|approve|merge|push|deploy|install|restart|refresh|reload|zoom|scroll|click|hop|clean|tidy|make|hurry|note down|write down|go get';
+  'roll|sit|stand|stay|stick|watch|guard|defend|shoot|box out|hold down|come (?:here|in|over|back|sit)|empty|state|enter|choose|name|list|spell|translate|solve|calculate|conjugate|answer|define|label|circle|underline|highlight|sketch|draw|measure|lock|unlock|pull|mark|note|log|lead|chase|escalate|page|assign|triage|investigate|reproduce|rerun|revert|roll back|sign off|sign up|set up|look into|send|share|forward|email|mail|post|upload|download|give|pass|hand|bring|grab|fetch|take|put|set|move|open|close|shut|turn|switch|start|stop|pause|mute|unmute|check|look|review|read|write|draft|type|fill|sign|print|copy|paste|add|remove|delete|drop|update|fix|change|edit|rename|book|schedule|reschedule|cancel|call|phone|ring|ping|text|message|remind|keep|finish|complete|prepare|organi[sz]e|arrange|handle|cover|sort|summari[sz]e|recap|record|jot|show|walk|present|run|test|try|help|follow|reach|contact|circulate|distribute|collect|speak|slow|repeat|explain|clarify|elaborate|expand|describe|confirm|double check|tell|join|get|find|order|pick|loop|cc|include|invite|ask|raise|lower|flag|save|submit|approve|merge|push|deploy|install|restart|refresh|reload|zoom|scroll|click|hop|clean|tidy|make|hurry|note down|write down|go get';
 const IMPERATIVE = new RegExp(
   `^(?:(?:please|kindly|just|pls|plz) )*(?:(?:stop|keep|start|quit) \\w+ing|listen|do (?:me|us) a (?:favou?r|solid)|(?:${IMPERATIVE_VERBS}) (?:me|us|him|her|them|it|this|that|these|those|the|a|an|my|your|our|his|their|its|some|any|all|everyone|everybody|up|out|over|back|down|in|on|off|through|around|to|with|for|again|yourself|yourselves|now|quickly|here|there|at|into|what|how|if|whether|when|where|why|who|which|more|something|anything|one|another|both|each|question|page|chapter|number|step|line|exercise|problem|slide|section|item|option|${N}))\\b`,
+);
+const YOU_TASK = new RegExp(
+  `^(?:you|u) (?:take|grab|handle|cover|guard|watch|mark|lead|check|call|send|bring|book|drive|pick up|sort out|deal with|stick|keep an eye|run|draft|write up|stay on|box out|defend|inbound)(?: (?:the|their|our|your|my|his|her|this|that|these|those|a|an|it|them|him|her|on|with|to|out|up|number|point|ball|notes|minutes|lead)\\b)`,
 );
 const PLEASE_FIRST = /^(?:please|kindly|pls|plz) (?!qq[np]\d)\w+/;
 const ECHO_WH = /\b(?:what|who|where|when|which|why|how)(?: exactly)?$/;
@@ -752,6 +838,7 @@ const WANT = new RegExp(
   `^(?:(would|do|did|will|does|wouldnt|dont|didnt) )?(${ADDRESSEE}|who|whod|youd|which (?:one )?of you)(?: (?:please|just|also|maybe|perhaps|still|else))* (?:(would|d) )?(like|love|want|wants|wanna|care|cares|fancy|fancies|need|needs|mind|minds)\\b ?(.*)$`,
 );
 const GROUP_SUBJECT = new RegExp(`^(?:${PLURAL_YOU}|who|which|anyone|anybody|someone|somebody|everyone|everybody)`);
+const BARE_WANT = /^(?:want|wanna|fancy|care) (to \w.*|\w+ing\b.*)$/;
 const FLOOR_AFTER_WANT = new RegExp(`^(?:to )?${FLOOR_VERB}\\b`);
 const NEED_OFFERED = /^(?:me to|us to|help|a hand|anything|something|a|an|some|any|another|more|water|coffee|tea)\b/;
 
@@ -782,6 +869,7 @@ const askPair = (modal: string, verb: string, rest: string): PairType => {
   if (verb === 'make' && /^it\b/.test(rest)) return 'question';
   if (verb === 'see' && /^(?:if|whether)\b/.test(rest)) return 'request';
   if (verb === 'follow' && /^up\b/.test(rest)) return 'request';
+  if (verb === 'confirm' && /^with\b/.test(rest)) return 'request';
   if (ASK_VERBS.has(verb)) return 'question';
   if (/^(?:would|will|wont|wouldnt)$/.test(modal) && OPINION_VERBS.has(verb)) return 'question';
   return 'request';
@@ -803,13 +891,18 @@ const pairAt = (tail: string, free: boolean, asked: boolean, called = false): Pa
     const pair = wantPair(want[1], subject, subject.endsWith('d') ? 'd' : want[3], want[4] ?? '', want[5] ?? '', asked || calledYou);
     if (pair) return pair;
   }
+  // "Aigerim, want to trade your property for my railroad?": the same offer without its "do you".
+  const bare = BARE_WANT.exec(tail);
+  if (bare && (asked || called)) return FLOOR_AFTER_WANT.test(bare[1] ?? '') ? 'invitation' : 'offer';
   const ask = ASK_YOU.exec(tail);
   if (ask) return askPair(ask[1] ?? '', ask[3] ?? '', ask[4] ?? '');
   if (REQUEST.test(tail)) return 'request';
   if (INDIRECT_QUESTION.test(tail)) return 'question';
   if (GREETING.test(tail)) return 'greeting';
-  if ([WH_QUESTION, AUX_QUESTION, OPEN_QUESTION, BARE_YOU_QUESTION, BARE_GROUP_QUESTION].some((re) => re.test(tail))) return 'question';
+  if ([WH_QUESTION, AUX_QUESTION, OPEN_QUESTION, BARE_YOU_QUESTION, BARE_YOUR_QUESTION, BARE_GROUP_QUESTION].some((re) => re.test(tail))) return 'question';
   if (asked && FOOD_ASKED.test(tail)) return 'offer';
+  // "deshawn you take the inbound": a task handed out by name, with "you" for emphasis.
+  if (called && !asked && YOU_TASK.test(tail)) return 'request';
   // "Help with what exactly?" echoes to ask, it does not direct.
   if (free && (IMPERATIVE.test(tail) || PLEASE_FIRST.test(tail))) return asked && ECHO_WH.test(tail) ? 'question' : 'request';
   return null;
@@ -820,15 +913,18 @@ const HANDED_OVER = '(?<!\\b(?:handed|passed|turned|gave|given|went|came|moved|s
 
 /** Clause-wide patterns that need not start the clause: "I think it's your turn", "..., isn't it". */
 const INVITATION_ANYWHERE = new RegExp(
-  `\\b(?:your (?:turn|floor)|floor(?:s| is) (?:all )?yours|${HANDED_OVER}(?:over|back) to (?:you|${N})|you(?:re| are| re) (?:up|next|on deck|on the air|on air|live)|you(?:re| are| re) on$|(?:whenever|when|once) (?:you|u)(?:re| are| re| r) ready$|take it away|all yours|kick us off|start us off|get us started|you have the floor|stage is yours|say a few words|introduce (?:yourself|yourselves)|qqp\\d+ turn|${N} (?:is|s|will be) (?:up|next)|hear (?:more )?from (?:you|${N})|hear (?:your|what you|what ${N})|(?:hand|pass|turn)(?: it| things| the floor)?(?: over| back)? to (?:you|${N})|(?:start|begin) with (?:you|${N}))\\b`,
+  `\\b(?:your (?:turn|floor|go|move)|floor(?:s| is) (?:all )?yours|${HANDED_OVER}(?:over|back) to (?:you|${N})|you(?:re| are| re) (?:up|next|on deck|on the air|on air|live)|you(?:re| are| re) on$|(?:whenever|when|once) (?:you|u)(?:re| are| re| r) ready$|take it away|all yours|kick us off|start us off|get us started|you have the floor|stage is yours|say a few words|introduce (?:yourself|yourselves)|qqp\\d+ turn|${N} (?:is|s|will be) (?:up|next)|hear (?:more )?from (?:you|${N})|hear (?:your|what you|what ${N})|(?:hand|pass|turn)(?: it| things| the floor)?(?: over| back)? to (?:you|${N})|(?:start|begin) with (?:you|${N}))\\b`,
 );
-const OFFER_CONDITION = `(?:for you|if (?:(?:you|youd|you would|${GROUP}|${N})(?: else)?(?: would)? (?:like|likes|want|wants|prefer|need|needs))|if (?:that|it) (?:helps|would help)|if (?:(?:you|${GROUP})(?: else)?(?:s|re| is| are| re| gets| get)|youre|(?:anyone|anybody|someone|somebody|everyone|everybody)(?: else)?s) (?:staying late|sticking around|working late|hungry|thirsty|cold|chilly|peckish|interested|keen|up for (?:it|that)|stuck|struggling))`;
+const OFFER_CONDITION = `(?:if (?:(?:you|youd|you would|${GROUP}|${N})(?: else)?(?: would)? (?:like|likes|want|wants|prefer|need|needs))|if (?:you think )?(?:that|it) (?:helps|would help|will help|might help|d help)|if (?:(?:you|${GROUP})(?: else)?(?:s|re| is| are| re| gets| get)|youre|(?:anyone|anybody|someone|somebody|everyone|everybody)(?: else)?s) (?:staying late|sticking around|working late|hungry|thirsty|cold|chilly|peckish|interested|keen|up for (?:it|that)|stuck|struggling))`;
+/** "I can take that for you", "let me pull up the numbers for you" (not "I hope it gets better for you"). */
+const DONE_FOR_YOU =
+  '\\b(?:i|we)(?: (?:can|could|will|would|am happy to|m happy to|d be happy to|would be happy to|am going to|m gonna))? (?!hope|wish|think|feel|bet|guess|know|pray|am|m|was)\\w+(?: \\w+){0,6} for (?:you|u)\\b|\\b(?:ill|id|well|let me|happy to|glad to)(?: \\w+){1,6} for (?:you|u)\\b';
 /** "I can send you my notes if you like", "if you want, I can walk you through it". */
 const OFFER_ANYWHERE = new RegExp(
-  `\\b(?:i|ive|im|ill|id|we|weve|let me|happy to|glad to)\\b.*\\b${OFFER_CONDITION}\\b|\\b${OFFER_CONDITION}\\b.*\\b(?:i|ill|let me|happy to)\\b`,
+  `\\b(?:i|ive|im|ill|id|we|weve|let me|happy to|glad to)\\b.*\\b${OFFER_CONDITION}\\b|\\b${OFFER_CONDITION}\\b.*\\b(?:i|ill|let me|happy to)\\b|${DONE_FOR_YOU}`,
 );
 const TAG_QUESTION = new RegExp(
-  `\\b(?:${NEG_AUX} (?:it|you|we|they|he|she|there|i|that|${N})|dont you think|wouldnt you say|or not|(?:is|isnt) (?:that|it) (?:right|correct|true|so)|(?:in|for|by|from|since|to|with|at|on) (?:what|which|whom|who|where|when)(?: \\w+)?)$`,
+  `\\b(?:${NEG_AUX} (?:it|you|we|they|he|she|there|i|that|${N})|dont you think|wouldnt you say|or not|(?<=\\w \\w+ \\w+ )or|(?:is|isnt) (?:that|it) (?:right|correct|true|so)|(?:in|for|by|from|since|to|with|at|on) (?:what|which|whom|who|where|when)(?: \\w+)?)$`,
 );
 /** "you said tuesday right": a statement with a subject, then "right" as a tag (not "you're right"). */
 const RIGHT_TAG = new RegExp(
@@ -866,6 +962,8 @@ const addressesNext = (t: Turn, k: number, to: number, asked: boolean): boolean 
     if (ADDRESS_WORDS.has(after)) return true;
     if (IMPERATIVE.test(textOf(t, k, to))) return true;
     if (!INVERTED_SUBJECTS.has(after)) return false;
+    // "mr dube is there a tutoring programme": an existential question asks.
+    if (/^(?:is|are|was|were)$/.test(next) && after === 'there' && THERE_ASKED.has(wordAt(t, k + 2))) return true;
     // "tariq is the budget approved" asks Tariq; "Quinn is the lead" talks about Quinn.
     const end = TRAILING_ADVERBS.has(wordAt(t, to - 1)) ? to - 1 : to;
     if (asked || PREDICATE_ENDS.has(wordAt(t, end - 1)) || (wordAt(t, end - 2) === 'or' && wordAt(t, end - 1) === 'not')) return true;
@@ -877,6 +975,8 @@ const addressesNext = (t: Turn, k: number, to: number, asked: boolean): boolean 
   }
   return IMPERATIVE.test(textOf(t, k, to)) || GREETING.test(textOf(t, k, to));
 };
+
+const THERE_ASKED = words('a an any anything anyone anybody some someone somebody something another enough room time way space');
 
 const thankedAt = (t: Turn, i: number): boolean => {
   for (let j = i - 1, steps = 0; j >= 0 && steps < 4; j--, steps++) {
@@ -905,6 +1005,38 @@ const isBare = (t: Turn, u: Span): boolean => {
   return vocatives > 0;
 };
 
+/** Words after which a name is said to its bearer: "hi mr halloran", "morning everyone". */
+const GREET_WORDS = words('hi hello hey heya hiya morning afternoon evening welcome bye goodbye night');
+/** Verbs that take a person and then a question: "ask Omar what ...", "tell Pia where ...". */
+const ASKING_VERBS = words('ask asked asking tell told telling show showed remind reminded');
+/** Breakers after which a name may be called mid-clause: "... but professor can I push back". */
+const CALL_BREAKERS = words('but so then okay ok well now anyway anyways also alright actually um uh erm sorry right yeah yes');
+
+/**
+ * Whether the words before a name at `i` leave it free to be a vocative: it starts the clause, or
+ * only markers precede it ("and sergei you're ..."), or it follows a breaker in run-on speech
+ * ("... mostly but professor can i ..."), or no word ties it into the sentence. A preposition before
+ * it does not when a question follows ("before i dive in chase what are the ...").
+ */
+const freeBefore = (t: Turn, from: number, i: number, end: number, to: number): boolean => {
+  if (i === from) return true;
+  const before = wordAt(t, i - 1);
+  if (!BLOCKERS.has(before)) return true;
+  // "... this week if you want amara": a name after the condition that closes an offer.
+  if (end === to && /^if (?:you|u) (?:want|like|need|prefer|wish)$/.test(textOf(t, Math.max(from, i - 3), i))) return true;
+  let k = from;
+  while (k < i && MARKERS.has(wordAt(t, k))) k++;
+  if (k === i) return true;
+  if (CALL_BREAKERS.has(before) && !isVocativeWord(t, i - 2) && end < to && AUX_WORDS.has(wordAt(t, end)) && ADDRESS_WORDS.has(wordAt(t, end + 1))) return true;
+  return WH_WORDS.has(wordAt(t, end)) && AUX_WORDS.has(wordAt(t, end + 1)) && !ASKING_VERBS.has(before) && !AUX_WORDS.has(before);
+};
+
+const NEW_SUBJECTS = words('the my our we this these those thats theres there were weve hes shes theyre he she they');
+const leadIn = (t: Turn, from: number, to: number): boolean => {
+  for (let k = from; k < to; k++) if (!MARKERS.has(wordAt(t, k))) return false;
+  return true;
+};
+
 /** Every vocative in a sentence, with the clause it sits in. */
 const vocativesOf = (t: Turn, u: Unit): Vocative[] => {
   const found: Vocative[] = [];
@@ -921,10 +1053,13 @@ const vocativesOf = (t: Turn, u: Unit): Vocative[] => {
     for (let i = c.from; i < c.to; i++) {
       if (!isVocativeWord(t, i) || (i > c.from && isVocativeWord(t, i - 1))) continue;
       const end = chainEnd(t, i, c.to);
-      const free = i === c.from || !BLOCKERS.has(wordAt(t, i - 1));
+      const free = freeBefore(t, c.from, i, end, c.to);
       // At the clause end ("what do you think ben") or before a first pair part ("ben what ...").
       const atEnd = end === c.to && i > c.from;
-      if (free && (atEnd || addressesNext(t, end, c.to, u.asked))) for (let k = i; k < end; k++) add(k, clause);
+      const greeted = GREET_WORDS.has(wordAt(t, i - 1)) && isName(t, i);
+      // "doctor kobayashi the family want ...": a name that opens the turn, followed by a new subject, calls.
+      const opening = u.from === 0 && c.from === 0 && leadIn(t, 0, i) && NEW_SUBJECTS.has(wordAt(t, end)) && !t.words[end - 1]?.punct;
+      if (greeted || opening || (free && (atEnd || addressesNext(t, end, c.to, u.asked)))) for (let k = i; k < end; k++) add(k, clause);
       i = end - 1;
     }
   });
@@ -969,6 +1104,16 @@ const skipLead = (t: Turn, from: number, to: number, asked: boolean): number => 
   return p;
 };
 
+const EMBEDDING = words(`know knew known sure idea wonder wondering wondered ask asked asking tell told see saw understand remember
+  decide decided explain figure show matter care mean about on of is was regardless guess imagine check find out if whether so
+  than as that what where how why who when which them him her me us`);
+const INVERTED_WH = new RegExp(`^${WH}(?: (?:much|many|long|often|far|soon|else|exactly)(?: \\w+)?)? ${AUX} (?:you|u|we|i|they|he|she|it|the|your|our|this|that|these|those|there|${N})\\b`);
+const PLAN_CHECK = /^(?:work|works|sound|sounds|suit|suits|make sense|fit|fits|seem|help|be (?:ok|okay|alright|fine))\b/;
+const SALUTES = words('hi hello hey hiya heya morning evening afternoon bye goodbye');
+const COPULAS = words('is was were are am isnt wasnt werent arent');
+const PERSONAL_SUBJECTS = words('i we they he she you it');
+const STATED_SUBJECTS = words('it its that thats this there he she they we i');
+
 /** Where a first pair part may start in a clause: its start, and after markers or names in run-on speech. */
 const startsIn = (t: Turn, c: Span, asked: boolean): Array<{ p: number; free: boolean }> => {
   const out: Array<{ p: number; free: boolean }> = [];
@@ -984,9 +1129,23 @@ const startsIn = (t: Turn, c: Span, asked: boolean): Array<{ p: number; free: bo
     else if (prev === 'is' && /^(?:question|thing|point)$/.test(wordAt(t, p - 2))) push(p, false);
     // After a name only when the name addresses: "thanks cleo ada would you ...", not "Kwame has the ...".
     // Not after a name tied into the sentence: "I'll let Priscilla answer that one".
-    else if (isVocativeWord(t, p - 1) && !BLOCKERS.has(wordAt(t, p - 2)) && addressesNext(t, p, c.to, asked)) push(skipLead(t, p, c.to, asked), true);
+    else if (isVocativeWord(t, p - 1) && freeBefore(t, c.from, p - 1, p, c.to) && addressesNext(t, p, c.to, asked)) push(skipLead(t, p, c.to, asked), true);
     // Speech recognition drops the punctuation before "did you ..." or "what do you ...".
-    else if (AUX_WORDS.has(w) && (YOU_WORDS.has(wordAt(t, p + 1)) || GROUP_SUBJECTS.has(wordAt(t, p + 1)))) push(p, false);
+    // Not "it was you" or "that was you", where the copula already has its subject.
+    else if (AUX_WORDS.has(w) && (YOU_WORDS.has(wordAt(t, p + 1)) || GROUP_SUBJECTS.has(wordAt(t, p + 1))) && !(STATED_SUBJECTS.has(prev) && COPULAS.has(w))) push(p, false);
+    // "let's start simple how much sleep do we need": an inverted wh-question starts a new question
+    // in run-on speech ("I know what we need" does not invert; "ask her what ..." embeds).
+    else if (WH_WORDS.has(w) && !EMBEDDING.has(prev) && !WH_WORDS.has(prev) && INVERTED_WH.test(textOf(t, p, c.to))) push(p, false);
+    // "it's a sunny afternoon can we play outside": asking leave for the group.
+    else if (/^(?:can|could|shall|may)$/.test(w) && /^(?:we|i)$/.test(wordAt(t, p + 1)) && !PERSONAL_SUBJECTS.has(prev) && !AUX_WORDS.has(prev) && !WH_WORDS.has(prev) && !EMBEDDING.has(prev)) push(p, false);
+    // "... should do the pitch does that work for you ifeoma": checking a plan with the one it concerns.
+    else if (/^(?:does|do|would|will|can|could|is)$/.test(w) && /^(?:that|this|it)$/.test(wordAt(t, p + 1)) && PLAN_CHECK.test(textOf(t, p + 2, c.to)) && !STATED_SUBJECTS.has(prev)) push(p, false);
+    // "hope you've been quiet anything you want to add"
+    else if (w === 'anything' && (YOU_WORDS.has(wordAt(t, p + 1)) || /^(?:youd|else)$/.test(wordAt(t, p + 1)))) push(p, false);
+    // "and we're back welcome to episode forty"
+    else if (w === 'welcome' && !STATED_SUBJECTS.has(prev) && !/^(?:youre|you|are|is|be|very|most|more|a|the|always|so|were|was)$/.test(prev) && /^(?:to|back|everyone|everybody|all|aboard)$/.test(wordAt(t, p + 1))) push(p, false);
+    // "sorry i'm late hi everyone": a greeting at the end of a run-on turn, to names or the room.
+    else if (SALUTES.has(w) && !/^(?:say|said|says|saying|to|a|the)$/.test(prev) && p + 1 < c.to && chainEnd(t, p + 1, c.to) === c.to) push(p, false);
     // "... my name is dana how can i help you", "... before we start what do we need"
     else if (WH_WORDS.has(w) && AUX_WORDS.has(wordAt(t, p + 1)) && ADDRESS_WORDS.has(wordAt(t, p + 2))) push(p, false);
   }
@@ -1015,7 +1174,7 @@ const clausePair = (t: Turn, c: Span, asked: boolean): { pair: PairType; at: num
 };
 
 const THANKS_ROOM =
-  /\b(?:thanks|thank you|thank u|thx|cheers)(?: (?:so|very) much| again| a lot)? (?:everyone|everybody|all|both|guys|folks|team|yall|you all|you both|you guys|all of you|both of you|you two|you three|y all)(?: (?:so much|again|very much|for everything))?$/;
+  /\b(?:thanks|thank you|thank u|thx|cheers)(?: (?:so|very) much| again| a lot)? (?:everyone|everybody|all|both|guys|folks|team|yall|you all|you both|you guys|all of you|both of you|you two|you three|y all)(?: (?:so much|again|very much|for everything))?(?:$| (?!(?:the|of)\b))/;
 
 const saysSomething = (t: Turn, c: Span): boolean => {
   for (let i = c.from; i < c.to; i++) if (!isVocativeWord(t, i) && !MARKERS.has(wordAt(t, i)) && !BARE_ONLY.has(wordAt(t, i))) return true;
@@ -1028,6 +1187,17 @@ const NEED_STATED =
 const LETS = /^(?:lets|let us)\b/;
 /** "Sure, take it.": granting what was asked for, not asking in turn. */
 const GRANTED = /^(?:(?:sure|yes|yeah|yep|yup|of course|ok|okay|absolutely|no problem|no worries|go ahead|please|by all means|be my guest) )+(?:just )?(?:take|keep|have|use|borrow|grab)(?: (?:it|them|mine|one|those|these|that))?(?: (?:back|please|anytime|whenever))?$/;
+
+/** Accepting an offer: "yeah please do", "please yes", "yes please love", "me please, pepperoni". */
+const ACCEPTED =
+  /^(?:(?:oh|ooh|ah|um|uh|yes|yeah|yep|yup|sure|ok|okay|absolutely|definitely|me|too|one|for) )*(?:please(?: (?:do|yes|yeah|yep))?|(?:me|yes|yeah|yep|sure|ok|okay)(?: too)? please)(?: (?:love|dear|mate|thanks|thank you|too|qqn\d+))*((?: \w+){0,2})$/;
+
+const accepts = (t: Turn, u: Unit): boolean => {
+  const m = ACCEPTED.exec(textOf(t, u.from, u.to));
+  if (!m) return false;
+  const rest = (m[1] ?? '').trim();
+  return !rest || (!IMPERATIVE.test(rest) && !AUX_WORDS.has(rest.split(' ')[0] ?? '') && !/^(?:qq|you|u)\b/.test(rest));
+};
 
 const MODAL_TAG = /^(?:would|will|can|could|wont|cant|wouldnt|couldnt) (?:you|u)(?: please)?$/;
 
@@ -1065,9 +1235,11 @@ const unitPairOf = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
   for (const [clause, c] of u.clauses.entries()) {
     if (found && isTag(t, c)) continue;
     const m = clausePair(t, c, u.asked);
+    // "Bobby, you're up, show us the demo.": what the one given the floor is told to do keeps the invitation.
+    if (m && found?.pair === 'invitation' && m.pair === 'request' && !u.asked) continue;
     if (m) found = { pair: m.pair, unit, clause, at: m.at };
   }
-  if (found?.pair === 'request' && !u.asked && GRANTED.test(textOf(t, u.from, u.to))) return null;
+  if (found?.pair === 'request' && !u.asked && (GRANTED.test(textOf(t, u.from, u.to)) || accepts(t, u))) return null;
   const last = u.clauses.findLastIndex((c) => saysSomething(t, c));
   const lastClause = u.clauses[last];
   if (u.asked && lastClause) {
@@ -1088,7 +1260,7 @@ const unitPairOf = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
   if (called && proposed >= 0) return { pair: 'request', unit, clause: proposed, at: u.clauses[proposed]?.from ?? u.from };
   // "I need the numbers, please": a request without a request's grammar ("yes, please" accepts one).
   const please = u.clauses.findIndex((c) => / please\b/.test(` ${textOf(t, c.from, c.to)}`));
-  if (/\b(?:yes|yeah|yep|sure|ok|okay|oh) please\b/.test(textOf(t, u.from, u.to))) return null;
+  if (/\b(?:yes|yeah|yep|sure|ok|okay|oh) please\b/.test(textOf(t, u.from, u.to)) || accepts(t, u)) return null;
   const saying = textOf(t, u.from, u.to).split(' ').filter((w) => !MARKERS.has(w) && !ADDRESS_ONLY.has(w) && w !== 'please' && !/^qq/.test(w));
   const c = u.clauses[please];
   // "Please, Doris, you'll have your chance later.": a "please" that opens the sentence on its own
@@ -1100,11 +1272,12 @@ const unitPairOf = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
 // ---------------------------------------------------------------------------------------------
 // The addressee.
 
+const POINTED_AT = new RegExp(`^${POINTED}`);
 const SINGULAR_YOU = /\b(?:you|your|yours|yourself|u|ya|youre|youve|youll|youd)\b/;
 const PLURAL_YOU_ANYWHERE = new RegExp(`\\b${PLURAL_YOU}\\b`, 'g');
 /** Said to everyone: "does anybody ...", "are there any ...", "who wants ...". Selects nobody. */
 const GROUP_CUE = new RegExp(
-  `\\b(?:${PLURAL_YOU}|everyone|everybody|anyone|anybody|someone|somebody|guys|folks|ladies and gentlemen|(?:hi|hello|hey|morning|thanks|thank you|welcome|bye) all|any (?:more |other |further |last |final )?(?:questions|thoughts|comments|objections|concerns|ideas|feedback|takers|volunteers|suggestions|reactions|input|corrections|amendments|additions|announcements|blockers|other business|last words|final words)|next (?:question|questions|speaker|caller|person|hand)|a todos|tout le monde|(?:is|are|was|were) there|who(?:s| is| wants| has| knows| needs| can| could| will| would| else| here)\\b(?! (?:${AUX} )?(?:you|u)\\b))`,
+  `\\b(?:${PLURAL_YOU}|everyone|everybody|anyone|anybody|someone|somebody|guys|folks|ladies and gentlemen|(?:hi|hello|hey|morning|thanks|thank you|welcome|bye) all|any (?:more |other |further |last |final )?(?:questions|thoughts|comments|objections|concerns|ideas|feedback|takers|volunteers|suggestions|reactions|input|corrections|amendments|additions|announcements|blockers|other business|last words|final words)|next (?:question|questions|speaker|caller|person|hand)|a todos|tout le monde|(?:is|are|was|were) there(?= (?:any|anyone|anybody|anything|someone|somebody|something|other|more|further|people|volunteers?|questions?|comments?|objections?)\b)|who(?:s| is| wants| has| knows| needs| can| could| will| would| else| here)\\b(?! (?:${AUX} )?(?:you|u)\\b))`,
 );
 
 const designees: ReadonlyArray<{ pairs: readonly PairType[]; re: RegExp }> = [
@@ -1196,6 +1369,8 @@ const addressee = (t: Turn, fpp: FirstPairPart, previous: string | null): string
   // No name: "you" is the previous speaker (the one the turn responds to). A question about a third
   // person ("What did Omar say?") is put to the previous speaker too; a stated offer without "you"
   // ("I'm happy to take notes") is to the room.
+  // "Yes, you in the blue shirt." points at someone who is not in the room's list.
+  if (fpp.pair === 'invitation' && POINTED_AT.test(tail)) return null;
   switch (fpp.pair) {
     case 'offer':
       return youSingular || u.asked || /^(?:shall|should|can|could|may|would|do|did|will|want|wanna|need|how|what)\b/.test(tail)
