@@ -12,7 +12,7 @@ import { percentile, round, timeEach, type BenchResult } from './timing';
 type Case = Parameters<typeof detectDesignation>[0];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const sets = ['tests/fixtures/designation-dev.jsonl', 'tests/fixtures/designation-heldout.jsonl', 'tests/fixtures/designation-fresh.jsonl'];
+const sets = ['tests/fixtures/designation-dev.jsonl', 'tests/fixtures/designation-heldout.jsonl', 'tests/fixtures/designation-fresh.jsonl', 'tests/fixtures/designation-fresh2.jsonl', 'tests/fixtures/designation-fresh3.jsonl'];
 
 const readCases = (file: string): Case[] =>
   readFileSync(file, 'utf8')

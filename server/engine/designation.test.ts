@@ -331,6 +331,58 @@ describe('detectDesignation: cases found on the second fresh set (sales, wards, 
   });
 });
 
+describe('detectDesignation: cases found on the third fresh set (ordinary meetings)', () => {
+  it('hears an inverted question after a lower-case name when a bare verb follows the subject', () => {
+    expect(say('Nora', 'pia did your team see anything in the logs')).toEqual({ next: 'Pia', pair: 'question' });
+    expect(say('Nora', 'omar can the vendor deliver by friday')).toEqual({ next: 'Omar', pair: 'question' });
+    expect(say('Nora', 'omar did the review')).toEqual({ next: null, pair: 'none' });
+    expect(say('Nora', 'quinn did your taxes last year')).toEqual({ next: null, pair: 'none' });
+  });
+
+  it('puts "who is doing <the task>" to the one who just spoke about it, and volunteering calls to the room', () => {
+    expect(say('Nora', "Who's doing the images?", { previous: 'Pia' })).toEqual({ next: 'Pia', pair: 'question' });
+    expect(say('Nora', "who's reviewing it", { previous: 'Pia' })).toEqual({ next: 'Pia', pair: 'question' });
+    expect(say('Nora', "Who's going to tell the client?", { previous: 'Pia' })).toEqual({ next: null, pair: 'question' });
+    expect(say('Nora', "Who's taking notes today?", { previous: 'Pia' })).toEqual({ next: null, pair: 'question' });
+    expect(say('Nora', 'who wants to go first', { previous: 'Pia' })).toEqual({ next: null, pair: 'invitation' });
+  });
+
+  it('finds a short wh-question at the end of a run-on turn, but not an embedded one', () => {
+    expect(say('Nora', 'i missed it what happened', { previous: 'Omar' })).toEqual({ next: 'Omar', pair: 'question' });
+    expect(say('Nora', 'sorry i dropped off what happened', { previous: 'Omar' })).toEqual({ next: 'Omar', pair: 'question' });
+    for (const text of ["that's what happened", "i don't know what happened", 'nobody knows what changed', 'this is exactly what happened']) {
+      expect(say('Nora', text, { previous: 'Omar' })).toEqual({ next: null, pair: 'none' });
+    }
+  });
+
+  it('takes volunteering for a named task as an offer to the room, and agreeing to one as an answer', () => {
+    expect(say('Nora', 'I can take the export ticket.')).toEqual({ next: null, pair: 'offer' });
+    expect(say('Nora', 'i can look into the timeout issue')).toEqual({ next: null, pair: 'offer' });
+    for (const text of ['Sure, I can do that.', 'yeah i can take that', 'I can take it.', 'I can see the problem.']) {
+      expect(say('Nora', text, { previous: 'Omar' })).toEqual({ next: null, pair: 'none' });
+    }
+  });
+
+  it('asks for someone\'s time with "can I grab you", and offers with "can I get you something"', () => {
+    expect(say('Nora', 'Omar, can I grab you for two minutes?')).toEqual({ next: 'Omar', pair: 'request' });
+    expect(say('Nora', 'pia can i grab you after the call')).toEqual({ next: 'Pia', pair: 'request' });
+    expect(say('Nora', 'Pia, can I get you a coffee?')).toEqual({ next: 'Pia', pair: 'offer' });
+  });
+
+  it('hands over the floor to the last speaker, to someone asked to start by telling about themselves, and before closing', () => {
+    expect(say('Nora', "Quinn, you're the last one.")).toEqual({ next: 'Quinn', pair: 'invitation' });
+    expect(say('Nora', 'Last but not least, Pia.')).toEqual({ next: 'Pia', pair: 'invitation' });
+    expect(say('Nora', 'Could you start by telling us a bit about yourself?', { previous: 'Omar' })).toEqual({ next: 'Omar', pair: 'invitation' });
+    expect(say('Nora', 'Anything else before we wrap up?')).toEqual({ next: null, pair: 'invitation' });
+    expect(say('Nora', 'Does anyone have anything else before we close?', { previous: 'Omar' })).toEqual({ next: null, pair: 'invitation' });
+  });
+
+  it('takes thanks for meeting or for making time as a greeting', () => {
+    expect(say('Nora', 'Thanks for meeting with me, Pia.')).toEqual({ next: 'Pia', pair: 'greeting' });
+    expect(say('Nora', 'Quinn, thanks for making time today.')).toEqual({ next: 'Quinn', pair: 'greeting' });
+  });
+});
+
 describe('detectDesignation: robustness', () => {
   it('reads curly apostrophes, missing punctuation, capitals and extra spaces alike', () => {
     const expected = { next: 'Omar', pair: 'question' };
@@ -394,6 +446,10 @@ const fresh = fileURLToPath(new URL('../../tests/fixtures/designation-fresh.json
 // games, parent-teacher meetings, interview panels, town halls, moderated Q&A, murder mysteries), more
 // than half of it unpunctuated speech recognition with disfluencies and names that are common words.
 const fresh2 = fileURLToPath(new URL('../../tests/fixtures/designation-fresh2.jsonl', import.meta.url));
+// Written without looking at the detector or tuning for it, to estimate accuracy on ordinary talk like the dev
+// set's: stand-ups, check-ins, reviews, interviews, planning, small talk; 3-5 short first names, about a
+// quarter unpunctuated speech recognition. The detector scored 96.3% on it before it was fixed.
+const fresh3 = fileURLToPath(new URL('../../tests/fixtures/designation-fresh3.jsonl', import.meta.url));
 // A copy of ../shared/eval/designation-dev.jsonl, so a clean clone needs nothing outside the repo.
 const dev = fileURLToPath(new URL('../../tests/fixtures/designation-dev.jsonl', import.meta.url));
 
@@ -419,6 +475,14 @@ describe('detectDesignation: labelled utterances, second fresh set', () => {
   it('gets next speaker and pair type both right on at least 90% of the second fresh set', () => {
     const rows = readLabelled(fresh2);
     expect(rows.length).toBeGreaterThanOrEqual(250);
+    expect(accuracy(rows)).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('detectDesignation: labelled utterances, third fresh set', () => {
+  it('gets next speaker and pair type both right on at least 90% of the third fresh set', () => {
+    const rows = readLabelled(fresh3);
+    expect(rows.length).toBeGreaterThanOrEqual(300);
     expect(accuracy(rows)).toBeGreaterThanOrEqual(0.9);
   });
 });

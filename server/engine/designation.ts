@@ -648,7 +648,7 @@ const NEG_AUX = '(?:isnt|arent|wasnt|werent|dont|doesnt|didnt|havent|hasnt|hadnt
 const FLOOR_VERB =
   '(?:(?:take|talk|run|walk) (?:us|me|everyone|them|the group|the room) through|take (?:this|that|the) (?:one|question|next (?:one|question))|field (?:this|that|the) (?:one|question)|read (?:it |that |this )?(?:out|aloud)|read (?:the|this|that|our|your) (?:next |first |last )?(?:dialogue|passage|paragraph|poem|question|text|lines?|part|section|sentence|story|answer|essay|excerpt|extract|verse|message|letter|intro|introduction|announcements?|minutes|agenda|results|names|report|statement|comment)|try(?= *$)|have a try|give it a (?:go|try|shot)|go (?:first|next|ahead|on|now|last|second|third|after \\w+)|go(?! (?:to|get|grab|home|out|back|with|for)\\b)|(?:start|begin)(?! (?:the|a|an|working|on|writing|building|using))|kick(?: us| things)? off|say|speak|add|comment|share|respond|reply|answer|present|weigh in|chime in|jump in|pitch in|take the floor|introduce|continue|talk|tell (?:us|me|everyone|the group)|walk us|elaborate|expand|explain|ask|raise|lead off|open|sum up|wrap up|give us|react|follow up|make (?:a|an|your|the|some|any|a few)(?: (?:opening|closing|short|brief|final|quick|few))? (?:point|comment|statement|remarks?|case|pitch|speech|toast|announcement)|show (?:us|them|everyone|the group|the room|the team|the panel)|demo|demonstrate|close (?:us|things|the session|the meeting|the show) (?:out|off)|(?:plug|pitch|promote) (?:your|the|it|that|this)|say (?:hi|hello|a few words)|(?:come|step|get) (?:up|in|forward|on \\w+|to the \\w+) and (?:say|share|tell|introduce|talk)|have a go)';
 const FLOOR_ACT = new RegExp(
-  `^(?:go (?:first|next|ahead|on)|start us off|kick (?:us |things )?off|get us started|take the floor|say a few words|introduce (?:yourself|yourselves)|share (?:your|some|any) ${THOUGHTS}|(?:tell|give) (?:us|me|everyone|the group) (?:a bit |a little |a little bit |more |some more )?about|tell (?:us|me) what you think|jump in|chime in|weigh in|lead off|(?:continue|carry on|keep going|proceed|start|begin)$)`,
+  `^(?:go (?:first|next|ahead|on)|start us off|kick (?:us |things )?off|get us started|take the floor|say a few words|introduce (?:yourself|yourselves)|share (?:your|some|any) ${THOUGHTS}|(?:tell|give) (?:us|me|everyone|the group) (?:a bit |a little |a little bit |more |some more )?about|(?:start|begin|kick (?:us |things )?off|open) (?:by|with) (?:telling|introducing|sharing|giving|saying|walking|talking|describing)|tell (?:us|me) what you think|jump in|chime in|weigh in|lead off|(?:continue|carry on|keep going|proceed|start|begin)$)`,
 );
 
 const rule = (source: string): RegExp => new RegExp(`^(?:${source})\\b`);
@@ -672,7 +672,7 @@ const GREETING = rule(
     'hola|buen(?:os|as) (?:dias|tardes|noches)|hasta (?:luego|manana|pronto|la vista|la proxima)|adios|chao|ciao|bonjour|bonsoir|salut|au revoir|a bientot|hallo|guten (?:morgen|tag|abend)|tschuss|auf wiedersehen|servus|moin|buongiorno|buonasera|arrivederci|namaste|salaam|salam|shalom|konnichiwa|ohayo|sayonara|annyeong|ni hao|ola|bom dia|boa (?:tarde|noite)|tchau|hej|god morgon|dzien dobry|privet|merhaba|jambo|habari',
     `(?:(?:its|it is|so|very|really|it was|was) )?(?:nice|good|great|lovely|pleased|glad|wonderful) to (?:meet|see|have) (?:you|${GROUP}|${N})`,
     `(?:(?:it was|was|its been|it has been|been) )?(?:(?:so|very|really) )?(?:nice|good|great|lovely|a pleasure|wonderful) (?:meeting|seeing|talking to|chatting with|working with) (?:you|${GROUP}|${N})`,
-    '(?:thanks|thank you|thank u)(?: (?:so much|very much|all|everyone|both|again|guys|folks|a lot))* for (?:joining|coming|being here|your time|making it|attending|taking the time|dialing in|dialling in|jumping on|showing up|being with us|tuning in|stopping by|dropping by|popping in|listening|watching|calling|visiting|coming by)',
+    '(?:thanks|thank you|thank u)(?: (?:so much|very much|all|everyone|both|again|guys|folks|a lot))* for (?:joining|coming|being here|your time|making it|attending|taking the time|making (?:the |some )?time|meeting with (?:me|us)|sitting down with (?:me|us)|dialing in|dialling in|jumping on|hopping on|getting on|showing up|being with us|tuning in|stopping by|dropping by|popping in|listening|watching|calling|visiting|coming by)',
     `(?:im |i am |were |so )?(?:glad|happy|great|so glad) (?:that )?(?:you|${N}|${GROUP}) (?:could|can|were able to|made it|came|joined|are here|re here)`,
     '(?:have a (?:(?:very|really|nice|good|great|lovely|wonderful|quiet|safe|restful|relaxing|fun|happy|fantastic|peaceful|productive|well deserved) )+|enjoy (?:the|your) (?:(?:nice|good|lovely|long|well deserved) )*)(?:day|weekend|evening|night|one|week|trip|holiday|holidays|break|vacation|shift|flight|lunch|rest of (?:the|your) (?:day|week|evening))',
   ].join('|'),
@@ -680,7 +680,8 @@ const GREETING = rule(
 
 const OFFER = rule(
   [
-    `(?:can|could|may|shall|should) i (?:get|grab|bring|fetch|pour|make|offer|order|buy|find|show|send|give|lend|pass|hand|email|forward) (?:${ADDRESSEE}|${N}|either|both)`,
+    // Not "can I grab you for two minutes", which asks for the person's time.
+    `(?:can|could|may|shall|should) i (?:get|grab|bring|fetch|pour|make|offer|order|buy|find|show|send|give|lend|pass|hand|email|forward) (?:${ADDRESSEE}|${N}|either|both)(?= \\w)(?! (?:for|after|before|later|quickly|real|tomorrow|today|tonight|at|in|on|when|once|sometime|briefly)\\b)`,
     '(?:can|could|may) i (?:help|assist)',
     'shall i',
     // "I can offer you a credit", "chase i'll trade you two sheep for a brick".
@@ -728,6 +729,9 @@ const INVITATION = rule(
     '(?:please )?(?:begin|start|go ahead|proceed|continue|present|fire away)\\b.*\\b(?:whenever|when|once) (?:you|u)(?:re| are| re| r) ready$',
     `(?:lets|let us) (?:hear|start with (?:you|${N})|begin with (?:you|${N})|go to|turn to|go around)`,
     '(?:whos|who is) (?:next|up|first|going (?:first|next)|starting)',
+    // "Anything else before we wrap up?": the last call for the floor before closing.
+    '(?:is there |does (?:anyone|anybody) have |(?:anyone|anybody) (?:have |got )?)?anything (?:else|more|further)(?: (?:from anyone|from anybody|from the (?:group|team|room)|anyone|to add))? before (?:we|i) (?:wrap|close|finish|end|stop|move on|go|sign off|break|adjourn|hang up|call it)',
+    'last but not least',
     `care to ${FLOOR_VERB}`,
     `next (?:up )?(?:is |will be )?${N}`,
     '(?:(?:ok|okay|alright|right|yes|so) )*next (?:question|questions|speaker|caller|person|hand|one)(?: please)?$',
@@ -913,7 +917,7 @@ const HANDED_OVER = '(?<!\\b(?:handed|passed|turned|gave|given|went|came|moved|s
 
 /** Clause-wide patterns that need not start the clause: "I think it's your turn", "..., isn't it". */
 const INVITATION_ANYWHERE = new RegExp(
-  `\\b(?:your (?:turn|floor|go|move)|floor(?:s| is) (?:all )?yours|${HANDED_OVER}(?:over|back) to (?:you|${N})|you(?:re| are| re) (?:up|next|on deck|on the air|on air|live)|you(?:re| are| re) on$|(?:whenever|when|once) (?:you|u)(?:re| are| re| r) ready$|take it away|all yours|kick us off|start us off|get us started|you have the floor|stage is yours|say a few words|introduce (?:yourself|yourselves)|qqp\\d+ turn|${N} (?:is|s|will be) (?:up|next)|hear (?:more )?from (?:you|${N})|hear (?:your|what you|what ${N})|(?:hand|pass|turn)(?: it| things| the floor)?(?: over| back)? to (?:you|${N})|(?:start|begin) with (?:you|${N}))\\b`,
+  `\\b(?:your (?:turn|floor|go|move)|floor(?:s| is) (?:all )?yours|${HANDED_OVER}(?:over|back) to (?:you|${N})|you(?:re| are| re) (?:up|next|on deck|on the air|on air|live)|you(?:re| are| re) (?:the )?(?:last|final)(?: (?:one|person|speaker|up))?$|you(?:re| are| re) on$|(?:whenever|when|once) (?:you|u)(?:re| are| re| r) ready$|take it away|all yours|kick us off|start us off|get us started|you have the floor|stage is yours|say a few words|introduce (?:yourself|yourselves)|qqp\\d+ turn|${N} (?:is|s|will be) (?:up|next)|hear (?:more )?from (?:you|${N})|hear (?:your|what you|what ${N})|(?:hand|pass|turn)(?: it| things| the floor)?(?: over| back)? to (?:you|${N})|(?:start|begin) with (?:you|${N}))\\b`,
 );
 const OFFER_CONDITION = `(?:if (?:(?:you|youd|you would|${GROUP}|${N})(?: else)?(?: would)? (?:like|likes|want|wants|prefer|need|needs))|if (?:you think )?(?:that|it) (?:helps|would help|will help|might help|d help)|if (?:(?:you|${GROUP})(?: else)?(?:s|re| is| are| re| gets| get)|youre|(?:anyone|anybody|someone|somebody|everyone|everybody)(?: else)?s) (?:staying late|sticking around|working late|hungry|thirsty|cold|chilly|peckish|interested|keen|up for (?:it|that)|stuck|struggling))`;
 /** "I can take that for you", "let me pull up the numbers for you" (not "I hope it gets better for you"). */
@@ -971,10 +975,23 @@ const addressesNext = (t: Turn, k: number, to: number, asked: boolean): boolean 
     if (/^(?:that|this|it)$/.test(after) && k + 2 < end && !/^(?:is|was|s)$/.test(wordAt(t, k + 2))) return true;
     // "bill is the contract six months or twelve": offering alternatives asks.
     for (let j = k + 2; j < end - 1; j++) if (wordAt(t, j) === 'or') return true;
+    // "vic did your team see anything in the logs": "do" or a modal, a subject, then the bare verb
+    // the auxiliary inverts ("Vic did your taxes", "Omar did the sign off" stay statements).
+    if (/^(?:do|does|did|can|could|will|would|should)$/.test(next) && after !== 'there') {
+      for (let j = k + 3; j < Math.min(end, k + 6); j++) {
+        if (BASE_VERBS.has(wordAt(t, j)) && !INVERTED_SUBJECTS.has(wordAt(t, j - 1)) && !/^(?:a|an|to)$/.test(wordAt(t, j - 1))) return true;
+      }
+    }
     return false;
   }
   return IMPERATIVE.test(textOf(t, k, to)) || GREETING.test(textOf(t, k, to));
 };
+
+/** Bare verbs that follow an inverted subject: "did your team see ...", "can the vendor deliver ...". */
+const BASE_VERBS = words(`see know get go come happen work say think want need like look hear find make take give send finish
+  start end pass fail break change arrive show reply respond sign approve agree mention ask call fix run help cover include ship
+  move update load crash build deploy merge match cost check notice catch deliver handle support cope manage reach meet hit
+  fit scale improve increase drop slip land close open launch go out come back get back turn out mean matter`);
 
 const THERE_ASKED = words('a an any anything anyone anybody some someone somebody something another enough room time way space');
 
@@ -1113,6 +1130,11 @@ const SALUTES = words('hi hello hey hiya heya morning evening afternoon bye good
 const COPULAS = words('is was were are am isnt wasnt werent arent');
 const PERSONAL_SUBJECTS = words('i we they he she you it');
 const STATED_SUBJECTS = words('it its that thats this there he she they we i');
+const RUN_ON_WH = /^(?:what|who) (?:happened|changed|went wrong|broke|happens next|is going on|s going on|is wrong|s wrong|did (?:that|this|it))(?: (?:then|there|next|after(?:wards)?|exactly|with (?:it|that|them|the \w+)))?$/;
+/** Words that take a wh-clause as their object or complement: "exactly what happened", "forgot who did it". */
+const EMBEDDED_BY = words(`exactly precisely thats this heres theres whats knows sees tells explains shows asks understands
+  understood wonders decides remembers forgets figured forgot forget forgotten remember heard hear learned learn saw seen found
+  discover discovered describe explain tell told asked wondering wonder idea sure clear unclear obvious depends`);
 
 /** Where a first pair part may start in a clause: its start, and after markers or names in run-on speech. */
 const startsIn = (t: Turn, c: Span, asked: boolean): Array<{ p: number; free: boolean }> => {
@@ -1148,6 +1170,9 @@ const startsIn = (t: Turn, c: Span, asked: boolean): Array<{ p: number; free: bo
     else if (SALUTES.has(w) && !/^(?:say|said|says|saying|to|a|the)$/.test(prev) && p + 1 < c.to && chainEnd(t, p + 1, c.to) === c.to) push(p, false);
     // "... my name is dana how can i help you", "... before we start what do we need"
     else if (WH_WORDS.has(w) && AUX_WORDS.has(wordAt(t, p + 1)) && ADDRESS_WORDS.has(wordAt(t, p + 2))) push(p, false);
+    // "i missed it what happened": a short wh-question with the wh-word as subject closes a run-on
+    // turn ("I know what happened", "that's what happened" embed it).
+    else if (RUN_ON_WH.test(textOf(t, p, c.to)) && !EMBEDDING.has(prev) && !EMBEDDED_BY.has(prev) && !AUX_WORDS.has(prev)) push(p, false);
   }
   return out.sort((a, b) => a.p - b.p);
 };
@@ -1187,6 +1212,13 @@ const NEED_STATED =
 const LETS = /^(?:lets|let us)\b/;
 /** "Sure, take it.": granting what was asked for, not asking in turn. */
 const GRANTED = /^(?:(?:sure|yes|yeah|yep|yup|of course|ok|okay|absolutely|no problem|no worries|go ahead|please|by all means|be my guest) )+(?:just )?(?:take|keep|have|use|borrow|grab)(?: (?:it|them|mine|one|those|these|that))?(?: (?:back|please|anytime|whenever))?$/;
+
+/**
+ * "I can take the export ticket": volunteering for a task offers it to the room. Not after "sure" or
+ * "yeah", which accept a request ("Sure, I can do that"), nor for a task already named ("I can take it").
+ */
+const VOLUNTEERED =
+  /^(?:(?:and|also|um|uh|so|oh|actually|well|i mean) )*i (?:can|could)(?: (?:also|easily|probably|definitely|totally|happily|just|always))? (?:take|grab|handle|cover|own|pick up|put together|draft|write up|type up|set up|send out|share|run|lead|organi[sz]e|coordinate|book|look into|follow up (?:on|with)|chase|prepare|host|bring|order|drive|check|reach out to|help with|review|test|do a first pass on|make a first pass at|sketch out|mock up|put up|schedule) (?!(?:it|that|this|them|those|these|one|care|place|part|over|off|a look at (?:it|that|this))\b)\w/;
 
 /** Accepting an offer: "yeah please do", "please yes", "yes please love", "me please, pepperoni". */
 const ACCEPTED =
@@ -1250,8 +1282,8 @@ const unitPairOf = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
   }
   if (found) return found;
   const text = textOf(t, u.from, u.to);
-  if (OFFER_ANYWHERE.test(text)) return { pair: 'offer', unit, clause: 0, at: u.from };
-  // "Nora, I need those slides by noon": a want stated to someone by name is a request.
+  if (OFFER_ANYWHERE.test(text) || VOLUNTEERED.test(text)) return { pair: 'offer', unit, clause: 0, at: u.from };
+  // "Nora, I need those slides by noon: a want stated to someone by name is a request.
   const named = vocativesOf(t, u).some((v) => isName(t, v.i));
   const wanted = u.clauses.findIndex((c) => NEED_STATED.test(textOf(t, skipLead(t, c.from, c.to, u.asked), c.to)));
   if (named && wanted >= 0) return { pair: 'request', unit, clause: wanted, at: u.clauses[wanted]?.from ?? u.from };
@@ -1275,9 +1307,12 @@ const unitPairOf = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
 const POINTED_AT = new RegExp(`^${POINTED}`);
 const SINGULAR_YOU = /\b(?:you|your|yours|yourself|u|ya|youre|youve|youll|youd)\b/;
 const PLURAL_YOU_ANYWHERE = new RegExp(`\\b${PLURAL_YOU}\\b`, 'g');
-/** Said to everyone: "does anybody ...", "are there any ...", "who wants ...". Selects nobody. */
+/**
+ * Said to everyone: "does anybody ...", "are there any ...", "who wants ...". Selects nobody. Not "who's
+ * doing the images?", which asks after a task already in hand (of the one who just spoke about it).
+ */
 const GROUP_CUE = new RegExp(
-  `\\b(?:${PLURAL_YOU}|everyone|everybody|anyone|anybody|someone|somebody|guys|folks|ladies and gentlemen|(?:hi|hello|hey|morning|thanks|thank you|welcome|bye) all|any (?:more |other |further |last |final )?(?:questions|thoughts|comments|objections|concerns|ideas|feedback|takers|volunteers|suggestions|reactions|input|corrections|amendments|additions|announcements|blockers|other business|last words|final words)|next (?:question|questions|speaker|caller|person|hand)|a todos|tout le monde|(?:is|are|was|were) there(?= (?:any|anyone|anybody|anything|someone|somebody|something|other|more|further|people|volunteers?|questions?|comments?|objections?)\b)|who(?:s| is| wants| has| knows| needs| can| could| will| would| else| here)\\b(?! (?:${AUX} )?(?:you|u)\\b))`,
+  `\\b(?:${PLURAL_YOU}|everyone|everybody|anyone|anybody|someone|somebody|guys|folks|ladies and gentlemen|(?:hi|hello|hey|morning|thanks|thank you|welcome|bye) all|any (?:more |other |further |last |final )?(?:questions|thoughts|comments|objections|concerns|ideas|feedback|takers|volunteers|suggestions|reactions|input|corrections|amendments|additions|announcements|blockers|other business|last words|final words)|next (?:question|questions|speaker|caller|person|hand)|a todos|tout le monde|(?:is|are|was|were) there(?= (?:any|anyone|anybody|anything|someone|somebody|something|other|more|further|people|volunteers?|questions?|comments?|objections?)\b)|who(?:s| is| wants| has| knows| needs| can| could| will| would| else| here)\\b(?! (?:${AUX} )?(?:you|u)\\b)(?<!\\bwho(?:s| is)(?= (?!going\\b)\\w+ing (?:the|it|that|this|these|those|them|our|their|his|her)\\b)))`,
 );
 
 const designees: ReadonlyArray<{ pairs: readonly PairType[]; re: RegExp }> = [
