@@ -10,7 +10,7 @@
  * metrics.evenness; // 50 when three participants spoke 10, 20 and 30 words
  */
 import type { EventOf, SessionEvent } from '../engine/events';
-import { maxSimilarity } from '../engine/similarity';
+import { maxSimilarity, REPETITION_THRESHOLD } from '../engine/similarity';
 
 export interface ParticipantMetrics {
   /** Utterances spoken. */
@@ -118,9 +118,8 @@ export interface AggregateMetrics {
 
 /** The persona default in the scene schema, for a speaker whose rate the log does not give. */
 const defaultSpeakingRate = 150;
-/** MPOD §3.2: the anti-repetition window and threshold. */
+/** MPOD §3.2: the anti-repetition window (the threshold is the engine's). */
 const repetitionWindow = 5;
-const repetitionThreshold = 0.5;
 
 /** Whitespace-separated tokens that contain a letter or digit, so a dash is not a word. */
 export const countWords = (text: string): number => text.split(/\s+/).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
@@ -177,7 +176,7 @@ export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
     words += uWords;
 
     const previous = previousTexts.get(u.speaker) ?? [];
-    if (maxSimilarity(u.text, previous.slice(-repetitionWindow)) > repetitionThreshold) repeated += 1;
+    if (maxSimilarity(u.text, previous.slice(-repetitionWindow)) > REPETITION_THRESHOLD) repeated += 1;
     previousTexts.set(u.speaker, [...previous, u.text].slice(-repetitionWindow));
 
     if (u.addressee !== null && u.pair !== 'none') {
