@@ -136,6 +136,7 @@ export const SystemEvent = z.object({
   level: z.enum(['info', 'warn', 'error']),
   code: z.string(),
   message: z.string(),
+  audience: z.literal('observers').optional().describe('shown to instructors only'),
 });
 
 export const ImpromptuStartEvent = z.object({

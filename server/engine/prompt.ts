@@ -78,6 +78,8 @@ export interface PromptParts {
   memory: Memory;
   /** Long-term memories retrieved for this turn (MMAgents Eq. 4). */
   memories: string[];
+  /** The instructor's direction for this turn, if any. */
+  direction?: string;
   cue: Cue;
   partyRole?: { party: string; role: string } | undefined;
   contents: string[];
@@ -130,6 +132,7 @@ export const buildUtterancePrompt = (parts: PromptParts, purpose: Purpose, tempe
   if (act) task.push(act);
   if (!cue.obligation && cue.lastMessage && cue.act === 'statement') task.push(`Reply to ${cue.lastMessage.shortName}'s message.`);
   if (cue.snippet.goal) task.push(`This part of the conversation is for: ${cue.snippet.goal}`);
+  if (parts.direction) task.push(`Your director asks for this turn (follow it, staying in character; never mention it): ${parts.direction}`);
 
   const sections = [
     `Now, you are in a conversation where you should follow this context: ${scene.context || scene.title}`,

@@ -59,7 +59,14 @@ const apply = (c: Ctx, input: EngineInput): void => {
     case 'thoughts':
       return onThoughts(c, input.request, input.answers);
     case 'say':
-      return onSay(c, input.participant, input.text, input.durationMs);
+      return onSay(c, input.participant, input.text, input.durationMs, input.cut);
+    case 'inject': {
+      const text = input.text.trim();
+      if (!text) return;
+      c.s.direction = text;
+      emit(c, { type: 'system', level: 'info', code: 'direction', message: text, audience: 'observers' });
+      return;
+    }
     case 'approval':
       return onApproval(c, input);
     case 'raise-hand':
@@ -161,7 +168,7 @@ const onThoughts = (c: Ctx, requestId: string, answers: { participant: string; t
   beginTurn(c, { ...planFor(c, speaker, choice.speaker ? choice.reason : 'random'), bids });
 };
 
-const onSay = (c: Ctx, participant: string, text: string, durationMs?: number): void => {
+const onSay = (c: Ctx, participant: string, text: string, durationMs?: number, cut?: { request: string; partial: string }): void => {
   const s = c.s;
   const person = c.room.byId.get(participant);
   if (!person || person.kind !== 'human') {
@@ -170,6 +177,12 @@ const onSay = (c: Ctx, participant: string, text: string, durationMs?: number): 
   }
   if (!text.trim()) return;
   const expected = s.awaiting?.speaker === participant ? s.awaiting : null;
+  // Barge-in over a reply already being heard: what was said so far is logged, cut off by the human.
+  const pending = s.pending;
+  if (cut && pending?.kind === 'utterance' && pending.id === cut.request && cut.partial.trim()) {
+    s.pending = null;
+    accept(c, pending.plan, cut.partial.trim(), c.room.byId.get(pending.plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai', { cutBy: participant });
+  }
   // A human may barge in at any time: whatever was being generated for someone else is dropped.
   s.pending = null;
   s.awaiting = null;

@@ -23,6 +23,8 @@ export interface Plan {
   vibe?: string;
   intent?: Intent;
   impromptu?: boolean;
+  /** The instructor's direction for this turn. */
+  direction?: string;
   /** Set when the facilitator took this turn for one of its acts. */
   facilitatorAct?: Exclude<FacilitatorAct, 'direct-reply'>;
   bids?: Bid[];
@@ -79,6 +81,8 @@ export interface SessionState {
   /** The present human the room is waiting for, with the plan they were given the floor under. */
   awaiting: Plan | null;
   counter: number;
+  /** The instructor's direction for the next AI turn, until it is used. */
+  direction: string | null;
 }
 
 export type EngineInput =
@@ -88,7 +92,13 @@ export type EngineInput =
   /** think() answers for request `request`. */
   | { type: 'thoughts'; request: string; answers: { participant: string; text: string }[] }
   /** A real human's utterance, typed or transcribed; it may barge in at any time. */
-  | { type: 'say'; participant: string; text: string; durationMs?: number }
+  /**
+   * A real human's utterance, typed or transcribed; it may barge in at any time. `cut` says the
+   * shell had already streamed `partial` of the reply to request `request`, which the human cut off.
+   */
+  | { type: 'say'; participant: string; text: string; durationMs?: number; cut?: { request: string; partial: string } }
+  /** An instructor's direction for the next AI turn (observers only; never shown to participants). */
+  | { type: 'inject'; text: string }
   | { type: 'approval'; proposal: string; decision: 'approve' | 'edit' | 'dismiss' | 'regenerate'; text?: string; intent?: Intent }
   | { type: 'raise-hand'; participant: string }
   | { type: 'lower-hand'; participant: string }
@@ -141,6 +151,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   pending: null,
   awaiting: null,
   counter: 0,
+  direction: null,
 });
 
 /** The mutable working copy of one step. Only `step` creates it, so `step` stays pure. */

@@ -149,8 +149,14 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
 
 export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: { text: string; similarity: number }[]): void => {
   const id = nextId(c, 'g');
+  // The instructor's direction goes to the next AI turn requested, and stays with it through resamples.
+  if (c.s.direction && !plan.direction && c.room.byId.get(plan.speaker)?.kind === 'ai') {
+    plan = { ...plan, direction: c.s.direction };
+    c.s.direction = null;
+  }
   c.s.pending = { id, kind: 'utterance', plan, attempt, rejected };
   const parts = promptParts(c, plan);
+  if (plan.direction) parts.direction = plan.direction;
   c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(parts, 'utterance', BASE_TEMPERATURE + 0.1 * attempt) });
 };
 
@@ -277,7 +283,8 @@ export const accept = (
   plan: Plan,
   fullText: string,
   source: 'ai' | 'human' | 'simulated-human' | 'scripted',
-  extra: { durationMs?: number | undefined; resamples?: number; similarity?: number },
+  /** `cutBy`: a human barged in; `fullText` is what had been heard so far. */
+  extra: { durationMs?: number | undefined; resamples?: number; similarity?: number; cutBy?: string },
 ): void => {
   const s = c.s;
   const room = c.room;
@@ -290,7 +297,10 @@ export const accept = (
   // DialogLab A.2.1: interruption rules (a_i, a_j, p_ij, v_ij) fire while a_j speaks.
   let text = fullText;
   let interruption: { by: string; vibe: string; atWord: number } | null = null;
-  if (source === 'ai' || source === 'simulated-human') {
+  if (extra.cutBy) {
+    text = `${fullText}—`;
+    interruption = { by: extra.cutBy, vibe: 'barge-in', atWord: wordsOf(fullText) };
+  } else if (source === 'ai' || source === 'simulated-human') {
     const words = fullText.split(/\s+/).filter(Boolean);
     for (const rule of snippet.interruptions) {
       if (rule.to !== speaker || rule.from === speaker || words.length < 6) continue;
@@ -364,7 +374,8 @@ export const accept = (
   }
   if (interruption) {
     emit(c, { type: 'interruption', by: interruption.by, of: speaker, utterance: id, vibe: interruption.vibe, atWord: interruption.atWord }, startT + durationMs);
-    s.interruption = { by: interruption.by, vibe: interruption.vibe };
+    // A barge-in is followed by the human's own words; a rule's interrupter takes the next turn.
+    if (!extra.cutBy) s.interruption = { by: interruption.by, vibe: interruption.vibe };
   }
   s.t = startT + durationMs + GAP_MS;
 

@@ -42,6 +42,23 @@ describe('a real human in the room', () => {
     expect(late.events).toEqual([]);
   });
 
+  it('logs what was already heard of a reply a human cut off, as an interruption by that human', () => {
+    const first = step(run(scene, { present: ['tara'], inputs: [] }).state, { type: 'start' });
+    const pending = first.requests[0]!;
+    const cut = step(first.state, {
+      type: 'say',
+      participant: 'tara',
+      text: 'Sorry to cut in, but Ben, is the budget final?',
+      cut: { request: pending.id, partial: 'Good morning everyone, today we will' },
+    });
+    const u = utterances(cut.events);
+    expect(u[0]).toMatchObject({ speaker: 'ada', text: 'Good morning everyone, today we will—', interrupted: true, pair: 'none' });
+    expect(ofType(cut.events, 'interruption')[0]).toMatchObject({ by: 'tara', of: 'ada', vibe: 'barge-in', utterance: u[0]!.id, atWord: 6 });
+    expect(u[1]).toMatchObject({ speaker: 'tara', source: 'human', addressee: 'ben' });
+    // Ben answers the human next, not a pending interrupter.
+    expect(cut.requests[0]!.kind === 'generate' && cut.requests[0]!.request.cue).toMatchObject({ speaker: { id: 'ben' }, act: 'answer' });
+  });
+
   it('rejects speech from someone who is not a human participant, and keeps going', () => {
     const s = run(scene, { present: ['tara'], respond: askTara }).state;
     const r = step(s, { type: 'say', participant: 'ada', text: 'I am an AI' });

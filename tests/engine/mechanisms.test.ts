@@ -130,6 +130,19 @@ describe('memory (MMAgents §3.1.2)', () => {
   });
 });
 
+describe('instructor directions', () => {
+  it('steer the next AI turn only, and are logged for observers alone', () => {
+    const scene = makeScene({ participants: trio, turnTaking: { policy: 'round-robin' }, snippets: [{ id: 'a', initiator: 'ada', turns: 4 }] });
+    const started = run(scene, { present: ['dan'], inputs: [{ type: 'start' }, { type: 'inject', text: 'Ask about the budget overrun.' }] , respond: plain });
+    const note = ofType(started.events, 'system').find((e) => e.code === 'direction');
+    expect(note).toMatchObject({ audience: 'observers', message: 'Ask about the budget overrun.' });
+    const prompts = started.requests.flatMap((r) => (r.kind === 'generate' && r.request.purpose === 'utterance' ? [r.request.prompt] : []));
+    const directed = prompts.filter((p) => p.includes('Ask about the budget overrun.'));
+    expect(directed).toHaveLength(1);
+    expect(prompts.indexOf(directed[0]!)).toBe(1); // the greeting was already requested; the next AI turn gets it
+  });
+});
+
 describe('anti-repetition (MPOD §3.2)', () => {
   it('resamples an utterance too similar to the speaker’s last five, hotter each time, and keeps the least similar', () => {
     const scene = makeScene({ participants: trio, turnTaking: { policy: 'round-robin' }, snippets: [{ id: 'a', initiator: 'ada', turns: 5 }] });
