@@ -4,10 +4,14 @@
  * requests with a generator, and paces turns.
  *
  * - `pace: 'instant'` feeds each generated reply back as soon as it is ready (simulations, tests);
- * - `pace: 'realtime'` holds the next reply until the current speaker has finished speaking
+ * - `pace: 'realtime'` starts the next reply only when the current speaker has finished speaking
  *   (estimated speaking time, divided by `speed`), and stamps events with wall-clock time.
  *
- * A human can speak at any moment; the engine drops whatever it was generating for someone else.
+ * Replies stream: each text delta goes to `onDelta` as it is generated. A human who speaks while
+ * a reply is streaming cuts it off there: the generation is aborted and the engine logs what was
+ * heard and the interruption. While a present human is typing, the next AI reply waits (up to
+ * `typingHoldMs`), so agents do not talk over someone composing.
+ *
  * A generator that throws never stops the room: the scripted generator writes that turn and a
  * `system` event says so.
  */
@@ -31,7 +35,11 @@ export interface LiveRoomOptions {
   /** Realtime only: how much faster than spoken time turns follow each other. */
   speed?: number;
   maxTurns?: number;
+  /** How long a "typing" signal holds back AI replies unless renewed. */
+  typingHoldMs?: number;
   onEvent?: (event: SessionEvent) => void;
+  /** A piece of a reply as it is generated; `draft` identifies the reply until its utterance event. */
+  onDelta?: (delta: { speaker: string; draft: string; text: string }) => void;
   /** Notices the generator raised since the last call (e.g. a vendor fallback); logged as system events. */
   takeNotices?: () => Notice[];
   now?: () => number;
@@ -41,6 +49,8 @@ export interface LiveRoomOptions {
 export interface LiveRoom {
   /** Applies an input (a human's words, an instructor's command) in arrival order. */
   send(input: EngineInput): void;
+  /** A present human started or stopped composing a message. */
+  typing(participant: string, active: boolean): void;
   readonly state: SessionState;
   /** Resolves with the whole log when the session ends. */
   readonly ended: Promise<SessionEvent[]>;
@@ -49,6 +59,7 @@ export interface LiveRoom {
 export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): LiveRoom => {
   const pace = options.pace ?? 'instant';
   const speed = options.speed ?? 1;
+  const typingHoldMs = options.typingHoldMs ?? 8000;
   const now = options.now ?? (() => Date.now());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const fallback = createScriptedGenerator();
@@ -62,10 +73,22 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
   let floorFreeAt = started;
   let resolveEnded!: (events: SessionEvent[]) => void;
   const ended = new Promise<SessionEvent[]>((resolve) => (resolveEnded = resolve));
+  /** The reply being streamed now, which a human can cut off. */
+  let streaming: { id: string; partial: string; controller: AbortController } | null = null;
+  const typingUntil = new Map<string, number>();
+  let outstanding = 0;
 
   const inbox: EngineInput[] = [];
   let draining = false;
   const send = (input: EngineInput): void => {
+    if (input.type === 'say' && !input.cut && streaming) {
+      // Barge-in: stop the reply where the human cut in.
+      const { id, partial, controller } = streaming;
+      streaming = null;
+      controller.abort();
+      input = { ...input, cut: { request: id, partial } };
+    }
+    if (input.type === 'say') typingUntil.delete(input.participant);
     inbox.push(input);
     if (draining) return; // an input sent from onEvent waits for the current step's events to finish
     draining = true;
@@ -81,7 +104,6 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       send({ type: 'end' });
     }
   };
-  let outstanding = 0;
 
   const apply = (input: EngineInput): void => {
     if (pace === 'realtime' && input.type !== 'clock') state = step(state, { type: 'clock', t: now() - started }).state;
@@ -91,7 +113,10 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       log.push(event);
       if (event.type === 'utterance' && pace === 'realtime') floorFreeAt = now() + event.durationMs / speed;
       options.onEvent?.(event);
-      if (event.type === 'end') resolveEnded(log);
+      if (event.type === 'end') {
+        streaming?.controller.abort();
+        resolveEnded(log);
+      }
     }
     for (const request of result.requests) {
       outstanding++;
@@ -99,14 +124,33 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     }
   };
 
-  const generate = async (request: GenerateRequest, notices: EngineInput[]): Promise<string> => {
-    let text: string;
+  const stillWanted = (id: string): boolean => state.pending?.id === id;
+
+  /** Waits while a present human is composing, as long as their signal is fresh. */
+  const untilNobodyTyping = async (id: string): Promise<void> => {
+    for (;;) {
+      const t = now();
+      const until = Math.max(0, ...[...typingUntil.values()].filter((u) => u > t));
+      if (until <= t || !stillWanted(id)) return;
+      await sleep(Math.min(250, until - t));
+    }
+  };
+
+  const generate = async (request: GenerateRequest, notices: EngineInput[], signal?: AbortSignal, onText?: (text: string) => void): Promise<string> => {
+    let text = '';
     try {
-      text = await complete(options.generator, request);
+      for await (const delta of options.generator.stream(request, signal)) {
+        text += delta;
+        onText?.(delta);
+      }
     } catch (error) {
-      const message = `${options.generator.name} failed (${(error as Error).message}); used scripted for this turn`;
-      notices.push({ type: 'notice', level: 'warn', code: 'generator-fallback', message });
-      text = await complete(fallback, request);
+      if (signal?.aborted) return text;
+      if (!text) {
+        const message = `${options.generator.name} failed (${(error as Error).message}); used scripted for this turn`;
+        notices.push({ type: 'notice', level: 'warn', code: 'generator-fallback', message });
+        text = await complete(fallback, request);
+        onText?.(text);
+      }
     }
     for (const notice of options.takeNotices?.() ?? []) notices.push({ type: 'notice', level: 'warn', ...notice });
     return text;
@@ -114,7 +158,24 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
 
   const carryOut = async (request: EngineRequest): Promise<void> => {
     const inputs: EngineInput[] = [];
-    if (request.kind === 'generate') {
+    if (request.kind === 'generate' && request.request.purpose === 'utterance') {
+      // Realtime: the next speaker starts when the current one has finished.
+      const wait = floorFreeAt - now();
+      if (pace === 'realtime' && wait > 0) await sleep(wait);
+      await untilNobodyTyping(request.id);
+      if (!stillWanted(request.id)) return;
+      const controller = new AbortController();
+      const current = { id: request.id, partial: '', controller };
+      streaming = current;
+      const speaker = request.request.cue.speaker.id;
+      const text = await generate(request.request, inputs, controller.signal, (delta) => {
+        current.partial += delta;
+        options.onDelta?.({ speaker, draft: request.id, text: delta });
+      });
+      if (streaming === current) streaming = null;
+      if (controller.signal.aborted) return;
+      inputs.push({ type: 'generated', request: request.id, text });
+    } else if (request.kind === 'generate') {
       const text = await generate(request.request, inputs);
       inputs.push({ type: 'generated', request: request.id, text });
     } else {
@@ -128,9 +189,6 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       for (const r of results) inputs.push(...r.notices);
       inputs.push({ type: 'thoughts', request: request.id, answers: results.map((r) => r.answer) });
     }
-    // Realtime: the next speaker waits until the current one has finished.
-    const wait = floorFreeAt - now();
-    if (pace === 'realtime' && wait > 0) await sleep(wait);
     outstanding--;
     for (const input of inputs) send(input);
     outstanding++;
@@ -140,6 +198,10 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
   queueMicrotask(() => send({ type: 'start' }));
   return {
     send,
+    typing: (participant, active) => {
+      if (active) typingUntil.set(participant, now() + typingHoldMs);
+      else typingUntil.delete(participant);
+    },
     get state() {
       return state;
     },

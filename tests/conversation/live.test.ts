@@ -74,6 +74,62 @@ describe('live room', () => {
     expect(notices[0]).toMatchObject({ message: expect.stringContaining('gemini failed (HTTP 500)') });
   });
 
+  it('streams replies as deltas, and a human who speaks mid-stream cuts the reply off there', async () => {
+    const chunks: ((text: string | null) => void)[] = [];
+    const slow: Generator = {
+      name: 'slow',
+      async *stream(_request, signal) {
+        for (;;) {
+          const next = await new Promise<string | null>((resolve) => chunks.push(resolve));
+          if (next === null || signal?.aborted) return;
+          yield next;
+        }
+      },
+    };
+    const events: SessionEvent[] = [];
+    const deltas: { speaker: string; text: string }[] = [];
+    const room = openLiveRoom(scene, { seed: 3, generator: slow, present: ['tara'], onEvent: (e) => events.push(e), onDelta: (d) => deltas.push(d) });
+    await tick();
+    chunks.shift()!('Good morning, ');
+    await tick();
+    chunks.shift()!('everyone. Today we');
+    await tick();
+    expect(deltas.map((d) => d.text).join('')).toBe('Good morning, everyone. Today we');
+    expect(deltas.every((d) => d.speaker === 'ada')).toBe(true);
+    room.send({ type: 'say', participant: 'tara', text: 'Sorry, Ben, is the budget final?' });
+    const u = utterancesOf(events);
+    expect(u[0]).toMatchObject({ speaker: 'ada', text: 'Good morning, everyone. Today we—', interrupted: true });
+    expect(events.find((e) => e.type === 'interruption')).toMatchObject({ by: 'tara', of: 'ada', vibe: 'barge-in' });
+    expect(u[1]).toMatchObject({ speaker: 'tara', addressee: 'ben' });
+    room.send({ type: 'end' });
+    chunks.forEach((resolve) => resolve(null));
+  });
+
+  it('holds the next AI reply while a present human is typing', async () => {
+    const { generator, waiting } = gated();
+    let clock = 0;
+    const sleeps: number[] = [];
+    const room = openLiveRoom(scene, {
+      seed: 3,
+      generator,
+      present: ['tara'],
+      typingHoldMs: 5000,
+      now: () => clock,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        clock += ms;
+        await tick();
+      },
+    });
+    room.typing('tara', true);
+    for (let i = 0; i < 200 && waiting.length === 0; i++) await tick();
+    // The greeting was held until the typing signal lapsed (5 s of fake time), then requested.
+    expect(waiting).toHaveLength(1);
+    expect(clock).toBeGreaterThanOrEqual(5000);
+    expect(sleeps.every((ms) => ms <= 250)).toBe(true);
+    room.send({ type: 'end' });
+  });
+
   it('waits for a present human, and lets them barge in over a reply being generated', async () => {
     const { generator, waiting } = gated();
     const events: SessionEvent[] = [];

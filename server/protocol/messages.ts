@@ -1,0 +1,88 @@
+/**
+ * The realtime protocol between a room and its clients (WebSocket now, LiveKit data later).
+ * One zod schema per message, shared by the server, the client and the tests; session events
+ * travel inside `event` messages exactly as they are in the log.
+ *
+ * Server → client: `welcome` (on join and on reconnect, with a snapshot), `event` (each logged
+ * event, in order, never twice), `delta` (text of a reply as it is generated; superseded by the
+ * speaker's next `utterance` event), `error` (a typed complaint about one message; the
+ * connection stays open), `pong`.
+ * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`;
+ * observers `pause`, `resume`, `skip-turn`, `approve`, `edit`, `dismiss`, `regenerate`,
+ * `inject`, `end`; everyone `ping`.
+ */
+import { z } from 'zod';
+import { SessionEvent } from '../engine/events';
+import { intents } from '../scene/schema';
+
+export const PROTOCOL_VERSION = 1;
+
+const text = z.string().trim().min(1, 'expected some text').max(2000, 'at most 2000 characters');
+const id = z.string().min(1).max(64);
+
+export const ParticipantMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('say'), text }).strict(),
+  z.object({ type: z.literal('raise-hand') }).strict(),
+  z.object({ type: z.literal('lower-hand') }).strict(),
+  z.object({ type: z.literal('typing'), active: z.boolean() }).strict(),
+  z.object({ type: z.literal('leave') }).strict(),
+]);
+
+export const ObserverMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('pause') }).strict(),
+  z.object({ type: z.literal('resume') }).strict(),
+  z.object({ type: z.literal('skip-turn') }).strict(),
+  z.object({ type: z.literal('approve'), proposal: id }).strict(),
+  z.object({ type: z.literal('edit'), proposal: id, text }).strict(),
+  z.object({ type: z.literal('dismiss'), proposal: id }).strict(),
+  z.object({ type: z.literal('regenerate'), proposal: id, intent: z.enum(intents).optional() }).strict(),
+  z.object({ type: z.literal('inject'), text }).strict(),
+  z.object({ type: z.literal('end') }).strict(),
+]);
+
+export const PingMessage = z.object({ type: z.literal('ping') }).strict();
+
+export const ClientMessage = z.union([ParticipantMessage, ObserverMessage, PingMessage]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+export type ParticipantMessage = z.infer<typeof ParticipantMessage>;
+export type ObserverMessage = z.infer<typeof ObserverMessage>;
+
+export const participantTypes = ParticipantMessage.options.map((o) => o.shape.type.value);
+export const observerTypes = ObserverMessage.options.map((o) => o.shape.type.value);
+
+/** What a client needs to draw the room at once: who is here, who holds the floor, what is pending. */
+export const Snapshot = z.object({
+  session: z.string(),
+  scene: z.object({ id: z.string(), title: z.string(), topic: z.string(), formation: z.string() }),
+  participants: z.array(z.object({ id: z.string(), name: z.string(), kind: z.enum(['ai', 'human']), present: z.boolean(), avatar: z.string().nullable() })),
+  phase: z.enum(['new', 'running', 'ended']),
+  paused: z.boolean(),
+  turns: z.number().int(),
+  snippet: z.string(),
+  /** Who the room expects to speak: the speaker being generated, or the human it waits for. */
+  expected: z.string().nullable(),
+  waitingFor: z.string().nullable().describe('a present human the room is waiting for'),
+  hands: z.array(z.string()),
+  /** Observers only: the open human-control proposal. */
+  proposal: z.object({ id: z.string(), participant: z.string(), intent: z.enum(intents), text: z.string() }).nullable(),
+  lastSeq: z.number().int(),
+});
+export type Snapshot = z.infer<typeof Snapshot>;
+
+export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended'] as const;
+
+export const ServerMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('welcome'),
+    protocol: z.literal(PROTOCOL_VERSION),
+    you: z.object({ participant: z.string().nullable(), role: z.enum(['participant', 'observer', 'author']) }),
+    /** The client's `after` when it reconnected: events after it follow, none before. */
+    resumedFrom: z.number().int(),
+    snapshot: Snapshot,
+  }),
+  z.object({ type: z.literal('event'), event: SessionEvent }),
+  z.object({ type: z.literal('delta'), speaker: z.string(), draft: z.string(), text: z.string() }),
+  z.object({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), field: z.string().optional() }),
+  z.object({ type: z.literal('pong') }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
