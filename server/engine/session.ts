@@ -74,9 +74,16 @@ const apply = (c: Ctx, input: EngineInput): void => {
       if (!isParticipant(c, input.participant)) return;
       setHand(c, input.participant, input.type === 'raise-hand');
       return proceed(c);
-    case 'presence':
+    case 'presence': {
       s.present = input.present ? [...new Set([...s.present, input.participant])] : s.present.filter((p) => p !== input.participant);
+      // A human who leaves while the room waits for them is simulated for that turn instead.
+      const plan = s.awaiting;
+      if (!input.present && plan?.speaker === input.participant && s.phase === 'running') {
+        s.awaiting = null;
+        beginTurn(c, plan);
+      }
       return;
+    }
     case 'notice':
       emit(c, { type: 'system', level: input.level, code: input.code, message: input.message });
       return;

@@ -59,6 +59,15 @@ describe('a real human in the room', () => {
     expect(cut.requests[0]!.kind === 'generate' && cut.requests[0]!.request.cue).toMatchObject({ speaker: { id: 'ben' }, act: 'answer' });
   });
 
+  it('simulates a human who leaves while the room waits for them', () => {
+    const { state } = run(scene, { present: ['tara'], respond: askTara });
+    expect(state.awaiting?.speaker).toBe('tara');
+    const left = step(state, { type: 'presence', participant: 'tara', present: false });
+    expect(left.state.awaiting).toBeNull();
+    const request = left.requests[0]!;
+    expect(request.kind === 'generate' && request.request.cue).toMatchObject({ speaker: { id: 'tara' }, act: 'answer' });
+  });
+
   it('rejects speech from someone who is not a human participant, and keeps going', () => {
     const s = run(scene, { present: ['tara'], respond: askTara }).state;
     const r = step(s, { type: 'say', participant: 'ada', text: 'I am an AI' });
