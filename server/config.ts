@@ -1,0 +1,182 @@
+/**
+ * The live server's configuration, read once from the environment and validated at the edge.
+ * Every problem is collected, so a bad `.env` is fixed in one pass, not one restart per mistake.
+ * `.env.example` at the repository root documents each variable with its default.
+ *
+ * ```ts
+ * const config = loadConfig(process.env); // throws ConfigError listing every bad variable
+ * if (config.adminTokenGenerated) console.log(`admin token: ${config.adminToken}`);
+ * const tokens = createTokens(resolveTokenSecret(config));
+ * ```
+ *
+ * A variable set to an empty or blank string counts as unset, so `ADMIN_TOKEN=` in a `.env`
+ * file means "generate one", not "the empty token".
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { createGenerator, generatorNames, type GeneratorName } from './providers/generator';
+
+export const logLevels = ['info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** Read by `createGenerator` for the chosen vendor (see server/providers/generator/index.ts). */
+export const generatorVariables = [
+  'GEMINI_API_KEY',
+  'GEMINI_MODEL',
+  'GEMINI_BASE_URL',
+  'OPENAI_BASE_URL',
+  'OPENAI_MODEL',
+  'OPENAI_API_KEY',
+  'GENERATOR_TIMEOUT_MS',
+] as const;
+
+/** Values never echoed back in an error message. */
+const secretVariables = new Set(['ADMIN_TOKEN', 'TOKEN_SECRET', 'GEMINI_API_KEY', 'OPENAI_API_KEY']);
+
+const MIN_SECRET_LENGTH = 32;
+
+const wholeNumber = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` });
+
+const positiveNumber = () =>
+  z.coerce.number({ error: 'must be a number' }).positive({ error: 'must be greater than 0' });
+
+const Environment = z.object({
+  PORT: wholeNumber(0, 65_535).default(8787),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  ADMIN_TOKEN: z.string().optional(),
+  TOKEN_SECRET: z
+    .string()
+    .min(MIN_SECRET_LENGTH, { error: `must be at least ${MIN_SECRET_LENGTH} characters` })
+    .optional(),
+  TOKEN_TTL_HOURS: positiveNumber().default(12),
+  GENERATOR: z.enum(generatorNames, { error: `must be one of ${generatorNames.join(', ')}` }).default('scripted'),
+  MAX_MESSAGE_BYTES: wholeNumber(1, 2 ** 30).default(16_384),
+  MESSAGE_RATE_PER_S: positiveNumber().default(20),
+  MESSAGE_BURST: wholeNumber(1, 1_000_000).default(40),
+  LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
+});
+
+/** Every environment variable the server reads, its own and the generator's. */
+export const configVariables = [...Environment.keyof().options, ...generatorVariables] as const;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminToken: string;
+  /** True when ADMIN_TOKEN was unset and `adminToken` was made up now: print it once at start-up. */
+  adminTokenGenerated: boolean;
+  /** TOKEN_SECRET, or undefined: then `resolveTokenSecret` keeps one in `<dataDir>/token-secret`. */
+  tokenSecret: string | undefined;
+  tokenTtlMs: number;
+  /** The vendor's own variables were checked; call `createGenerator(generator, env)` to get one. */
+  generator: GeneratorName;
+  maxMessageBytes: number;
+  messageRatePerS: number;
+  messageBurst: number;
+  logLevel: LogLevel;
+}
+
+export interface ConfigProblem {
+  variable: string;
+  message: string;
+  value: string | undefined;
+}
+
+const describeProblem = ({ variable, message, value }: ConfigProblem): string => {
+  const got =
+    value === undefined
+      ? 'not set'
+      : secretVariables.has(variable)
+        ? `got a ${value.length}-character value`
+        : `got "${value}"`;
+  return `${variable}: ${message} (${got})`;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${describeProblem(p)}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const newSecret = (): string => randomBytes(32).toString('base64url');
+
+/** `createGenerator` names the variable first ("GEMINI_API_KEY is not set: …"); split it back out. */
+const generatorProblem = (error: unknown, env: Record<string, string | undefined>): ConfigProblem => {
+  const text = error instanceof Error ? error.message : String(error);
+  const match = /^([A-Z][A-Z0-9_]+) (.*)$/s.exec(text);
+  const variable = match?.[1] ?? 'GENERATOR';
+  const message = (match?.[2] ?? text).replace(/,? got "[^"]*"$/, '');
+  return { variable, message, value: env[variable]?.trim() || undefined };
+};
+
+export const loadConfig = (env: Record<string, string | undefined>): Config => {
+  const present = Object.fromEntries(
+    configVariables.map((name) => [name, env[name]?.trim() || undefined] as const).filter(([, value]) => value !== undefined),
+  );
+  const parsed = Environment.safeParse(present);
+  const problems: ConfigProblem[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0]);
+        return { variable, message: issue.message, value: present[variable] };
+      });
+
+  const generator = parsed.success ? parsed.data.GENERATOR : Environment.shape.GENERATOR.safeParse(present.GENERATOR).data;
+  if (generator) {
+    try {
+      createGenerator(generator, present);
+    } catch (error) {
+      problems.push(generatorProblem(error, present));
+    }
+  }
+
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const vars = parsed.data;
+  return {
+    port: vars.PORT,
+    host: vars.HOST,
+    dataDir: vars.DATA_DIR,
+    adminToken: vars.ADMIN_TOKEN ?? newSecret(),
+    adminTokenGenerated: vars.ADMIN_TOKEN === undefined,
+    tokenSecret: vars.TOKEN_SECRET,
+    tokenTtlMs: vars.TOKEN_TTL_HOURS * 3_600_000,
+    generator: vars.GENERATOR,
+    maxMessageBytes: vars.MAX_MESSAGE_BYTES,
+    messageRatePerS: vars.MESSAGE_RATE_PER_S,
+    messageBurst: vars.MESSAGE_BURST,
+    logLevel: vars.LOG_LEVEL,
+  };
+};
+
+/**
+ * The secret that signs join tokens: TOKEN_SECRET, else the one kept in `<dataDir>/token-secret`,
+ * created on first start (mode 0600) so tokens handed out survive a restart.
+ */
+export const resolveTokenSecret = (config: Pick<Config, 'dataDir' | 'tokenSecret'>): string => {
+  if (config.tokenSecret !== undefined) return config.tokenSecret;
+  const file = join(config.dataDir, 'token-secret');
+  mkdirSync(config.dataDir, { recursive: true });
+  try {
+    // 'wx' fails if the file exists, so two servers starting at once cannot overwrite each other's secret.
+    const secret = newSecret();
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const secret = readFileSync(file, 'utf8').trim();
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new Error(`${file} holds a ${secret.length}-character secret; it must be at least ${MIN_SECRET_LENGTH}. Delete it to have a new one made (tokens already handed out stop working).`);
+  }
+  return secret;
+};

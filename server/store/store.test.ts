@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type NewSession, type Store } from './store';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const tempDir = () => mkdtempSync(join(tmpdir(), 'store-'));
+const standup: NewSession = { id: 's1', scene: 'team-standup', seed: 7, pace: 'instant', createdAt: 1000 };
+const event = (seq: number, type = 'utterance') => ({ seq, t: seq * 100, type, text: `line ${seq}` });
+const seqs = (events: unknown[]) => events.map((e) => (e as { seq: number }).seq);
+
+describe('the session store', () => {
+  const open: Store[] = [];
+  const openAt = (dir: string): Store => {
+    const store = openStore(dir);
+    open.push(store);
+    return store;
+  };
+  afterEach(() => {
+    for (const store of open.splice(0)) store.close();
+  });
+
+  it('creates its directory and reads back appended events whole, in seq order', () => {
+    const dir = join(tempDir(), 'nested', 'data');
+    const store = openAt(dir);
+    expect(existsSync(join(dir, 'rehearsal.db-wal'))).toBe(true);
+    store.createSession(standup);
+    store.appendEvents('s1', [event(1, 'session-start'), event(2)]);
+    store.appendEvents('s1', [event(3)]);
+    expect(store.events('s1')).toEqual([event(1, 'session-start'), event(2), event(3)]);
+    expect(store.lastSeq('s1')).toBe(3);
+  });
+
+  it('reads only the events after a seq, for a client catching up', () => {
+    const store = openAt(tempDir());
+    store.createSession(standup);
+    store.appendEvents('s1', [1, 2, 3, 4, 5].map((seq) => event(seq)));
+    expect(seqs(store.events('s1', 3))).toEqual([4, 5]);
+    expect(store.events('s1', 5)).toEqual([]);
+  });
+
+  it('keeps each session to its own log', () => {
+    const store = openAt(tempDir());
+    store.createSession(standup);
+    store.createSession({ ...standup, id: 's2' });
+    store.appendEvents('s1', [event(1), event(2)]);
+    store.appendEvents('s2', [event(1)]);
+    expect(seqs(store.events('s1'))).toEqual([1, 2]);
+    expect(seqs(store.events('s2'))).toEqual([1]);
+    expect(store.lastSeq('nobody')).toBe(0);
+  });
+
+  it('refuses a duplicate seq and leaves no part of the batch behind', () => {
+    const store = openAt(tempDir());
+    store.createSession(standup);
+    store.appendEvents('s1', [event(1), event(2)]);
+    expect(() => store.appendEvents('s1', [event(3), event(2)])).toThrow(/seq 2 does not follow 3/);
+    expect(() => store.appendEvents('s1', [event(2)])).toThrow(/seq 2 does not follow 2/);
+    expect(seqs(store.events('s1'))).toEqual([1, 2]);
+  });
+
+  it('refuses a gap in the seqs', () => {
+    const store = openAt(tempDir());
+    store.createSession(standup);
+    expect(() => store.appendEvents('s1', [event(2)])).toThrow(/expected 1/);
+    store.appendEvents('s1', [event(1)]);
+    expect(() => store.appendEvents('s1', [event(2), event(4)])).toThrow(/expected 3/);
+    expect(store.lastSeq('s1')).toBe(1);
+  });
+
+  it('refuses events for a session it does not know', () => {
+    const store = openAt(tempDir());
+    expect(() => store.appendEvents('ghost', [event(1)])).toThrow(/FOREIGN KEY/);
+  });
+
+  it('refuses a second session with the same id', () => {
+    const store = openAt(tempDir());
+    store.createSession(standup);
+    expect(() => store.createSession(standup)).toThrow(/UNIQUE/);
+  });
+
+  it('sees everything again after reopening the same directory', () => {
+    const dir = tempDir();
+    const first = openStore(dir);
+    first.createSession({ ...standup, present: ['ana', 'ben'] });
+    first.appendEvents('s1', [event(1), event(2)]);
+    first.close();
+    const again = openAt(dir);
+    expect(again.events('s1')).toEqual([event(1), event(2)]);
+    expect(again.session('s1')).toEqual({ ...standup, present: ['ana', 'ben'], endedAt: null, events: 2 });
+  });
+
+  it('lists sessions oldest first with their event counts', () => {
+    const store = openAt(tempDir());
+    store.createSession({ ...standup, id: 'later', createdAt: 2000, pace: 'realtime' });
+    store.createSession(standup);
+    store.appendEvents('later', [event(1), event(2), event(3)]);
+    expect(store.sessions()).toEqual([
+      { ...standup, present: [], endedAt: null, events: 0 },
+      { ...standup, id: 'later', createdAt: 2000, pace: 'realtime', present: [], endedAt: null, events: 3 },
+    ]);
+    expect(store.session('nobody')).toBeUndefined();
+  });
+
+  it('marks sessions ended, keeping the first end time, and lists the unfinished ones for recovery', () => {
+    const store = openAt(tempDir());
+    store.createSession(standup);
+    store.createSession({ ...standup, id: 's2', createdAt: 2000 });
+    expect(store.unfinished().map((s) => s.id)).toEqual(['s1', 's2']);
+    store.markEnded('s1', 5000);
+    store.markEnded('s1', 9000);
+    expect(store.session('s1')?.endedAt).toBe(5000);
+    expect(store.unfinished().map((s) => s.id)).toEqual(['s2']);
+    expect(() => store.markEnded('nobody', 1)).toThrow(/no session "nobody"/);
+  });
+
+  it('keeps every event whose append returned when the process is killed with SIGKILL', async () => {
+    const dir = tempDir();
+    const printed = await new Promise<number[]>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/store-crash-writer.ts', dir], { cwd: repo });
+      const lines: number[] = [];
+      let buffer = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const complete = buffer.split('\n');
+        buffer = complete.pop() ?? '';
+        lines.push(...complete.map(Number));
+        if (lines.length >= 300) child.kill('SIGKILL');
+      });
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (_, signal) =>
+        signal === 'SIGKILL' ? resolve(lines) : reject(new Error(`writer exited without being killed: ${stderr}`)),
+      );
+    });
+
+    expect(printed.length).toBeGreaterThanOrEqual(300);
+    const store = openAt(dir);
+    const stored = seqs(store.events('crash'));
+    // Every printed seq is there, and the log is whole: 1..n with no gap or torn batch.
+    expect(stored.slice(0, printed.length)).toEqual(printed);
+    expect(stored).toEqual(stored.map((_, i) => i + 1));
+    expect(store.unfinished().map((s) => s.id)).toEqual(['crash']);
+  });
+});
