@@ -1,0 +1,230 @@
+/**
+ * The HTTP and WebSocket API (Hono). Routes are grouped by resource; every route but
+ * `/api/health` checks a credential: the author's ADMIN_TOKEN, or a signed session token whose
+ * session and role fit the route. No token: 401. A token for another session or role: 403.
+ *
+ *   GET    /api/health                       version and active providers
+ *   POST   /api/sessions                     author: create a live session of a scene
+ *   GET    /api/sessions                     author: every session, live or past
+ *   GET    /api/sessions/:id                 any role of the session: a snapshot
+ *   GET    /api/sessions/:id/events          observer or author: the log as JSON lines
+ *   GET    /api/sessions/:id/transcript      any role of the session: readable text
+ *   DELETE /api/sessions/:id                 observer or author: end the session
+ *   GET    /api/sessions/:id/socket?token=&after=   the realtime protocol (protocol/messages.ts)
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createNodeWebSocket } from '@hono/node-ws';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { Claims, Role, Tokens } from '../auth/tokens';
+import type { Config } from '../config';
+import type { SessionEvent } from '../engine/events';
+import { ClientMessage, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
+import type { Rooms } from '../rooms/rooms';
+import type { Store } from '../store/store';
+import { transcriptOf } from './transcript';
+
+export interface AppOptions {
+  config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator'>;
+  rooms: Rooms;
+  store: Store;
+  tokens: Tokens;
+  version: string;
+  now?: () => number;
+}
+
+type Access = { role: Role; session: string | null; participant: string | null };
+type Env = { Variables: { access: Access } };
+
+const CreateSession = z.object({ scene: z.string().min(1), pace: z.enum(['realtime', 'instant']).default('realtime') }).strict();
+
+const sameSecret = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+export const createApp = (options: AppOptions) => {
+  const { config, rooms, store, tokens } = options;
+  const now = options.now ?? (() => Date.now());
+  const app = new Hono<Env>();
+  const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
+  // Messages are bounded below (a typed error keeps the connection); far larger frames are abuse.
+  wss.options.maxPayload = Math.max(config.maxMessageBytes * 64, 1 << 20);
+
+  const problem = (c: Context, status: 400 | 401 | 403 | 404, error: string, message: string) => c.json({ error, message }, status);
+
+  /** Reads the credential (Authorization header, or ?token= for sockets) and checks it against the route. */
+  const authorize = (allowed: readonly Role[]) => async (c: Context<Env>, next: () => Promise<void>) => {
+    const header = c.req.header('authorization');
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : c.req.query('token');
+    if (!token) return problem(c, 401, 'unauthorized', 'Send a token: Authorization: Bearer <token>, or ?token= on sockets.');
+    let access: Access;
+    if (sameSecret(token, config.adminToken)) access = { role: 'author', session: null, participant: null };
+    else {
+      const verified = tokens.verify(token, now());
+      if (!verified.ok) return problem(c, 401, 'unauthorized', `The token is ${verified.reason === 'expired' ? 'expired' : 'not valid'}.`);
+      const claims: Claims = verified.claims;
+      access = { role: claims.role, session: claims.session, participant: claims.participant };
+    }
+    const id = c.req.param('id') ?? '';
+    if (id && access.role !== 'author' && access.session !== id) return problem(c, 403, 'forbidden', 'This token is for another session.');
+    if (!allowed.includes(access.role)) return problem(c, 403, 'forbidden', `This needs the ${allowed.join(' or ')} role.`);
+    c.set('access', access);
+    await next();
+  };
+
+  app.onError((error, c) => problem(c, 400, 'bad-request', error.message));
+
+  app.get('/api/health', (c) =>
+    c.json({
+      status: 'ok',
+      version: options.version,
+      providers: { generator: config.generator, synthesis: 'none', transcription: 'none', transport: 'websocket' },
+      sessions: rooms.list().filter((r) => !r.ended()).length,
+    }),
+  );
+
+  app.post('/api/sessions', authorize(['author']), async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return problem(c, 400, 'bad-json', 'The body must be JSON: {"scene": "<scene id>", "pace"?: "realtime" | "instant"}.');
+    }
+    const parsed = CreateSession.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return problem(c, 400, 'bad-request', `${issue.path.join('.') || 'body'}: ${issue.message}`);
+    }
+    let room;
+    try {
+      room = rooms.create(parsed.data.scene, { pace: parsed.data.pace });
+    } catch (error) {
+      return problem(c, 404, 'unknown-scene', (error as Error).message);
+    }
+    const issued: Record<string, string> = {};
+    for (const p of room.scene.participants) {
+      if (p.kind === 'human') issued[p.id] = tokens.sign({ session: room.id, participant: p.id, role: 'participant' }, config.tokenTtlMs, now());
+    }
+    issued.observer = tokens.sign({ session: room.id, participant: null, role: 'observer' }, config.tokenTtlMs, now());
+    return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, tokens: issued }, 201);
+  });
+
+  app.get('/api/sessions', authorize(['author']), (c) => c.json({ sessions: store.sessions() }));
+
+  app.get('/api/sessions/:id', authorize(['participant', 'observer', 'author']), (c) => {
+    const id = c.req.param('id') ?? '';
+    const room = rooms.get(id);
+    if (room) return c.json(room.snapshot(c.get('access').role));
+    const row = store.session(id);
+    return row ? c.json({ session: id, scene: row.scene, phase: row.endedAt ? 'ended' : 'running', lastSeq: store.lastSeq(id) }) : problem(c, 404, 'not-found', `No session "${id}".`);
+  });
+
+  app.get('/api/sessions/:id/events', authorize(['observer', 'author']), (c) => {
+    const id = c.req.param('id') ?? '';
+    if (!store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
+    const after = Number(c.req.query('after') ?? 0) || 0;
+    const lines = store.events(id, after).map((e) => `${JSON.stringify(e)}\n`);
+    return c.body(lines.join(''), 200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
+  });
+
+  app.get('/api/sessions/:id/transcript', authorize(['participant', 'observer', 'author']), (c) => {
+    const id = c.req.param('id') ?? '';
+    const row = store.session(id);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    const scene = rooms.get(id)?.scene;
+    return c.text(transcriptOf(store.events(id) as SessionEvent[], scene, c.get('access').role));
+  });
+
+  app.delete('/api/sessions/:id', authorize(['observer', 'author']), (c) => {
+    const id = c.req.param('id') ?? '';
+    const room = rooms.get(id);
+    if (!room) return problem(c, 404, 'not-found', `No live session "${id}".`);
+    if (!room.ended()) room.live.send({ type: 'end' });
+    return c.json({ id, ended: true });
+  });
+
+  app.get(
+    '/api/sessions/:id/socket',
+    authorize(['participant', 'observer', 'author']),
+    upgradeWebSocket((c) => {
+      const access = c.get('access');
+      const room = rooms.get(c.req.param('id') ?? '');
+      const after = Math.max(0, Number(c.req.query('after') ?? 0) || 0);
+      let leave: (() => void) | null = null;
+      // A token bucket per connection: floods get typed errors, not a dropped socket.
+      let allowance = config.messageBurst;
+      let last = now();
+      return {
+        onOpen(_event, ws) {
+          const send = (message: ServerMessage) => {
+            if (ws.readyState === 1) ws.send(JSON.stringify(message));
+          };
+          if (!room) {
+            send({ type: 'error', code: 'ended', message: 'This session is not live on this server.' });
+            ws.close(4404, 'not live');
+            return;
+          }
+          const client = { participant: access.participant, role: access.role, send };
+          leave = room.join(client, after);
+          (ws as unknown as { client: typeof client }).client = client;
+        },
+        onMessage(event, ws) {
+          const client = (ws as unknown as { client?: { participant: string | null; role: Role; send: (m: ServerMessage) => void } }).client;
+          if (!client || !room) return;
+          const t = now();
+          allowance = Math.min(config.messageBurst, allowance + ((t - last) / 1000) * config.messageRatePerS);
+          last = t;
+          if (allowance < 1) return client.send({ type: 'error', code: 'rate-limited', message: `At most ${config.messageRatePerS} messages a second.` });
+          allowance -= 1;
+          const raw = typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer).toString('utf8');
+          if (Buffer.byteLength(raw) > config.maxMessageBytes) {
+            return client.send({ type: 'error', code: 'too-large', message: `Messages are limited to ${config.maxMessageBytes} bytes.` });
+          }
+          let json: unknown;
+          try {
+            json = JSON.parse(raw);
+          } catch {
+            return client.send({ type: 'error', code: 'bad-json', message: 'Messages are JSON objects with a "type".' });
+          }
+          const parsed = ClientMessage.safeParse(json);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0]!;
+            const type = (json as { type?: unknown })?.type;
+            const known = [...participantTypes, ...observerTypes, 'ping'].includes(type as never);
+            return client.send({
+              type: 'error',
+              code: 'bad-message',
+              message: known ? `${issue.path.join('.') || 'message'}: ${issue.message}` : `unknown message type ${JSON.stringify(type)}`,
+              field: known ? issue.path.join('.') || 'type' : 'type',
+            });
+          }
+          const message = parsed.data;
+          const forParticipants = (participantTypes as readonly string[]).includes(message.type);
+          const forObservers = (observerTypes as readonly string[]).includes(message.type);
+          if (forParticipants && !client.participant) {
+            return client.send({ type: 'error', code: 'forbidden', message: `Observers cannot send "${message.type}"; they never appear in the room.` });
+          }
+          if (forObservers && client.role === 'participant') {
+            return client.send({ type: 'error', code: 'forbidden', message: `Only observers can send "${message.type}".` });
+          }
+          if (message.type === 'leave') {
+            leave?.();
+            leave = null;
+            ws.close(1000, 'left');
+            return;
+          }
+          const reply = room.handle(client, message);
+          if (reply) client.send(reply);
+        },
+        onClose() {
+          leave?.();
+          leave = null;
+        },
+      };
+    }),
+  );
+
+  return { app, injectWebSocket };
+};

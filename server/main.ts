@@ -1,0 +1,59 @@
+/**
+ * `npm start`: the live session server. Reads its configuration from the environment (see
+ * .env.example), recovers sessions a previous process left unfinished, and serves the API and
+ * the realtime socket (and the built client, when there is one).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { createApp } from './api/app';
+import { createTokens } from './auth/tokens';
+import { ConfigError, loadConfig, resolveTokenSecret } from './config';
+import { createGenerator } from './providers/generator';
+import { createRooms } from './rooms/rooms';
+import { loadScenes } from './scene/load';
+import { openStore } from './store/store';
+
+const main = async (): Promise<void> => {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = (message: string) => config.logLevel !== 'silent' && process.stdout.write(`${message}\n`);
+  const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const scenes = new Map((await loadScenes('scenes')).map((s) => [s.id, s]));
+  const store = openStore(config.dataDir);
+  const rooms = createRooms({
+    store,
+    scenes,
+    generator: (onNotice) => createGenerator(config.generator, process.env, { onNotice }),
+  });
+  const recovered = rooms.recover();
+  if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
+  const tokens = createTokens(resolveTokenSecret(config));
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version });
+  if (existsSync('dist/client/index.html')) app.use('/*', serveStatic({ root: 'dist/client' }));
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${info.port} (generator: ${config.generator}, data: ${config.dataDir})`);
+    if (config.adminTokenGenerated) log(`ADMIN_TOKEN was not set; this run's admin token: ${config.adminToken}`);
+    // Machine-readable line for tests and scripts that start the server on port 0.
+    if (process.env.PORT === '0') process.stdout.write(`LISTENING ${info.port}\n`);
+  });
+  injectWebSocket(server);
+  const stop = () => {
+    server.close();
+    store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+};
+
+void main();

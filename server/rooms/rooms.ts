@@ -1,0 +1,220 @@
+/**
+ * Live rooms: one per session, each a live engine shell (conversation/live.ts) plus the clients
+ * connected to it. Every event is committed to the store before any client sees it; clients that
+ * join or reconnect get a snapshot and every event after the last one they saw, then the live
+ * stream, with nothing twice and nothing missed. Rooms share nothing, so sessions are isolated.
+ *
+ * At start-up, sessions the store holds unfinished (the server died under them) are marked
+ * ended with a `system` event, never silently lost.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Role } from '../auth/tokens';
+import { openLiveRoom, type LiveRoom, type Notice } from '../conversation/live';
+import type { SessionEvent } from '../engine/events';
+import type { Generator } from '../providers/generator/port';
+import type { ClientMessage, ServerMessage, Snapshot } from '../protocol/messages';
+import type { LoadedScene } from '../scene/schema';
+import type { Store } from '../store/store';
+
+export type Pace = 'instant' | 'realtime';
+
+/** A connected client, as the room sees it. */
+export interface Client {
+  participant: string | null;
+  role: Role;
+  send(message: ServerMessage): void;
+}
+
+export interface Room {
+  id: string;
+  scene: LoadedScene;
+  pace: Pace;
+  seed: number;
+  live: LiveRoom;
+  /** Joins a client: a welcome with a snapshot, then every event after `afterSeq`, then live ones. */
+  join(client: Client, afterSeq: number): () => void;
+  /** Carries out one validated message from a client; returns an error message to send back, if any. */
+  handle(client: Client, message: ClientMessage): ServerMessage | null;
+  snapshot(role: Role): Snapshot;
+  ended(): boolean;
+}
+
+export interface RoomsOptions {
+  store: Store;
+  scenes: ReadonlyMap<string, LoadedScene>;
+  /** A generator for one session; `onNotice` routes its fallback notices into that session's log. */
+  generator: (onNotice: (notice: Notice) => void) => Generator;
+  speed?: number;
+  now?: () => number;
+}
+
+export interface Rooms {
+  create(scene: string, options: { pace: Pace; seed?: number }): Room;
+  get(id: string): Room | undefined;
+  list(): Room[];
+  /** Marks sessions left unfinished by a previous process as ended; returns their ids. */
+  recover(): string[];
+}
+
+/** Events only instructors see. */
+const forObservers = (event: SessionEvent): boolean => event.type === 'system' && event.audience === 'observers';
+const visibleTo = (role: Role, event: SessionEvent): boolean => role !== 'participant' || !forObservers(event);
+
+export const createRooms = (options: RoomsOptions): Rooms => {
+  const { store } = options;
+  const now = options.now ?? (() => Date.now());
+  const rooms = new Map<string, Room>();
+
+  const open = (scene: LoadedScene, id: string, pace: Pace, seed: number): Room => {
+    const clients = new Set<Client>();
+    const connected = new Map<string, number>();
+    const notices: Notice[] = [];
+    let closed = false;
+    const broadcast = (message: ServerMessage, event?: SessionEvent) => {
+      for (const client of clients) if (!event || visibleTo(client.role, event)) client.send(message);
+    };
+    const live = openLiveRoom(scene, {
+      seed,
+      generator: options.generator((notice) => notices.push(notice)),
+      pace,
+      ...(options.speed ? { speed: options.speed } : {}),
+      takeNotices: () => notices.splice(0),
+      onEvent: (event) => {
+        // Committed before anyone sees it: a crash can lose nothing a client received.
+        store.appendEvents(id, [event]);
+        if (event.type === 'end') {
+          store.markEnded(id, now());
+          closed = true;
+        }
+        broadcast({ type: 'event', event }, event);
+      },
+      onDelta: ({ speaker, draft, text }) => broadcast({ type: 'delta', speaker, draft, text }),
+    });
+
+    const snapshot = (role: Role): Snapshot => {
+      const s = live.state;
+      const pending = s.pending?.kind === 'utterance' ? s.pending.plan.speaker : null;
+      return {
+        session: id,
+        scene: { id: scene.id, title: scene.title, topic: scene.topic, formation: scene.formation },
+        participants: scene.participants.map((p) => ({
+          id: p.id,
+          name: p.name,
+          kind: p.kind,
+          present: (connected.get(p.id) ?? 0) > 0,
+          avatar: p.avatar ?? null,
+        })),
+        phase: s.phase,
+        paused: s.paused,
+        turns: s.turns,
+        snippet: scene.snippets[s.snippet]!.id,
+        expected: s.awaiting?.speaker ?? pending,
+        waitingFor: s.awaiting?.speaker ?? null,
+        hands: s.hands,
+        proposal: role === 'participant' ? null : s.proposal,
+        lastSeq: s.seq,
+      };
+    };
+
+    const setPresence = (participant: string, delta: 1 | -1) => {
+      const before = connected.get(participant) ?? 0;
+      const after = Math.max(0, before + delta);
+      connected.set(participant, after);
+      // A human takes over their seat at the next turn, and hands it back to the simulation on leaving.
+      if ((before === 0) !== (after === 0) && !closed) live.send({ type: 'presence', participant, present: after > 0 });
+    };
+
+    const room: Room = {
+      id,
+      scene,
+      pace,
+      seed,
+      live,
+      snapshot,
+      ended: () => closed || live.state.phase === 'ended',
+      join(client, afterSeq) {
+        // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
+        client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role) });
+        for (const event of store.events(id, afterSeq) as SessionEvent[]) if (visibleTo(client.role, event)) client.send({ type: 'event', event });
+        clients.add(client);
+        if (client.participant) setPresence(client.participant, 1);
+        let left = false;
+        return () => {
+          if (left) return;
+          left = true;
+          clients.delete(client);
+          if (client.participant) setPresence(client.participant, -1);
+        };
+      },
+      handle(client, message) {
+        if (message.type === 'ping') return { type: 'pong' };
+        if (room.ended()) return { type: 'error', code: 'ended', message: 'This session has ended.' };
+        const me = client.participant;
+        switch (message.type) {
+          case 'say':
+            live.send({ type: 'say', participant: me!, text: message.text });
+            return null;
+          case 'raise-hand':
+          case 'lower-hand':
+            live.send({ type: message.type, participant: me! });
+            return null;
+          case 'typing':
+            live.typing(me!, message.active);
+            return null;
+          case 'leave':
+            return null;
+          case 'pause':
+          case 'resume':
+          case 'skip-turn':
+          case 'end':
+            live.send({ type: message.type });
+            return null;
+          case 'approve':
+          case 'dismiss':
+            live.send({ type: 'approval', proposal: message.proposal, decision: message.type });
+            return null;
+          case 'edit':
+            live.send({ type: 'approval', proposal: message.proposal, decision: 'edit', text: message.text });
+            return null;
+          case 'regenerate':
+            live.send({ type: 'approval', proposal: message.proposal, decision: 'regenerate', ...(message.intent ? { intent: message.intent } : {}) });
+            return null;
+          case 'inject':
+            live.send({ type: 'inject', text: message.text });
+            return null;
+        }
+      },
+    };
+    return room;
+  };
+
+  return {
+    create(sceneId, { pace, seed = randomInt(0, 2 ** 31 - 1) }) {
+      const scene = options.scenes.get(sceneId);
+      if (!scene) throw new Error(`unknown scene "${sceneId}"`);
+      const id = randomBytes(9).toString('base64url');
+      store.createSession({ id, scene: scene.id, seed, pace, createdAt: now() });
+      const room = open(scene, id, pace, seed);
+      rooms.set(id, room);
+      return room;
+    },
+    get: (id) => rooms.get(id),
+    list: () => [...rooms.values()],
+    recover() {
+      const recovered: string[] = [];
+      for (const row of store.unfinished()) {
+        const log = store.events(row.id) as SessionEvent[];
+        const seq = log.at(-1)?.seq ?? 0;
+        const at = log.at(-1)?.t ?? 0;
+        const turns = log.filter((e) => e.type === 'utterance').length;
+        store.appendEvents(row.id, [
+          { seq: seq + 1, t: at, type: 'system', level: 'warn', code: 'server-restarted', message: 'The server stopped during this session; it was ended and its log kept.' },
+          { seq: seq + 2, t: at, type: 'end', reason: 'ended', turns },
+        ]);
+        store.markEnded(row.id, now());
+        recovered.push(row.id);
+      }
+      return recovered;
+    },
+  };
+};
