@@ -9,12 +9,18 @@
  *   npm start -- murder-mystery --observe     watch a fully simulated run
  *
  * Without a terminal on stdin (piped, CI), it observes at instant pace and prints the transcript.
+ *
+ *   npm run rehearse -- --join "ws://localhost:8787/api/sessions/<id>/socket?token=<token>"
+ *
+ * joins a session on a running server instead, as the participant or observer the token names.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import WebSocket from 'ws';
 import { openLiveRoom, type Notice } from '../conversation/live';
 import type { SessionEvent } from '../engine/events';
+import { ServerMessage, type ClientMessage } from '../protocol/messages';
 import { runMetrics } from '../metrics/metrics';
 import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator';
 import { loadScene } from '../scene/load';
@@ -22,12 +28,15 @@ import type { LoadedScene } from '../scene/schema';
 
 const usage = `Rehearse a scene in the terminal.
 
-  npm start [-- <scene id or file>] [--as <participant id>] [--speed <x>] [--seed <n>]
-                [--generator scripted|gemini|openai] [--observe]
+  npm run rehearse [-- <scene id or file>] [--as <participant id>] [--speed <x>] [--seed <n>]
+                       [--generator scripted|gemini|openai] [--observe]
+  npm run rehearse -- --join <socket URL with ?token=>     join a session on a running server
 
 While it runs, type to speak (you may interrupt), or:
   /hand  /lower  raise or lower your hand      /skip   pass your turn
-  /pause /resume  pause the room                /end    end the session     /help`;
+  /pause /resume  pause the room                /end    end the session     /help
+Joined as an observer: /pause /resume /skip /end, /approve <id>, /dismiss <id>, /edit <id> <text>,
+  /inject <direction for the next AI turn>`;
 
 interface Options {
   scene?: string;
@@ -36,6 +45,7 @@ interface Options {
   seed: number;
   generator: GeneratorName;
   observe: boolean;
+  join?: string;
 }
 
 const fail = (message: string): never => {
@@ -55,6 +65,7 @@ const parseArgs = (args: string[]): Options => {
     else if (arg === '--speed') options.speed = Number(value());
     else if (arg === '--seed') options.seed = Number(value());
     else if (arg === '--observe') options.observe = true;
+    else if (arg === '--join') options.join = value();
     else if (arg === '--generator') {
       const name = value();
       if (!(generatorNames as readonly string[]).includes(name)) fail(`unknown generator "${name}" (use ${generatorNames.join(', ')})`);
@@ -78,7 +89,9 @@ const paint = (code: number, text: string) => (tty ? `\x1b[${code}m${text}\x1b[0
 const dim = (text: string) => paint(2, text);
 const colours = [36, 33, 35, 32, 34, 31, 96, 93, 95, 92];
 
-const printer = (scene: LoadedScene, you: string | null) => {
+type Cast = { title: string; topic: string; participants: readonly { id: string; name: string }[] };
+
+const printer = (scene: Cast, you: string | null) => {
   const name = (id: string | null) => {
     if (!id) return 'everyone';
     const index = scene.participants.findIndex((p) => p.id === id);
@@ -160,8 +173,58 @@ const chooseScene = async (options: Options, interactive: boolean): Promise<Load
   }
 };
 
+/** Joins a session on a running server over its realtime socket. */
+const joinServer = (url: string): void => {
+  const ws = new WebSocket(url);
+  let print: ((event: SessionEvent) => void) | null = null;
+  let role = 'participant';
+  const send = (message: ClientMessage) => ws.send(JSON.stringify(message));
+  ws.on('unexpected-response', (_request, response) => fail(`the server refused to join: HTTP ${response.statusCode}`));
+  ws.on('error', (error) => fail(`cannot reach the server: ${error.message}`));
+  ws.on('message', (data) => {
+    const parsed = ServerMessage.safeParse(JSON.parse(String(data)));
+    if (!parsed.success) return;
+    const message = parsed.data;
+    if (message.type === 'welcome') {
+      const { snapshot, you } = message;
+      role = you.role;
+      print = printer({ title: snapshot.scene.title, topic: snapshot.scene.topic, participants: snapshot.participants }, you.participant);
+      const me = snapshot.participants.find((p) => p.id === you.participant);
+      process.stdout.write(me ? `You are ${me.name}. Type to speak; /help for commands.\n` : `Observing (hidden). /help for commands.\n`);
+    } else if (message.type === 'event') {
+      print?.(message.event);
+      if (message.event.type === 'approval-needed') process.stdout.write(dim(`   /approve ${message.event.proposal} | /edit ${message.event.proposal} <text> | /dismiss ${message.event.proposal}\n`));
+    } else if (message.type === 'error') process.stdout.write(dim(`   [error ${message.code}] ${message.message}\n`));
+  });
+  ws.on('close', () => process.exit(0));
+  const rl = createInterface({ input: process.stdin });
+  rl.on('line', (line) => {
+    const text = line.trim();
+    if (!text) return;
+    const [command, id = '', ...rest] = text.split(/\s+/);
+    const simple: Record<string, ClientMessage> = {
+      '/hand': { type: 'raise-hand' },
+      '/lower': { type: 'lower-hand' },
+      '/pause': { type: 'pause' },
+      '/resume': { type: 'resume' },
+      '/skip': { type: 'skip-turn' },
+      '/end': { type: 'end' },
+    };
+    if (command === '/help') process.stdout.write(`${usage}\n`);
+    else if (command && simple[command]) send(simple[command]!);
+    else if (command === '/approve' || command === '/dismiss') send({ type: command === '/approve' ? 'approve' : 'dismiss', proposal: id });
+    else if (command === '/edit') send({ type: 'edit', proposal: id, text: rest.join(' ') });
+    else if (command === '/inject') send({ type: 'inject', text: text.slice('/inject'.length).trim() });
+    else if (text.startsWith('/')) process.stdout.write(`unknown command ${command}; /help\n`);
+    else if (role === 'observer') process.stdout.write(dim('   observers do not speak in the room; use /inject to steer\n'));
+    else send({ type: 'say', text });
+  });
+  rl.on('close', () => ws.close());
+};
+
 const main = async (): Promise<void> => {
   const options = parseArgs(process.argv.slice(2));
+  if (options.join) return joinServer(options.join);
   const interactive = !!process.stdin.isTTY && !options.observe;
   const scene = await chooseScene(options, interactive);
   const humans = scene.participants.filter((p) => p.kind === 'human');
