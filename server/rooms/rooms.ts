@@ -45,6 +45,8 @@ export interface RoomsOptions {
   /** A generator for one session; `onNotice` routes its fallback notices into that session's log. */
   generator: (onNotice: (notice: Notice) => void) => Generator;
   speed?: number;
+  /** How long an ended room stays in memory for late readers; its log stays in the store. Default 10 min. */
+  keepEndedMs?: number;
   now?: () => number;
 }
 
@@ -85,6 +87,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         if (event.type === 'end') {
           store.markEnded(id, now());
           closed = true;
+          setTimeout(() => rooms.delete(id), options.keepEndedMs ?? 600_000).unref();
         }
         broadcast({ type: 'event', event }, event);
       },
