@@ -189,6 +189,9 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       for (const r of results) inputs.push(...r.notices);
       inputs.push({ type: 'thoughts', request: request.id, answers: results.map((r) => r.answer) });
     }
+    // Let other rooms and sockets run between turns: an instant session must not hold the event
+    // loop for its whole length (a scripted turn resolves without ever yielding).
+    await new Promise<void>((resolve) => setImmediate(resolve));
     outstanding--;
     for (const input of inputs) send(input);
     outstanding++;
