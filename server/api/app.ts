@@ -201,6 +201,12 @@ export const createApp = (options: AppOptions) => {
             });
           }
           const message = parsed.data;
+          if (message.type === 'leave') {
+            leave?.();
+            leave = null;
+            ws.close(1000, 'left');
+            return;
+          }
           const forParticipants = (participantTypes as readonly string[]).includes(message.type);
           const forObservers = (observerTypes as readonly string[]).includes(message.type);
           if (forParticipants && !client.participant) {
@@ -208,12 +214,6 @@ export const createApp = (options: AppOptions) => {
           }
           if (forObservers && client.role === 'participant') {
             return client.send({ type: 'error', code: 'forbidden', message: `Only observers can send "${message.type}".` });
-          }
-          if (message.type === 'leave') {
-            leave?.();
-            leave = null;
-            ws.close(1000, 'left');
-            return;
           }
           const reply = room.handle(client, message);
           if (reply) client.send(reply);

@@ -163,6 +163,8 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       const wait = floorFreeAt - now();
       if (pace === 'realtime' && wait > 0) await sleep(wait);
       await untilNobodyTyping(request.id);
+      // Paused: the next speaker does not start talking until the room resumes.
+      while (state.paused && stillWanted(request.id)) await sleep(100);
       if (!stillWanted(request.id)) return;
       const controller = new AbortController();
       const current = { id: request.id, partial: '', controller };

@@ -51,6 +51,11 @@ const apply = (c: Ctx, input: EngineInput): void => {
     emit(c, { type: 'system', level: 'warn', code: 'not-started', message: `"${input.type}" before the session started` });
     return;
   }
+  // Paused: nothing is said. A reply that arrives now waits for `resume`.
+  if (s.paused && (input.type === 'generated' || input.type === 'thoughts')) {
+    s.held = [...s.held, input];
+    return;
+  }
   switch (input.type) {
     case 'start':
       return start(c);
@@ -91,13 +96,19 @@ const apply = (c: Ctx, input: EngineInput): void => {
       s.t = Math.max(s.t, input.t);
       return;
     case 'pause':
+      if (s.paused) return;
       s.paused = true;
       emit(c, { type: 'system', level: 'info', code: 'paused', message: 'The session is paused.' });
       return;
-    case 'resume':
+    case 'resume': {
+      if (!s.paused) return;
       s.paused = false;
       emit(c, { type: 'system', level: 'info', code: 'resumed', message: 'The session resumed.' });
+      const held = s.held;
+      s.held = [];
+      for (const reply of held) apply(c, reply);
       return proceed(c);
+    }
     case 'skip-turn': {
       const who = s.awaiting?.speaker ?? (s.pending?.kind === 'utterance' ? s.pending.plan.speaker : null);
       s.pending = null;

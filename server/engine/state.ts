@@ -83,6 +83,8 @@ export interface SessionState {
   counter: number;
   /** The instructor's direction for the next AI turn, until it is used. */
   direction: string | null;
+  /** Replies that arrived while the session was paused; applied on resume. */
+  held: EngineInput[];
 }
 
 export type EngineInput =
@@ -152,6 +154,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   awaiting: null,
   counter: 0,
   direction: null,
+  held: [],
 });
 
 /** The mutable working copy of one step. Only `step` creates it, so `step` stays pure. */

@@ -42,7 +42,7 @@ export const ObserverMessage = z.discriminatedUnion('type', [
 
 export const PingMessage = z.object({ type: z.literal('ping') }).strict();
 
-export const ClientMessage = z.union([ParticipantMessage, ObserverMessage, PingMessage]);
+export const ClientMessage = z.discriminatedUnion('type', [ParticipantMessage, ObserverMessage, PingMessage]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 export type ParticipantMessage = z.infer<typeof ParticipantMessage>;
 export type ObserverMessage = z.infer<typeof ObserverMessage>;
