@@ -59,6 +59,17 @@ describe('a real human in the room', () => {
     expect(cut.requests[0]!.kind === 'generate' && cut.requests[0]!.request.cue).toMatchObject({ speaker: { id: 'ben' }, act: 'answer' });
   });
 
+  it('lets a human who joins mid-session take over their seat at the next turn', () => {
+    // Nobody present: Tara's simulated self answers Ada's question.
+    const before = run(scene, { respond: askTara, maxTurns: 2 });
+    expect(utterances(before.events)[1]).toMatchObject({ speaker: 'tara', source: 'simulated-human' });
+    // Tara joins; the next question to her waits for the real person.
+    const joined = run(scene, { respond: askTara, inputs: [{ type: 'start' }, { type: 'presence', participant: 'tara', present: true }] });
+    const asked = ofType(joined.events, 'human-input-required');
+    expect(asked[0]).toMatchObject({ participant: 'tara' });
+    expect(joined.state.awaiting?.speaker).toBe('tara');
+  });
+
   it('simulates a human who leaves while the room waits for them', () => {
     const { state } = run(scene, { present: ['tara'], respond: askTara });
     expect(state.awaiting?.speaker).toBe('tara');
