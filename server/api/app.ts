@@ -74,7 +74,11 @@ export const createApp = (options: AppOptions) => {
     await next();
   };
 
-  app.onError((error, c) => problem(c, 400, 'bad-request', error.message));
+  // An unexpected failure answers 500 without details; the room and the server keep running.
+  app.onError((error, c) => {
+    process.stderr.write(`${c.req.method} ${c.req.path}: ${error.stack ?? error.message}\n`);
+    return c.json({ error: 'internal', message: 'Something went wrong on the server.' }, 500);
+  });
 
   app.get('/api/health', (c) =>
     c.json({
