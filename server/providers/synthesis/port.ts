@@ -1,0 +1,57 @@
+/**
+ * The speech synthesis port: text in, audio and a viseme timeline out (DESIGN §4). Every vendor
+ * (eSpeak NG embedded, ElevenLabs) implements it; the reply pipeline only knows the port.
+ *
+ * Times are milliseconds from the start of the synthesized audio of this request. The 15 Oculus
+ * visemes are the avatars' morph targets `viseme_<name>` (Ready Player Me convention).
+ */
+export const visemes = ['sil', 'PP', 'FF', 'TH', 'DD', 'kk', 'CH', 'SS', 'nn', 'RR', 'aa', 'E', 'I', 'O', 'U'] as const;
+export type Viseme = (typeof visemes)[number];
+
+/** A viseme becoming dominant at `t`; weights ramp between cues on the client. */
+export interface VisemeCue {
+  t: number;
+  viseme: Viseme;
+  /** 0..1, default 1. */
+  weight?: number;
+}
+
+export interface WordTiming {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** One piece of synthesized speech: PCM16 mono samples and the cues that fall inside it. */
+export interface SpeechChunk {
+  pcm: Int16Array;
+  sampleRate: number;
+  /** Where this chunk starts, in ms from the start of the request's audio. */
+  offsetMs: number;
+  cues: VisemeCue[];
+  words: WordTiming[];
+}
+
+/** A persona's voice: a vendor voice id or eSpeak voice name, with optional pitch and rate. */
+export interface VoiceSpec {
+  espeak?: string;
+  elevenlabs?: string;
+  /** eSpeak pitch 0-99. */
+  pitch?: number;
+  /** Words per minute. */
+  rate?: number;
+}
+
+export interface SynthesisRequest {
+  text: string;
+  voice: VoiceSpec;
+  language?: string;
+}
+
+export interface Synthesizer {
+  /** Provider name as reported by /api/health: "espeak", "elevenlabs". */
+  readonly name: string;
+  /** Streams the speech for `text` in order. Throws on failure; the caller retries and falls back. */
+  synthesize(request: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SpeechChunk>;
+  close?(): Promise<void>;
+}
