@@ -1,0 +1,67 @@
+/**
+ * The clause chunker between the generator's text stream and speech synthesis: synthesis starts
+ * on the first clause instead of waiting for the whole reply (DESIGN §3, "first audio after the
+ * first clause"). Later clauses queue behind it without gaps.
+ *
+ * A clause ends at a sentence end (. ! ? …) followed by a space, or at a comma, semicolon, colon
+ * or dash once it has at least `minWords` words (a two-word "Well, " is not worth a synthesis
+ * round trip). Abbreviations ("Dr.", "e.g."), decimals ("3.5") and times ("9:30") never end one.
+ *
+ * ```ts
+ * const chunker = createClauseChunker();
+ * for await (const delta of generator.stream(request)) for (const clause of chunker.push(delta)) speak(clause);
+ * for (const clause of chunker.flush()) speak(clause);
+ * ```
+ */
+
+const abbreviations = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no', 'fig', 'jr', 'sr', 'mt']);
+
+export interface ClauseChunker {
+  /** Adds text; returns the clauses it completed, in order. */
+  push(delta: string): string[];
+  /** The rest of the text, as a last clause (if any). */
+  flush(): string[];
+}
+
+const wordCount = (text: string): number => text.trim().split(/\s+/).filter(Boolean).length;
+
+export const createClauseChunker = (options: { minWords?: number } = {}): ClauseChunker => {
+  const minWords = options.minWords ?? 4;
+  let buffer = '';
+
+  /** Index just past the first clause boundary in `text` that is followed by more text, or -1. */
+  const boundary = (text: string): number => {
+    for (let i = 0; i < text.length - 1; i++) {
+      const ch = text[i]!;
+      const next = text[i + 1]!;
+      if (!/\s/.test(next)) continue;
+      if (ch === '.' || ch === '!' || ch === '?' || ch === '…') {
+        if (ch === '.') {
+          const word = /([\p{L}.]+)\.$/u.exec(text.slice(0, i + 1))?.[1] ?? '';
+          if (abbreviations.has(word.toLowerCase()) || /^\p{Lu}$/u.test(word)) continue;
+        }
+        return i + 1;
+      }
+      if ((ch === ',' || ch === ';' || ch === ':' || ch === '—' || ch === '–') && wordCount(text.slice(0, i)) >= minWords) return i + 1;
+    }
+    return -1;
+  };
+
+  return {
+    push(delta) {
+      buffer += delta;
+      const clauses: string[] = [];
+      for (let cut = boundary(buffer); cut >= 0; cut = boundary(buffer)) {
+        const clause = buffer.slice(0, cut).trim();
+        buffer = buffer.slice(cut).replace(/^\s+/, '');
+        if (clause) clauses.push(clause);
+      }
+      return clauses;
+    },
+    flush() {
+      const rest = buffer.trim();
+      buffer = '';
+      return rest ? [rest] : [];
+    },
+  };
+};
