@@ -1,0 +1,127 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeElevenLabs, type FakeElevenLabs, type MultipartForm } from '../../../tests/fakes/elevenlabs-server';
+import { fileBytes } from '../../../tests/fakes/multipart';
+import { createElevenLabsTranscriber } from './elevenlabs';
+import type { TranscriptionRequest } from './port';
+import { TranscriptionError, withRetries } from './resilient';
+import { encodeWav } from './wav';
+
+/** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
+const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
+const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({
+  pcm,
+  sampleRate: 16_000,
+  hints: ['Nora Lind', 'Omar Haddad'],
+  ...overrides,
+});
+
+let fake: FakeElevenLabs;
+beforeEach(async () => {
+  await fake?.close();
+  fake = await startFakeElevenLabs();
+});
+afterAll(() => fake.close());
+
+const scribe = (timeoutMs = 2000) => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl, timeoutMs });
+
+const resilient = (timeoutMs = 2000) => {
+  const sleeps: number[] = [];
+  const transcriber = withRetries(scribe(timeoutMs), { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
+  return { transcriber, sleeps };
+};
+
+const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
+  promise.then(
+    () => expect.fail('expected the transcription to fail'),
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(TranscriptionError);
+      return error as TranscriptionError;
+    },
+  );
+
+describe('elevenlabs transcriber against the fake ElevenLabs API', () => {
+  it('posts a multipart form to /v1/speech-to-text with the key header, model_id and the WAV file', async () => {
+    await scribe().transcribe(utterance({ language: 'en-GB' }));
+    expect(fake.requests).toHaveLength(1);
+    const [sent] = fake.requests;
+    expect(sent).toMatchObject({ method: 'POST', path: '/v1/speech-to-text' });
+    expect(sent!.headers['xi-api-key']).toBe('test-key');
+    expect(sent!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = sent!.body as MultipartForm;
+    expect(form.fields).toEqual({ model_id: 'scribe_v1', language_code: 'en', tag_audio_events: 'false' });
+    expect(form.files.file).toMatchObject({ filename: 'utterance.wav', contentType: 'audio/wav' });
+    const wav = fileBytes(form, 'file');
+    expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(wav.readUInt32LE(24)).toBe(16_000);
+    expect(wav.equals(Buffer.from(encodeWav(pcm, 16_000)))).toBe(true);
+  });
+
+  it('returns the text and the detected language as a BCP-47 tag ("eng" -> "en")', async () => {
+    fake.script({ chunks: ['Omar, can the backend be ready by March? '] });
+    expect(await scribe().transcribe(utterance())).toEqual({ text: 'Omar, can the backend be ready by March?', language: 'en' });
+  });
+
+  it('sends the hints as keyterms only when asked to (they cost extra)', async () => {
+    const withKeyterms = createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl, model: 'scribe_v2', keyterms: true });
+    await withKeyterms.transcribe(utterance());
+    const form = fake.requests[0]!.body as MultipartForm;
+    expect(form.fields.model_id).toBe('scribe_v2');
+    expect(form.fields.keyterms).toEqual(['Nora Lind', 'Omar Haddad']);
+  });
+
+  it('reports the vendor’s reason with the status, one request per call (the SDK’s own retries are off)', async () => {
+    fake.failNext(3, { status: 500 });
+    const error = await failure(scribe().transcribe(utterance()));
+    expect(error.message).toBe('HTTP 500: An internal server error occurred. Please try again. (internal_server_error)');
+    expect(error.details.status).toBe(500);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('elevenlabs transcriber behind withRetries', () => {
+  it('retries a 429 after its Retry-After, then returns the transcript', async () => {
+    fake.script({ status: 429, retryAfterSeconds: 1 }, { chunks: ['March works.'] });
+    const { transcriber, sleeps } = resilient();
+    expect(await transcriber.transcribe(utterance())).toEqual({ text: 'March works.', language: 'en' });
+    expect(fake.requests).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
+  });
+
+  it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
+    fake.failNext(3, { status: 500 });
+    const { transcriber, sleeps } = resilient();
+    const error = await failure(transcriber.transcribe(utterance()));
+    expect(error.message).toBe(
+      'elevenlabs could not transcribe the utterance (HTTP 500: An internal server error occurred. Please try again. (internal_server_error)) after 3 attempts',
+    );
+    expect(fake.requests).toHaveLength(3);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it('does not retry a 401 invalid_api_key', async () => {
+    fake.setDefault({ status: 401 });
+    const { transcriber, sleeps } = resilient();
+    const error = await failure(transcriber.transcribe(utterance()));
+    expect(error.message).toBe('elevenlabs could not transcribe the utterance (HTTP 401: Invalid API key (invalid_api_key))');
+    expect(error.details.status).toBe(401);
+    expect(fake.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('times out a request ElevenLabs does not answer, and retries it', async () => {
+    fake.setDefault({ delayMs: 3000 });
+    const { transcriber } = resilient(100);
+    const error = await failure(transcriber.transcribe(utterance()));
+    expect(error.details.timeout).toBe(true);
+    expect(error.message).toBe('elevenlabs could not transcribe the utterance (timed out after 100 ms) after 3 attempts');
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('rejects with the caller’s reason when the caller aborts, without retrying', async () => {
+    fake.setDefault({ delayMs: 3000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('the speaker left')), 50);
+    await expect(resilient().transcriber.transcribe(utterance(), controller.signal)).rejects.toThrow('the speaker left');
+    expect(fake.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * ElevenLabs speech-to-text via `@elevenlabs/elevenlabs-js`: multipart `POST {baseUrl}/v1/speech-to-text`
+ * with the `xi-api-key` header, `model_id` and the utterance as a WAV `file`; the answer is
+ * `{ language_code, language_probability, text, words: [...] }`.
+ *
+ * ```ts
+ * const scribe = createElevenLabsTranscriber({ apiKey: process.env.ELEVENLABS_API_KEY!, timeoutMs: 15_000 });
+ * const { text, language } = await scribe.transcribe({ pcm, sampleRate: 16_000 });
+ * ```
+ *
+ * The SDK retries 408/429/5xx twice on its own by default; that stays off (`maxRetries: 0`) so
+ * `withRetries` is the one place that retries. Its timeout covers only the response headers,
+ * so the time limit here is an abort signal over the whole call.
+ */
+import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import type { Transcriber } from './port';
+import { TranscriptionError, withTimeout } from './resilient';
+import { encodeWav } from './wav';
+
+export interface ElevenLabsTranscriberOptions {
+  apiKey: string;
+  model?: string;
+  /** Overrides https://api.elevenlabs.io (fake servers, proxies, data-residency hosts). */
+  baseUrl?: string;
+  /** Limit for one request, upload to answer. */
+  timeoutMs?: number;
+  /**
+   * Sends `hints` as `keyterms` to bias recognition towards participants' names. Off by default:
+   * ElevenLabs bills keyterms with a surcharge and not every Scribe model accepts them.
+   */
+  keyterms?: boolean;
+}
+
+const detailText = (detail: unknown): string | undefined => {
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) return detail.map((item: { msg?: unknown }) => String(item?.msg ?? JSON.stringify(item))).join('; ');
+  const { message, status } = (detail ?? {}) as { message?: unknown; status?: unknown };
+  if (typeof message !== 'string') return undefined;
+  return typeof status === 'string' ? `${message} (${status})` : message;
+};
+
+/**
+ * What a retry policy needs from an `ElevenLabsError`: the status, the human part of the body
+ * (`{"detail": {"status": "invalid_api_key", "message": "..."}}`, or FastAPI's `{"detail": [{"msg": ...}]}`)
+ * and any `Retry-After`. Shared with the ElevenLabs synthesizer.
+ */
+export const elevenLabsFailure = (error: ElevenLabsError): { message: string; status?: number; retryAfterMs?: number } => {
+  // Without a body the SDK's own message is "Status code: 500\nBody: ..." on several lines.
+  const text = detailText((error.body as { detail?: unknown } | undefined)?.detail) ?? error.message.replace(/\s+/g, ' ');
+  const retryAfter = Number(error.rawResponse?.headers.get('retry-after') ?? Number.NaN);
+  return {
+    message: error.statusCode !== undefined ? `HTTP ${error.statusCode}: ${text}` : text,
+    status: error.statusCode,
+    retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
+  };
+};
+
+/** Scribe reports ISO 639-3 ("eng"); the port speaks BCP-47, which uses the two-letter code where one exists. */
+const twoLetter: Record<string, string> = {
+  ara: 'ar', ces: 'cs', dan: 'da', deu: 'de', ell: 'el', eng: 'en', fin: 'fi', fra: 'fr', heb: 'he', hin: 'hi',
+  hun: 'hu', ind: 'id', ita: 'it', jpn: 'ja', kor: 'ko', nld: 'nl', nor: 'no', pol: 'pl', por: 'pt', ron: 'ro',
+  rus: 'ru', spa: 'es', swe: 'sv', tha: 'th', tur: 'tr', ukr: 'uk', vie: 'vi', zho: 'zh', cmn: 'zh',
+};
+
+export const createElevenLabsTranscriber = (options: ElevenLabsTranscriberOptions): Transcriber => {
+  const { apiKey, model = 'scribe_v1', baseUrl, timeoutMs = 15_000, keyterms = false } = options;
+  const client = new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 });
+
+  return {
+    name: 'elevenlabs',
+    transcribe: (request, signal) =>
+      withTimeout(
+        timeoutMs,
+        signal,
+        async (abortSignal) => {
+          const result = await client.speechToText.convert(
+            {
+              modelId: model,
+              file: { data: encodeWav(request.pcm, request.sampleRate), filename: 'utterance.wav', contentType: 'audio/wav' },
+              // Scribe takes ISO 639-1 or 639-3, not a region: "en-GB" -> "en".
+              languageCode: request.language?.split('-')[0],
+              // "(laughter)" and the like are not words anyone said.
+              tagAudioEvents: false,
+              keyterms: keyterms && request.hints?.length ? request.hints : undefined,
+            },
+            { abortSignal, maxRetries: 0, timeoutInSeconds: Math.ceil(timeoutMs / 1000) + 1 },
+          );
+          const code = result.languageCode?.toLowerCase();
+          return { text: result.text.trim(), language: code ? (twoLetter[code] ?? code) : undefined };
+        },
+        (error) => {
+          if (!(error instanceof ElevenLabsError)) return TranscriptionError.from(error);
+          const { message, ...details } = elevenLabsFailure(error);
+          return new TranscriptionError(message, { ...details, cause: error });
+        },
+      ),
+  };
+};

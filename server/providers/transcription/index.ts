@@ -1,0 +1,97 @@
+/**
+ * Picks the transcriber by name (`TRANSCRIBER`) and configures it from the environment. Vendors
+ * are wrapped with `withRetries`; a transcription that still fails throws a `TranscriptionError`
+ * for the caller to log as a `system` event. With `none` there is no transcriber: humans type.
+ *
+ * ```ts
+ * const transcriber = createTranscriber(config.transcriber, process.env); // null for 'none'
+ * ```
+ *
+ * | variable | for | default |
+ * | --- | --- | --- |
+ * | `TRANSCRIBER` | all | `none` |
+ * | `GEMINI_API_KEY` | gemini | required |
+ * | `GEMINI_BASE_URL` | gemini | the Gemini API |
+ * | `ELEVENLABS_API_KEY` | elevenlabs | required |
+ * | `ELEVENLABS_BASE_URL` | elevenlabs | https://api.elevenlabs.io |
+ * | `WHISPER_BASE_URL` | openai | required, e.g. `http://localhost:8000/v1` |
+ * | `WHISPER_MODEL` | openai | `whisper-1` |
+ * | `WHISPER_API_KEY` | openai | `none` (local servers need no key) |
+ * | `TRANSCRIBER_TIMEOUT_MS` | all | `15000` |
+ */
+import { createElevenLabsTranscriber } from './elevenlabs';
+import { createGeminiTranscriber } from './gemini';
+import { createOpenAITranscriber } from './openai';
+import type { Transcriber } from './port';
+import { withRetries, type RetryOptions } from './resilient';
+
+export const transcriberNames = ['none', 'gemini', 'elevenlabs', 'openai'] as const;
+export type TranscriberName = (typeof transcriberNames)[number];
+
+/** Every variable `createTranscriber` reads, for the server's configuration check. */
+export const transcriberVariables = [
+  'TRANSCRIBER',
+  'GEMINI_API_KEY',
+  'GEMINI_BASE_URL',
+  'ELEVENLABS_API_KEY',
+  'ELEVENLABS_BASE_URL',
+  'WHISPER_BASE_URL',
+  'WHISPER_MODEL',
+  'WHISPER_API_KEY',
+  'TRANSCRIBER_TIMEOUT_MS',
+] as const;
+
+type Env = Record<string, string | undefined>;
+
+const required = (env: Env, variable: string, vendor: string, hint: string): string => {
+  const value = env[variable]?.trim();
+  if (!value) throw new Error(`${variable} is not set: the ${vendor} transcriber needs it (${hint}). Set TRANSCRIBER=none to type instead.`);
+  return value;
+};
+
+const timeoutFrom = (env: Env): number => {
+  const raw = env.TRANSCRIBER_TIMEOUT_MS?.trim();
+  if (!raw) return 15_000;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`TRANSCRIBER_TIMEOUT_MS must be a positive number of milliseconds, got "${raw}"`);
+  return ms;
+};
+
+const urlFrom = (env: Env, variable: string, example: string): string | undefined => {
+  const value = env[variable]?.trim();
+  if (!value) return undefined;
+  const protocol = URL.canParse(value) ? new URL(value).protocol : '';
+  if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${variable} must be an http(s) URL such as ${example}, got "${value}"`);
+  return value;
+};
+
+/** Returns null for `none`; throws an error naming the variable when one is missing or malformed. */
+export const createTranscriber = (name: TranscriberName, env: Env, options: RetryOptions = {}): Transcriber | null => {
+  if (name === 'none') return null;
+  if (!transcriberNames.includes(name)) {
+    throw new Error(`TRANSCRIBER must be one of ${transcriberNames.join(', ')}, got "${String(name)}"`);
+  }
+  const timeoutMs = timeoutFrom(env);
+  const vendor =
+    name === 'gemini'
+      ? createGeminiTranscriber({
+          apiKey: required(env, 'GEMINI_API_KEY', 'gemini', 'get one at https://aistudio.google.com/apikey'),
+          baseUrl: urlFrom(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com'),
+          timeoutMs,
+        })
+      : name === 'elevenlabs'
+        ? createElevenLabsTranscriber({
+            apiKey: required(env, 'ELEVENLABS_API_KEY', 'elevenlabs', 'get one at https://elevenlabs.io/app/settings/api-keys'),
+            baseUrl: urlFrom(env, 'ELEVENLABS_BASE_URL', 'https://api.elevenlabs.io'),
+            timeoutMs,
+          })
+        : createOpenAITranscriber({
+            baseUrl:
+              urlFrom(env, 'WHISPER_BASE_URL', 'http://localhost:8000/v1') ??
+              required(env, 'WHISPER_BASE_URL', 'openai', 'the address of an OpenAI-compatible Whisper server, e.g. http://localhost:8000/v1'),
+            model: env.WHISPER_MODEL?.trim() || undefined,
+            apiKey: env.WHISPER_API_KEY?.trim() || 'none',
+            timeoutMs,
+          });
+  return withRetries(vendor, options);
+};

@@ -1,0 +1,123 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { fileBytes } from '../../../tests/fakes/multipart';
+import { startFakeWhisper, type FakeWhisper, type MultipartForm } from '../../../tests/fakes/whisper-server';
+import { createOpenAITranscriber } from './openai';
+import type { TranscriptionRequest } from './port';
+import { TranscriptionError, withRetries } from './resilient';
+import { encodeWav } from './wav';
+
+/** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
+const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
+const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({
+  pcm,
+  sampleRate: 16_000,
+  language: 'en',
+  hints: ['Nora Lind', 'Omar Haddad'],
+  ...overrides,
+});
+
+let fake: FakeWhisper;
+beforeEach(async () => {
+  await fake?.close();
+  fake = await startFakeWhisper();
+});
+afterAll(() => fake.close());
+
+const whisper = (timeoutMs = 2000) => createOpenAITranscriber({ apiKey: 'sk-local', baseUrl: fake.baseUrl, timeoutMs });
+
+const resilient = (timeoutMs = 2000) => {
+  const sleeps: number[] = [];
+  const transcriber = withRetries(whisper(timeoutMs), { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
+  return { transcriber, sleeps };
+};
+
+const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
+  promise.then(
+    () => expect.fail('expected the transcription to fail'),
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(TranscriptionError);
+      return error as TranscriptionError;
+    },
+  );
+
+describe('openai transcriber against a fake Whisper server', () => {
+  it('posts a multipart form to /v1/audio/transcriptions with a bearer key, model, language, prompt and the WAV file', async () => {
+    await whisper().transcribe(utterance({ language: 'en-US' }));
+    expect(fake.requests).toHaveLength(1);
+    const [sent] = fake.requests;
+    expect(sent).toMatchObject({ method: 'POST', path: '/v1/audio/transcriptions' });
+    expect(sent!.headers.authorization).toBe('Bearer sk-local');
+    expect(sent!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = sent!.body as MultipartForm;
+    expect(form.fields).toEqual({ model: 'whisper-1', language: 'en', prompt: 'Nora Lind, Omar Haddad.' });
+    expect(form.files.file).toMatchObject({ filename: 'utterance.wav', contentType: 'audio/wav' });
+    const wav = fileBytes(form, 'file');
+    expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(wav.readUInt32LE(24)).toBe(16_000);
+    expect(wav.equals(Buffer.from(encodeWav(pcm, 16_000)))).toBe(true);
+  });
+
+  it('leaves out language and prompt when there are none, and uses the configured model', async () => {
+    const local = createOpenAITranscriber({ apiKey: 'none', baseUrl: fake.baseUrl, model: 'Systran/faster-whisper-small' });
+    await local.transcribe(utterance({ language: undefined, hints: [] }));
+    expect((fake.requests[0]!.body as MultipartForm).fields).toEqual({ model: 'Systran/faster-whisper-small' });
+  });
+
+  it('returns the text without the leading space Whisper puts there', async () => {
+    fake.script({ chunks: [' Omar, can the backend be ready by March?'] });
+    expect(await whisper().transcribe(utterance())).toEqual({ text: 'Omar, can the backend be ready by March?' });
+  });
+
+  it('reports an HTTP error with the server’s message and Retry-After, one request per call', async () => {
+    fake.script({ status: 429, retryAfterSeconds: 2 });
+    const error = await failure(whisper().transcribe(utterance()));
+    expect(error.message).toBe('HTTP 429: Rate limit reached for requests. Please try again in 1s.');
+    expect(error.details).toMatchObject({ status: 429, retryAfterMs: 2000 });
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('openai transcriber behind withRetries', () => {
+  it('retries a 429 after its Retry-After, then returns the transcript', async () => {
+    fake.script({ status: 429, retryAfterSeconds: 1 }, { chunks: ['March works.'] });
+    const { transcriber, sleeps } = resilient();
+    expect(await transcriber.transcribe(utterance())).toEqual({ text: 'March works.' });
+    expect(fake.requests).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
+  });
+
+  it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
+    fake.failNext(3, { status: 500 });
+    const { transcriber, sleeps } = resilient();
+    const error = await failure(transcriber.transcribe(utterance()));
+    expect(error.message).toBe(
+      'openai could not transcribe the utterance (HTTP 500: The server had an error while processing your request. Sorry about that!) after 3 attempts',
+    );
+    expect(fake.requests).toHaveLength(3);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it('does not retry a 401', async () => {
+    fake.setDefault({ status: 401 });
+    const { transcriber, sleeps } = resilient();
+    const error = await failure(transcriber.transcribe(utterance()));
+    expect(error.message).toBe('openai could not transcribe the utterance (HTTP 401: Incorrect API key provided: sk-bad.)');
+    expect(fake.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('times out a request the server does not answer, and retries it', async () => {
+    fake.setDefault({ delayMs: 3000 });
+    const { transcriber } = resilient(100);
+    const error = await failure(transcriber.transcribe(utterance()));
+    expect(error.details.timeout).toBe(true);
+    expect(error.message).toBe('openai could not transcribe the utterance (timed out after 100 ms) after 3 attempts');
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('says why when the server cannot be reached', async () => {
+    const nowhere = createOpenAITranscriber({ apiKey: 'none', baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 2000 });
+    const error = await failure(withRetries(nowhere, { retries: 0 }).transcribe(utterance()));
+    expect(error.message).toMatch(/^openai could not transcribe the utterance \(Connection error/);
+  });
+});
