@@ -1,0 +1,271 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEspeakSynthesizer, phonemize, type EspeakSynthesizer } from './espeak';
+import type { SpeechChunk, VisemeCue, VoiceSpec, WordTiming } from './port';
+import { phonemesToVisemes } from './visemes';
+import { decodeWav, encodeWav } from './wav';
+
+const repo = fileURLToPath(new URL('../../..', import.meta.url));
+
+interface Speech {
+  chunks: SpeechChunk[];
+  pcm: Int16Array;
+  sampleRate: number;
+  durationMs: number;
+  cues: VisemeCue[];
+  words: WordTiming[];
+}
+
+const speak = async (espeak: EspeakSynthesizer, text: string, voice: VoiceSpec = {}): Promise<Speech> => {
+  const chunks: SpeechChunk[] = [];
+  for await (const chunk of espeak.synthesize({ text, voice })) chunks.push(chunk);
+  const pcm = new Int16Array(chunks.reduce((n, c) => n + c.pcm.length, 0));
+  chunks.reduce((at, c) => (pcm.set(c.pcm, at), at + c.pcm.length), 0);
+  const sampleRate = chunks[0]?.sampleRate ?? 0;
+  return {
+    chunks,
+    pcm,
+    sampleRate,
+    durationMs: (pcm.length / sampleRate) * 1000,
+    cues: chunks.flatMap((c) => c.cues),
+    words: chunks.flatMap((c) => c.words),
+  };
+};
+
+const rms = (pcm: Int16Array): number => Math.sqrt(pcm.reduce((sum, x) => sum + x * x, 0) / pcm.length);
+
+/** The fundamental frequency of the loudest 40 ms, by autocorrelation over 60-400 Hz. */
+const pitchHz = (pcm: Int16Array, sampleRate: number): number => {
+  const window = Math.round(sampleRate * 0.04);
+  let loudest = 0;
+  let at = 0;
+  for (let i = 0; i + window < pcm.length; i += window / 4) {
+    let energy = 0;
+    for (let k = 0; k < window; k++) energy += pcm[i + k]! ** 2;
+    if (energy > loudest) [loudest, at] = [energy, i];
+  }
+  let bestLag = 0;
+  let best = -Infinity;
+  for (let lag = Math.floor(sampleRate / 400); lag <= Math.ceil(sampleRate / 60); lag++) {
+    let correlation = 0;
+    for (let k = 0; k < window; k++) correlation += pcm[at + k]! * (pcm[at + k + lag] ?? 0);
+    if (correlation > best) [best, bestLag] = [correlation, lag];
+  }
+  return sampleRate / bestLag;
+};
+
+const expectTimeOrdered = (cues: VisemeCue[]) => {
+  for (let i = 1; i < cues.length; i++) {
+    expect(cues[i]!.t).toBeGreaterThanOrEqual(cues[i - 1]!.t);
+    expect(cues[i]!.viseme).not.toBe(cues[i - 1]!.viseme);
+  }
+};
+
+describe('the eSpeak NG synthesizer', () => {
+  let espeak: EspeakSynthesizer;
+  beforeAll(() => {
+    espeak = createEspeakSynthesizer();
+  });
+  afterAll(() => espeak.close());
+
+  it('speaks audible 22050 Hz audio whose cue timeline ends with the audio', async () => {
+    const speech = await speak(espeak, 'Hello there. How are you today?');
+    expect(speech.sampleRate).toBe(22050);
+    expect(speech.durationMs).toBeGreaterThan(1000);
+    expect(rms(speech.pcm)).toBeGreaterThan(500);
+    for (const chunk of speech.chunks) expectTimeOrdered(chunk.cues);
+    const last = speech.cues.at(-1)!;
+    expect(last.viseme).toBe('sil');
+    expect(Math.abs(last.t - speech.durationMs)).toBeLessThanOrEqual(50);
+  });
+
+  it('yields a chunk per sentence, each placed after the audio before it', async () => {
+    const speech = await speak(espeak, 'Hello there. How are you today? Fine!');
+    expect(speech.chunks).toHaveLength(3);
+    let offset = 0;
+    for (const chunk of speech.chunks) {
+      const duration = (chunk.pcm.length / chunk.sampleRate) * 1000;
+      expect(chunk.offsetMs).toBeCloseTo(offset, 6);
+      for (const cue of chunk.cues) {
+        expect(cue.t).toBeGreaterThanOrEqual(chunk.offsetMs);
+        expect(cue.t).toBeLessThanOrEqual(chunk.offsetMs + duration + 1);
+      }
+      expect(chunk.cues.at(-1)?.viseme).toBe('sil');
+      offset += duration;
+    }
+    expect(speech.words.map((w) => w.word)).toEqual(['Hello', 'there', 'How', 'are', 'you', 'today', 'Fine']);
+    for (const [i, word] of speech.words.entries()) {
+      expect(word.end).toBeGreaterThan(word.start);
+      expect(word.start).toBeGreaterThanOrEqual(speech.words[i - 1]?.end ?? 0);
+    }
+  });
+
+  it.each([
+    ['papa', 'PP'],
+    ['fee', 'FF'],
+    ['think', 'TH'],
+    ['see', 'SS'],
+  ])('opens "%s" with %s', async (text, viseme) => {
+    const { cues } = await speak(espeak, text);
+    const opening = cues[0]?.viseme === 'sil' ? cues[1] : cues[0];
+    expect(opening?.viseme).toBe(viseme);
+  });
+
+  it('speaks higher with a higher pitch and with a female variant', async () => {
+    const text = 'Ah, the mama saw a llama.';
+    const low = await speak(espeak, text, { pitch: 10 });
+    const high = await speak(espeak, text, { pitch: 90 });
+    const female = await speak(espeak, text, { espeak: 'en-us+f3' });
+    const plain = await speak(espeak, text, { espeak: 'en-us' });
+    expect(pitchHz(high.pcm, high.sampleRate)).toBeGreaterThan(pitchHz(low.pcm, low.sampleRate) * 1.5);
+    expect(pitchHz(female.pcm, female.sampleRate)).toBeGreaterThan(pitchHz(plain.pcm, plain.sampleRate) * 1.5);
+  });
+
+  it('speaks faster at a higher rate', async () => {
+    const text = 'One two three four five six seven eight nine ten.';
+    const slow = await speak(espeak, text, { rate: 120 });
+    const fast = await speak(espeak, text, { rate: 300 });
+    expect(fast.durationMs).toBeLessThan(slow.durationMs * 0.6);
+  });
+
+  it('names an unknown voice or variant and keeps working', async () => {
+    const pid = espeak.workerPid;
+    await expect(speak(espeak, 'Hello', { espeak: 'xx-nowhere' })).rejects.toThrow(/unknown voice "xx-nowhere"/);
+    await expect(speak(espeak, 'Hello', { espeak: 'en-us+nobody' })).rejects.toThrow(/unknown voice variant "nobody"/);
+    expect((await speak(espeak, 'Hello', { espeak: 'en-gb+m3' })).durationMs).toBeGreaterThan(200);
+    expect(espeak.workerPid).toBe(pid);
+  });
+
+  it('stops when the caller aborts', async () => {
+    const controller = new AbortController();
+    const speech = espeak.synthesize({ text: 'You will not hear this.', voice: {} }, controller.signal)[Symbol.asyncIterator]();
+    const first = speech.next();
+    controller.abort(new Error('barge-in'));
+    await expect(first).rejects.toThrow('barge-in');
+    expect((await speak(espeak, 'But this.')).durationMs).toBeGreaterThan(200);
+  });
+
+    it('synthesizes far faster than real time once warm', async () => {
+    const text = 'The quick brown fox jumps over the lazy dog while seven curious children watch quietly from the old wooden bridge.';
+    await speak(espeak, text);
+    const started = performance.now();
+    const speech = await speak(espeak, text);
+    expect((performance.now() - started) / speech.durationMs).toBeLessThan(0.25);
+  });
+
+  it('runs eSpeak in another process and replaces one that was killed', async () => {
+    const pid = espeak.workerPid;
+    expect(pid).toBeDefined();
+    expect(pid).not.toBe(process.pid);
+    process.kill(pid!, 'SIGKILL');
+    const speech = await speak(espeak, 'Still here.');
+    expect(rms(speech.pcm)).toBeGreaterThan(500);
+    expect(espeak.workerPid).toBeDefined();
+    expect(espeak.workerPid).not.toBe(pid);
+  });
+
+  it('stops its worker on close', async () => {
+    const own = createEspeakSynthesizer();
+    await speak(own, 'Hi.');
+    const pid = own.workerPid!;
+    await own.close();
+    expect(own.workerPid).toBeUndefined();
+    expect(() => process.kill(pid, 0)).toThrow();
+    await expect(speak(own, 'Hi.')).rejects.toThrow(/closed/);
+  });
+});
+
+describe('phonemize', () => {
+  it("gives eSpeak's phonemes for each word of the text, numbers and abbreviations whole", async () => {
+    const words = await phonemize('Hello, 42 apples from the U.S.A.');
+    expect(words.map((w) => w.word)).toEqual(['Hello', '42', 'apples', 'from', 'the', 'U.S.A']);
+    expect(words[0]!.phonemes).toEqual(['h', 'ə', 'l', 'oʊ']);
+    expect(words[1]!.phonemes).toEqual(['f', 'ɔːɹ', 'ɾ', 'i', 't', 'uː']);
+  });
+
+  it('separates the short words eSpeak joins to the word before', async () => {
+    const words = await phonemize('Some of the people were in the house.');
+    expect(words.map((w) => [w.word, w.phonemes.join('')])).toEqual([
+      ['Some', 'sʌm'],
+      ['of', 'ʌv'],
+      ['the', 'ðə'],
+      ['people', 'piːpəl'],
+      ['were', 'wɜːɹ'],
+      ['in', 'ɪn'],
+      ['the', 'ðə'],
+      ['house', 'haʊs'],
+    ]);
+  });
+
+  it('reads markup characters as text', async () => {
+    const words = await phonemize('Tom & Jerry <b>[[x]]</b>');
+    expect(words.map((w) => w.word)).toEqual(['Tom', '&', 'Jerry', '<b>[[x]]</b>']);
+    expect(words[1]!.phonemes.join('')).toBe('ænd');
+  });
+
+  it('follows the voice', async () => {
+    const [british] = await phonemize('Hello', 'en-gb');
+    expect(british!.phonemes).toEqual(['h', 'ə', 'l', 'əʊ']);
+  });
+
+  it('gives only phonemes the viseme mapping knows', async () => {
+    const text = 'Jack, your wise quiz judge, thought that the yellow zebra would measure pure beer in church gardens, honestly.';
+    for (const voice of ['en-us', 'en-gb', 'en-gb-scotland']) {
+      for (const { word, phonemes } of await phonemize(text, voice)) {
+        for (const [i, shapes] of phonemesToVisemes(phonemes).entries()) {
+          expect(shapes, `${voice} ${word} /${phonemes[i]}/`).not.toContain('sil');
+        }
+      }
+    }
+  });
+});
+
+describe('wav', () => {
+  it('round-trips PCM16 mono', () => {
+    const pcm = Int16Array.from([0, 1, -1, 32767, -32768, 1234]);
+    const wav = encodeWav(pcm, 22050);
+    expect(wav.length).toBe(44 + pcm.length * 2);
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(decodeWav(wav)).toEqual({ pcm, sampleRate: 22050 });
+  });
+
+  it('says what is wrong with a file it cannot read', () => {
+    expect(() => decodeWav(Buffer.from('not a wav file at all'))).toThrow(/not a WAV file/);
+    const stereo = encodeWav(new Int16Array(4), 16000);
+    stereo.writeUInt16LE(2, 22);
+    expect(() => decodeWav(stereo)).toThrow(/2 channel/);
+  });
+});
+
+describe('npm run tts', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tts-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes a WAV file and its cues', async () => {
+    const out = join(dir, 'hello.wav');
+    const cuesFile = join(dir, 'hello.json');
+    const args = ['--text', 'Hello there. How are you?', '--voice', 'en-us+f3', '--out', out, '--cues', cuesFile, '--rate', '160'];
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/tts.ts', ...args], { cwd: repo, stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    expect(code).toBe(0);
+    const { pcm, sampleRate } = decodeWav(await readFile(out));
+    expect(sampleRate).toBe(22050);
+    expect(rms(pcm)).toBeGreaterThan(500);
+    const timeline = JSON.parse(await readFile(cuesFile, 'utf8')) as { sampleRate: number; durationMs: number; cues: VisemeCue[]; words: WordTiming[] };
+    expect(timeline.sampleRate).toBe(22050);
+    expect(timeline.durationMs).toBeCloseTo((pcm.length / sampleRate) * 1000, 6);
+    expectTimeOrdered(timeline.cues);
+    expect(Math.abs(timeline.cues.at(-1)!.t - timeline.durationMs)).toBeLessThanOrEqual(50);
+    expect(timeline.words.map((w) => w.word)).toEqual(['Hello', 'there', 'How', 'are', 'you']);
+  });
+});
