@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEspeakSynthesizer, phonemize, type EspeakSynthesizer } from './espeak';
 import type { SpeechChunk, VisemeCue, VoiceSpec, WordTiming } from './port';
 import { phonemesToVisemes } from './visemes';
-import { decodeWav, encodeWav } from './wav';
+import { decodeWav, encodeWav } from '../../media/wav';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
 

@@ -4,7 +4,7 @@ import { fileBytes } from '../../../tests/fakes/multipart';
 import { createElevenLabsTranscriber } from './elevenlabs';
 import type { TranscriptionRequest } from './port';
 import { TranscriptionError, withRetries } from './resilient';
-import { encodeWav } from './wav';
+import { encodeWav } from '../../media/wav';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));

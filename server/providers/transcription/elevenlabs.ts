@@ -15,7 +15,7 @@
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import type { Transcriber } from './port';
 import { TranscriptionError, withTimeout } from './resilient';
-import { encodeWav } from './wav';
+import { encodeWav } from '../../media/wav';
 
 export interface ElevenLabsTranscriberOptions {
   apiKey: string;

@@ -14,7 +14,7 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import type { Transcriber, TranscriptionRequest } from './port';
 import { TranscriptionError, withTimeout } from './resilient';
-import { encodeWav } from './wav';
+import { encodeWav } from '../../media/wav';
 
 export interface GeminiTranscriberOptions {
   apiKey: string;

@@ -14,7 +14,7 @@
 import OpenAI, { APIConnectionTimeoutError, APIError, toFile } from 'openai';
 import type { Transcriber } from './port';
 import { TranscriptionError, withTimeout } from './resilient';
-import { encodeWav } from './wav';
+import { encodeWav } from '../../media/wav';
 
 export interface OpenAITranscriberOptions {
   /** Local servers ignore it; the SDK still needs a value. */
