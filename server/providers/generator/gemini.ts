@@ -11,6 +11,7 @@
  * that retries, so a turn is never sent twice behind its back.
  */
 import { ApiError, GoogleGenAI } from '@google/genai';
+import { geminiErrorText, geminiRetryDelayMs } from '../errors';
 import type { Generator } from './port';
 import { GeneratorError } from './resilient';
 
@@ -23,22 +24,6 @@ export interface GeminiOptions {
   timeoutMs?: number;
 }
 
-/** Gemini puts its Retry-After in the error body: `details: [{ "@type": ".../google.rpc.RetryInfo", "retryDelay": "7s" }]`. */
-const retryDelayMs = (message: string): number | undefined => {
-  const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message);
-  return match ? Math.round(Number(match[1]) * 1000) : undefined;
-};
-
-/** `ApiError.message` is the JSON error body; keep its human part. */
-const errorText = (message: string): string => {
-  try {
-    const body = JSON.parse(message) as { error?: { message?: unknown } };
-    if (typeof body.error?.message === 'string') return body.error.message;
-  } catch {
-    // not JSON: the message is already plain text
-  }
-  return message;
-};
 
 export const createGeminiGenerator = (options: GeminiOptions): Generator => {
   const { apiKey, model = 'gemini-2.5-flash', baseUrl, timeoutMs = 20_000 } = options;
@@ -71,9 +56,9 @@ export const createGeminiGenerator = (options: GeminiOptions): Generator => {
       } catch (error) {
         if (signal?.aborted) throw error;
         if (error instanceof ApiError) {
-          throw new GeneratorError(`HTTP ${error.status}: ${errorText(error.message)}`, {
+          throw new GeneratorError(`HTTP ${error.status}: ${geminiErrorText(error.message)}`, {
             status: error.status,
-            retryAfterMs: retryDelayMs(error.message),
+            retryAfterMs: geminiRetryDelayMs(error.message),
             cause: error,
           });
         }

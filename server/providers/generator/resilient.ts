@@ -14,32 +14,9 @@
  */
 import { rngFrom } from '../../engine/rng';
 import type { GenerateRequest, Generator } from './port';
+import { GeneratorError } from '../errors';
 
-/** A failure a vendor generator reports, with what the retry policy needs to know. */
-export class GeneratorError extends Error {
-  override readonly name = 'GeneratorError';
-  constructor(
-    message: string,
-    readonly details: {
-      /** HTTP status, when the vendor answered with one. */
-      status?: number;
-      /** How long the vendor asked us to wait (Retry-After, RetryInfo). */
-      retryAfterMs?: number;
-      /** No answer within the time limit. */
-      timeout?: boolean;
-      cause?: unknown;
-    } = {},
-  ) {
-    super(message, { cause: details.cause });
-  }
-
-  /** Wraps a transport failure, keeping its cause's reason ("fetch failed: connect ECONNREFUSED ..."). */
-  static from(error: unknown): GeneratorError {
-    if (!(error instanceof Error)) return new GeneratorError(String(error), { cause: error });
-    const reason = error.cause instanceof Error ? error.cause.message : undefined;
-    return new GeneratorError(reason ? `${error.message}: ${reason}` : error.message, { cause: error });
-  }
-}
+export { GeneratorError };
 
 export interface Notice {
   /** `generator-fallback` (the fallback spoke this turn) or `generator-truncated` (the reply stopped mid-way). */

@@ -26,6 +26,7 @@
  * come in a final chunk with no samples.
  */
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { SynthesisError } from '../errors';
 import { elevenLabsFailure } from '../transcription/elevenlabs';
 import { alignCharactersToVisemes, type CharacterAlignment, type Phonemize, type PhonemeToViseme } from './align';
 import type { SpeechChunk, Synthesizer } from './port';
@@ -48,15 +49,7 @@ export interface ElevenLabsSynthesizerOptions {
 }
 
 /** A failure of a synthesis vendor, with what a retry policy needs to know (the shape of `GeneratorError`). */
-export class SynthesisError extends Error {
-  override readonly name = 'SynthesisError';
-  constructor(
-    message: string,
-    readonly details: { status?: number; retryAfterMs?: number; timeout?: boolean; cause?: unknown } = {},
-  ) {
-    super(message, { cause: details.cause });
-  }
-}
+export { SynthesisError };
 
 const none: CharacterAlignment = { characters: [], starts: [], ends: [] };
 

@@ -13,33 +13,9 @@
  * ```
  */
 import type { Transcriber } from './port';
+import { TranscriptionError } from '../errors';
 
-/** A failure a vendor transcriber reports, with what the retry policy needs to know. */
-export class TranscriptionError extends Error {
-  override readonly name = 'TranscriptionError';
-  constructor(
-    message: string,
-    readonly details: {
-      /** HTTP status, when the vendor answered with one. */
-      status?: number;
-      /** How long the vendor asked us to wait (Retry-After, Gemini's RetryInfo). */
-      retryAfterMs?: number;
-      /** No answer within the time limit. */
-      timeout?: boolean;
-      cause?: unknown;
-    } = {},
-  ) {
-    super(message, { cause: details.cause });
-  }
-
-  /** Wraps a transport failure, keeping its cause's reason ("fetch failed: connect ECONNREFUSED ..."). */
-  static from(error: unknown): TranscriptionError {
-    if (error instanceof TranscriptionError) return error;
-    if (!(error instanceof Error)) return new TranscriptionError(String(error), { cause: error });
-    const reason = error.cause instanceof Error ? error.cause.message : undefined;
-    return new TranscriptionError(reason ? `${error.message}: ${reason}` : error.message, { cause: error });
-  }
-}
+export { TranscriptionError };
 
 /**
  * Runs `call` with a signal that aborts on the caller's signal or after `timeoutMs`. A timeout
