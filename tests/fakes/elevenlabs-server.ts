@@ -22,7 +22,8 @@
  * ```
  */
 import type { ServerResponse } from 'node:http';
-import { startMultipartVendorServer, type MultipartForm } from './multipart';
+import type { MultipartForm } from './multipart';
+import { startVendorServer } from './vendor-server';
 import { writeEvents, type FakeReply, type FakeVendor, type ReceivedRequest } from './vendor-server';
 
 export type { MultipartForm } from './multipart';
@@ -116,7 +117,7 @@ const transcribe = (request: ReceivedRequest, reply: FakeReply, res: ServerRespo
 };
 
 export const startFakeElevenLabs = (): Promise<FakeElevenLabs> =>
-  startMultipartVendorServer(async (request, reply, res) => {
+  startVendorServer(async (request, reply, res) => {
     const tts = /^\/v1\/text-to-speech\/[^/]+\/stream\/with-timestamps$/.test(request.path);
     const stt = request.path === '/v1/speech-to-text';
     if (request.method !== 'POST' || (!tts && !stt)) return fail(res, 404, reply, 'Not Found');

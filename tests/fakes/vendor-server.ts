@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseMultipart } from './multipart';
 
 /** One scripted answer. Calls consume the queue in order; when it is empty, the default answers. */
 export interface FakeReply {
@@ -35,8 +36,10 @@ export interface ReceivedRequest {
   path: string;
   query: Record<string, string>;
   headers: IncomingMessage['headers'];
-  /** The parsed JSON body (raw text when it did not parse). */
+  /** The parsed body: JSON, a `MultipartForm` for uploads, else the text. */
   body: any;
+  /** The bytes as received. */
+  raw: Buffer;
 }
 
 export interface FakeVendor {
@@ -91,15 +94,19 @@ export const startVendorServer = async (route: Route, basePath = ''): Promise<Fa
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    let body: any = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // recorded as the raw text
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const text = raw.toString('utf8');
+    let body: any = parseMultipart(raw, req.headers['content-type']) ?? text;
+    if (body === text) {
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // recorded as the raw text
+      }
     }
-    const request: ReceivedRequest = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body };
+    const request: ReceivedRequest = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, raw };
     requests.push(request);
     const reply = queue.shift() ?? fallback;
     if (!(await wait(reply.delayMs ?? 0, res))) return;

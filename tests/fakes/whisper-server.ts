@@ -11,7 +11,8 @@
  * const form = whisper.requests[0]!.body as MultipartForm; // fields.model, files.file
  * ```
  */
-import { startMultipartVendorServer, type MultipartForm } from './multipart';
+import type { MultipartForm } from './multipart';
+import { startVendorServer } from './vendor-server';
 import type { FakeVendor } from './vendor-server';
 
 export type { MultipartForm } from './multipart';
@@ -28,7 +29,7 @@ const errors: Record<number, { type: string; code: string | null; message: strin
 };
 
 export const startFakeWhisper = (): Promise<FakeWhisper> =>
-  startMultipartVendorServer(async (request, reply, res) => {
+  startVendorServer(async (request, reply, res) => {
     const fail = (status: number, error: { type: string; code: string | null; message: string; param?: string }) => {
       res.writeHead(status, {
         'content-type': 'application/json',
