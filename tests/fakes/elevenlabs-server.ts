@@ -23,8 +23,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { MultipartForm } from './multipart';
-import { startVendorServer } from './vendor-server';
-import { writeEvents, type FakeReply, type FakeVendor, type ReceivedRequest } from './vendor-server';
+import { startVendorServer, writeEvents, type FakeReply, type FakeVendor, type ReceivedRequest } from './vendor-server';
 
 export type { MultipartForm } from './multipart';
 export type { FakeReply, ReceivedRequest } from './vendor-server';

@@ -12,8 +12,7 @@
  * ```
  */
 import type { MultipartForm } from './multipart';
-import { startVendorServer } from './vendor-server';
-import type { FakeVendor } from './vendor-server';
+import { startVendorServer, type FakeVendor } from './vendor-server';
 
 export type { MultipartForm } from './multipart';
 export type { FakeReply, ReceivedRequest } from './vendor-server';
