@@ -178,3 +178,15 @@ describe('.env.example', () => {
     ]);
   });
 });
+
+describe('transcriber settings', () => {
+  it('defaults to none and accepts a configured vendor', () => {
+    expect(loadConfig({}).transcriber).toBe('none');
+    expect(loadConfig({ TRANSCRIBER: 'openai', WHISPER_BASE_URL: 'http://localhost:8000/v1' }).transcriber).toBe('openai');
+  });
+
+  it('names the missing vendor variable, without echoing secrets', () => {
+    expect(() => loadConfig({ TRANSCRIBER: 'elevenlabs' })).toThrow(/ELEVENLABS_API_KEY/);
+    expect(() => loadConfig({ TRANSCRIBER: 'whisper' })).toThrow(/TRANSCRIBER: must be one of none, gemini, elevenlabs, openai/);
+  });
+});

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { createTranscriber, transcriberNames, transcriberVariables, type TranscriberName } from './providers/transcription';
 import { createGenerator, generatorNames, type GeneratorName } from './providers/generator';
 
 export const logLevels = ['info', 'warn', 'error', 'silent'] as const;
@@ -33,7 +34,7 @@ export const generatorVariables = [
 ] as const;
 
 /** Values never echoed back in an error message. */
-const secretVariables = new Set(['ADMIN_TOKEN', 'TOKEN_SECRET', 'GEMINI_API_KEY', 'OPENAI_API_KEY']);
+const secretVariables = new Set(['ADMIN_TOKEN', 'TOKEN_SECRET', 'GEMINI_API_KEY', 'OPENAI_API_KEY', 'ELEVENLABS_API_KEY', 'WHISPER_API_KEY']);
 
 const MIN_SECRET_LENGTH = 32;
 
@@ -62,10 +63,13 @@ const Environment = z.object({
   MESSAGE_RATE_PER_S: positiveNumber().default(20),
   MESSAGE_BURST: wholeNumber(1, 1_000_000).default(40),
   LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
+  TRANSCRIBER: z.enum(transcriberNames, { error: `must be one of ${transcriberNames.join(', ')}` }).default('none'),
 });
 
 /** Every environment variable the server reads, its own and the generator's. */
-export const configVariables = [...Environment.keyof().options, ...generatorVariables] as const;
+export const configVariables = [
+  ...new Set([...Environment.keyof().options, ...generatorVariables, ...transcriberVariables]),
+] as (keyof z.infer<typeof Environment> | (typeof generatorVariables)[number] | (typeof transcriberVariables)[number])[];
 
 export interface Config {
   port: number;
@@ -83,6 +87,8 @@ export interface Config {
   messageRatePerS: number;
   messageBurst: number;
   logLevel: LogLevel;
+  /** Speech-to-text for microphones; 'none' means humans type. */
+  transcriber: TranscriberName;
 }
 
 export interface ConfigProblem {
@@ -140,6 +146,15 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     }
   }
 
+  const transcriber = parsed.success ? parsed.data.TRANSCRIBER : Environment.shape.TRANSCRIBER.safeParse(present.TRANSCRIBER).data;
+  if (transcriber) {
+    try {
+      createTranscriber(transcriber, present);
+    } catch (error) {
+      problems.push({ ...generatorProblem(error, present), ...(/^[A-Z]/.test(String((error as Error).message)) ? {} : { variable: 'TRANSCRIBER' }) });
+    }
+  }
+
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const vars = parsed.data;
   return {
@@ -155,6 +170,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     messageRatePerS: vars.MESSAGE_RATE_PER_S,
     messageBurst: vars.MESSAGE_BURST,
     logLevel: vars.LOG_LEVEL,
+    transcriber: vars.TRANSCRIBER,
   };
 };
 
