@@ -25,7 +25,7 @@ import type { Store } from '../store/store';
 import { transcriptOf } from './transcript';
 
 export interface AppOptions {
-  config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'transcriber'>;
+  config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator'>;
   rooms: Rooms;
   store: Store;
   tokens: Tokens;
@@ -84,7 +84,8 @@ export const createApp = (options: AppOptions) => {
     c.json({
       status: 'ok',
       version: options.version,
-      providers: { generator: config.generator, synthesis: 'none', transcription: config.transcriber, transport: 'websocket' },
+      // Voice is not wired into rooms yet (issue 4): report what rooms actually use.
+      providers: { generator: config.generator, synthesis: 'none', transcription: 'none', transport: 'websocket' },
       sessions: rooms.list().filter((r) => !r.ended()).length,
     }),
   );
