@@ -1,0 +1,39 @@
+/**
+ * Picks the speech synthesizer by name and configures it from the environment.
+ *
+ * | variable | for | default |
+ * | --- | --- | --- |
+ * | `SYNTHESIZER` | all | `espeak` (embedded, offline) |
+ * | `ELEVENLABS_API_KEY` | elevenlabs | required |
+ * | `ELEVENLABS_BASE_URL` | elevenlabs | the ElevenLabs API |
+ * | `ELEVENLABS_TTS_MODEL` | elevenlabs | `eleven_flash_v2_5` |
+ *
+ * ElevenLabs gives character timestamps; their visemes come from eSpeak's phonemizer, so both
+ * vendors share one phoneme-to-viseme table.
+ */
+import { createElevenLabsSynthesizer } from './elevenlabs';
+import { createEspeakSynthesizer, phonemize } from './espeak';
+import type { Synthesizer } from './port';
+import { phonemesToVisemes } from './visemes';
+
+export const synthesizerNames = ['espeak', 'elevenlabs', 'none'] as const;
+export type SynthesizerName = (typeof synthesizerNames)[number];
+
+export const synthesizerVariables = ['SYNTHESIZER', 'ELEVENLABS_API_KEY', 'ELEVENLABS_BASE_URL', 'ELEVENLABS_TTS_MODEL'] as const;
+
+export const createSynthesizer = (name: SynthesizerName, env: Record<string, string | undefined>): Synthesizer | null => {
+  if (name === 'none') return null;
+  if (name === 'espeak') return createEspeakSynthesizer();
+  if (name !== 'elevenlabs') throw new Error(`SYNTHESIZER must be one of ${synthesizerNames.join(', ')}, got "${String(name)}"`);
+  const apiKey = env.ELEVENLABS_API_KEY?.trim();
+  if (!apiKey) throw new Error('ELEVENLABS_API_KEY is not set: the elevenlabs synthesizer needs it. Use SYNTHESIZER=espeak to run without one.');
+  const baseUrl = env.ELEVENLABS_BASE_URL?.trim();
+  if (baseUrl && !/^https?:\/\//.test(baseUrl)) throw new Error(`ELEVENLABS_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  return createElevenLabsSynthesizer({
+    apiKey,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(env.ELEVENLABS_TTS_MODEL?.trim() ? { model: env.ELEVENLABS_TTS_MODEL.trim() } : {}),
+    phonemize: (text) => phonemize(text),
+    phonemeToViseme: (phoneme) => phonemesToVisemes([phoneme])[0] ?? [],
+  });
+};
