@@ -15,6 +15,7 @@
 import { rngFrom } from '../../engine/rng';
 import type { GenerateRequest, Generator } from './port';
 import { GeneratorError } from '../errors';
+import { sleepFor } from '../sleep';
 
 export { GeneratorError };
 
@@ -36,20 +37,6 @@ export interface FallbackOptions {
   /** Injectable so tests do not wait. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
-
-const sleepFor = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 const statusOf = (error: unknown): number | undefined => {
   const status = (error as { details?: { status?: unknown }; status?: unknown } | null)?.details?.status ??

@@ -14,6 +14,7 @@
  */
 import type { Transcriber } from './port';
 import { TranscriptionError } from '../errors';
+import { sleepFor } from '../sleep';
 
 export { TranscriptionError };
 
@@ -49,20 +50,6 @@ export interface RetryOptions {
   /** Injectable jitter source, 0..1. */
   random?: () => number;
 }
-
-const sleepFor = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 const detailsOf = (error: unknown): TranscriptionError['details'] => (error instanceof TranscriptionError ? error.details : {});
 
