@@ -91,7 +91,7 @@ const startServer = async (scene: LoadedScene, options: { stamp: boolean }): Pro
     const rooms = createRooms({ store: stamped, scenes: new Map([[scene.id, scene]]), generator: () => createScriptedGenerator(), speed: REALTIME_SPEED });
     const adminToken = randomBytes(24).toString('base64url');
     const { app, injectWebSocket } = createApp({
-      config: { adminToken, tokenTtlMs: 3_600_000, maxMessageBytes: 16_384, messageRatePerS: 20, messageBurst: 40, generator: 'scripted' },
+      config: { adminToken, tokenTtlMs: 3_600_000, maxMessageBytes: 16_384, messageRatePerS: 20, messageBurst: 40, generator: 'scripted', synthesizer: 'none', transcriber: 'none' },
       rooms,
       store: stamped,
       tokens: createTokens(randomBytes(32).toString('base64url')),

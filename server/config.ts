@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createTranscriber, transcriberNames, transcriberVariables, type TranscriberName } from './providers/transcription';
 import { createGenerator, generatorNames, type GeneratorName } from './providers/generator';
+import { createSynthesizer, synthesizerNames, synthesizerVariables, type SynthesizerName } from './providers/synthesis';
 
 export const logLevels = ['info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -64,12 +65,18 @@ const Environment = z.object({
   MESSAGE_BURST: wholeNumber(1, 1_000_000).default(40),
   LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
   TRANSCRIBER: z.enum(transcriberNames, { error: `must be one of ${transcriberNames.join(', ')}` }).default('none'),
+  SYNTHESIZER: z.enum(synthesizerNames, { error: `must be one of ${synthesizerNames.join(', ')}` }).default('espeak'),
 });
 
 /** Every environment variable the server reads, its own and the generator's. */
 export const configVariables = [
-  ...new Set([...Environment.keyof().options, ...generatorVariables, ...transcriberVariables]),
-] as (keyof z.infer<typeof Environment> | (typeof generatorVariables)[number] | (typeof transcriberVariables)[number])[];
+  ...new Set([...Environment.keyof().options, ...generatorVariables, ...transcriberVariables, ...synthesizerVariables]),
+] as (
+  | keyof z.infer<typeof Environment>
+  | (typeof generatorVariables)[number]
+  | (typeof transcriberVariables)[number]
+  | (typeof synthesizerVariables)[number]
+)[];
 
 export interface Config {
   port: number;
@@ -89,6 +96,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Speech-to-text for microphones; 'none' means humans type. */
   transcriber: TranscriberName;
+  /** The personas' voices; 'none' means text only. */
+  synthesizer: SynthesizerName;
 }
 
 export interface ConfigProblem {
@@ -155,6 +164,16 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     }
   }
 
+  const synthesizer = parsed.success ? parsed.data.SYNTHESIZER : Environment.shape.SYNTHESIZER.safeParse(present.SYNTHESIZER).data;
+  // eSpeak needs nothing (and starting its worker here would be wasted); a vendor's variables are checked.
+  if (synthesizer === 'elevenlabs') {
+    try {
+      createSynthesizer(synthesizer, present);
+    } catch (error) {
+      problems.push(generatorProblem(error, present));
+    }
+  }
+
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const vars = parsed.data;
   return {
@@ -171,6 +190,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     messageBurst: vars.MESSAGE_BURST,
     logLevel: vars.LOG_LEVEL,
     transcriber: vars.TRANSCRIBER,
+    synthesizer: vars.SYNTHESIZER,
   };
 };
 

@@ -10,6 +10,10 @@ import { createApp } from './api/app';
 import { createTokens } from './auth/tokens';
 import { ConfigError, loadConfig, resolveTokenSecret } from './config';
 import { createGenerator } from './providers/generator';
+import { createSynthesizer } from './providers/synthesis';
+import { createEspeakSynthesizer } from './providers/synthesis/espeak';
+import { withSynthesisFallback } from './providers/synthesis/resilient';
+import { createTranscriber } from './providers/transcription';
 import { createRooms } from './rooms/rooms';
 import { loadScenes } from './scene/load';
 import { openStore } from './store/store';
@@ -29,10 +33,16 @@ const main = async (): Promise<void> => {
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const scenes = new Map((await loadScenes('scenes')).map((s) => [s.id, s]));
   const store = openStore(config.dataDir);
+  // One synthesizer (one eSpeak worker process) serves every room; a vendor falls back to eSpeak.
+  const voice = createSynthesizer(config.synthesizer, process.env);
+  const espeak = voice?.name === 'espeak' ? null : voice ? createEspeakSynthesizer() : null;
+  const transcriber = createTranscriber(config.transcriber, process.env);
   const rooms = createRooms({
     store,
     scenes,
     generator: (onNotice) => createGenerator(config.generator, process.env, { onNotice }),
+    synthesizer: (onNotice) => (voice && espeak ? withSynthesisFallback(voice, espeak, { onNotice }) : voice),
+    transcriber,
   });
   const recovered = rooms.recover();
   if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
@@ -41,7 +51,9 @@ const main = async (): Promise<void> => {
   if (existsSync('dist/client/index.html')) app.use('/*', serveStatic({ root: 'dist/client' }));
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${info.port} (generator: ${config.generator}, data: ${config.dataDir})`);
+    const providers = `generator: ${config.generator}, voices: ${config.synthesizer}, transcriber: ${config.transcriber}`;
+    log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${info.port} (${providers}, data: ${config.dataDir})`);
+    if (config.transcriber === 'none') log('voice input is off (TRANSCRIBER=none): participants type; see README, "Voice"');
     if (config.adminTokenGenerated) log(`ADMIN_TOKEN was not set; this run's admin token: ${config.adminToken}`);
     // Machine-readable line for tests and scripts that start the server on port 0.
     if (process.env.PORT === '0') process.stdout.write(`LISTENING ${info.port}\n`);
@@ -50,7 +62,7 @@ const main = async (): Promise<void> => {
   const stop = () => {
     server.close();
     store.close();
-    process.exit(0);
+    void Promise.all([voice?.close?.(), espeak?.close?.()]).finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -19,13 +19,13 @@ import { z } from 'zod';
 import type { Claims, Role, Tokens } from '../auth/tokens';
 import type { Config } from '../config';
 import type { SessionEvent } from '../engine/events';
-import { ClientMessage, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
+import { ClientMessage, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
 import type { Rooms } from '../rooms/rooms';
 import type { Store } from '../store/store';
 import { transcriptOf } from './transcript';
 
 export interface AppOptions {
-  config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator'>;
+  config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'synthesizer' | 'transcriber'>;
   rooms: Rooms;
   store: Store;
   tokens: Tokens;
@@ -43,6 +43,10 @@ const sameSecret = (a: string, b: string): boolean => {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 };
+
+/** Microphone budget: seconds of audio per second, and the burst. */
+const MIC_RATE = 1.5;
+const MIC_BURST_S = 2;
 
 export const createApp = (options: AppOptions) => {
   const { config, rooms, store, tokens } = options;
@@ -84,8 +88,7 @@ export const createApp = (options: AppOptions) => {
     c.json({
       status: 'ok',
       version: options.version,
-      // Voice is not wired into rooms yet (issue 4): report what rooms actually use.
-      providers: { generator: config.generator, synthesis: 'none', transcription: 'none', transport: 'websocket' },
+      providers: { generator: config.generator, synthesis: config.synthesizer, transcription: config.transcriber, transport: 'websocket' },
       sessions: rooms.list().filter((r) => !r.ended()).length,
     }),
   );
@@ -161,6 +164,10 @@ export const createApp = (options: AppOptions) => {
       // A token bucket per connection: floods get typed errors, not a dropped socket.
       let allowance = config.messageBurst;
       let last = now();
+      // Microphone audio has its own budget, in seconds of audio: up to 1.5x real time, 2 s of burst.
+      let audioAllowance = MIC_BURST_S;
+      let audioLast = now();
+      let toldVoiceOff = false;
       return {
         onOpen(_event, ws) {
           const send = (message: ServerMessage) => {
@@ -178,12 +185,39 @@ export const createApp = (options: AppOptions) => {
         onMessage(event, ws) {
           const client = (ws as unknown as { client?: { participant: string | null; role: Role; send: (m: ServerMessage) => void } }).client;
           if (!client || !room) return;
+          if (typeof event.data !== 'string') {
+            // Binary: a microphone frame.
+            const bytes = new Uint8Array(event.data as ArrayBuffer);
+            if (!client.participant) return client.send({ type: 'error', code: 'forbidden', message: 'Observers have no microphone in the room; only participants send audio.' });
+            if (bytes.byteLength > MAX_MIC_FRAME_BYTES) {
+              return client.send({ type: 'error', code: 'too-large', message: `Audio frames are at most ${MAX_MIC_FRAME_BYTES} bytes (1 s of 16 kHz PCM16); send 20-40 ms frames.` });
+            }
+            if (bytes.byteLength % 2 !== 0) {
+              return client.send({ type: 'error', code: 'bad-message', message: 'Audio frames are PCM16 (2 bytes a sample), little-endian, 16 kHz, mono: an even number of bytes.', field: 'audio' });
+            }
+            if (room.ended()) return client.send({ type: 'error', code: 'ended', message: 'This session has ended.' });
+            const t = now();
+            audioAllowance = Math.min(MIC_BURST_S, audioAllowance + ((t - audioLast) / 1000) * MIC_RATE);
+            audioLast = t;
+            const seconds = bytes.byteLength / 2 / MIC_SAMPLE_RATE;
+            if (audioAllowance < seconds) return client.send({ type: 'error', code: 'rate-limited', message: 'Audio arrives faster than real time; frames were dropped.' });
+            audioAllowance -= seconds;
+            if (!room.voice.input && !toldVoiceOff) {
+              toldVoiceOff = true;
+              client.send({ type: 'error', code: 'voice-off', message: room.voice.hint ?? 'Voice input is off on this server; type instead.' });
+            }
+            const pcm = new Int16Array(bytes.byteLength / 2);
+            const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+            for (let i = 0; i < pcm.length; i++) pcm[i] = view.getInt16(i * 2, true);
+            room.audio(client, pcm);
+            return;
+          }
           const t = now();
           allowance = Math.min(config.messageBurst, allowance + ((t - last) / 1000) * config.messageRatePerS);
           last = t;
           if (allowance < 1) return client.send({ type: 'error', code: 'rate-limited', message: `At most ${config.messageRatePerS} messages a second.` });
           allowance -= 1;
-          const raw = typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer).toString('utf8');
+          const raw = event.data;
           if (Buffer.byteLength(raw) > config.maxMessageBytes) {
             return client.send({ type: 'error', code: 'too-large', message: `Messages are limited to ${config.maxMessageBytes} bytes.` });
           }

@@ -12,14 +12,28 @@
  * heard and the interruption. While a present human is typing, the next AI reply waits (up to
  * `typingHoldMs`), so agents do not talk over someone composing.
  *
+ * Voice (with a `synthesizer`): each reply is also spoken as it streams (conversation/speech.ts,
+ * first audio after the first clause), audio and viseme cues go to `onAudio`, and the utterance
+ * is accepted once its speech is synthesized, with the real audio length as its `durationMs`. In
+ * realtime the next speaker starts when that audio has played. Humans' voices come in through
+ * `voiceStarted` (the VAD heard speech begin) and `voiceEnded` (the transcript): a voice that
+ * starts while a persona speaks stops it (`onAudioStop`, within a frame), politely at once or,
+ * for a `persistent` persona, at the end of its clause; the transcript then logs what was heard
+ * of the persona, the interruption with its offset, and the human's words.
+ *
  * A generator that throws never stops the room: the scripted generator writes that turn and a
  * `system` event says so.
  */
 import type { LoadedScene } from '../scene/schema';
 import type { SessionEvent } from '../engine/events';
 import { createSession, step, type EngineInput, type EngineRequest, type SessionState } from '../engine/session';
+import type { Cut } from '../engine/session';
 import { complete, type Generator, type GenerateRequest } from '../providers/generator/port';
 import { createScriptedGenerator } from '../providers/generator/scripted';
+import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
+import { createSpokenReply, type AudioPiece, type BargeInMode, type SpokenReply } from './speech';
+import { voicesOf } from './voices';
+import type { Heard } from './listen';
 
 export interface Notice {
   code: string;
@@ -42,6 +56,14 @@ export interface LiveRoomOptions {
   onDelta?: (delta: { speaker: string; draft: string; text: string }) => void;
   /** Notices the generator raised since the last call (e.g. a vendor fallback); logged as system events. */
   takeNotices?: () => Notice[];
+  /** Speaks the replies; without one the room is text only. */
+  synthesizer?: Synthesizer | null;
+  /** Voices by participant; default: the scene's, completed by `voicesOf`. */
+  voices?: ReadonlyMap<string, VoiceSpec>;
+  /** A piece of a reply's speech, as soon as it is synthesized. */
+  onAudio?: (audio: AudioPiece & { speaker: string; draft: string }) => void;
+  /** Clients must stop playing reply `draft` at `atMs` from its start. */
+  onAudioStop?: (stop: { speaker: string; draft: string; atMs: number; reason: 'barge-in' | 'rejected' | 'ended' }) => void;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -51,6 +73,10 @@ export interface LiveRoom {
   send(input: EngineInput): void;
   /** A present human started or stopped composing a message. */
   typing(participant: string, active: boolean): void;
+  /** A present human's voice began (the VAD's speech start): a persona speaking now stops. */
+  voiceStarted(participant: string): void;
+  /** That voice's turn is over: what was said (wall-clock times), or null if nothing was understood. */
+  voiceEnded(participant: string, heard: Heard | null): void;
   readonly state: SessionState;
   /** Resolves with the whole log when the session ends. */
   readonly ended: Promise<SessionEvent[]>;
@@ -63,6 +89,8 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
   const now = options.now ?? (() => Date.now());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const fallback = createScriptedGenerator();
+  const synthesizer = options.synthesizer ?? null;
+  const voices = options.voices ?? voicesOf(scene);
   const started = now();
   const log: SessionEvent[] = [];
   let state = createSession(scene, {
@@ -73,20 +101,26 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
   let floorFreeAt = started;
   let resolveEnded!: (events: SessionEvent[]) => void;
   const ended = new Promise<SessionEvent[]>((resolve) => (resolveEnded = resolve));
-  /** The reply being streamed now, which a human can cut off. */
-  let streaming: { id: string; partial: string; controller: AbortController } | null = null;
+  /** The reply being generated or spoken and not yet accepted, which a human can cut off. */
+  let streaming: Streaming | null = null;
+  /** A voiced reply that was accepted and is still being heard (realtime). */
+  let playing: Playing | null = null;
+  /** Barge-ins by voice, waiting for the transcript that says what the human said. */
+  const cuts = new Map<string, Promise<HeldCut | null>>();
   const typingUntil = new Map<string, number>();
   let outstanding = 0;
 
   const inbox: EngineInput[] = [];
   let draining = false;
   const send = (input: EngineInput): void => {
-    if (input.type === 'say' && !input.cut && streaming) {
-      // Barge-in: stop the reply where the human cut in.
-      const { id, partial, controller } = streaming;
-      streaming = null;
-      controller.abort();
-      input = { ...input, cut: { request: id, partial } };
+    if (input.type === 'say' && !input.cut && (streaming || isPlaying())) {
+      // A typed barge-in: stop the reply where the human cut in, then log their words.
+      const cut = interrupt();
+      if (cut instanceof Promise) {
+        void cut.then((held) => send({ ...input, ...(held ? { cut: held.cut } : {}) }));
+        return;
+      }
+      if (cut) input = { ...input, cut: cut.cut };
     }
     if (input.type === 'say') typingUntil.delete(input.participant);
     inbox.push(input);
@@ -99,7 +133,7 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     }
     // Nothing in flight and nobody to wait for: a bug must not hang the room forever.
     const s = state;
-    if (outstanding === 0 && s.phase === 'running' && !s.paused && !s.pending && !s.awaiting && !s.proposal) {
+    if (outstanding === 0 && cuts.size === 0 && s.phase === 'running' && !s.paused && !s.pending && !s.awaiting && !s.proposal) {
       send({ type: 'notice', level: 'error', code: 'stalled', message: 'The engine had nothing left to do; ending the session.' });
       send({ type: 'end' });
     }
@@ -111,10 +145,10 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     state = result.state;
     for (const event of result.events) {
       log.push(event);
-      if (event.type === 'utterance' && pace === 'realtime') floorFreeAt = now() + event.durationMs / speed;
+      if (event.type === 'utterance') onUtterance(event);
       options.onEvent?.(event);
       if (event.type === 'end') {
-        streaming?.controller.abort();
+        stopAll();
         resolveEnded(log);
       }
     }
@@ -122,6 +156,67 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       outstanding++;
       void carryOut(request).finally(() => outstanding--);
     }
+  };
+
+  /** Realtime: the next speaker waits for this one's speech (a human's was heard already). */
+  const onUtterance = (event: Extract<SessionEvent, { type: 'utterance' }>): void => {
+    if (pace !== 'realtime' || event.source === 'human') return;
+    if (playing && playing.draft === event.draft) {
+      playing.utterance = event.id;
+      playing.endsAt = playing.startedAt + event.durationMs / speed;
+      floorFreeAt = playing.endsAt;
+    } else floorFreeAt = now() + event.durationMs / speed;
+  };
+
+  const isPlaying = (): boolean => playing !== null && playing.utterance !== null && now() < playing.endsAt;
+
+  const stopAll = (): void => {
+    const t = now();
+    for (const voiced of [streaming, isPlaying() ? playing : null]) {
+      if (voiced?.reply && voiced.startedAt !== null) {
+        options.onAudioStop?.({ speaker: voiced.speaker, draft: voiced.draft, atMs: Math.min(t - voiced.startedAt, voiced.reply.producedMs), reason: 'ended' });
+      }
+    }
+    streaming?.controller.abort();
+    void streaming?.reply?.stop(0, 'polite');
+    streaming = null;
+    playing = null;
+  };
+
+  const bargeInOf = (speaker: string): BargeInMode => scene.participants.find((p) => p.id === speaker)?.persona?.bargeIn ?? 'polite';
+
+  /**
+   * A human started talking: whoever is speaking stops (now, or at the end of their clause), and
+   * the clients are told where. Resolves with what the engine must log when the human's words come.
+   */
+  const interrupt = (): HeldCut | Promise<HeldCut> | null => {
+    const t = now();
+    if (streaming) {
+      const current = streaming;
+      streaming = null;
+      current.controller.abort();
+      const { reply } = current;
+      if (!reply || current.startedAt === null) {
+        // Nothing audible yet: the text streamed so far is what the room saw.
+        void reply?.stop(0, 'polite');
+        return { cut: { request: current.draft, partial: reply ? '' : current.partial }, retry: current.request };
+      }
+      return reply.stop((t - current.startedAt) * speed, bargeInOf(current.speaker)).then((atMs) => {
+        options.onAudioStop?.({ speaker: current.speaker, draft: current.draft, atMs, reason: 'barge-in' });
+        return { cut: { request: current.draft, partial: reply.heardBefore(atMs), atMs }, retry: current.request };
+      });
+    }
+    if (playing && isPlaying()) {
+      const current = playing;
+      playing = null;
+      floorFreeAt = t;
+      return current.reply.stop((t - current.startedAt) * speed, bargeInOf(current.speaker)).then((atMs) => {
+        options.onAudioStop?.({ speaker: current.speaker, draft: current.draft, atMs, reason: 'barge-in' });
+        const atWord = current.reply.heardBefore(atMs).split(/\s+/).filter(Boolean).length;
+        return { cut: { utterance: current.utterance!, atWord, atMs }, retry: null };
+      });
+    }
+    return null;
   };
 
   const stillWanted = (id: string): boolean => state.pending?.id === id;
@@ -156,6 +251,44 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     return text;
   };
 
+  /** Generates (and speaks) one utterance; returns its text and audio length, or null if cut off. */
+  const utter = async (id: string, request: GenerateRequest, inputs: EngineInput[]): Promise<{ text: string; durationMs?: number } | null> => {
+    const speaker = request.cue.speaker.id;
+    const controller = new AbortController();
+    const voice = voices.get(speaker);
+    const current: Streaming = { draft: id, speaker, request, partial: '', controller, reply: null, startedAt: null };
+    if (synthesizer && voice) {
+      current.reply = createSpokenReply({
+        synthesizer,
+        voice,
+        onAudio: (piece) => {
+          if (controller.signal.aborted && streaming !== current) return;
+          current.startedAt ??= now();
+          options.onAudio?.({ ...piece, speaker, draft: id });
+        },
+        onError: (error) => inputs.push({ type: 'notice', level: 'warn', code: 'synthesis-failed', message: `${scene.participants.find((p) => p.id === speaker)?.name ?? speaker} could not be voiced (${error.message}); their words are shown as text` }),
+      });
+    }
+    streaming = current;
+    const text = await generate(request, inputs, controller.signal, (delta) => {
+      current.partial += delta;
+      options.onDelta?.({ speaker, draft: id, text: delta });
+      current.reply?.push(delta);
+    });
+    if (controller.signal.aborted || streaming !== current) return null;
+    if (!current.reply) {
+      streaming = null;
+      return { text };
+    }
+    const { durationMs } = await current.reply.finish();
+    if (controller.signal.aborted || streaming !== current) return null;
+    streaming = null;
+    if (pace === 'realtime' && current.startedAt !== null) {
+      playing = { draft: id, speaker, reply: current.reply, startedAt: current.startedAt, utterance: null, endsAt: current.startedAt + durationMs / speed };
+    }
+    return { text, durationMs };
+  };
+
   const carryOut = async (request: EngineRequest): Promise<void> => {
     const inputs: EngineInput[] = [];
     if (request.kind === 'generate' && request.request.purpose === 'utterance') {
@@ -166,17 +299,9 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       // Paused: the next speaker does not start talking until the room resumes.
       while (state.paused && stillWanted(request.id)) await sleep(100);
       if (!stillWanted(request.id)) return;
-      const controller = new AbortController();
-      const current = { id: request.id, partial: '', controller };
-      streaming = current;
-      const speaker = request.request.cue.speaker.id;
-      const text = await generate(request.request, inputs, controller.signal, (delta) => {
-        current.partial += delta;
-        options.onDelta?.({ speaker, draft: request.id, text: delta });
-      });
-      if (streaming === current) streaming = null;
-      if (controller.signal.aborted) return;
-      inputs.push({ type: 'generated', request: request.id, text });
+      const said = await utter(request.id, request.request, inputs);
+      if (!said) return;
+      inputs.push({ type: 'generated', request: request.id, text: said.text, ...(said.durationMs !== undefined ? { durationMs: said.durationMs } : {}) });
     } else if (request.kind === 'generate') {
       const text = await generate(request.request, inputs);
       inputs.push({ type: 'generated', request: request.id, text });
@@ -197,6 +322,42 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     outstanding--;
     for (const input of inputs) send(input);
     outstanding++;
+    // Spoken but not accepted (too like the speaker's earlier words): the resample replaces it.
+    if (request.kind === 'generate' && playing?.draft === request.id && playing.utterance === null) {
+      const rejected = playing;
+      playing = null;
+      options.onAudioStop?.({ speaker: rejected.speaker, draft: rejected.draft, atMs: Math.min(now() - rejected.startedAt, rejected.reply.producedMs), reason: 'rejected' });
+    }
+  };
+
+  const voiceStarted = (participant: string): void => {
+    // Nobody starts talking over a human who is speaking; the hold ends with their words.
+    typingUntil.set(participant, now() + VOICE_HOLD_MS);
+    if (cuts.has(participant)) return;
+    const cut = interrupt();
+    if (cut) cuts.set(participant, Promise.resolve(cut));
+  };
+
+  const voiceEnded = (participant: string, heard: Heard | null): void => {
+    const cut = cuts.get(participant) ?? Promise.resolve(null);
+    void cut.then((held) => {
+      cuts.delete(participant);
+      if (state.phase === 'ended') return;
+      if (heard) {
+        const spoken = { start: heard.start - started, end: heard.end - started };
+        send({ type: 'say', participant, text: heard.text, durationMs: Math.max(0, heard.end - heard.start), spoken, ...(held ? { cut: held.cut } : {}) });
+        return;
+      }
+      typingUntil.delete(participant);
+      if (!held) return;
+      // A cough or a word nobody caught: the persona it stopped starts its turn again.
+      const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
+      send({ type: 'notice', level: 'info', code: 'barge-in-without-words', message: `A sound from ${who} stopped the speaker, but no words were heard; the turn goes on.` });
+      if ('request' in held.cut && held.retry && stillWanted(held.cut.request)) {
+        outstanding++;
+        void carryOut({ kind: 'generate', id: held.cut.request, request: held.retry }).finally(() => outstanding--);
+      } else if (outstanding === 0) send({ type: 'notice', level: 'info', code: 'turn-resumed', message: 'The room carries on.' });
+    });
   };
 
   // Started on the next microtask, so the caller holds the room before its first event arrives.
@@ -207,9 +368,42 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       if (active) typingUntil.set(participant, now() + typingHoldMs);
       else typingUntil.delete(participant);
     },
+    voiceStarted,
+    voiceEnded,
     get state() {
       return state;
     },
     ended,
   };
 };
+
+/** How long a voice that started holds the floor if its end never comes (a dropped microphone). */
+const VOICE_HOLD_MS = 30_000;
+
+interface Streaming {
+  draft: string;
+  speaker: string;
+  request: GenerateRequest;
+  /** The text generated so far. */
+  partial: string;
+  controller: AbortController;
+  reply: SpokenReply | null;
+  /** When its first audio went out (clients play on arrival). */
+  startedAt: number | null;
+}
+
+interface Playing {
+  draft: string;
+  speaker: string;
+  reply: SpokenReply;
+  startedAt: number;
+  /** Its utterance id once accepted. */
+  utterance: string | null;
+  endsAt: number;
+}
+
+interface HeldCut {
+  cut: Cut;
+  /** The request to carry out again if the barge-in turns out to hold no words. */
+  retry: GenerateRequest | null;
+}

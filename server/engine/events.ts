@@ -100,6 +100,11 @@ export const UtteranceEvent = z.object({
   impromptu: z.boolean().optional(),
   resamples: z.number().int().optional().describe('anti-repetition resamples before acceptance (MPOD §3.2)'),
   similarity: z.number().optional().describe('max cosine similarity to the speaker\'s last 5 utterances'),
+  draft: z.string().optional().describe('the generation request it answers; streamed deltas and audio name it'),
+  spoken: z
+    .object({ start: z.number(), end: z.number() })
+    .optional()
+    .describe('a transcribed utterance: when it was said, in session ms (the VAD\'s start and end)'),
 });
 
 export const BackchannelEvent = z.object({
@@ -120,6 +125,7 @@ export const InterruptionEvent = z.object({
   utterance: z.string(),
   vibe: z.string(),
   atWord: z.number().int().nonnegative(),
+  atMs: z.number().nonnegative().optional().describe('a barge-in over speech: where the audio stopped, in ms from its start'),
 });
 
 export const HandRaiseEvent = z.object({

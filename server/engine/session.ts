@@ -31,7 +31,7 @@ import {
 } from './state';
 
 export { createSession } from './state';
-export type { EngineInput, EngineRequest, LastUtterance, Plan, SessionState, StepResult } from './state';
+export type { Cut, EngineInput, EngineRequest, LastUtterance, Plan, SessionState, StepResult } from './state';
 export { decideNextSpeaker, type Decision } from './floor';
 
 export const step = (state: SessionState, input: EngineInput): StepResult => {
@@ -60,11 +60,11 @@ const apply = (c: Ctx, input: EngineInput): void => {
     case 'start':
       return start(c);
     case 'generated':
-      return onGenerated(c, input.request, input.text);
+      return onGenerated(c, input.request, input.text, input.durationMs);
     case 'thoughts':
       return onThoughts(c, input.request, input.answers);
     case 'say':
-      return onSay(c, input.participant, input.text, input.durationMs, input.cut);
+      return onSay(c, input);
     case 'inject': {
       const text = input.text.trim();
       if (!text) return;
@@ -145,7 +145,7 @@ const start = (c: Ctx): void => {
   proceed(c);
 };
 
-const onGenerated = (c: Ctx, requestId: string, text: string): void => {
+const onGenerated = (c: Ctx, requestId: string, text: string, durationMs?: number): void => {
   const s = c.s;
   const pending = s.pending;
   if (!pending || pending.id !== requestId) return; // stale: the turn was skipped or a human barged in
@@ -153,7 +153,7 @@ const onGenerated = (c: Ctx, requestId: string, text: string): void => {
   const clean = text.trim();
   switch (pending.kind) {
     case 'utterance':
-      return onUtteranceText(c, pending, clean);
+      return onUtteranceText(c, pending, clean, durationMs);
     case 'proposal':
       return onProposal(c, pending.participant, pending.intent, clean);
     case 'select': {
@@ -186,8 +186,9 @@ const onThoughts = (c: Ctx, requestId: string, answers: { participant: string; t
   beginTurn(c, { ...planFor(c, speaker, choice.speaker ? choice.reason : 'random'), bids });
 };
 
-const onSay = (c: Ctx, participant: string, text: string, durationMs?: number, cut?: { request: string; partial: string }): void => {
+const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   const s = c.s;
+  const { participant, text, cut } = input;
   const person = c.room.byId.get(participant);
   if (!person || person.kind !== 'human') {
     emit(c, { type: 'system', level: 'warn', code: 'not-a-human', message: `"${participant}" is not a human participant of this scene` });
@@ -197,9 +198,17 @@ const onSay = (c: Ctx, participant: string, text: string, durationMs?: number, c
   const expected = s.awaiting?.speaker === participant ? s.awaiting : null;
   // Barge-in over a reply already being heard: what was said so far is logged, cut off by the human.
   const pending = s.pending;
-  if (cut && pending?.kind === 'utterance' && pending.id === cut.request && cut.partial.trim()) {
+  if (cut && 'request' in cut && pending?.kind === 'utterance' && pending.id === cut.request && cut.partial.trim()) {
     s.pending = null;
-    accept(c, pending.plan, cut.partial.trim(), c.room.byId.get(pending.plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai', { cutBy: participant });
+    const source = c.room.byId.get(pending.plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
+    accept(c, pending.plan, cut.partial.trim(), source, { cutBy: participant, draft: pending.id, ...(cut.atMs !== undefined ? { durationMs: cut.atMs, cutAtMs: cut.atMs } : {}) });
+  }
+  // Barge-in over speech already logged but still playing: the interruption is logged after it.
+  const last = s.last;
+  if (cut && 'utterance' in cut && last?.id === cut.utterance && last.speaker !== participant) {
+    emit(c, { type: 'interruption', by: participant, of: last.speaker, utterance: last.id, vibe: 'barge-in', atWord: cut.atWord, atMs: Math.round(cut.atMs) });
+    // An interrupted first pair part obliges nobody: the human has the floor.
+    s.last = { ...last, interrupted: true, pair: 'none' };
   }
   // A human may barge in at any time: whatever was being generated for someone else is dropped.
   s.pending = null;
@@ -207,7 +216,7 @@ const onSay = (c: Ctx, participant: string, text: string, durationMs?: number, c
   if (!s.present.includes(participant)) s.present = [...s.present, participant];
   const plan: Plan = expected ?? { ...planFor(c, participant, 'human'), act: 'statement' };
   if (!expected) emit(c, { type: 'floor', speaker: participant, reason: 'human' });
-  accept(c, plan, text.trim(), 'human', { durationMs });
+  accept(c, plan, text.trim(), 'human', { durationMs: input.durationMs, ...(input.spoken ? { spoken: input.spoken } : {}) });
   proceed(c);
 };
 

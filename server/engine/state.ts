@@ -89,16 +89,28 @@ export interface SessionState {
 
 export type EngineInput =
   | { type: 'start' }
-  /** The text answering request `request` (utterance, proposal or selector). Empty when generation failed outright. */
-  | { type: 'generated'; request: string; text: string }
+  /**
+   * The text answering request `request` (utterance, proposal or selector). Empty when generation
+   * failed outright. `durationMs`: the length of its synthesized speech, when it was voiced.
+   */
+  | { type: 'generated'; request: string; text: string; durationMs?: number }
   /** think() answers for request `request`. */
   | { type: 'thoughts'; request: string; answers: { participant: string; text: string }[] }
-  /** A real human's utterance, typed or transcribed; it may barge in at any time. */
   /**
-   * A real human's utterance, typed or transcribed; it may barge in at any time. `cut` says the
-   * shell had already streamed `partial` of the reply to request `request`, which the human cut off.
+   * A real human's utterance, typed or transcribed; it may barge in at any time. `cut` says whom
+   * the human cut off: the reply to request `request` of which `partial` had been heard (not yet
+   * logged), or the logged utterance `utterance` whose speech stopped after `atWord` words.
+   * `atMs` is where that speech stopped, in ms from its start. `spoken`: when a transcribed
+   * utterance was said, in session ms.
    */
-  | { type: 'say'; participant: string; text: string; durationMs?: number; cut?: { request: string; partial: string } }
+  | {
+      type: 'say';
+      participant: string;
+      text: string;
+      durationMs?: number;
+      spoken?: { start: number; end: number };
+      cut?: Cut;
+    }
   /** An instructor's direction for the next AI turn (observers only; never shown to participants). */
   | { type: 'inject'; text: string }
   | { type: 'approval'; proposal: string; decision: 'approve' | 'edit' | 'dismiss' | 'regenerate'; text?: string; intent?: Intent }
@@ -111,6 +123,9 @@ export type EngineInput =
   | { type: 'resume' }
   | { type: 'skip-turn' }
   | { type: 'end' };
+
+/** What a human's barge-in cut off (see the `say` input). */
+export type Cut = { request: string; partial: string; atMs?: number } | { utterance: string; atWord: number; atMs: number };
 
 export type EngineRequest =
   | { kind: 'generate'; id: string; request: GenerateRequest }

@@ -253,7 +253,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
 // ---------------------------------------------------------------------------------------------
 // Accepting an utterance
 
-export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utterance' }>, text: string): void => {
+export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utterance' }>, text: string, durationMs?: number): void => {
   const s = c.s;
   const plan = pending.plan;
   if (!text) {
@@ -272,7 +272,9 @@ export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utter
   // All attempts too similar: keep the least similar candidate to maintain flow.
   for (const candidate of pending.rejected) if (candidate.similarity < chosen.similarity) chosen = candidate;
   const source = c.room.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
-  accept(c, plan, chosen.text, source, { resamples: pending.attempt, similarity: chosen.similarity });
+  // The measured speech length belongs to this text only; an earlier candidate's is estimated.
+  const spokenMs = chosen.text === text ? durationMs : undefined;
+  accept(c, plan, chosen.text, source, { resamples: pending.attempt, similarity: chosen.similarity, draft: pending.id, durationMs: spokenMs });
   proceed(c);
 };
 
@@ -283,8 +285,20 @@ export const accept = (
   plan: Plan,
   fullText: string,
   source: 'ai' | 'human' | 'simulated-human' | 'scripted',
-  /** `cutBy`: a human barged in; `fullText` is what had been heard so far. */
-  extra: { durationMs?: number | undefined; resamples?: number; similarity?: number; cutBy?: string },
+  /**
+   * `cutBy`: a human barged in; `fullText` is what had been heard so far, `cutAtMs` where its
+   * speech stopped. `draft`: the request the text answered (clients' audio and deltas name it).
+   * `spoken`: when a transcribed utterance was said, in session ms.
+   */
+  extra: {
+    durationMs?: number | undefined;
+    resamples?: number;
+    similarity?: number;
+    cutBy?: string;
+    cutAtMs?: number;
+    draft?: string;
+    spoken?: { start: number; end: number };
+  },
 ): void => {
   const s = c.s;
   const room = c.room;
@@ -316,7 +330,7 @@ export const accept = (
   }
 
   const words = wordsOf(text);
-  const durationMs = extra.durationMs ?? Math.round((words / rate) * 60_000);
+  const durationMs = Math.round(extra.durationMs ?? (words / rate) * 60_000);
   const previous = s.last && s.last.speaker !== speaker ? s.last.speaker : null;
   const designation = detectDesignation({
     participants: room.names,
@@ -353,6 +367,8 @@ export const accept = (
     ...(plan.impromptu || s.impromptu ? { impromptu: true } : {}),
     ...(extra.resamples !== undefined ? { resamples: extra.resamples } : {}),
     ...(extra.similarity !== undefined ? { similarity: Math.round(extra.similarity * 1000) / 1000 } : {}),
+    ...(extra.draft ? { draft: extra.draft } : {}),
+    ...(extra.spoken ? { spoken: { start: Math.round(extra.spoken.start), end: Math.round(extra.spoken.end) } } : {}),
   });
 
   // Backchannels: listeners' short verbal cues or nods, attached to the utterance they react to.
@@ -373,7 +389,8 @@ export const accept = (
     }
   }
   if (interruption) {
-    emit(c, { type: 'interruption', by: interruption.by, of: speaker, utterance: id, vibe: interruption.vibe, atWord: interruption.atWord }, startT + durationMs);
+    const atMs = extra.cutAtMs !== undefined ? { atMs: Math.round(extra.cutAtMs) } : {};
+    emit(c, { type: 'interruption', by: interruption.by, of: speaker, utterance: id, vibe: interruption.vibe, atWord: interruption.atWord, ...atMs }, startT + durationMs);
     // A barge-in is followed by the human's own words; a rule's interrupter takes the next turn.
     if (!extra.cutBy) s.interruption = { by: interruption.by, vibe: interruption.vibe };
   }

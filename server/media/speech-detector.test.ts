@@ -107,6 +107,22 @@ describe('the speech detector rules', () => {
     expect(await detector.end()).toEqual([]);
   });
 
+  it('reports a pause once, with the utterance so far, before the silence ends it', async () => {
+    // 640 ms of speech, a 256 ms pause, 320 ms more, then silence until the end.
+    const probabilities = [...hold(0.9, 640), ...hold(0, 256), ...hold(0.9, 320), ...hold(0, 1000)];
+    const pcm = numberedFrames(probabilities.length);
+    const events = await detect(pcm, { vad: scriptedVad(probabilities), pauseMs: 200, preRollMs: 0, postRollMs: 0 });
+    expect(events.map((e) => [e.type, e.atMs])).toEqual([
+      ['speech-start', 0],
+      ['speech-pause', 640],
+      ['speech-pause', 1216],
+      ['speech-end', 1216],
+    ]);
+    const pause = events[1] as Extract<SpeechEvent, { type: 'speech-pause' }>;
+    expect(pause.audio.length).toBe(640 * 16);
+    expect(Array.from(pause.audio.subarray(0, 512 * 2))).toEqual(Array.from(pcm.subarray(0, 512 * 2)));
+  });
+
   it('refuses an offset threshold above the onset threshold', () => {
     expect(() => createSpeechDetector({ vad: scriptedVad([]), onsetThreshold: 0.3 })).toThrow(
       'offsetThreshold (0.35) must not be above onsetThreshold (0.3)',

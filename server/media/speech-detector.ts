@@ -32,6 +32,11 @@ import { vadFrameSamples, vadSampleRate, type Vad } from './vad';
 
 export type SpeechEvent =
   | { type: 'speech-start'; atMs: number }
+  /**
+   * The voice has paused for `pauseMs` inside an utterance that may be ending: `audio` is the
+   * utterance so far, for a partial transcript that the endpointing rule can read.
+   */
+  | { type: 'speech-pause'; atMs: number; audio: Int16Array }
   /** `audio` runs from `preRollMs` before the start to `postRollMs` after `atMs`. */
   | { type: 'speech-end'; atMs: number; audio: Int16Array };
 
@@ -47,6 +52,8 @@ export interface SpeechDetectorOptions {
   preRollMs?: number;
   /** Audio kept after the end. */
   postRollMs?: number;
+  /** Silence after which a `speech-pause` is reported (once per pause). Default: never. */
+  pauseMs?: number;
 }
 
 export interface SpeechDetector {
@@ -62,6 +69,7 @@ const defaults: Required<Omit<SpeechDetectorOptions, 'vad'>> = {
   minSilenceMs: silenceNeededMs(null),
   preRollMs: 200,
   postRollMs: 100,
+  pauseMs: Number.POSITIVE_INFINITY,
 };
 
 const samplesPerMs = vadSampleRate / 1000;
@@ -73,16 +81,17 @@ type Phase =
   /** Above the onset threshold since `start`, not yet for `minSpeechMs`. */
   | { name: 'rising'; start: number }
   /** An utterance since `start`; `silenceStart` is set while a pause may be ending it. */
-  | { name: 'speaking'; start: number; silenceStart: number | null };
+  | { name: 'speaking'; start: number; silenceStart: number | null; pauseReported: boolean };
 
 export const createSpeechDetector = (options: SpeechDetectorOptions): SpeechDetector => {
-  const { vad, onsetThreshold, offsetThreshold, minSpeechMs, minSilenceMs, preRollMs, postRollMs } = { ...defaults, ...options };
+  const { vad, onsetThreshold, offsetThreshold, minSpeechMs, minSilenceMs, preRollMs, postRollMs, pauseMs } = { ...defaults, ...options };
   if (!(offsetThreshold <= onsetThreshold)) {
     throw new Error(`speech detector: offsetThreshold (${offsetThreshold}) must not be above onsetThreshold (${onsetThreshold})`);
   }
   const minSpeechSamples = minSpeechMs * samplesPerMs;
   const preRollSamples = preRollMs * samplesPerMs;
   const postRollSamples = postRollMs * samplesPerMs;
+  const pauseSamples = pauseMs * samplesPerMs;
   const minSilenceSamples = () => (typeof minSilenceMs === 'number' ? minSilenceMs : minSilenceMs()) * samplesPerMs;
 
   let phase: Phase = { name: 'quiet', runStart: null };
@@ -128,7 +137,7 @@ export const createSpeechDetector = (options: SpeechDetectorOptions): SpeechDete
           return [];
         }
         if (frameEnd - phase.start < minSpeechSamples) return [];
-        phase = { name: 'speaking', start: phase.start, silenceStart: null };
+        phase = { name: 'speaking', start: phase.start, silenceStart: null, pauseReported: false };
         return [{ type: 'speech-start', atMs: toMs(phase.start) }];
       }
       case 'speaking': {
@@ -136,11 +145,19 @@ export const createSpeechDetector = (options: SpeechDetectorOptions): SpeechDete
           if (p < offsetThreshold) phase.silenceStart = frameStart;
         } else if (p >= onsetThreshold) {
           phase.silenceStart = null;
+          phase.pauseReported = false;
         }
-        if (phase.silenceStart === null || frameEnd - phase.silenceStart < minSilenceSamples()) return [];
+        if (phase.silenceStart === null) return [];
+        const events: SpeechEvent[] = [];
+        if (!phase.pauseReported && frameEnd - phase.silenceStart >= pauseSamples) {
+          phase.pauseReported = true;
+          const stop = phase.silenceStart;
+          events.push({ type: 'speech-pause', atMs: toMs(stop), audio: audioBetween(phase.start - preRollSamples, stop + postRollSamples) });
+        }
+        if (frameEnd - phase.silenceStart < minSilenceSamples()) return events;
         const ended = finish(phase.start, phase.silenceStart);
         phase = { name: 'quiet', runStart: null };
-        return [ended];
+        return [...events, ended];
       }
     }
   };

@@ -3,13 +3,17 @@
  * One zod schema per message, shared by the server, the client and the tests; session events
  * travel inside `event` messages exactly as they are in the log.
  *
- * Server → client: `welcome` (on join and on reconnect, with a snapshot), `event` (each logged
- * event, in order, never twice), `delta` (text of a reply as it is generated; superseded by the
- * speaker's next `utterance` event), `error` (a typed complaint about one message; the
- * connection stays open), `pong`.
- * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`;
- * observers `pause`, `resume`, `skip-turn`, `approve`, `edit`, `dismiss`, `regenerate`,
- * `inject`, `end`; everyone `ping`.
+ * Server → client: `welcome` (on join and on reconnect, with a snapshot and what voice the
+ * server offers), `event` (each logged event, in order, never twice), `delta` (text of a reply
+ * as it is generated; superseded by the `utterance` event naming the same `draft`), `audio` (a
+ * piece of a reply's speech with its viseme cues and word timings), `audio-stop` (stop playing
+ * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `speech` (a human
+ * started or stopped speaking), `error` (a typed complaint about one message; the connection
+ * stays open), `pong`. Audio and voice are transient: they are never stored or replayed.
+ * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, and
+ * microphone audio as binary frames (PCM16 little-endian, 16 kHz, mono, at most 1 s each;
+ * 20-40 ms frames are usual); observers `pause`, `resume`, `skip-turn`, `approve`, `edit`,
+ * `dismiss`, `regenerate`, `inject`, `end`; everyone `ping`.
  */
 import { z } from 'zod';
 import { SessionEvent } from '../engine/events';
@@ -69,7 +73,25 @@ export const Snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
-export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended'] as const;
+export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off'] as const;
+
+/** The sample format of microphone frames (client → server) and relayed voice. */
+export const MIC_SAMPLE_RATE = 16_000;
+/** The longest microphone frame accepted: 1 s of PCM16 at 16 kHz. */
+export const MAX_MIC_FRAME_BYTES = MIC_SAMPLE_RATE * 2;
+
+const pcm = z.string().describe('PCM16 little-endian mono samples, base64');
+const Viseme = z.enum(['sil', 'PP', 'FF', 'TH', 'DD', 'kk', 'CH', 'SS', 'nn', 'RR', 'aa', 'E', 'I', 'O', 'U']);
+
+/** What voice the server offers this client; `hint` says how to turn on what is off. */
+export const VoiceOffer = z.object({
+  /** Microphone audio is transcribed (a transcriber is configured). */
+  input: z.boolean(),
+  /** Replies are spoken, by this synthesizer; null: text only. */
+  output: z.string().nullable(),
+  hint: z.string().optional(),
+});
+export type VoiceOffer = z.infer<typeof VoiceOffer>;
 
 export const ServerMessage = z.discriminatedUnion('type', [
   z.object({
@@ -79,9 +101,34 @@ export const ServerMessage = z.discriminatedUnion('type', [
     /** The client's `after` when it reconnected: events after it follow, none before. */
     resumedFrom: z.number().int(),
     snapshot: Snapshot,
+    voice: VoiceOffer,
   }),
   z.object({ type: z.literal('event'), event: SessionEvent }),
   z.object({ type: z.literal('delta'), speaker: z.string(), draft: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal('audio'),
+    speaker: z.string(),
+    draft: z.string(),
+    /** 0, 1, 2… within the draft; pieces arrive in order. */
+    seq: z.number().int().nonnegative(),
+    /** Where this piece starts, in ms from the start of the draft's speech (pieces follow without gaps). */
+    offsetMs: z.number().nonnegative(),
+    sampleRate: z.number().int().positive(),
+    pcm,
+    /** Visemes (morph targets `viseme_<name>`) becoming dominant at `t` ms from the start of the draft's speech. */
+    cues: z.array(z.object({ t: z.number(), viseme: Viseme, weight: z.number().min(0).max(1).optional() })),
+    words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })),
+  }),
+  z.object({
+    type: z.literal('audio-stop'),
+    speaker: z.string(),
+    draft: z.string(),
+    /** Stop playing the draft's speech here (ms from its start); now, if it is already past. */
+    atMs: z.number().nonnegative(),
+    reason: z.enum(['barge-in', 'rejected', 'ended']),
+  }),
+  z.object({ type: z.literal('voice'), participant: z.string(), sampleRate: z.literal(MIC_SAMPLE_RATE), pcm }),
+  z.object({ type: z.literal('speech'), participant: z.string(), active: z.boolean() }),
   z.object({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), field: z.string().optional() }),
   z.object({ type: z.literal('pong') }),
 ]);

@@ -4,15 +4,24 @@
  * join or reconnect get a snapshot and every event after the last one they saw, then the live
  * stream, with nothing twice and nothing missed. Rooms share nothing, so sessions are isolated.
  *
+ * Voice: replies are spoken by the room's synthesizer (audio and cues go to every client, never
+ * to the store). Each participant's microphone frames are relayed to the room's other clients
+ * (embedded transport: two desktop participants hear each other) and, with a transcriber, go
+ * through a listener of their own (VAD, endpointing, transcription) into the live room.
+ *
  * At start-up, sessions the store holds unfinished (the server died under them) are marked
  * ended with a `system` event, never silently lost.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Role } from '../auth/tokens';
+import { createListener, type Listener } from '../conversation/listen';
 import { openLiveRoom, type LiveRoom, type Notice } from '../conversation/live';
 import type { SessionEvent } from '../engine/events';
+import type { Vad } from '../media/vad';
 import type { Generator } from '../providers/generator/port';
-import type { ClientMessage, ServerMessage, Snapshot } from '../protocol/messages';
+import type { Synthesizer } from '../providers/synthesis/port';
+import type { Transcriber } from '../providers/transcription/port';
+import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type Snapshot, type VoiceOffer } from '../protocol/messages';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 
@@ -35,6 +44,9 @@ export interface Room {
   join(client: Client, afterSeq: number): () => void;
   /** Carries out one validated message from a client; returns an error message to send back, if any. */
   handle(client: Client, message: ClientMessage): ServerMessage | null;
+  /** A participant's microphone frame (PCM16, 16 kHz, mono): relayed, and heard when voice input is on. */
+  audio(client: Client, pcm: Int16Array): void;
+  readonly voice: VoiceOffer;
   snapshot(role: Role): Snapshot;
   ended(): boolean;
 }
@@ -44,6 +56,12 @@ export interface RoomsOptions {
   scenes: ReadonlyMap<string, LoadedScene>;
   /** A generator for one session; `onNotice` routes its fallback notices into that session's log. */
   generator: (onNotice: (notice: Notice) => void) => Generator;
+  /** The speech synthesizer for one session (null: text only); `onNotice` as for the generator. */
+  synthesizer?: (onNotice: (notice: Notice) => void) => Synthesizer | null;
+  /** Shared by every room; null or absent: humans type. */
+  transcriber?: Transcriber | null;
+  /** A fresh VAD for one microphone stream (Silero by default). */
+  vad?: () => Promise<Vad>;
   speed?: number;
   /** How long an ended room stays in memory for late readers; its log stays in the store. Default 10 min. */
   keepEndedMs?: number;
@@ -62,10 +80,31 @@ export interface Rooms {
 const forObservers = (event: SessionEvent): boolean => event.type === 'system' && event.audience === 'observers';
 const visibleTo = (role: Role, event: SessionEvent): boolean => role !== 'participant' || !forObservers(event);
 
+/** How to turn voice input on, for clients of a server without a transcriber. */
+export const voiceInputHint =
+  'Voice input is off on this server: it has no transcriber. Type instead, or ask the operator to set TRANSCRIBER (gemini, elevenlabs or openai for a local Whisper server; see README, "Voice").';
+
+/** A VAD that loads on first use, so frames can be pushed at once. */
+const lazyVad = (create: () => Promise<Vad>): Vad => {
+  let vad: Promise<Vad> | null = null;
+  const get = () => (vad ??= create());
+  return {
+    frame: async (samples) => (await get()).frame(samples),
+    reset: () => void vad?.then((v) => v.reset()),
+    close: async () => {
+      if (vad) await (await vad).close();
+    },
+  };
+};
+
+const base64 = (pcm: Int16Array): string => Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
+
 export const createRooms = (options: RoomsOptions): Rooms => {
   const { store } = options;
   const now = options.now ?? (() => Date.now());
   const rooms = new Map<string, Room>();
+  const transcriber = options.transcriber ?? null;
+  const makeVad = options.vad ?? (async () => (await import('../media/vad')).createSileroVad());
 
   const open = (scene: LoadedScene, id: string, pace: Pace, seed: number): Room => {
     const clients = new Set<Client>();
@@ -75,9 +114,20 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     const broadcast = (message: ServerMessage, event?: SessionEvent) => {
       for (const client of clients) if (!event || visibleTo(client.role, event)) client.send(message);
     };
+    const synthesizer = options.synthesizer?.((notice) => notices.push(notice)) ?? null;
+    const voice: VoiceOffer = {
+      input: transcriber !== null,
+      output: synthesizer?.name ?? null,
+      ...(transcriber ? {} : { hint: voiceInputHint }),
+    };
+    const ears = new Map<string, Listener>();
     const live = openLiveRoom(scene, {
       seed,
       generator: options.generator((notice) => notices.push(notice)),
+      synthesizer,
+      onAudio: ({ speaker, draft, seq, offsetMs, sampleRate, pcm, cues, words }) =>
+        broadcast({ type: 'audio', speaker, draft, seq, offsetMs, sampleRate, pcm: base64(pcm), cues, words }),
+      onAudioStop: (stop) => broadcast({ type: 'audio-stop', ...stop }),
       pace,
       ...(options.speed ? { speed: options.speed } : {}),
       takeNotices: () => notices.splice(0),
@@ -87,6 +137,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         if (event.type === 'end') {
           store.markEnded(id, now());
           closed = true;
+          for (const ear of ears.values()) void ear.close();
+          ears.clear();
           setTimeout(() => rooms.delete(id), options.keepEndedMs ?? 600_000).unref();
         }
         broadcast({ type: 'event', event }, event);
@@ -119,10 +171,44 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       };
     };
 
+    /** The participant's listener: their microphone, heard, into the live room. */
+    const earOf = (participant: string): Listener | null => {
+      if (!transcriber || closed) return null;
+      let ear = ears.get(participant);
+      if (!ear) {
+        const hints = scene.participants.flatMap((p) => [p.name, ...(p.shortName ? [p.shortName] : [])]);
+        ear = createListener({
+          transcriber,
+          vad: lazyVad(makeVad),
+          hints,
+          now,
+          onStart: () => {
+            broadcast({ type: 'speech', participant, active: true });
+            if (!closed) live.voiceStarted(participant);
+          },
+          onEnd: (heard) => {
+            broadcast({ type: 'speech', participant, active: false });
+            if (!closed) live.voiceEnded(participant, heard);
+          },
+          onError: (error) => {
+            const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
+            if (!closed) live.send({ type: 'notice', level: 'warn', code: 'transcription-failed', message: `${who}'s speech could not be transcribed (${error.message}); they can type it instead.` });
+          },
+        });
+        ears.set(participant, ear);
+      }
+      return ear;
+    };
+
     const setPresence = (participant: string, delta: 1 | -1) => {
       const before = connected.get(participant) ?? 0;
       const after = Math.max(0, before + delta);
       connected.set(participant, after);
+      if (after === 0) {
+        // The microphone is gone with its last connection: a turn in progress ends where it stopped.
+        void ears.get(participant)?.close();
+        ears.delete(participant);
+      }
       // A human takes over their seat at the next turn, and hands it back to the simulation on leaving.
       if ((before === 0) !== (after === 0) && !closed) live.send({ type: 'presence', participant, present: after > 0 });
     };
@@ -133,11 +219,19 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       pace,
       seed,
       live,
+      voice,
       snapshot,
+      audio(client, pcm) {
+        const me = client.participant;
+        if (!me || room.ended()) return;
+        const relayed: ServerMessage = { type: 'voice', participant: me, sampleRate: MIC_SAMPLE_RATE, pcm: base64(pcm) };
+        for (const other of clients) if (other !== client && other.participant !== me) other.send(relayed);
+        earOf(me)?.push(pcm);
+      },
       ended: () => closed || live.state.phase === 'ended',
       join(client, afterSeq) {
         // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
-        client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role) });
+        client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role), voice });
         for (const event of store.events(id, afterSeq) as SessionEvent[]) if (visibleTo(client.role, event)) client.send({ type: 'event', event });
         clients.add(client);
         if (client.participant) setPresence(client.participant, 1);

@@ -44,6 +44,10 @@ export const Persona = z
     traits: z.array(z.string()).default([]),
     /** Speaking rate in words per minute; speaking time is estimated from it until real audio exists. */
     speakingRate: z.number().int().min(80).max(300).default(150),
+    bargeIn: z
+      .enum(['polite', 'persistent'])
+      .default('polite')
+      .describe('when a human starts speaking over this persona: polite stops at once, persistent finishes its clause'),
   })
   .strict();
 

@@ -68,17 +68,28 @@ export interface InProcessOptions {
   /** Changes the loaded scenes in memory (the files are never touched). */
   scenes?: (scenes: LoadedScene[]) => LoadedScene[];
   env?: Record<string, string>;
+  /** Voice: the rooms' synthesizer, the shared transcriber, and the VAD maker (default: none, none, Silero). */
+  synthesizer?: RoomsOptions['synthesizer'];
+  transcriber?: RoomsOptions['transcriber'];
+  vad?: RoomsOptions['vad'];
 }
 
 /** The server as `server/main.ts` builds it, in this process, on an ephemeral port. */
 export const startServer = async (options: InProcessOptions = {}): Promise<InProcessServer> => {
   const dataDir = tempDir();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'silent', GENERATOR: 'scripted', ...options.env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'silent', GENERATOR: 'scripted', SYNTHESIZER: 'none', ...options.env });
   let loaded = await loadScenes(join(repoRoot, 'scenes'));
   if (options.scenes) loaded = options.scenes(loaded);
   const scenes = new Map(loaded.map((s) => [s.id, s]));
   const store = openStore(dataDir);
-  const rooms = createRooms({ store, scenes, generator: options.generator ?? (() => createScriptedGenerator()) });
+  const rooms = createRooms({
+    store,
+    scenes,
+    generator: options.generator ?? (() => createScriptedGenerator()),
+    ...(options.synthesizer ? { synthesizer: options.synthesizer } : {}),
+    ...(options.transcriber ? { transcriber: options.transcriber } : {}),
+    ...(options.vad ? { vad: options.vad } : {}),
+  });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
   const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test' });
   let server!: ServerType;
