@@ -254,8 +254,9 @@ export class Client {
     return client;
   }
 
+  /** Sends a string or bytes (a binary frame) as they are, anything else as JSON. */
   send(message: unknown): void {
-    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+    this.ws.send(typeof message === 'string' || message instanceof Uint8Array ? message : JSON.stringify(message));
   }
 
   /** Session events received, in arrival order. */
@@ -298,7 +299,8 @@ export class Client {
   async expectError(message: unknown, timeoutMs = 2000) {
     const before = this.errors().length;
     this.send(message);
-    await this.waitFor(() => this.errors().length > before, `an error in reply to ${String(typeof message === 'string' ? message : JSON.stringify(message)).slice(0, 80)}`, timeoutMs);
+    const what = typeof message === 'string' ? message : message instanceof Uint8Array ? `${message.byteLength} bytes` : JSON.stringify(message);
+    await this.waitFor(() => this.errors().length > before, `an error in reply to ${what.slice(0, 80)}`, timeoutMs);
     return this.errors()[before]!;
   }
 

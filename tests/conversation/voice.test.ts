@@ -1,0 +1,204 @@
+/**
+ * Voice in a live room, with the embedded eSpeak NG synthesizer: replies spoken clause by clause,
+ * the first audio before the generation ends, real audio lengths in the log, and barge-in by a
+ * human voice (polite and persistent personas, and a sound that held no words).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { openLiveRoom, type LiveRoomOptions } from '../../server/conversation/live';
+import { createSpokenReply, type AudioPiece } from '../../server/conversation/speech';
+import { voicesOf } from '../../server/conversation/voices';
+import type { SessionEvent } from '../../server/engine/events';
+import type { Generator } from '../../server/providers/generator/port';
+import { createScriptedGenerator } from '../../server/providers/generator/scripted';
+import { createEspeakSynthesizer } from '../../server/providers/synthesis/espeak';
+import { ai, human, makeScene } from '../engine/harness';
+
+const espeak = createEspeakSynthesizer();
+afterAll(() => espeak.close?.());
+
+const scene = makeScene({
+  participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
+  turnTaking: { policy: 'round-robin' },
+  snippets: [{ id: 'a', initiator: 'ada', turns: 4 }],
+});
+
+const durationOf = (piece: AudioPiece) => (piece.pcm.length / piece.sampleRate) * 1000;
+
+const until = async (check: () => boolean, what: string, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+/** The first reply says `first`, then waits for `release()` before saying `rest`; later replies are scripted. */
+const heldReply = (first: string, rest: string) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  const scripted = createScriptedGenerator();
+  const generator: Generator = {
+    name: 'held',
+    async *stream(request, signal) {
+      if (request.purpose !== 'utterance' || calls++ > 0) {
+        yield* scripted.stream(request, signal);
+        return;
+      }
+      yield first;
+      await released;
+      if (signal?.aborted) return;
+      yield rest;
+    },
+  };
+  return { generator, release, calls: () => calls };
+};
+
+interface Heard {
+  audio: (AudioPiece & { speaker: string; draft: string })[];
+  stops: { speaker: string; draft: string; atMs: number; reason: string }[];
+  events: SessionEvent[];
+}
+
+const openVoiced = (options: Partial<LiveRoomOptions> & Pick<LiveRoomOptions, 'generator'>, sceneToUse = scene) => {
+  const heard: Heard = { audio: [], stops: [], events: [] };
+  const room = openLiveRoom(sceneToUse, {
+    seed: 1,
+    synthesizer: espeak,
+    present: ['tara'],
+    onAudio: (piece) => heard.audio.push(piece),
+    onAudioStop: (stop) => heard.stops.push(stop),
+    onEvent: (event) => heard.events.push(event),
+    ...options,
+  });
+  return { room, heard };
+};
+
+describe('spoken replies', () => {
+  it('speak every reply: pieces in order without gaps, cues inside the audio, and the logged duration is the audio length', async () => {
+    const { room, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] });
+    const log = await room.ended;
+    const utterances = log.filter((e) => e.type === 'utterance');
+    expect(utterances.length).toBe(4);
+    for (const u of utterances) {
+      const pieces = heard.audio.filter((a) => a.draft === u.draft);
+      expect(pieces.length, `audio for "${u.text}"`).toBeGreaterThan(0);
+      expect(pieces.every((p) => p.speaker === u.speaker)).toBe(true);
+      let end = 0;
+      pieces.forEach((piece, i) => {
+        expect(piece.seq).toBe(i);
+        expect(piece.offsetMs).toBeCloseTo(end, 0);
+        end = piece.offsetMs + durationOf(piece);
+        for (const cue of piece.cues) expect(cue.t).toBeGreaterThanOrEqual(piece.offsetMs - 1);
+      });
+      expect(u.durationMs).toBe(Math.round(end));
+      const cues = pieces.flatMap((p) => p.cues.map((c) => c.t));
+      expect(cues).toEqual([...cues].sort((a, b) => a - b));
+      expect(cues.at(-1)!).toBeLessThanOrEqual(end + 1);
+    }
+    // Each persona has a voice of their own.
+    const voices = voicesOf(scene);
+    expect(voices.get('ada')!.espeak).not.toBe(voices.get('ben')!.espeak);
+  });
+
+  it('start speaking after the first clause, before the generation is complete', async () => {
+    const held = heldReply('Good morning everyone, and thank you for coming in today. ', 'Let us look at the plan.');
+    const { room, heard } = openVoiced({ generator: held.generator, present: [] });
+    await until(() => heard.audio.length > 0, 'the first audio');
+    expect(heard.events.some((e) => e.type === 'utterance')).toBe(false);
+    const first = heard.audio[0]!;
+    expect(first).toMatchObject({ speaker: 'ada', offsetMs: 0 });
+    expect(first.words.map((w) => w.word)).toContain('Good');
+    held.release();
+    const log = await room.ended;
+    const u = log.find((e) => e.type === 'utterance')!;
+    expect(u).toMatchObject({ speaker: 'ada', text: expect.stringContaining('Let us look at the plan.'), draft: first.draft });
+  });
+});
+
+describe('barge-in by voice', () => {
+  /** Runs the held first reply, lets `heardMs` of its audio play, then has Tara's voice start. */
+  const bargeIn = async (sceneToUse = scene, heardMs = 700) => {
+    let clock = 1_000_000;
+    const held = heldReply('Good morning everyone, and thank you for coming in today. ', 'We have a great deal to cover, so let us begin with the plan.');
+    const { room, heard } = openVoiced({ generator: held.generator, now: () => clock }, sceneToUse);
+    await until(() => heard.audio.length > 0 && heard.audio.at(-1)!.words.length > 0, 'the first clause');
+    clock += heardMs;
+    room.voiceStarted('tara');
+    return { room, heard, held, advance: (ms: number) => (clock += ms), clock: () => clock };
+  };
+
+  it('stops a polite persona where the listener is, and logs what was heard, the interruption with its offset, then the human', async () => {
+    const { room, heard, held } = await bargeIn();
+    await until(() => heard.stops.length > 0, 'audio-stop');
+    expect(heard.stops[0]).toMatchObject({ speaker: 'ada', reason: 'barge-in', atMs: 700 });
+    const audioBefore = heard.audio.length;
+    held.release(); // the generator's rest is never spoken
+    room.voiceEnded('tara', { text: 'Sorry to jump in, Ada, is the budget settled?', start: 1_000_650, end: 1_002_650 });
+    await until(() => heard.events.some((e) => e.type === 'utterance' && e.speaker === 'tara'), "Tara's words");
+    expect(heard.audio.filter((a) => a.draft === heard.stops[0]!.draft).length).toBe(audioBefore);
+    const utterances = heard.events.filter((e) => e.type === 'utterance');
+    const cutOff = utterances[0]!;
+    expect(cutOff).toMatchObject({ speaker: 'ada', interrupted: true, durationMs: 700, text: expect.stringMatching(/^Good morning.*—$/) });
+    expect(cutOff.type === 'utterance' && cutOff.text.includes('plan')).toBe(false);
+    expect(heard.events.find((e) => e.type === 'interruption')).toMatchObject({ by: 'tara', of: 'ada', vibe: 'barge-in', atMs: 700 });
+    expect(utterances[1]).toMatchObject({ speaker: 'tara', source: 'human', durationMs: 2000, spoken: { start: expect.any(Number), end: expect.any(Number) } });
+    const tara = utterances[1]!;
+    if (tara.type === 'utterance') expect(tara.spoken!.end - tara.spoken!.start).toBe(2000);
+    room.send({ type: 'end' });
+    await room.ended;
+  });
+
+  it('lets a persistent persona finish its clause', async () => {
+    const stubborn = makeScene({
+      participants: [ai('ada', 'Ada Park', { persona: { backstory: 'A manager.', bargeIn: 'persistent' } }), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
+      turnTaking: { policy: 'round-robin' },
+      snippets: [{ id: 'a', initiator: 'ada', turns: 4 }],
+    });
+    const { room, heard, held } = await bargeIn(stubborn, 300);
+    await until(() => heard.stops.length > 0, 'audio-stop');
+    const clause = heard.audio.filter((a) => a.draft === heard.stops[0]!.draft);
+    const clauseEnd = Math.max(...clause.map((p) => p.offsetMs + durationOf(p)));
+    expect(heard.stops[0]!.atMs).toBeGreaterThan(300);
+    expect(heard.stops[0]!.atMs).toBeCloseTo(clauseEnd, 0);
+    held.release();
+    room.voiceEnded('tara', { text: 'Could we start with the budget?', start: 1_000_300, end: 1_001_300 });
+    await until(() => heard.events.some((e) => e.type === 'interruption'), 'the interruption');
+    expect(heard.events.find((e) => e.type === 'utterance')).toMatchObject({ speaker: 'ada', text: expect.stringMatching(/coming in today\.?—$/) });
+    room.send({ type: 'end' });
+    await room.ended;
+  });
+
+  it('a sound with no words stops the persona, who then takes the turn again', async () => {
+    const { room, heard, held } = await bargeIn();
+    await until(() => heard.stops.length > 0, 'audio-stop');
+    held.release();
+    room.voiceEnded('tara', null);
+    await until(() => heard.events.some((e) => e.type === 'utterance'), "Ada's turn, again");
+    room.send({ type: 'end' });
+    const log = await room.ended;
+    expect(log.find((e) => e.type === 'system' && e.code === 'barge-in-without-words')).toBeTruthy();
+    expect(held.calls()).toBeGreaterThan(1);
+    const first = log.find((e) => e.type === 'utterance')!;
+    // The turn was generated again, by the scripted generator this time, and spoken whole.
+    expect(first).toMatchObject({ speaker: 'ada' });
+    expect(first.type === 'utterance' && first.interrupted).toBeFalsy();
+    expect(log.filter((e) => e.type === 'interruption')).toHaveLength(0);
+  });
+});
+
+describe('the spoken reply pipeline', () => {
+  it('hears the words that started before the stop point, as written', async () => {
+    const pieces: AudioPiece[] = [];
+    const reply = createSpokenReply({ synthesizer: espeak, voice: { espeak: 'en-us' }, onAudio: (p) => pieces.push(p) });
+    reply.push('Well, the numbers are in, and they look good. ');
+    reply.push('Revenue grew by nine percent.');
+    const { durationMs } = await reply.finish();
+    expect(durationMs).toBeCloseTo(reply.producedMs, 5);
+    const words = pieces.flatMap((p) => p.words);
+    const fourth = words[3]!;
+    expect(reply.heardBefore(fourth.start + 1)).toBe('Well, the numbers are');
+    expect(reply.heardBefore(durationMs + 1)).toBe('Well, the numbers are in, and they look good. Revenue grew by nine percent.');
+    expect(await reply.stop(fourth.start, 'polite')).toBe(fourth.start);
+  });
+});
