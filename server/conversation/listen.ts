@@ -46,7 +46,8 @@ export interface ListenerOptions {
 }
 
 export interface Listener {
-  push(pcm16: Int16Array): void;
+  /** Adds audio; resolves when it has been through the VAD (it never rejects). */
+  push(pcm16: Int16Array): Promise<void>;
   /** The microphone is gone: an open utterance is finished and transcribed. */
   close(): Promise<void>;
 }
@@ -112,6 +113,7 @@ export const createListener = (options: ListenerOptions): Listener => {
           options.onError?.(error as Error);
         }
       });
+      return queue;
     },
     async close() {
       await queue;

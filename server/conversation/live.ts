@@ -251,8 +251,8 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     return text;
   };
 
-  /** Generates (and speaks) one utterance; returns its text and audio length, or null if cut off. */
-  const utter = async (id: string, request: GenerateRequest, inputs: EngineInput[]): Promise<{ text: string; durationMs?: number } | null> => {
+  /** Generates (and speaks) one utterance; returns its text and speech, or null if cut off. */
+  const utter = async (id: string, request: GenerateRequest, inputs: EngineInput[]): Promise<Said | null> => {
     const speaker = request.cue.speaker.id;
     const controller = new AbortController();
     const voice = voices.get(speaker);
@@ -278,7 +278,7 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     if (controller.signal.aborted || streaming !== current) return null;
     if (!current.reply) {
       streaming = null;
-      return { text };
+      return { text, speaker, reply: null, startedAt: null };
     }
     const { durationMs } = await current.reply.finish();
     if (controller.signal.aborted || streaming !== current) return null;
@@ -286,11 +286,12 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     if (pace === 'realtime' && current.startedAt !== null) {
       playing = { draft: id, speaker, reply: current.reply, startedAt: current.startedAt, utterance: null, endsAt: current.startedAt + durationMs / speed };
     }
-    return { text, durationMs };
+    return { text, durationMs, speaker, reply: current.reply, startedAt: current.startedAt };
   };
 
   const carryOut = async (request: EngineRequest): Promise<void> => {
     const inputs: EngineInput[] = [];
+    let said: Awaited<ReturnType<typeof utter>> = null;
     if (request.kind === 'generate' && request.request.purpose === 'utterance') {
       // Realtime: the next speaker starts when the current one has finished.
       const wait = floorFreeAt - now();
@@ -299,7 +300,7 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       // Paused: the next speaker does not start talking until the room resumes.
       while (state.paused && stillWanted(request.id)) await sleep(100);
       if (!stillWanted(request.id)) return;
-      const said = await utter(request.id, request.request, inputs);
+      said = await utter(request.id, request.request, inputs);
       if (!said) return;
       inputs.push({ type: 'generated', request: request.id, text: said.text, ...(said.durationMs !== undefined ? { durationMs: said.durationMs } : {}) });
     } else if (request.kind === 'generate') {
@@ -323,10 +324,9 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     for (const input of inputs) send(input);
     outstanding++;
     // Spoken but not accepted (too like the speaker's earlier words): the resample replaces it.
-    if (request.kind === 'generate' && playing?.draft === request.id && playing.utterance === null) {
-      const rejected = playing;
-      playing = null;
-      options.onAudioStop?.({ speaker: rejected.speaker, draft: rejected.draft, atMs: Math.min(now() - rejected.startedAt, rejected.reply.producedMs), reason: 'rejected' });
+    if (said?.startedAt != null && said.reply && !log.some((e) => e.type === 'utterance' && e.draft === request.id)) {
+      if (playing?.draft === request.id) playing = null;
+      options.onAudioStop?.({ speaker: said.speaker, draft: request.id, atMs: Math.min((now() - said.startedAt) * speed, said.reply.producedMs), reason: 'rejected' });
     }
   };
 
@@ -400,6 +400,15 @@ interface Playing {
   /** Its utterance id once accepted. */
   utterance: string | null;
   endsAt: number;
+}
+
+interface Said {
+  text: string;
+  /** The speech's length, when it was voiced. */
+  durationMs?: number;
+  speaker: string;
+  reply: SpokenReply | null;
+  startedAt: number | null;
 }
 
 interface HeldCut {

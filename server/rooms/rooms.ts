@@ -226,7 +226,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         if (!me || room.ended()) return;
         const relayed: ServerMessage = { type: 'voice', participant: me, sampleRate: MIC_SAMPLE_RATE, pcm: base64(pcm) };
         for (const other of clients) if (other !== client && other.participant !== me) other.send(relayed);
-        earOf(me)?.push(pcm);
+        void earOf(me)?.push(pcm);
       },
       ended: () => closed || live.state.phase === 'ended',
       join(client, afterSeq) {
