@@ -2,6 +2,8 @@
  * What every provider port (generator, synthesis, transcription) reports when a vendor call fails:
  * the facts a retry policy needs. Each port names its own subclass, so logs say which port failed.
  */
+import type { ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+
 export interface ProviderErrorDetails {
   /** HTTP status, when the vendor answered with one. */
   status?: number;
@@ -40,6 +42,30 @@ export class SynthesisError extends ProviderError {
 export class TranscriptionError extends ProviderError {
   override readonly name = 'TranscriptionError';
 }
+
+const detailText = (detail: unknown): string | undefined => {
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) return detail.map((item: { msg?: unknown }) => String(item?.msg ?? JSON.stringify(item))).join('; ');
+  const { message, status } = (detail ?? {}) as { message?: unknown; status?: unknown };
+  if (typeof message !== 'string') return undefined;
+  return typeof status === 'string' ? `${message} (${status})` : message;
+};
+
+/**
+ * What a retry policy needs from an `ElevenLabsError`: the status, the human part of the body
+ * (`{"detail": {"status": "invalid_api_key", "message": "..."}}`, or FastAPI's `{"detail": [{"msg": ...}]}`)
+ * and any `Retry-After`. Shared by the ElevenLabs synthesizer and transcriber.
+ */
+export const elevenLabsFailure = (error: ElevenLabsError): { message: string; status?: number; retryAfterMs?: number } => {
+  // Without a body the SDK's own message is "Status code: 500\nBody: ..." on several lines.
+  const text = detailText((error.body as { detail?: unknown } | undefined)?.detail) ?? error.message.replace(/\s+/g, ' ');
+  const retryAfter = Number(error.rawResponse?.headers.get('retry-after') ?? Number.NaN);
+  return {
+    message: error.statusCode !== undefined ? `HTTP ${error.statusCode}: ${text}` : text,
+    status: error.statusCode,
+    retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
+  };
+};
 
 /** Gemini puts its Retry-After in the error body: `details: [{ "@type": ".../google.rpc.RetryInfo", "retryDelay": "7s" }]`. */
 export const geminiRetryDelayMs = (message: string): number | undefined => {

@@ -116,6 +116,26 @@ describe('spoken replies', () => {
   });
 });
 
+describe('a spoken reply the engine rejects', () => {
+  it('is stopped: a resample too like the speaker\'s earlier words never plays to its end', async () => {
+    // Ada says the same thing every time: the engine resamples (MPOD §3.2), and each rejected draft was already voiced.
+    const parrot: Generator = {
+      name: 'parrot',
+      async *stream() {
+        yield 'I think we should ship the roadmap in March, as planned.';
+      },
+    };
+    const { room, heard } = openVoiced({ generator: parrot, present: [], maxTurns: 3 });
+    const log = await room.ended;
+    const accepted = new Set(log.flatMap((e) => (e.type === 'utterance' && e.draft ? [e.draft] : [])));
+    const voiced = new Set(heard.audio.map((a) => a.draft));
+    const rejected = [...voiced].filter((draft) => !accepted.has(draft));
+    expect(rejected.length).toBeGreaterThan(0);
+    for (const draft of rejected) expect(heard.stops.find((s) => s.draft === draft)).toMatchObject({ reason: 'rejected' });
+    for (const draft of accepted) expect(heard.stops.some((s) => s.draft === draft)).toBe(false);
+  });
+});
+
 describe('barge-in by voice', () => {
   /** Runs the held first reply, lets `heardMs` of its audio play, then has Tara's voice start. */
   const bargeIn = async (sceneToUse = scene, heardMs = 700) => {

@@ -26,8 +26,7 @@
  * come in a final chunk with no samples.
  */
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
-import { SynthesisError } from '../errors';
-import { elevenLabsFailure } from '../transcription/elevenlabs';
+import { elevenLabsFailure, SynthesisError } from '../errors';
 import { alignCharactersToVisemes, type CharacterAlignment, type Phonemize, type PhonemeToViseme } from './align';
 import type { SpeechChunk, Synthesizer } from './port';
 

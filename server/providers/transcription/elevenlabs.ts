@@ -14,6 +14,7 @@
  */
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import type { Transcriber } from './port';
+import { elevenLabsFailure } from '../errors';
 import { TranscriptionError, withTimeout } from './resilient';
 import { encodeWav } from '../../media/wav';
 
@@ -30,30 +31,6 @@ export interface ElevenLabsTranscriberOptions {
    */
   keyterms?: boolean;
 }
-
-const detailText = (detail: unknown): string | undefined => {
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((item: { msg?: unknown }) => String(item?.msg ?? JSON.stringify(item))).join('; ');
-  const { message, status } = (detail ?? {}) as { message?: unknown; status?: unknown };
-  if (typeof message !== 'string') return undefined;
-  return typeof status === 'string' ? `${message} (${status})` : message;
-};
-
-/**
- * What a retry policy needs from an `ElevenLabsError`: the status, the human part of the body
- * (`{"detail": {"status": "invalid_api_key", "message": "..."}}`, or FastAPI's `{"detail": [{"msg": ...}]}`)
- * and any `Retry-After`. Shared with the ElevenLabs synthesizer.
- */
-export const elevenLabsFailure = (error: ElevenLabsError): { message: string; status?: number; retryAfterMs?: number } => {
-  // Without a body the SDK's own message is "Status code: 500\nBody: ..." on several lines.
-  const text = detailText((error.body as { detail?: unknown } | undefined)?.detail) ?? error.message.replace(/\s+/g, ' ');
-  const retryAfter = Number(error.rawResponse?.headers.get('retry-after') ?? Number.NaN);
-  return {
-    message: error.statusCode !== undefined ? `HTTP ${error.statusCode}: ${text}` : text,
-    status: error.statusCode,
-    retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
-  };
-};
 
 /** Scribe reports ISO 639-3 ("eng"); the port speaks BCP-47, which uses the two-letter code where one exists. */
 const twoLetter: Record<string, string> = {
