@@ -2,6 +2,7 @@
  * The shipped scenes, simulated end to end with the embedded scripted generator: every mechanism
  * of the engine is reachable from a scene file, and every run is a well-formed log.
  */
+import { voicesOf } from '../server/conversation/voices';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { driveSession } from '../server/conversation/drive';
@@ -36,6 +37,17 @@ describe('shipped scenes', async () => {
     );
     expect(new Set(scenes.map((s) => s.formation))).toEqual(new Set(['circle', 'table', 'panel', 'audience', 'poster', 'u-shape']));
     expect(scenes.every((s) => s.participants.some((p) => p.kind === 'human'))).toBe(true);
+    expect(new Set(scenes.flatMap((s) => s.participants.flatMap((p) => (p.persona ? [p.persona.bargeIn] : []))))).toEqual(new Set(['polite', 'persistent']));
+  });
+
+  it('give every participant a voice of its own within the scene', () => {
+    for (const { scene } of runs) {
+      const voices = voicesOf(scene);
+      const espeak = scene.participants.map((p) => voices.get(p.id)!.espeak);
+      expect(new Set(espeak).size, `${scene.id}: ${espeak.join(', ')}`).toBe(espeak.length);
+      // Stable: the same voices on every load.
+      expect(voicesOf(scene)).toEqual(voices);
+    }
   });
 
   it('produce every kind of event the engine can decide', () => {
