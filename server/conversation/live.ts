@@ -63,7 +63,7 @@ export interface LiveRoomOptions {
   /** A piece of a reply's speech, as soon as it is synthesized. */
   onAudio?: (audio: AudioPiece & { speaker: string; draft: string }) => void;
   /** Clients must stop playing reply `draft` at `atMs` from its start. */
-  onAudioStop?: (stop: { speaker: string; draft: string; atMs: number; reason: 'barge-in' | 'rejected' | 'ended' }) => void;
+  onAudioStop?: (stop: { speaker: string; draft: string; atMs: number; reason: 'barge-in' | 'interrupted' | 'rejected' | 'ended' }) => void;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -105,6 +105,10 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
   let streaming: Streaming | null = null;
   /** A voiced reply that was accepted and is still being heard (realtime). */
   let playing: Playing | null = null;
+  /** Drafts being voiced whose utterance has not been logged yet, with their speech. */
+  const voiced = new Map<string, SpokenReply>();
+  /** Drafts a human's barge-in stopped. */
+  const cutOff = new Set<string>();
   /** Barge-ins by voice, waiting for the transcript that says what the human said. */
   const cuts = new Map<string, Promise<HeldCut | null>>();
   const typingUntil = new Map<string, number>();
@@ -160,21 +164,65 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
 
   /** Realtime: the next speaker waits for this one's speech (a human's was heard already). */
   const onUtterance = (event: Extract<SessionEvent, { type: 'utterance' }>): void => {
-    if (pace !== 'realtime' || event.source === 'human') return;
-    if (playing && playing.draft === event.draft) {
-      playing.utterance = event.id;
-      playing.endsAt = playing.startedAt + event.durationMs / speed;
-      floorFreeAt = playing.endsAt;
+    if (event.source === 'human') return;
+    if (!event.draft) {
+      if (pace === 'realtime') floorFreeAt = now() + event.durationMs / speed;
+      // Written without a generation (a scene's scripted line, an instructor's edit): spoken now.
+      if (synthesizer && voices.has(event.speaker)) voiceLogged(event);
+      return;
+    }
+    const reply = voiced.get(event.draft);
+    voiced.delete(event.draft);
+    // A human barged in: their words come next, nobody waits for this speech.
+    if (cutOff.delete(event.draft)) return;
+    const audible = playing?.draft === event.draft ? playing : null;
+    let endsAtMs = event.durationMs;
+    if (reply && event.interrupted) {
+      // The scene's interruption rule cut the speaker off (DialogLab): their audio stops at that word.
+      endsAtMs = reply.afterWords(event.text.split(/\s+/).filter(Boolean).length);
+      options.onAudioStop?.({ speaker: event.speaker, draft: event.draft, atMs: endsAtMs, reason: 'interrupted' });
+    }
+    if (pace !== 'realtime') return;
+    if (audible) {
+      audible.utterance = event.id;
+      audible.endsAt = audible.startedAt + endsAtMs / speed;
+      floorFreeAt = audible.endsAt;
     } else floorFreeAt = now() + event.durationMs / speed;
+  };
+
+  /** Speaks an utterance already in the log; in realtime the floor is free when its audio ends. */
+  const voiceLogged = (event: Extract<SessionEvent, { type: 'utterance' }>): void => {
+    const { id, speaker } = event;
+    let startedAt: number | null = null;
+    let stopped = false;
+    const reply = createSpokenReply({
+      synthesizer: synthesizer!,
+      voice: voices.get(speaker)!,
+      onAudio: (piece) => {
+        if (stopped) return;
+        startedAt ??= now();
+        options.onAudio?.({ ...piece, speaker, draft: id });
+      },
+    });
+    const current: Playing = { draft: id, speaker, reply, startedAt: now(), utterance: id, endsAt: floorFreeAt };
+    if (pace === 'realtime') playing = current;
+    reply.push(event.text.replace(/—$/, ''));
+    void reply.finish().then(({ durationMs }) => {
+      if (playing !== current || startedAt === null) return;
+      current.startedAt = startedAt;
+      current.endsAt = startedAt + durationMs / speed;
+      floorFreeAt = current.endsAt;
+    });
+    void ended.then(() => (stopped = true));
   };
 
   const isPlaying = (): boolean => playing !== null && playing.utterance !== null && now() < playing.endsAt;
 
   const stopAll = (): void => {
     const t = now();
-    for (const voiced of [streaming, isPlaying() ? playing : null]) {
-      if (voiced?.reply && voiced.startedAt !== null) {
-        options.onAudioStop?.({ speaker: voiced.speaker, draft: voiced.draft, atMs: Math.min(t - voiced.startedAt, voiced.reply.producedMs), reason: 'ended' });
+    for (const speech of [streaming, isPlaying() ? playing : null]) {
+      if (speech?.reply && speech.startedAt !== null) {
+        options.onAudioStop?.({ speaker: speech.speaker, draft: speech.draft, atMs: Math.min(t - speech.startedAt, speech.reply.producedMs), reason: 'ended' });
       }
     }
     streaming?.controller.abort();
@@ -194,6 +242,7 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     if (streaming) {
       const current = streaming;
       streaming = null;
+      cutOff.add(current.draft);
       current.controller.abort();
       const { reply } = current;
       if (!reply || current.startedAt === null) {
@@ -210,6 +259,7 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       const current = playing;
       playing = null;
       floorFreeAt = t;
+      voiced.delete(current.draft);
       return current.reply.stop((t - current.startedAt) * speed, bargeInOf(current.speaker)).then((atMs) => {
         options.onAudioStop?.({ speaker: current.speaker, draft: current.draft, atMs, reason: 'barge-in' });
         const atWord = current.reply.heardBefore(atMs).split(/\s+/).filter(Boolean).length;
@@ -269,6 +319,7 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
         onError: (error) => inputs.push({ type: 'notice', level: 'warn', code: 'synthesis-failed', message: `${scene.participants.find((p) => p.id === speaker)?.name ?? speaker} could not be voiced (${error.message}); their words are shown as text` }),
       });
     }
+    if (current.reply) voiced.set(id, current.reply);
     streaming = current;
     const text = await generate(request, inputs, controller.signal, (delta) => {
       current.partial += delta;
@@ -294,8 +345,8 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     let said: Awaited<ReturnType<typeof utter>> = null;
     if (request.kind === 'generate' && request.request.purpose === 'utterance') {
       // Realtime: the next speaker starts when the current one has finished.
-      const wait = floorFreeAt - now();
-      if (pace === 'realtime' && wait > 0) await sleep(wait);
+      // (Re-read after each sleep: a line being voiced moves floorFreeAt to its audio's real end.)
+      while (pace === 'realtime' && floorFreeAt > now() && stillWanted(request.id)) await sleep(Math.min(floorFreeAt - now(), 250));
       await untilNobodyTyping(request.id);
       // Paused: the next speaker does not start talking until the room resumes.
       while (state.paused && stillWanted(request.id)) await sleep(100);
@@ -326,6 +377,7 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     // Spoken but not accepted (too like the speaker's earlier words): the resample replaces it.
     if (said?.startedAt != null && said.reply && !log.some((e) => e.type === 'utterance' && e.draft === request.id)) {
       if (playing?.draft === request.id) playing = null;
+      voiced.delete(request.id);
       options.onAudioStop?.({ speaker: said.speaker, draft: request.id, atMs: Math.min((now() - said.startedAt) * speed, said.reply.producedMs), reason: 'rejected' });
     }
   };
@@ -354,6 +406,7 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
       const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
       send({ type: 'notice', level: 'info', code: 'barge-in-without-words', message: `A sound from ${who} stopped the speaker, but no words were heard; the turn goes on.` });
       if ('request' in held.cut && held.retry && stillWanted(held.cut.request)) {
+        cutOff.delete(held.cut.request);
         outstanding++;
         void carryOut({ kind: 'generate', id: held.cut.request, request: held.retry }).finally(() => outstanding--);
       } else if (outstanding === 0) send({ type: 'notice', level: 'info', code: 'turn-resumed', message: 'The room carries on.' });

@@ -49,6 +49,8 @@ export interface SpokenReply {
   stop(atMs: number, mode: BargeInMode): Promise<number>;
   /** The words whose speech starts before `ms`, as written in the reply. */
   heardBefore(ms: number): string;
+  /** Where the speech of the first `count` words ends: the start of the next word (or the audio's end). */
+  afterWords(count: number): number;
   /** Audio produced so far, in ms. */
   readonly producedMs: number;
 }
@@ -146,6 +148,9 @@ export const createSpokenReply = (options: SpokenReplyOptions): SpokenReply => {
     heardBefore(ms) {
       const count = words.filter((w) => w.start < ms).length;
       return spokenTokens(spokenText).slice(0, count).join(' ');
+    },
+    afterWords(count) {
+      return words[count]?.start ?? producedMs;
     },
     get producedMs() {
       return producedMs;

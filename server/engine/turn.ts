@@ -330,7 +330,9 @@ export const accept = (
   }
 
   const words = wordsOf(text);
-  const durationMs = Math.round(extra.durationMs ?? (words / rate) * 60_000);
+  // Speech measured for the whole text, cut by a rule: the part before the cut, by word count.
+  const measured = extra.durationMs !== undefined && interruption && !extra.cutBy ? (extra.durationMs * words) / Math.max(1, wordsOf(fullText)) : extra.durationMs;
+  const durationMs = Math.round(measured ?? (words / rate) * 60_000);
   const previous = s.last && s.last.speaker !== speaker ? s.last.speaker : null;
   const designation = detectDesignation({
     participants: room.names,

@@ -125,7 +125,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
     draft: z.string(),
     /** Stop playing the draft's speech here (ms from its start); now, if it is already past. */
     atMs: z.number().nonnegative(),
-    reason: z.enum(['barge-in', 'rejected', 'ended']),
+    reason: z.enum(['barge-in', 'interrupted', 'rejected', 'ended']).describe("barge-in: a human started talking; interrupted: the scene's interruption rule; rejected: the engine resampled the reply"),
   }),
   z.object({ type: z.literal('voice'), participant: z.string(), sampleRate: z.literal(MIC_SAMPLE_RATE), pcm }),
   z.object({ type: z.literal('speech'), participant: z.string(), active: z.boolean() }),

@@ -116,6 +116,44 @@ describe('spoken replies', () => {
   });
 });
 
+describe('speech the engine cuts or writes itself', () => {
+  it("voices a scene's scripted lines too, under the utterance's own id", async () => {
+    const scripted = makeScene({
+      participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
+      turnTaking: { policy: 'round-robin' },
+      snippets: [{ id: 'a', initiator: 'ada', turns: 2, lines: [{ speaker: 'ada', text: 'Welcome, both of you, to the planning meeting.' }] }],
+    });
+    const { room, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] }, scripted);
+    const log = await room.ended;
+    const line = log.find((e) => e.type === 'utterance' && e.source === 'scripted')!;
+    expect(line).toMatchObject({ speaker: 'ada', text: 'Welcome, both of you, to the planning meeting.' });
+    await until(() => heard.audio.some((a) => a.draft === (line.type === 'utterance' && line.id)), 'the line spoken');
+    const words = heard.audio.filter((a) => line.type === 'utterance' && a.draft === line.id).flatMap((a) => a.words.map((w) => w.word));
+    expect(words.slice(0, 2)).toEqual(['Welcome', 'both']);
+  });
+
+  it("stops a voice where the scene's interruption rule cut it, and logs the part that was said", async () => {
+    const rude = makeScene({
+      participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
+      turnTaking: { policy: 'round-robin' },
+      snippets: [{ id: 'a', initiator: 'ada', turns: 3, interruptions: [{ from: 'ben', to: 'ada', probability: 1, vibe: 'eager' }] }],
+    });
+    const { room, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] }, rude);
+    const log = await room.ended;
+    const cut = log.find((e) => e.type === 'utterance' && e.interrupted)!;
+    if (cut.type !== 'utterance') throw new Error('expected an interrupted utterance');
+    const stop = heard.stops.find((s) => s.draft === cut.draft)!;
+    expect(stop).toMatchObject({ speaker: 'ada', reason: 'interrupted' });
+    const pieces = heard.audio.filter((a) => a.draft === cut.draft);
+    const words = pieces.flatMap((p) => p.words);
+    const said = cut.text.replace(/—$/, '').split(/\s+/).length;
+    expect(stop.atMs).toBe(words[said]!.start);
+    const whole = Math.max(...pieces.map((p) => p.offsetMs + durationOf(p)));
+    expect(cut.durationMs).toBeLessThan(whole);
+    expect(cut.durationMs).toBeGreaterThan(0);
+  });
+});
+
 describe('a spoken reply the engine rejects', () => {
   it('is stopped: a resample too like the speaker\'s earlier words never plays to its end', async () => {
     // Ada says the same thing every time: the engine resamples (MPOD §3.2), and each rejected draft was already voiced.
