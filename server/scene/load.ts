@@ -13,6 +13,7 @@
  * const { scene, problems } = parseScene(text, 'scenes/team-standup.yaml');
  * problems.forEach((p) => console.log(formatProblem(p)));
  */
+import { readFileSync } from 'node:fs';
 import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { Scene, type LoadedScene } from './schema';
@@ -252,6 +253,16 @@ const known = (ids: readonly string[]): string => {
   return unique.length > 8 ? `${unique.slice(0, 8).join(', ')}, ...` : unique.join(', ') || 'none';
 };
 
+/** The avatar ids of avatars/manifest.json (null where the manifest is not there, e.g. a packaged CLI). */
+const shippedAvatars: readonly string[] | null = (() => {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../../avatars/manifest.json', import.meta.url), 'utf8')) as { avatars: { id: string }[] };
+    return manifest.avatars.map((a) => a.id);
+  } catch {
+    return null;
+  }
+})();
+
 const checkReferences = (data: unknown): Finding[] => {
   const findings: Finding[] = [];
   const report = (path: Path, message: string, at?: 'key'): void => {
@@ -293,6 +304,9 @@ const checkReferences = (data: unknown): Finding[] => {
     if (p.kind === 'ai' && p.persona === undefined) report([...at, 'persona'], 'an AI participant needs a persona');
     if (p.kind === 'ai' && p.simulated !== undefined) report([...at, 'simulated'], 'only human participants can be simulated', 'key');
     if (typeof p.avatar === 'string' && p.avatar.trim() === '') report([...at, 'avatar'], 'expected an avatar id, e.g. "avatar-01"');
+    else if (typeof p.avatar === 'string' && shippedAvatars && !shippedAvatars.includes(p.avatar)) {
+      report([...at, 'avatar'], `unknown avatar "${p.avatar}" (avatars/manifest.json has ${known(shippedAvatars)})`);
+    }
   });
   if (participants.length > 0 && !participants.some((p) => p.kind === 'human')) {
     report(['participants'], 'a scene needs at least one human participant');

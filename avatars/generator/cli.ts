@@ -1,0 +1,41 @@
+/**
+ * `npm run avatars`: regenerates every file in avatars/ from code, and prints what it wrote.
+ *
+ *   npm run avatars                          # write avatars/*.glb, animations.glb, manifest.json
+ *   npm run avatars -- --sheet sheet.png     # and render a contact sheet (headless Chromium)
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateAvatars } from './index';
+
+const usage = 'usage: npm run avatars [-- --sheet <file.png>]';
+
+const main = async (): Promise<void> => {
+  let values: { sheet?: string | undefined; help?: boolean | undefined };
+  try {
+    ({ values } = parseArgs({ options: { sheet: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    process.stderr.write(`avatars: ${(error as Error).message}\n${usage}\n`);
+    process.exit(1);
+  }
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const dir = new URL('..', import.meta.url).pathname;
+  const files = await generateAvatars();
+  const manifest = JSON.parse(new TextDecoder().decode(files.get('manifest.json'))) as { avatars: { id: string; name: string; triangles: number; file: string }[] };
+  for (const [name, bytes] of files) await writeFile(join(dir, name), bytes);
+  for (const a of manifest.avatars) {
+    process.stdout.write(`${a.id}  ${a.name.padEnd(16)} ${String(a.triangles).padStart(6)} triangles  ${(files.get(a.file)!.length / 1024).toFixed(0).padStart(5)} kB\n`);
+  }
+  process.stdout.write(`animations.glb ${(files.get('animations.glb')!.length / 1024).toFixed(0)} kB; wrote ${files.size} files to avatars/\n`);
+  if (values.sheet) {
+    const { renderSheet } = await import('./sheet');
+    const sheet = await renderSheet({ avatarsDir: dir, out: values.sheet });
+    process.stdout.write(`contact sheet: ${values.sheet} (${sheet.width}×${sheet.height})\n`);
+  }
+};
+
+void main();
