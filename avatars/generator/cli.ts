@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateAvatars } from './index';
+import { avatarsDir, generateAvatars } from './index';
 
 const usage = 'usage: npm run avatars [-- --sheet <file.png>]';
 
@@ -23,12 +23,19 @@ const main = async (): Promise<void> => {
     process.stdout.write(`${usage}\n`);
     return;
   }
-  const dir = new URL('..', import.meta.url).pathname;
-  const files = await generateAvatars();
+  const dir = avatarsDir;
+  let files: Map<string, Uint8Array>;
+  try {
+    files = await generateAvatars(dir);
+  } catch (error) {
+    process.stderr.write(`avatars: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   const manifest = JSON.parse(new TextDecoder().decode(files.get('manifest.json'))) as { avatars: { id: string; name: string; triangles: number; file: string }[] };
   for (const [name, bytes] of files) await writeFile(join(dir, name), bytes);
   for (const a of manifest.avatars) {
-    process.stdout.write(`${a.id}  ${a.name.padEnd(16)} ${String(a.triangles).padStart(6)} triangles  ${(files.get(a.file)!.length / 1024).toFixed(0).padStart(5)} kB\n`);
+    const size = files.get(a.file)?.length;
+    process.stdout.write(`${a.id}  ${a.name.padEnd(16)} ${String(a.triangles).padStart(6)} triangles  ${size ? `${(size / 1024).toFixed(0).padStart(5)} kB` : '(yours)'}\n`);
   }
   process.stdout.write(`animations.glb ${(files.get('animations.glb')!.length / 1024).toFixed(0)} kB; wrote ${files.size} files to avatars/\n`);
   if (values.sheet) {

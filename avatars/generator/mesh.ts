@@ -61,7 +61,8 @@ export class MeshBuilder {
     this.positions.push(...v.p);
     this.normals.push(0, 0, 0);
     this.colors.push(...v.color);
-    const skin = [...v.skin].sort((x, y) => y[1] - x[1]).slice(0, 4);
+    // Strongest four influences; a zero weight names no joint (glTF validators warn otherwise).
+    const skin = v.skin.filter(([, w]) => w > 1e-4).sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 4);
     const total = skin.reduce((sum, [, w]) => sum + w, 0) || 1;
     for (let i = 0; i < 4; i++) {
       this.joints.push(skin[i]?.[0] ?? 0);

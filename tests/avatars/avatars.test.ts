@@ -15,7 +15,7 @@ import { loadScenes } from '../../server/scene/load';
 
 /** The parts of a gltf-validator report these tests read (the package ships no types). */
 interface ValidationReport {
-  issues: { numErrors: number; messages: { code: string; severity: number; pointer?: string; message: string }[] };
+  issues: { numErrors: number; messages: { code: string; severity: number; pointer?: string; offset?: number; message: string }[] };
   info?: { resources?: { pointer: string; image?: { width: number; height: number } }[] };
 }
 const validator = createRequire(import.meta.url)('gltf-validator') as {
@@ -92,7 +92,7 @@ const animations = await load(bytesOf(manifest.animations.file));
 describe('avatar files', () => {
   it.each(files)('%s passes the Khronos glTF validator', (file) => {
     const { issues } = reports.get(file)!;
-    const errors = issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
+    const errors = issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? `byte ${m.offset}`}: ${m.message}`);
     expect(issues.numErrors, `${file}:\n${errors.join('\n')}`).toBe(0);
   });
 
