@@ -91,7 +91,7 @@ export const cast: readonly Character[] = [
   {
     id: 'avatar-05', name: 'Walter Hughes', presentation: 'masculine', height: 1.68,
     build: { shoulders: 0.98, hips: 1.06, girth: 1.12 },
-    skin: skin.porcelain, eyes: hex('#6a7f8f'), hair: { style: 'receding', color: hair.silver },
+    skin: skin.porcelain, eyes: hex('#6a7f8f'), hair: { style: 'receding', color: hair.grey },
     outfit: 'cardigan', colors: { top: hex('#7a5a3c'), inner: hex('#d8d2c4'), legs: hex('#4a4d52'), shoes: hex('#2b211b') },
     glasses: 'square',
     voices: { espeak: 'en-gb+m1', elevenlabs: 'onwK4e9ZLuTAKqWW03F9' }, mood: 'patient',

@@ -47,7 +47,7 @@ interface MouthShape {
 
 /** Oculus visemes as mouth shapes (the lip and jaw positions of each phoneme class). */
 export const visemeShapes: Record<string, MouthShape> = {
-  viseme_sil: { press: 0.35 },
+  viseme_sil: { press: 0.6 },
   viseme_PP: { press: 1, round: 0.15 },
   viseme_FF: { jaw: 0.12, lowerIn: 1, upperUp: 0.35 },
   viseme_TH: { jaw: 0.28, wide: 0.15, upperUp: 0.25 },
@@ -155,8 +155,11 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
   }
   // Nose: a bridge and a rounded tip.
   const noseY = eyeY - 0.03 * hs;
-  ellipsoid(head, [0, noseY + 0.006 * hs, surfaceZ(0, noseY) + 0.002 * hs], [0.0085 * hs, 0.024 * hs, 0.011 * hs], 10, 12, () => shade(skinColor, 0.97), () => onHead, 'skin');
-  ellipsoid(head, [0, noseY - 0.012 * hs, surfaceZ(0, noseY - 0.012 * hs) + 0.009 * hs], [0.0135 * hs, 0.0095 * hs, 0.0095 * hs], 8, 12, () => shade(skinColor, 0.95), () => onHead, 'skin');
+  ellipsoid(head, [0, noseY + 0.004 * hs, surfaceZ(0, noseY) + 0.001 * hs], [0.012 * hs, 0.021 * hs, 0.013 * hs], 10, 12, () => shade(skinColor, 0.97), () => onHead, 'skin', {
+    // Wider at the bottom, like a nose, not a stick.
+    deform: (p) => [p[0] * (1 + 0.45 * smoothstep(noseY + 0.02 * hs, noseY - 0.015 * hs, p[1])), p[1], p[2]],
+  });
+  ellipsoid(head, [0, noseY - 0.012 * hs, surfaceZ(0, noseY - 0.012 * hs) + 0.008 * hs], [0.0145 * hs, 0.0095 * hs, 0.01 * hs], 8, 12, () => shade(skinColor, 0.95), () => onHead, 'skin');
   // Eyes: white, iris and pupil by the angle from the eye's forward axis.
   for (const side of [1, -1]) {
     const centre: Vec3 = [side * eyeX, eyeY, eyeZ];
@@ -178,7 +181,7 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
     // The upper lid: a cap over the top of the eye, open; the blink rotates it down.
     ellipsoid(head, centre, [eyeR * 1.13, eyeR * 1.13, eyeR * 1.13], 6, 14, () => shade(skinColor, 0.9), () => onHead, side > 0 ? 'lidL' : 'lidR', {
       from: 0,
-      to: (az) => around(az, 0.95, 1.35, 0.6),
+      to: (az) => around(az, 1.18, 1.45, 0.6),
     });
     // Brows, angled down toward the temples.
     const brow: Vec3 = [side * (eyeX + 0.001 * hs), eyeY + 0.024 * hs, surfaceZ(eyeX, eyeY + 0.024 * hs) + 0.001 * hs];
@@ -231,7 +234,7 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
   const collar = ['suit', 'blazer', 'shirt', 'lab-coat'].includes(character.outfit);
   const neckRings: Ring[] = [neckBottom, neckBottom + 0.05 * s, lerp(neckBottom, neckTop, 0.6), neckTop].map((y, i) => ({
     c: [0, y, at('Neck')[2] + 0.005 * s],
-    r: [((feminine ? 0.05 : 0.056) + (i === 0 ? 0.012 : 0)) * s * Math.sqrt(girth), ((feminine ? 0.052 : 0.058) + (i === 0 ? 0.01 : 0)) * s * Math.sqrt(girth)],
+    r: [((feminine ? 0.047 : 0.053) + (i === 0 ? 0.012 : 0)) * s * Math.sqrt(girth), ((feminine ? 0.049 : 0.055) + (i === 0 ? 0.01 : 0)) * s * Math.sqrt(girth)],
   }));
   loft(body, 'y', neckRings, 14, (p) => (collar && p[1] < neckBottom + 0.045 * s ? inner : character.outfit === 'hoodie' && p[1] < neckBottom + 0.03 * s ? top : skinColor), (p) =>
     p[1] < at('Neck')[1] ? blend('Spine2', 'Neck', smoothstep(neckBottom, at('Neck')[1], p[1])) : blend('Neck', 'Head', smoothstep(at('Neck')[1], neckTop, p[1])),
@@ -246,23 +249,23 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
   if (hem !== null) {
     torso.push({ c: [0, hem, 0.005 * s], r: [w(coat ? 0.2 : 0.19, build.hips), d(coat ? 0.13 : 0.125)] });
     torso.push({ c: [0, lerp(hem, hips[1], 0.5), 0.004 * s], r: [w(coat ? 0.19 : 0.18, build.hips), d(0.12)] });
-  } else torso.push({ c: [0, hips[1] - 0.105 * s, 0], r: [w(0.06, build.hips), d(0.05)] });
+  } else torso.push({ c: [0, hips[1] - 0.095 * s, 0.002 * s], r: [w(0.15, build.hips), d(0.095)] });
   torso.push(
-    { c: [0, hips[1] - 0.08 * s, 0.002 * s], r: [w(0.16, build.hips), d(0.102)] },
+    { c: [0, hips[1] - 0.07 * s, 0.002 * s], r: [w(0.16, build.hips), d(0.102)] },
     { c: [0, hips[1], 0.004 * s], r: [w(0.168, build.hips), d(0.105)] },
     { c: [0, spine[1], 0.006 * s], r: [w(feminine ? 0.138 : 0.148, 1), d(0.095)] },
     { c: [0, spine1[1], 0.006 * s + bust * 0.3], r: [w(0.15, (build.shoulders + 1) / 2), d(0.1) + bust * 0.4] },
     { c: [0, spine2[1], 0.006 * s + bust], r: [w(0.163, build.shoulders), d(0.108) + bust] },
     { c: [0, spine2[1] + 0.07 * s, 0.004 * s], r: [w(0.178, build.shoulders), d(0.1)] },
     { c: [0, shoulderY + 0.005 * s, 0], r: [w(0.178, build.shoulders), d(0.082)] },
-    { c: [0, shoulderY + 0.035 * s, -0.004 * s], r: [w(0.11, build.shoulders), d(0.06)] },
-    { c: [0, shoulderY + 0.05 * s, -0.006 * s], r: [w(0.05, 1), d(0.045)] },
+    { c: [0, shoulderY + 0.042 * s, -0.004 * s], r: [w(0.12, build.shoulders), d(0.064)] },
+    { c: [0, shoulderY + 0.068 * s, -0.006 * s], r: [w(0.062, 1), d(0.05)] },
   );
   const vBottom = character.outfit === 'suit' || character.outfit === 'blazer' ? spine1[1] + 0.02 * s : character.outfit === 'lab-coat' ? spine1[1] + 0.06 * s : spine2[1] + 0.02 * s;
-  const neckY = shoulderY + 0.05 * s;
+  const neckY = shoulderY + 0.068 * s;
   const torsoColor = (p: Vec3): RGB => {
     const front = p[2] > 0.05 * s;
-    const vWidth = p[1] > vBottom ? 0.075 * s * ((p[1] - vBottom) / (neckY - vBottom)) : -1;
+    const vWidth = p[1] > vBottom ? 0.09 * s * ((p[1] - vBottom) / (neckY - vBottom)) : -1;
     const below = p[1] < hips[1] + 0.015 * s;
     if (!coat && below) return legs;
     switch (character.outfit) {
@@ -277,14 +280,12 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
         if (coat && front && Math.abs(p[0]) < 0.004 * s) return shade(top, 0.85);
         return top;
       case 'cardigan':
-        if (front && Math.abs(p[0]) < Math.max(0.028 * s, vWidth)) return inner;
+        if (front && p[1] > hips[1] + 0.05 * s && Math.abs(p[0]) < Math.max(0.034 * s, vWidth)) return inner;
         return p[1] < hips[1] + 0.04 * s ? shade(top, 0.88) : top;
       case 'shirt':
-        if (front && Math.abs(p[0]) < 0.005 * s) return shade(top, 0.82);
         return top;
       case 'hoodie':
         if (front && p[1] < hips[1] + 0.15 * s && p[1] > hips[1] + 0.03 * s && Math.abs(p[0]) < 0.085 * s) return shade(top, 0.86);
-        if (front && p[1] > shoulderY - 0.13 * s && p[1] < shoulderY - 0.01 * s && Math.abs(Math.abs(p[0]) - 0.025 * s) < 0.004 * s) return accent;
         return top;
       case 'sweater':
         return p[1] < hips[1] + 0.045 * s ? shade(top, 0.85) : top;
@@ -379,7 +380,8 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
       ring(knee[1] + 0.02 * s, 0.05, 0.054),
       ring(knee[1] - 0.11 * s, 0.05, 0.058, -0.008),
       ring(foot[1] + 0.09 * s, 0.036, 0.038),
-      ring(foot[1] + 0.035 * s, 0.034, 0.036),
+      ring(foot[1] + 0.03 * s, 0.034, 0.036),
+      ring(foot[1] - 0.02 * s, 0.03, 0.032),
     ];
     const bare = (y: number) => character.skirt && y < knee[1] + 0.05 * s;
     loft(body, '-y', character.skirt ? refine(rings, 1, [knee[1] + 0.047 * s, knee[1] + 0.053 * s]) : rings, 14, (p) => (bare(p[1]) ? shade(skinColor, 0.92) : legs), (p) => {
@@ -388,7 +390,7 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
       if (y > knee[1] - 0.05 * s) return blend(`${side}UpLeg`, `${side}Leg`, smoothstep(knee[1] + 0.05 * s, knee[1] - 0.05 * s, y));
       return blend(`${side}Leg`, `${side}Foot`, smoothstep(foot[1] + 0.06 * s, foot[1], y));
     });
-    const shoeCentre: Vec3 = [foot[0], 0.046 * s, lerp(foot[2], toe[2], 0.45)];
+    const shoeCentre: Vec3 = [foot[0], 0.046 * s, foot[2] + 0.035 * s];
     ellipsoid(
       body,
       shoeCentre,
@@ -480,7 +482,7 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
     const z = eyeZ + eyeR + 0.008 * hs;
     for (const sideSign of [1, -1]) {
       torus(body, [sideSign * eyeX, eyeY - 0.001 * hs, z], rim, 0.0017 * hs, 20, 5, () => frame, () => onHead, () => 'glasses');
-      tube(body, [{ p: [sideSign * (eyeX + rim[0]), eyeY + 0.004 * hs, z - 0.002 * hs], r: 0.0016 * hs }, { p: [sideSign * (R[0] + 0.003 * hs), eyeY + 0.004 * hs, c[2] - 0.01 * hs], r: 0.0016 * hs }], 5, () => frame, () => onHead, 'glasses');
+      tube(body, [{ p: [sideSign * (eyeX + rim[0]), eyeY + 0.004 * hs, z - 0.002 * hs], r: 0.0016 * hs }, { p: [sideSign * (R[0] + 0.001 * hs), eyeY + 0.004 * hs, c[2] + 0.005 * hs], r: 0.0016 * hs }], 5, () => frame, () => onHead, 'glasses');
     }
     tube(body, [{ p: [eyeX - rim[0], eyeY + 0.004 * hs, z], r: 0.0017 * hs }, { p: [-(eyeX - rim[0]), eyeY + 0.004 * hs, z], r: 0.0017 * hs }], 5, () => frame, () => onHead, 'glasses');
   }

@@ -105,7 +105,8 @@ export const renderSheet = async (options: SheetOptions): Promise<Sheet> => {
       return {
         id: avatar.id,
         name: avatar.name,
-        caption: `${avatar.presentation} · ${avatar.height.toFixed(2)} m${viseme ? ' · viseme_aa' : ''}`,
+        // Custom avatars (avatars/custom.json) have no known height.
+        caption: [avatar.presentation, avatar.height > 0 ? `${avatar.height.toFixed(2)} m` : 'own GLB', ...(viseme ? ['viseme_aa'] : [])].join(' · '),
         file: avatar.file,
         viseme,
         body: { x, y, width: cellWidth, height: cellHeight - faceHeight },
