@@ -3,18 +3,20 @@
  *
  *   npm run avatars                          # write avatars/*.glb, animations.glb, manifest.json
  *   npm run avatars -- --sheet sheet.png     # and render a contact sheet (headless Chromium)
+ *   npm run avatars -- --sheet faces.png --morphs avatar-07   # one avatar, once per morph target
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { avatarsDir, generateAvatars } from './index';
 
-const usage = 'usage: npm run avatars [-- --sheet <file.png>]';
+const usage = 'usage: npm run avatars [-- --sheet <file.png> [--morphs <avatar id>]]';
 
 const main = async (): Promise<void> => {
-  let values: { sheet?: string | undefined; help?: boolean | undefined };
+  let values: { sheet?: string | undefined; morphs?: string | undefined; help?: boolean | undefined };
   try {
-    ({ values } = parseArgs({ options: { sheet: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ options: { sheet: { type: 'string' }, morphs: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    if (values.morphs && !values.sheet) throw new Error('--morphs needs --sheet <file.png>');
   } catch (error) {
     process.stderr.write(`avatars: ${(error as Error).message}\n${usage}\n`);
     process.exit(1);
@@ -40,7 +42,7 @@ const main = async (): Promise<void> => {
   process.stdout.write(`animations.glb ${(files.get('animations.glb')!.length / 1024).toFixed(0)} kB; wrote ${files.size} files to avatars/\n`);
   if (values.sheet) {
     const { renderSheet } = await import('./sheet');
-    const sheet = await renderSheet({ avatarsDir: dir, out: values.sheet });
+    const sheet = await renderSheet({ avatarsDir: dir, out: values.sheet, ...(values.morphs ? { morphsOf: values.morphs } : {}) });
     process.stdout.write(`contact sheet: ${values.sheet} (${sheet.width}×${sheet.height})\n`);
   }
 };

@@ -14,6 +14,7 @@
  * sheet.cells[1]; // { id: 'avatar-02', x: 284, y: 12, width: 260, height: 640, viseme: true }
  * ```
  */
+import { morphNames } from './character';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -33,6 +34,11 @@ export interface SheetOptions {
   /** Size of one avatar's cell in pixels: the full body on top, the face close-up below. */
   cellWidth?: number;
   cellHeight?: number;
+  /**
+   * Instead of the cast, one avatar once per morph target (each at weight 1, the first cell at
+   * rest): its faces side by side, to check every viseme and expression by eye.
+   */
+  morphsOf?: string;
 }
 
 export interface SheetCell {
@@ -63,7 +69,7 @@ interface Plan {
   width: number;
   height: number;
   animations: string;
-  avatars: { id: string; name: string; caption: string; file: string; viseme: boolean; body: Rect; face: Rect; label: Rect }[];
+  avatars: { id: string; name: string; caption: string; file: string; viseme: boolean; morph: string | null; body: Rect; face: Rect; label: Rect }[];
 }
 
 const defaults = { columns: 6, cellWidth: 260, cellHeight: 640 };
@@ -89,26 +95,31 @@ const chromiumArgs = [
 const renderTimeoutMs = 60_000;
 
 export const renderSheet = async (options: SheetOptions): Promise<Sheet> => {
-  const { avatarsDir, out, columns, cellWidth, cellHeight } = { ...defaults, ...options } satisfies Required<SheetOptions>;
+  const { avatarsDir, out, columns, cellWidth, cellHeight } = { ...defaults, ...options } satisfies Required<Omit<SheetOptions, 'morphsOf'>>;
   const manifest = JSON.parse(await readFile(resolve(avatarsDir, 'manifest.json'), 'utf8')) as Manifest;
+  const morphSheet = options.morphsOf ? manifest.avatars.find((a) => a.id === options.morphsOf) : undefined;
+  if (options.morphsOf && !morphSheet) throw new Error(`no avatar "${options.morphsOf}" in ${resolve(avatarsDir, 'manifest.json')}`);
+  // A morph sheet shows one avatar per morph target, from its first cell at rest.
+  const entries = morphSheet ? [null, ...morphNames].map((morph) => ({ avatar: morphSheet, morph })) : manifest.avatars.map((avatar, i) => ({ avatar, morph: i % 2 === 1 ? 'viseme_aa' : null }));
 
-  const rows = Math.ceil(manifest.avatars.length / columns);
+  const rows = Math.ceil(entries.length / columns);
   const faceHeight = Math.round(cellHeight * faceShare);
   const plan: Plan = {
-    width: gutter + Math.min(columns, manifest.avatars.length) * (cellWidth + gutter),
+    width: gutter + Math.min(columns, entries.length) * (cellWidth + gutter),
     height: gutter + rows * (cellHeight + labelHeight + gutter),
     animations: manifest.animations.file,
-    avatars: manifest.avatars.map((avatar, i) => {
+    avatars: entries.map(({ avatar, morph }, i) => {
       const x = gutter + (i % columns) * (cellWidth + gutter);
       const y = gutter + Math.floor(i / columns) * (cellHeight + labelHeight + gutter);
-      const viseme = i % 2 === 1;
+      const viseme = morph === 'viseme_aa';
       return {
         id: avatar.id,
         name: avatar.name,
         // Custom avatars (avatars/custom.json) have no known height.
-        caption: [avatar.presentation, avatar.height > 0 ? `${avatar.height.toFixed(2)} m` : 'own GLB', ...(viseme ? ['viseme_aa'] : [])].join(' · '),
+        caption: morphSheet ? (morph ?? 'rest') : [avatar.presentation, avatar.height > 0 ? `${avatar.height.toFixed(2)} m` : 'own GLB', ...(viseme ? ['viseme_aa'] : [])].join(' · '),
         file: avatar.file,
         viseme,
+        morph,
         body: { x, y, width: cellWidth, height: cellHeight - faceHeight },
         face: { x, y: y + cellHeight - faceHeight, width: cellWidth, height: faceHeight },
         label: { x, y: y + cellHeight, width: cellWidth, height: labelHeight },

@@ -101,4 +101,25 @@ describe('the contact sheet', () => {
       expect(drawnShare(image, { ...cell, y: cell.y + half, height: half }), `drawn share of ${cell.id}'s lower half (face)`).toBeGreaterThan(0.1);
     }
   }, 60_000);
+
+  it('shows one avatar once per morph target, and each target changes its face', async () => {
+    const out = join(dir, 'morphs.png');
+    const sheet = await renderSheet({ avatarsDir: 'avatars', out, morphsOf: 'avatar-04' });
+    expect(sheet.cells).toHaveLength(24); // at rest, then the 23 targets
+    expect(sheet.cells.every((c) => c.id === 'avatar-04')).toBe(true);
+    const image = decodePng(readFileSync(out));
+    const face = (cell: (typeof sheet.cells)[number]) => {
+      const top = cell.y + Math.floor(cell.height * 0.62);
+      const rows: number[] = [];
+      for (let y = top; y < cell.y + cell.height; y++) {
+        for (let x = cell.x; x < cell.x + cell.width; x++) rows.push(...image.pixels.subarray((y * image.width + x) * image.channels, (y * image.width + x) * image.channels + 3));
+      }
+      return rows;
+    };
+    const rest = face(sheet.cells[0]!);
+    sheet.cells.slice(1).forEach((cell, i) => {
+      const changed = face(cell).filter((v, k) => Math.abs(v - rest[k]!) > 24).length / 3;
+      expect(changed, `pixels of the face changed by morph target #${i + 1}`).toBeGreaterThan(20);
+    });
+  }, 60_000);
 });
