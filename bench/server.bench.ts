@@ -96,6 +96,7 @@ const startServer = async (scene: LoadedScene, options: { stamp: boolean }): Pro
       store: stamped,
       tokens: createTokens(randomBytes(32).toString('base64url')),
       version: 'bench',
+      scenes: [scene],
     });
     const port = await new Promise<number>((resolve) => {
       server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port)) as Server;

@@ -47,8 +47,13 @@ const main = async (): Promise<void> => {
   const recovered = rooms.recover();
   if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
   const tokens = createTokens(resolveTokenSecret(config));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version });
-  if (existsSync('dist/client/index.html')) app.use('/*', serveStatic({ root: 'dist/client' }));
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version, scenes: [...scenes.values()] });
+  // The avatars, then the built client (npm start builds it first); room links are client routes.
+  app.use('/avatars/*', serveStatic({ root: './' }));
+  if (existsSync('dist/client/index.html')) {
+    app.use('/*', serveStatic({ root: 'dist/client' }));
+    app.get('/room/*', serveStatic({ path: 'dist/client/index.html' }));
+  } else log('the client is not built (dist/client): run npm run build:client; the API works without it');
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const providers = `generator: ${config.generator}, voices: ${config.synthesizer}, transcriber: ${config.transcriber}`;

@@ -4,7 +4,8 @@
  * session and role fit the route. No token: 401. A token for another session or role: 403.
  *
  *   GET    /api/health                       version and active providers
- *   POST   /api/sessions                     author: create a live session of a scene
+ *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats)
+ *   POST   /api/sessions                     author: create a live session of a scene (tokens and join links)
  *   GET    /api/sessions                     author: every session, live or past
  *   GET    /api/sessions/:id                 any role of the session: a snapshot
  *   GET    /api/sessions/:id/events          observer or author: the log as JSON lines
@@ -21,6 +22,7 @@ import type { Config } from '../config';
 import type { SessionEvent } from '../engine/events';
 import { ClientMessage, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
 import type { Rooms } from '../rooms/rooms';
+import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 import { transcriptOf } from './transcript';
 
@@ -29,6 +31,8 @@ export interface AppOptions {
   rooms: Rooms;
   store: Store;
   tokens: Tokens;
+  /** The scenes rooms can be made of, for GET /api/scenes. */
+  scenes: readonly LoadedScene[];
   version: string;
   now?: () => number;
 }
@@ -93,6 +97,13 @@ export const createApp = (options: AppOptions) => {
     }),
   );
 
+  // The scenes this server can run (titles and formations are not secret; the personas are).
+  app.get('/api/scenes', (c) =>
+    c.json({
+      scenes: options.scenes.map((s) => ({ id: s.id, title: s.title, topic: s.topic, formation: s.formation, humans: s.participants.filter((p) => p.kind === 'human').map((p) => p.name), participants: s.participants.length })),
+    }),
+  );
+
   app.post('/api/sessions', authorize(['author']), async (c) => {
     let body: unknown;
     try {
@@ -116,7 +127,10 @@ export const createApp = (options: AppOptions) => {
       if (p.kind === 'human') issued[p.id] = tokens.sign({ session: room.id, participant: p.id, role: 'participant' }, config.tokenTtlMs, now());
     }
     issued.observer = tokens.sign({ session: room.id, participant: null, role: 'observer' }, config.tokenTtlMs, now());
-    return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, tokens: issued }, 201);
+    // Join links, keyed like the tokens: the room page of this server for each seat and the observer.
+    const origin = new URL(c.req.url).origin;
+    const links = Object.fromEntries(Object.entries(issued).map(([who, token]) => [who, `${origin}/room/${room.id}?token=${encodeURIComponent(token)}`]));
+    return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, tokens: issued, links }, 201);
   });
 
   app.get('/api/sessions', authorize(['author']), (c) => c.json({ sessions: store.sessions() }));

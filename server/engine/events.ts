@@ -143,6 +143,7 @@ export const SystemEvent = z.object({
   code: z.string(),
   message: z.string(),
   audience: z.literal('observers').optional().describe('shown to instructors only'),
+  participant: who.optional().describe('the participant it concerns (joined, left)'),
 });
 
 export const ImpromptuStartEvent = z.object({

@@ -80,7 +80,12 @@ const apply = (c: Ctx, input: EngineInput): void => {
       setHand(c, input.participant, input.type === 'raise-hand');
       return proceed(c);
     case 'presence': {
+      const was = s.present.includes(input.participant);
       s.present = input.present ? [...new Set([...s.present, input.participant])] : s.present.filter((p) => p !== input.participant);
+      if (was !== input.present) {
+        const name = c.room.name(input.participant);
+        emit(c, { type: 'system', level: 'info', code: input.present ? 'joined' : 'left', message: `${name} ${input.present ? 'joined' : 'left'} the room`, participant: input.participant });
+      }
       // A human who leaves while the room waits for them is simulated for that turn instead.
       const plan = s.awaiting;
       if (!input.present && plan?.speaker === input.participant && s.phase === 'running') {

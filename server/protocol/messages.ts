@@ -57,8 +57,25 @@ export const observerTypes = ObserverMessage.options.map((o) => o.shape.type.val
 /** What a client needs to draw the room at once: who is here, who holds the floor, what is pending. */
 export const Snapshot = z.object({
   session: z.string(),
-  scene: z.object({ id: z.string(), title: z.string(), topic: z.string(), formation: z.string() }),
-  participants: z.array(z.object({ id: z.string(), name: z.string(), kind: z.enum(['ai', 'human']), present: z.boolean(), avatar: z.string().nullable() })),
+  scene: z.object({
+    id: z.string(),
+    title: z.string(),
+    topic: z.string(),
+    formation: z.string(),
+    /** Shared material on the room's board: public contents only (a party's private notes stay out). */
+    contents: z.array(z.object({ id: z.string(), kind: z.enum(['slides', 'poster', 'document']), title: z.string(), summary: z.string(), sections: z.array(z.string()) })),
+    moderated: z.boolean().describe('party mode "moderated": participants raise hands and wait to be called on'),
+  }),
+  participants: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      kind: z.enum(['ai', 'human']),
+      role: z.string().nullable(),
+      present: z.boolean(),
+      avatar: z.string().nullable(),
+    }),
+  ),
   phase: z.enum(['new', 'running', 'ended']),
   paused: z.boolean(),
   turns: z.number().int(),

@@ -151,11 +151,19 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       const pending = s.pending?.kind === 'utterance' ? s.pending.plan.speaker : null;
       return {
         session: id,
-        scene: { id: scene.id, title: scene.title, topic: scene.topic, formation: scene.formation },
+        scene: {
+          id: scene.id,
+          title: scene.title,
+          topic: scene.topic,
+          formation: scene.formation,
+          contents: scene.contents.filter((c) => c.owner === 'public').map(({ id: contentId, kind, title, summary, sections }) => ({ id: contentId, kind, title, summary, sections })),
+          moderated: scene.turnTaking.partyMode === 'moderated',
+        },
         participants: scene.participants.map((p) => ({
           id: p.id,
           name: p.name,
           kind: p.kind,
+          role: p.role ?? null,
           present: (connected.get(p.id) ?? 0) > 0,
           avatar: p.avatar ?? null,
         })),

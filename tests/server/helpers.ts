@@ -91,7 +91,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     ...(options.vad ? { vad: options.vad } : {}),
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test' });
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test', scenes: [...scenes.values()] });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));

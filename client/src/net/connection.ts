@@ -1,0 +1,107 @@
+/**
+ * The room's connection to the session server: the realtime protocol over a WebSocket
+ * (server/protocol/messages.ts), reconnecting with `?after=<last seq>` so no event is lost or
+ * repeated, plus microphone frames as binary messages. The transport interface is what the rest
+ * of the client uses; the LiveKit transport will implement the same one.
+ *
+ * ```ts
+ * const link = connect({ session, token, onMessage: (m) => dispatch(m), lastSeq: () => view.lastSeq });
+ * link.send({ type: 'say', text: 'Nora, what did the client say?' });
+ * link.sendAudio(pcm16);
+ * ```
+ */
+import { ServerMessage, type ClientMessage } from '../../../server/protocol/messages';
+
+export interface Transport {
+  send(message: ClientMessage): void;
+  /** A microphone frame: PCM16, 16 kHz, mono. */
+  sendAudio(pcm16: Int16Array): void;
+  close(): void;
+  readonly open: boolean;
+}
+
+export interface ConnectOptions {
+  session: string;
+  token: string;
+  onMessage(message: ServerMessage): void;
+  /** The seq of the last event applied, for resuming after a reconnect. */
+  lastSeq(): number;
+  onStatus?(status: 'open' | 'reconnecting' | 'closed', detail?: string): void;
+  /** Defaults to this page's origin. */
+  base?: string;
+}
+
+/** Close codes after which reconnecting cannot help (the session is gone, the token refused). */
+const final = new Set([1000, 4404]);
+
+export const connect = (options: ConnectOptions): Transport => {
+  const base = options.base ?? `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
+  let socket: WebSocket | null = null;
+  let closed = false;
+  let attempt = 0;
+  const outbox: ClientMessage[] = [];
+
+  const open = () => {
+    const after = options.lastSeq();
+    const query = new URLSearchParams({ token: options.token, ...(after > 0 ? { after: String(after) } : {}) });
+    const ws = new WebSocket(`${base}/api/sessions/${encodeURIComponent(options.session)}/socket?${query}`);
+    ws.binaryType = 'arraybuffer';
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      options.onStatus?.('open');
+      for (const message of outbox.splice(0)) ws.send(JSON.stringify(message));
+    };
+    ws.onmessage = (event) => {
+      if (typeof event.data !== 'string') return;
+      const parsed = ServerMessage.safeParse(JSON.parse(event.data));
+      if (parsed.success) options.onMessage(parsed.data);
+      else console.warn('unexpected message from the server', parsed.error.issues[0]);
+    };
+    ws.onclose = (event) => {
+      socket = null;
+      if (closed || final.has(event.code)) {
+        closed = true;
+        options.onStatus?.('closed', event.reason || undefined);
+        return;
+      }
+      // Back off 0.5 s, 1 s, 2 s … up to 10 s, and resume after the last event seen.
+      const delay = Math.min(10_000, 500 * 2 ** attempt++);
+      options.onStatus?.('reconnecting', `retrying in ${Math.round(delay / 1000)} s`);
+      setTimeout(() => !closed && open(), delay);
+    };
+  };
+  open();
+
+  return {
+    send(message) {
+      if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+      else if (!closed) outbox.push(message);
+    },
+    sendAudio(pcm16) {
+      // Audio is live: frames that cannot go now are dropped, never queued.
+      if (socket?.readyState === WebSocket.OPEN) socket.send(pcm16.buffer.slice(pcm16.byteOffset, pcm16.byteOffset + pcm16.byteLength));
+    },
+    close() {
+      closed = true;
+      if (socket && socket.readyState <= WebSocket.OPEN) {
+        socket.send(JSON.stringify({ type: 'leave' } satisfies ClientMessage));
+        socket.close(1000, 'left');
+      }
+    },
+    get open() {
+      return socket?.readyState === WebSocket.OPEN;
+    },
+  };
+};
+
+/** The role and seat a join token names (read, not verified: the server checks it). */
+export const readToken = (token: string): { session: string; participant: string | null; role: string } | null => {
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { session: string; participant: string | null; role: string };
+  } catch {
+    return null;
+  }
+};

@@ -1,0 +1,252 @@
+/**
+ * The 3D room: the formation's environment, every participant's avatar at their seat (lip sync,
+ * gaze, blinks, nods, hands), voices placed on the avatars' heads, and the viewer: a participant
+ * sits at their own seat (mouse-look on a desktop, **Enter VR** in a headset, seated, no
+ * locomotion), the instructor looks on with a free orbit camera, hidden from everyone.
+ *
+ * With `test`, `window.__room` exposes a handle for end-to-end tests and benchmarks (README).
+ */
+import { OrbitControls } from '@react-three/drei';
+import { Canvas, useFrame, useThree } from '@react-three/fiber';
+import { createXRStore, XR, XROrigin } from '@react-three/xr';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import * as THREE from 'three';
+import type { RoomView } from '../state/room';
+import { Avatar } from '../scene/avatar';
+import { Environment } from '../scene/environment';
+import { focusFor, seatsFor, type Seat } from '../scene/layout';
+import type { AvatarRig, RigInput } from '../scene/rig';
+import type { Session } from './session';
+import { installTestHandle } from './test-handle';
+import { VrPanel } from './vr-panel';
+
+/** Head height above a seat: seated or standing. */
+const headOf = (seat: Seat): THREE.Vector3 => new THREE.Vector3(seat.position[0], seat.position[1] + (seat.seated ? 1.2 : 1.62), seat.position[2]);
+
+export interface RoomStats {
+  drawCalls: number;
+  triangles: number;
+  avatars: number;
+  fps: number;
+  /** Script time of the last frames' avatar updates (lip sync, gaze, blink, idle), ms per frame. */
+  avatarMs: number;
+}
+
+export const Room3D = ({ session, view, test }: { session: Session; view: RoomView; test: boolean }) => {
+  const store = useMemo(
+    () =>
+      createXRStore({
+        // Nothing from a CDN: no controller or hand models (their profiles live on a CDN), no emulated room.
+        controller: false,
+        hand: false,
+        transientPointer: false,
+        gaze: false,
+        screenInput: false,
+        offerSession: false,
+        emulate: { type: 'metaQuest3', syntheticEnvironment: false },
+      }),
+    [],
+  );
+  const [inVR, setInVR] = useState(false);
+  const [supported, setSupported] = useState(false);
+  useEffect(() => {
+    void navigator.xr?.isSessionSupported('immersive-vr').then(setSupported, () => setSupported(false));
+    return store.subscribe((state) => setInVR(state.session != null));
+  }, [store]);
+
+  const snapshot = view.snapshot;
+  const participants = snapshot?.participants ?? [];
+  const formation = snapshot?.scene.formation ?? 'table';
+  const seats = useMemo(() => seatsFor(formation as never, participants.map((p) => ({ id: p.id, kind: p.kind }))), [formation, participants.length]); // eslint-disable-line react-hooks/exhaustive-deps
+  const seatOf = useMemo(() => new Map(seats.map((s) => [s.id, s])), [seats]);
+  const me = view.you?.role === 'participant' ? view.you.participant : null;
+  const mySeat = me ? seatOf.get(me) : undefined;
+  const rigs = useRef(new Map<string, AvatarRig>());
+  const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
+
+  // Voices come from the avatars' heads.
+  useEffect(() => {
+    for (const seat of seats) {
+      const head = headOf(seat);
+      session.voices?.place(seat.id, { x: head.x, y: head.y, z: head.z });
+    }
+  }, [seats, session]);
+
+  useEffect(() => {
+    if (!test) return;
+    return installTestHandle({ session, store, stats: () => stats.current, rigs: () => rigs.current });
+  }, [test, session, store]);
+
+  return (
+    <>
+      <Canvas className="canvas" camera={{ fov: 60, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
+        <XR store={store}>
+          <color attach="background" args={['#cfd3d6']} />
+          <Environment formation={formation as never} seats={seats} content={snapshot?.scene.contents[0] ?? null} />
+          {participants.map((p) => {
+            const seat = seatOf.get(p.id);
+            // In first person you do not see your own body; everyone else does.
+            if (!seat || p.id === me) return null;
+            return (
+              <Avatar
+                key={p.id}
+                file={`${p.avatar ?? 'avatar-01'}.glb`}
+                position={seat.position}
+                yaw={seat.yaw}
+                seated={seat.seated}
+                nameTag={p.name}
+                speaking={false}
+                rigRef={(rig: AvatarRig | null) => (rig ? rigs.current.set(p.id, rig) : rigs.current.delete(p.id))}
+                manual
+              />
+            );
+          })}
+          <Animate session={session} view={view} seats={seatOf} rigs={rigs} stats={stats} me={me} />
+          {mySeat ? (
+            <Seated seat={mySeat} focus={focusFor(formation as never).position} inVR={inVR} />
+          ) : (
+            <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
+          )}
+          {mySeat && inVR && <VrPanel view={view} seat={mySeat} session={session} />}
+          {mySeat && inVR && <ControllerInput session={session} view={view} />}
+        </XR>
+      </Canvas>
+      {mySeat && supported && !inVR && (
+        <button className="enter-vr" onClick={() => void store.enterVR()}>
+          Enter VR
+        </button>
+      )}
+    </>
+  );
+};
+
+/**
+ * Drives every avatar once a frame from the room state and the audio clock: lip sync, gaze
+ * (listeners toward the speaker, the speaker toward the addressee), nods, raised hands, cuts.
+ */
+const Animate = ({
+  session,
+  view,
+  seats,
+  rigs,
+  stats,
+  me,
+}: {
+  session: Session;
+  view: RoomView;
+  seats: Map<string, Seat>;
+  rigs: React.RefObject<Map<string, AvatarRig>>;
+  stats: React.RefObject<RoomStats>;
+  me: string | null;
+}) => {
+  const { gl, camera } = useThree();
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const heads = useMemo(() => new Map([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
+  const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
+  const frames = useRef({ count: 0, since: performance.now(), avatarMs: 0 });
+  const forward = useMemo(() => new THREE.Vector3(), []);
+  const up = useMemo(() => new THREE.Vector3(), []);
+  const viewer = useMemo(() => new THREE.Vector3(), []);
+
+  useFrame((_, delta) => {
+    const v = viewRef.current;
+    const audible = session.speaking();
+    const speaker = audible ?? v.talking[0] ?? v.floor.speaker;
+    const moderated = v.snapshot?.scene.moderated ?? false;
+    const begin = performance.now();
+    for (const [id, rig] of rigs.current) {
+      const i = input.current;
+      i.visemes = session.visemes(id);
+      i.speaking = audible === id || v.talking.includes(id);
+      // The speaker looks at whom they address (or the room); everyone else at the speaker.
+      const target = id === speaker ? (v.floor.addressee ?? null) : speaker;
+      i.lookAt = target && target !== id ? (target === me ? camera.getWorldPosition(viewer) : (heads.get(target) ?? null)) : null;
+      i.nod = v.nods[id] ?? 0;
+      i.cutAt = v.cuts[id] ?? 0;
+      i.handRaised = v.hands.includes(id) && (moderated || v.waitingFor !== id);
+      rig.update(Math.min(delta, 0.1), i);
+    }
+    const f = frames.current;
+    f.avatarMs += performance.now() - begin;
+    f.count++;
+    // Spatial audio follows the viewer's head.
+    camera.getWorldDirection(forward);
+    up.set(0, 1, 0).applyQuaternion(camera.quaternion);
+    camera.getWorldPosition(viewer);
+    session.voices?.listen({ x: viewer.x, y: viewer.y, z: viewer.z }, { x: forward.x, y: forward.y, z: forward.z }, { x: up.x, y: up.y, z: up.z });
+    const now = performance.now();
+    if (now - f.since >= 1000) {
+      stats.current = { drawCalls: gl.info.render.calls, triangles: gl.info.render.triangles, avatars: rigs.current.size, fps: (f.count * 1000) / (now - f.since), avatarMs: f.avatarMs / f.count };
+      f.count = 0;
+      f.avatarMs = 0;
+      f.since = now;
+    }
+  });
+  return null;
+};
+
+/** The participant's own place: a seated XR origin in a headset; on a desktop, a camera with mouse-look. */
+const Seated = ({ seat, focus, inVR }: { seat: Seat; focus: [number, number, number]; inVR: boolean }) => {
+  const { camera, gl } = useThree();
+  const look = useRef({ yaw: 0, pitch: -0.08 });
+  useEffect(() => {
+    if (inVR) return;
+    const head = headOf(seat);
+    camera.position.copy(head);
+    const toFocus = new THREE.Vector3(focus[0] - head.x, 0, focus[2] - head.z);
+    look.current.yaw = Math.atan2(-toFocus.x, -toFocus.z);
+    const apply = () => camera.quaternion.setFromEuler(new THREE.Euler(look.current.pitch, look.current.yaw, 0, 'YXZ'));
+    apply();
+    // Mouse-look: drag to turn your head.
+    const canvas = gl.domElement;
+    let dragging = false;
+    const down = () => (dragging = true);
+    const up = () => (dragging = false);
+    const move = (e: PointerEvent) => {
+      if (!dragging) return;
+      look.current.yaw -= e.movementX * 0.004;
+      look.current.pitch = Math.max(-1.2, Math.min(1.2, look.current.pitch - e.movementY * 0.004));
+      apply();
+    };
+    canvas.addEventListener('pointerdown', down);
+    addEventListener('pointerup', up);
+    addEventListener('pointermove', move);
+    return () => {
+      canvas.removeEventListener('pointerdown', down);
+      removeEventListener('pointerup', up);
+      removeEventListener('pointermove', move);
+    };
+  }, [seat, focus, inVR, camera, gl]);
+  // In a headset the origin sits on the seat, facing the room; the headset gives the height.
+  return <XROrigin position={[seat.position[0], seat.position[1], seat.position[2]]} rotation={[0, seat.yaw + Math.PI, 0]} />;
+};
+
+/** Controllers: hold the trigger to talk (push-to-talk), A or X raises or lowers the hand. */
+const ControllerInput = ({ session, view }: { session: Session; view: RoomView }) => {
+  const { gl } = useThree();
+  const state = useRef({ talking: false, button: false });
+  const handUp = view.you?.participant ? view.hands.includes(view.you.participant) : false;
+  const handRef = useRef(handUp);
+  handRef.current = handUp;
+  useFrame(() => {
+    const sources = gl.xr.getSession()?.inputSources;
+    if (!sources) return;
+    let trigger = false;
+    let button = false;
+    for (const source of sources) {
+      const buttons = source.gamepad?.buttons;
+      if (!buttons) continue;
+      trigger ||= buttons[0]?.pressed ?? false;
+      button ||= buttons[4]?.pressed ?? false;
+    }
+    const mic = session.microphone();
+    if (trigger !== state.current.talking) {
+      state.current.talking = trigger;
+      mic?.setTalking(trigger);
+    }
+    if (button && !state.current.button) session.setHand(!handRef.current);
+    state.current.button = button;
+  });
+  return null;
+};

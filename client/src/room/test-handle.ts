@@ -1,0 +1,68 @@
+/**
+ * `window.__room` with `?test=1`: what end-to-end tests and browser benchmarks read and drive.
+ *
+ * - `enterVR(): Promise<boolean>`: starts the immersive session (IWER emulates a Quest 3 on localhost)
+ * - `stats()`: `{ drawCalls, triangles, avatars, fps, avatarMs }` of the last second
+ * - `speaking()`: the participant whose audio is playing now, or null
+ * - `morph(participant, name)`: a morph target's current influence on that avatar
+ * - `say(text)`, `state()`: the client's view of the session (`participants: [{ id, name, kind }]` …)
+ */
+import type { XRStore } from '@react-three/xr';
+import type { AvatarRig } from '../scene/rig';
+import type { RoomStats } from './room3d';
+import type { Session } from './session';
+
+export interface RoomHandle {
+  enterVR(): Promise<boolean>;
+  stats(): RoomStats;
+  speaking(): string | null;
+  morph(participant: string, name: string): number;
+  say(text: string): void;
+  state(): unknown;
+  /** Frames rendered while in VR (the XR session's own loop). */
+  vrFrames(): number;
+}
+
+declare global {
+  interface Window {
+    __room?: RoomHandle;
+  }
+}
+
+export const installTestHandle = (options: { session: Session; store: XRStore; stats: () => RoomStats; rigs: () => Map<string, AvatarRig> }): (() => void) => {
+  const { session, store } = options;
+  let vrFrames = 0;
+  const handle: RoomHandle = {
+    async enterVR() {
+      try {
+        const xr = await store.enterVR();
+        if (!xr) return false;
+        const count = (_t: number) => {
+          vrFrames++;
+          xr.requestAnimationFrame(count);
+        };
+        xr.requestAnimationFrame(count);
+        return true;
+      } catch (error) {
+        console.warn('enterVR failed', error);
+        return false;
+      }
+    },
+    stats: options.stats,
+    speaking: () => session.speaking(),
+    morph: (participant, name) => options.rigs().get(participant)?.morph(name) ?? 0,
+    say: (text) => session.say(text),
+    state: () => {
+      const view = session.view;
+      return {
+        ...view,
+        participants: (view.snapshot?.participants ?? []).map(({ id, name, kind, present, avatar }) => ({ id, name, kind, present, avatar })),
+      };
+    },
+    vrFrames: () => vrFrames,
+  };
+  window.__room = handle;
+  return () => {
+    if (window.__room === handle) delete window.__room;
+  };
+};

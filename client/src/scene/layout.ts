@@ -1,0 +1,307 @@
+/**
+ * Where everyone sits or stands in the room, per formation, and where the shared board and the
+ * tables go. Pure: the same scene gives the same room on every client.
+ *
+ * Conventions (those of the avatars): Y up, metres, the floor at y = 0. An avatar at yaw 0 faces +Z;
+ * yaw turns it about Y, so it faces (sin yaw, 0, cos yaw). Every formation keeps its board (the
+ * focus) at a fixed place on the -Z side, facing +Z, and grows toward +Z with the number of people.
+ *
+ * ```ts
+ * const seats = seatsFor('panel', scene.participants); // [{ id: 'alex', position: [0, 0, 1.4], yaw: Math.PI, seated: true }, ...]
+ * const board = focusFor('panel');                     // { position: [0, 1.7, -2.4], yaw: 0, width: 1.6 }
+ * const tables = tableFor('panel', seats);             // one tabletop per interviewer, a curved desk
+ * ```
+ */
+import type { Scene } from '../../../server/scene/schema';
+
+export type Formation = Scene['formation'];
+export type Vec3 = [number, number, number];
+
+export interface Seat {
+  id: string;
+  /** Where the avatar's root goes: on the floor, between the feet (standing) or under the hips (seated). */
+  position: Vec3;
+  /** Radians about Y; at 0 the avatar faces +Z. Turned toward the room's focus or centre. */
+  yaw: number;
+  seated: boolean;
+}
+
+/** Where the shared content board hangs: its centre, its facing (as for seats) and its width. */
+export interface Focus {
+  position: Vec3;
+  yaw: number;
+  width: number;
+}
+
+/** A tabletop, drawn as a box: the centre of its top surface, its size and its turn about Y. */
+export interface Table {
+  position: Vec3;
+  /** Width along the table's own X, depth along its own Z. */
+  size: [number, number];
+  yaw: number;
+}
+
+export interface LayoutOptions {
+  /** audience: who stands in the speaker area; poster: who stands beside the board. Default: the first participant. */
+  presenters?: readonly string[];
+  /** panel: who sits in the single chair facing the panel. Default: the first human, else the first participant. */
+  candidate?: string;
+}
+
+/** Side by side, shoulder to shoulder with elbow room. */
+const spacing = 0.8;
+/** From a table's edge back to the seat point (the hips of whoever sits there). */
+const clearance = 0.38;
+export const tableHeight = 0.74;
+/** People turn their chairs toward the middle of a table, but not further than this from square. */
+const maxChairTurn = (30 * Math.PI) / 180;
+
+const focus: Record<Formation, Focus> = {
+  table: { position: [0, 1.4, -2.4], yaw: 0, width: 1.8 },
+  circle: { position: [0, 1.4, -2.2], yaw: 0, width: 1.2 },
+  panel: { position: [0, 1.7, -2.4], yaw: 0, width: 1.6 },
+  audience: { position: [0, 1.7, -2.6], yaw: 0, width: 2.6 },
+  poster: { position: [0, 1.35, -1.2], yaw: 0, width: 1 },
+  'u-shape': { position: [0, 1.5, -2.6], yaw: 0, width: 2 },
+};
+
+export const focusFor = (formation: Formation): Focus => focus[formation];
+
+type Point = { x: number; z: number };
+interface Place extends Point {
+  yaw: number;
+}
+
+/** The yaw that faces from `from` toward `to`. */
+const toward = (from: Point, to: Point): number => Math.atan2(to.x - from.x, to.z - from.z);
+
+/** The same angle in (-π, π]. */
+const wrap = (angle: number): number => Math.atan2(Math.sin(angle), Math.cos(angle));
+
+const clamp = (value: number, limit: number): number => Math.max(-limit, Math.min(limit, value));
+
+/** Square to the table edge (`square`), turned toward `centre` by at most `maxChairTurn` short of facing it. */
+const atTable = (seat: Point, square: number, centre: Point): Place => {
+  const facing = toward(seat, centre);
+  return { ...seat, yaw: facing + clamp(wrap(square - facing), maxChairTurn) };
+};
+
+/** `count` offsets `step` apart, centred on 0. */
+const spread = (count: number, step: number): number[] => Array.from({ length: count }, (_, i) => (i - (count - 1) / 2) * step);
+
+/** Indices 0..count-1 ordered from the middle outward, so the first in a list gets the middle place. */
+const middleOut = (count: number): number[] =>
+  Array.from({ length: count }, (_, i) => i).sort((a, b) => Math.abs(a - (count - 1) / 2) - Math.abs(b - (count - 1) / 2) || a - b);
+
+// Rectangular meeting table: its near end toward the board, people down both long sides and, for
+// odd counts and large groups, at the far end (the head of the table).
+
+const tablePlan = (n: number) => {
+  const heads = n % 2 === 1 ? 1 : n >= 10 ? 2 : 0;
+  const perSide = (n - heads) / 2;
+  const length = Math.max(1.4, perSide * spacing + 0.4);
+  const depth = heads === 2 ? 1.6 : 1.0;
+  const near = -1;
+  return { heads, perSide, length, depth, centre: { x: 0, z: near + length / 2 } };
+};
+
+const tablePlaces = (n: number): Place[] => {
+  const { heads, perSide, length, depth, centre } = tablePlan(n);
+  const places: Place[] = spread(heads, spacing).map((x) => atTable({ x, z: centre.z + length / 2 + clearance }, Math.PI, centre));
+  for (const dz of spread(perSide, spacing)) {
+    places.push(atTable({ x: depth / 2 + clearance, z: centre.z + dz }, -Math.PI / 2, centre));
+    places.push(atTable({ x: -depth / 2 - clearance, z: centre.z + dz }, Math.PI / 2, centre));
+  }
+  return places;
+};
+
+// Chairs in a circle around an empty middle, with a gap toward the board.
+
+const circlePlaces = (n: number): Place[] => {
+  const radius = Math.max(1, 0.45 / Math.sin(Math.PI / Math.max(n, 2)));
+  const centre = { x: 0, z: radius - 0.4 };
+  return Array.from({ length: n }, (_, i) => {
+    const angle = Math.PI + ((i + 0.5) * 2 * Math.PI) / n;
+    const seat = { x: centre.x + radius * Math.sin(angle), z: centre.z + radius * Math.cos(angle) };
+    return { ...seat, yaw: toward(seat, centre) };
+  });
+};
+
+// Panel: interviewers on an arc behind a curved desk, all facing one chair at the arc's centre.
+// The arc widens with the panel so nobody has to turn more than 50° from its middle.
+
+const panelPlan = (interviewers: number) => {
+  const radius = Math.max(2.4, ((interviewers - 1) * 0.85) / ((100 * Math.PI) / 180));
+  const step = 0.85 / radius;
+  const middle = -1;
+  return { radius, step, chair: { x: 0, z: middle + radius }, angles: spread(interviewers, step) };
+};
+
+const panelPlaces = (interviewers: number): { front: Place[]; rest: Place[] } => {
+  const { radius, chair, angles } = panelPlan(interviewers);
+  const panel = middleOut(interviewers).map((i) => {
+    const angle = angles[i]!;
+    const seat = { x: chair.x + radius * Math.sin(angle), z: chair.z - radius * Math.cos(angle) };
+    return { ...seat, yaw: toward(seat, chair) };
+  });
+  return { front: [{ ...chair, yaw: Math.PI }], rest: panel };
+};
+
+// Rows on arcs around a point: the audience around the screen, visitors around a poster. Front rows
+// fill first; each row is centred and spans at most `halfSpan` either side of straight ahead.
+
+const arcRows = (count: number, around: Point, rows: { first: number; gap: number; halfSpan: number; step: number }): Place[] => {
+  const places: Place[] = [];
+  for (let row = 0; places.length < count; row++) {
+    const radius = rows.first + row * rows.gap;
+    const capacity = Math.floor((2 * rows.halfSpan * radius) / rows.step) + 1;
+    const here = Math.min(capacity, count - places.length);
+    for (const angle of spread(here, rows.step / radius)) {
+      const seat = { x: around.x + radius * Math.sin(angle), z: around.z + radius * Math.cos(angle) };
+      places.push({ ...seat, yaw: toward(seat, around) });
+    }
+  }
+  return places;
+};
+
+const centroid = (points: readonly Point[]): Point => ({
+  x: points.reduce((sum, p) => sum + p.x, 0) / Math.max(points.length, 1),
+  z: points.reduce((sum, p) => sum + p.z, 0) / Math.max(points.length, 1),
+});
+
+/** Presenters stand at `spots`, facing the middle of the crowd. */
+const facingCrowd = (spots: Point[], crowd: Place[]): Place[] => {
+  const middle = centroid(crowd);
+  return spots.map((spot) => ({ ...spot, yaw: toward(spot, middle) }));
+};
+
+const audiencePlaces = (presenters: number, listeners: number) => {
+  const screen = { x: 0, z: focus.audience.position[2] };
+  const audience = arcRows(listeners, screen, { first: 3.6, gap: 1.1, halfSpan: (40 * Math.PI) / 180, step: 0.85 });
+  // The speaker area is beside the screen (on the audience's left), so nobody stands in front of it.
+  const spots = Array.from({ length: presenters }, (_, i) => ({ x: -1.6 - i * spacing, z: -1.4 }));
+  return { front: facingCrowd(spots, audience), rest: audience };
+};
+
+const posterPlaces = (presenters: number, visitors: number) => {
+  const board = { x: 0, z: focus.poster.position[2] };
+  const crowd = arcRows(visitors, board, { first: 1.8, gap: 0.8, halfSpan: (50 * Math.PI) / 180, step: 0.8 });
+  // Presenters flank the board, alternating sides, so the poster stays in view.
+  const beside = focus.poster.width / 2 + 0.65;
+  const spots = Array.from({ length: presenters }, (_, i) => ({
+    x: (i % 2 === 0 ? -1 : 1) * (beside + Math.floor(i / 2) * spacing),
+    z: board.z + 0.3,
+  }));
+  return { front: facingCrowd(spots, crowd), rest: crowd };
+};
+
+// U-shaped table open toward the screen: two arms reaching toward it and a base across the far end,
+// people on the outside of the U.
+
+const uPlan = (n: number) => {
+  const perArm = Math.round(n / 3);
+  const base = n - 2 * perArm;
+  const inner = Math.max(1.8, base * spacing + 0.2);
+  const depth = 0.7;
+  const open = -1;
+  const arm = Math.max(1.6, perArm * spacing + 0.4);
+  return { perArm, base, inner, depth, open, arm, centre: { x: 0, z: open + arm / 2 } };
+};
+
+const uPlaces = (n: number): Place[] => {
+  const { perArm, base, inner, depth, open, arm, centre } = uPlan(n);
+  const places: Place[] = spread(base, spacing).map((x) => atTable({ x, z: open + arm + depth + clearance }, Math.PI, centre));
+  const side = inner / 2 + depth + clearance;
+  for (const dz of spread(perArm, spacing)) {
+    places.push(atTable({ x: side, z: centre.z + dz }, -Math.PI / 2, centre));
+    places.push(atTable({ x: -side, z: centre.z + dz }, Math.PI / 2, centre));
+  }
+  return places;
+};
+
+const seat = (id: string, place: Place, seated: boolean): Seat => ({ id, position: [place.x, 0, place.z], yaw: wrap(place.yaw), seated });
+
+/**
+ * A place for every participant, in the participants' order. Seated formations (table, circle,
+ * panel, u-shape) seat everyone; `poster` stands everyone; `audience` stands the presenters and
+ * seats the rest in rows.
+ */
+export const seatsFor = (
+  formation: Formation,
+  participants: readonly { id: string; kind: 'ai' | 'human' }[],
+  options: LayoutOptions = {},
+): Seat[] => {
+  const n = participants.length;
+  const everyone = (places: Place[], seated: boolean) => participants.map((p, i) => seat(p.id, places[i]!, seated));
+  /** The participants named in `frontIds` (in order) at the front places, the others (in order) at the rest. */
+  const frontAndRest = (
+    frontIds: readonly string[],
+    layout: (front: number, rest: number) => { front: Place[]; rest: Place[] },
+    seated: { front: boolean; rest: boolean },
+  ) => {
+    const front = participants.filter((p) => frontIds.includes(p.id));
+    const rest = participants.filter((p) => !frontIds.includes(p.id));
+    const places = layout(front.length, rest.length);
+    const byId = new Map<string, Seat>();
+    front.forEach((p, i) => byId.set(p.id, seat(p.id, places.front[i]!, seated.front)));
+    rest.forEach((p, i) => byId.set(p.id, seat(p.id, places.rest[i]!, seated.rest)));
+    return participants.map((p) => byId.get(p.id)!);
+  };
+  const presenters = options.presenters ?? participants.slice(0, 1).map((p) => p.id);
+  switch (formation) {
+    case 'table':
+      return everyone(tablePlaces(n), true);
+    case 'circle':
+      return everyone(circlePlaces(n), true);
+    case 'u-shape':
+      return everyone(uPlaces(n), true);
+    case 'panel': {
+      const candidate = options.candidate ?? (participants.find((p) => p.kind === 'human') ?? participants[0])?.id;
+      return frontAndRest(candidate === undefined ? [] : [candidate], (_, rest) => panelPlaces(rest), { front: true, rest: true });
+    }
+    case 'audience':
+      return frontAndRest(presenters, audiencePlaces, { front: false, rest: true });
+    case 'poster':
+      return frontAndRest(presenters, posterPlaces, { front: false, rest: false });
+  }
+};
+
+/**
+ * The tabletops of a formation with `seats.length` people (the layout depends only on the count):
+ * one long table, a curved desk of one top per interviewer, three tops for the U, none otherwise.
+ */
+export const tableFor = (formation: Formation, seats: readonly Seat[]): Table[] => {
+  const n = seats.length;
+  switch (formation) {
+    case 'table': {
+      const { length, depth, centre } = tablePlan(n);
+      return [{ position: [centre.x, tableHeight, centre.z], size: [depth, length], yaw: 0 }];
+    }
+    case 'panel': {
+      const { radius, step, chair, angles } = panelPlan(n - 1);
+      const depth = 0.7;
+      // Each top is as wide as the arc at its outer edge, so neighbours meet there.
+      const width = 2 * (radius - clearance) * Math.sin(step / 2);
+      const middle = radius - clearance - depth / 2;
+      return angles.map((angle) => ({
+        position: [chair.x + middle * Math.sin(angle), tableHeight, chair.z - middle * Math.cos(angle)],
+        size: [width, depth],
+        // Square to the interviewer behind it, who faces the chair: yaw -angle on this arc.
+        yaw: -angle,
+      }));
+    }
+    case 'u-shape': {
+      const { inner, depth, open, arm } = uPlan(n);
+      const armX = inner / 2 + depth / 2;
+      return [
+        { position: [-armX, tableHeight, open + arm / 2], size: [depth, arm], yaw: 0 },
+        { position: [armX, tableHeight, open + arm / 2], size: [depth, arm], yaw: 0 },
+        { position: [0, tableHeight, open + arm + depth / 2], size: [inner + 2 * depth, depth], yaw: 0 },
+      ];
+    }
+    case 'circle':
+    case 'audience':
+    case 'poster':
+      return [];
+  }
+};

@@ -1,0 +1,43 @@
+/**
+ * Headless Chromium for the client's end-to-end tests and browser benchmarks: Debian's chromium
+ * driven by playwright-core (no browser download), software WebGL, a fake microphone, sound
+ * allowed without a click. Pages are opened on `localhost`, where IWER emulates a Quest 3.
+ */
+import { spawn } from 'node:child_process';
+import { chromium, type Browser } from 'playwright-core';
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--use-gl=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+];
+
+export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+
+const repoRoot = new URL('../../', import.meta.url).pathname;
+
+/** Builds dist/client when it is older than its sources (server/cli/build-client.ts). */
+export const buildClient = (): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/build-client.ts'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`client build failed (${code}):\n${stderr}`))));
+  });
+
+/** A join link of this server, on localhost (IWER's emulation only runs there), with the test handle on. */
+export const testLink = (link: string, port: number): string => {
+  const url = new URL(link);
+  url.hostname = 'localhost';
+  url.port = String(port);
+  url.searchParams.set('test', '1');
+  return url.href;
+};

@@ -1,0 +1,126 @@
+/**
+ * Issue 6 end to end, in headless Chromium against the real server (`server/main.ts`, scripted
+ * generator, eSpeak voices): participants join by their links and see every avatar; a typed
+ * question to a persona is answered out loud, on that avatar, with moving visemes; a second
+ * participant sees the same transcript; the instructor approves a simulated human's proposed
+ * contribution; a Quest 3 emulated by IWER enters VR. Screenshots go to test-artifacts/.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
+import { buildClient, launchBrowser, testLink } from './browser';
+
+const artifacts = new URL('../../test-artifacts/', import.meta.url).pathname;
+let server: ChildServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  await buildClient();
+  server = await startChild(tempDir());
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+interface Created {
+  id: string;
+  links: Record<string, string>;
+}
+
+const create = async (scene: string): Promise<Created> => {
+  const res = await api(server, '/api/sessions', { method: 'POST', body: { scene, pace: 'realtime' } });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Created;
+};
+
+/** Opens a join link with the test handle, and waits for the room to be drawn. */
+const open = async (link: string): Promise<Page> => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(testLink(link, server.port));
+  try {
+    await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 20_000 });
+  } catch (error) {
+    throw new Error(`the room did not open: ${errors.join('; ') || (error as Error).message}`);
+  }
+  return page;
+};
+
+type Line = { speaker: string; text: string; streaming: boolean; addressee: string | null };
+const transcriptOf = (page: Page) => page.evaluate(() => (window.__room!.state() as { transcript: Line[] }).transcript.filter((l) => !l.streaming));
+
+describe('the room in a browser', () => {
+  it('joins, sees everyone, asks a persona, hears and sees the answer; a second participant sees the same transcript; VR works', async () => {
+    const session = await create('sprint-retro');
+    const riley = await open(session.links.riley!);
+    const casey = await open(session.links.casey!);
+
+    // Everyone is there: five participants, four avatars drawn for Riley (not her own).
+    const participants = await riley.evaluate(() => (window.__room!.state() as { participants: { id: string }[] }).participants.map((p) => p.id));
+    expect(participants.sort()).toEqual(['ana', 'casey', 'dev', 'morgan', 'riley']);
+    await riley.waitForFunction(() => window.__room!.stats().avatars === 4 && window.__room!.stats().drawCalls > 0, undefined, { timeout: 20_000 });
+    await riley.screenshot({ path: `${artifacts}desktop.png` });
+
+    // A typed question to Ana: she answers, out loud, on her avatar, lips moving.
+    await riley.evaluate(() => window.__room!.say('Ana, why did the design change twice during the sprint?'));
+    const samples = await riley.evaluate(async () => {
+      const seen: { speaking: string | null; mouth: number }[] = [];
+      const deadline = performance.now() + 25_000;
+      while (performance.now() < deadline) {
+        const speaking = window.__room!.speaking();
+        const mouth = ['viseme_aa', 'viseme_E', 'viseme_I', 'viseme_O', 'viseme_U', 'viseme_PP', 'viseme_SS', 'viseme_DD', 'viseme_kk', 'viseme_nn', 'viseme_RR', 'viseme_FF'].reduce((sum, name) => sum + window.__room!.morph('ana', name), 0);
+        seen.push({ speaking, mouth });
+        if (seen.filter((s) => s.speaking === 'ana').length > 40) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return seen;
+    });
+    const whileAna = samples.filter((s) => s.speaking === 'ana');
+    expect(whileAna.length, 'samples while Ana was audible').toBeGreaterThan(10);
+    const mouths = whileAna.map((s) => s.mouth);
+    expect(Math.max(...mouths), 'viseme influences while Ana speaks').toBeGreaterThan(0.2);
+    expect(new Set(mouths.map((m) => m.toFixed(2))).size, 'visemes change over time').toBeGreaterThan(5);
+
+    const heard = await transcriptOf(riley);
+    const question = heard.findIndex((l) => l.speaker === 'riley' && l.text.startsWith('Ana, why did the design change'));
+    expect(question).toBeGreaterThanOrEqual(0);
+    expect(heard[question]!.addressee).toBe('ana');
+    expect(heard.slice(question + 1).some((l) => l.speaker === 'ana')).toBe(true);
+
+    // Casey, in another page, has the same transcript (up to what each has received so far).
+    await casey.waitForFunction((n) => (window.__room!.state() as { transcript: { streaming: boolean }[] }).transcript.filter((l) => !l.streaming).length >= n, heard.length, { timeout: 10_000 });
+    const caseys = (await transcriptOf(casey)).slice(0, heard.length);
+    expect(caseys.map((l) => `${l.speaker}: ${l.text}`)).toEqual(heard.map((l) => `${l.speaker}: ${l.text}`));
+
+    // A Quest 3, emulated by IWER, enters VR and the session renders frames.
+    expect(await riley.evaluate(() => window.__room!.enterVR())).toBe(true);
+    await riley.waitForFunction(() => window.__room!.vrFrames() > 10, undefined, { timeout: 15_000 });
+    await riley.screenshot({ path: `${artifacts}vr.png` });
+    await riley.close();
+    await casey.close();
+  }, 120_000);
+
+  it('lets the instructor follow the transcript and approve a simulated human’s proposal', async () => {
+    // Nobody joins as Casey, so the simulation proposes Casey's contributions for approval.
+    const session = await create('sprint-retro');
+    const observer = await open(session.links.observer!);
+    await observer.getByText('proposes').waitFor({ timeout: 60_000 });
+    await observer.screenshot({ path: `${artifacts}observer.png` });
+    const proposal = await observer.evaluate(() => (window.__room!.state() as { proposal: { id: string; text: string } | null }).proposal);
+    expect(proposal).not.toBeNull();
+    await observer.getByRole('button', { name: 'Approve' }).click();
+    await observer.waitForFunction((id) => (window.__room!.state() as { proposal: { id: string } | null }).proposal?.id !== id, proposal!.id, { timeout: 10_000 });
+    const lines = await transcriptOf(observer);
+    expect(lines.length).toBeGreaterThan(0);
+    const log = (await (await api(server, `/api/sessions/${session.id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(log).toContainEqual(expect.objectContaining({ type: 'approval-resolved', proposal: proposal!.id, decision: 'approve' }));
+    await observer.close();
+  }, 120_000);
+});

@@ -1,0 +1,14 @@
+/**
+ * The WebXR client's build: client/ -> dist/client, served by the session server (`npm start`).
+ * `npm run dev:client` serves it with hot reload and proxies /api to a server on :8787.
+ */
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: 'client',
+  base: '/',
+  plugins: [react()],
+  build: { outDir: '../dist/client', emptyOutDir: true, chunkSizeWarningLimit: 2500, sourcemap: false },
+  server: { proxy: { '/api': { target: 'http://localhost:8787', ws: true } } },
+});
