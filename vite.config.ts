@@ -9,6 +9,8 @@ export default defineConfig({
   root: 'client',
   base: '/',
   plugins: [react()],
+  // One copy of three for the app, fiber, drei and xr.
+  resolve: { dedupe: ['three', 'react', 'react-dom'] },
   build: { outDir: '../dist/client', emptyOutDir: true, chunkSizeWarningLimit: 2500, sourcemap: false },
   server: { proxy: { '/api': { target: 'http://localhost:8787', ws: true } } },
 });

@@ -3,10 +3,10 @@
  * .env.example), recovers sessions a previous process left unfinished, and serves the API and
  * the realtime socket (and the built client, when there is one).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { createApp } from './api/app';
+import { serveClient } from './api/static';
 import { createTokens } from './auth/tokens';
 import { ConfigError, loadConfig, resolveTokenSecret } from './config';
 import { createGenerator } from './providers/generator';
@@ -49,11 +49,7 @@ const main = async (): Promise<void> => {
   const tokens = createTokens(resolveTokenSecret(config));
   const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version, scenes: [...scenes.values()] });
   // The avatars, then the built client (npm start builds it first); room links are client routes.
-  app.use('/avatars/*', serveStatic({ root: './' }));
-  if (existsSync('dist/client/index.html')) {
-    app.use('/*', serveStatic({ root: 'dist/client' }));
-    app.get('/room/*', serveStatic({ path: 'dist/client/index.html' }));
-  } else log('the client is not built (dist/client): run npm run build:client; the API works without it');
+  if (!serveClient(app)) log('the client is not built (dist/client): run npm run build:client; the API works without it');
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const providers = `generator: ${config.generator}, voices: ${config.synthesizer}, transcriber: ${config.transcriber}`;

@@ -86,6 +86,14 @@ const apply = (c: Ctx, input: EngineInput): void => {
         const name = c.room.name(input.participant);
         emit(c, { type: 'system', level: 'info', code: input.present ? 'joined' : 'left', message: `${name} ${input.present ? 'joined' : 'left'} the room`, participant: input.participant });
       }
+      // A human who arrives speaks for themselves: their simulated proposal is withdrawn.
+      const proposal = s.proposal;
+      if (input.present && proposal?.participant === input.participant) {
+        s.proposal = null;
+        emit(c, { type: 'approval-resolved', proposal: proposal.id, decision: 'dismiss' });
+        emit(c, { type: 'system', level: 'info', code: 'proposal-withdrawn', message: `${c.room.name(input.participant)} joined; their simulated contribution was withdrawn.`, audience: 'observers' });
+        if (s.phase === 'running') proceed(c);
+      }
       // A human who leaves while the room waits for them is simulated for that turn instead.
       const plan = s.awaiting;
       if (!input.present && plan?.speaker === input.participant && s.phase === 'running') {

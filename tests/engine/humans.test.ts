@@ -133,6 +133,17 @@ describe('simulated humans (DialogLab §5.2.2)', () => {
     expect(dismissed.requests[0]!.kind).not.toBeUndefined();
   });
 
+  it('human-control: the human joining withdraws their simulated proposal, and the room goes on', () => {
+    const scene = makeScene({ participants: cast('human-control', 1), snippets: [{ id: 'a', initiator: 'ada', turns: 6 }] });
+    const waiting = run(scene, { approvals: 'wait' });
+    const need = ofType(waiting.events, 'approval-needed')[0]!;
+    const joined = step(waiting.state, { type: 'presence', participant: 'tara', present: true });
+    expect(ofType(joined.events, 'system').map((e) => e.code)).toEqual(['joined', 'proposal-withdrawn']);
+    expect(ofType(joined.events, 'approval-resolved')[0]).toMatchObject({ proposal: need.proposal, decision: 'dismiss' });
+    expect(joined.state.proposal).toBeNull();
+    expect(joined.requests.length).toBeGreaterThan(0);
+  });
+
   it('autonomous: deviates without approval', () => {
     const scene = makeScene({ participants: cast('autonomous', 0.5), snippets: [{ id: 'a', initiator: 'ada', turns: 10 }] });
     const { events } = run(scene, { seed: 2 });

@@ -17,6 +17,7 @@ import { Environment } from '../scene/environment';
 import { focusFor, seatsFor, type Seat } from '../scene/layout';
 import type { AvatarRig, RigInput } from '../scene/rig';
 import type { Session } from './session';
+import { emulateHeadsetOnLocalhost } from './emulator';
 import { installTestHandle } from './test-handle';
 import { VrPanel } from './vr-panel';
 
@@ -43,14 +44,17 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
         gaze: false,
         screenInput: false,
         offerSession: false,
-        emulate: { type: 'metaQuest3', syntheticEnvironment: false },
+        // Emulation is installed by emulator.ts (see there why); the store's own would stand back.
+        emulate: false,
       }),
     [],
   );
   const [inVR, setInVR] = useState(false);
   const [supported, setSupported] = useState(false);
   useEffect(() => {
-    void navigator.xr?.isSessionSupported('immersive-vr').then(setSupported, () => setSupported(false));
+    void emulateHeadsetOnLocalhost()
+      .then(() => navigator.xr?.isSessionSupported('immersive-vr') ?? false)
+      .then(setSupported, () => setSupported(false));
     return store.subscribe((state) => setInVR(state.session != null));
   }, [store]);
 
@@ -156,6 +160,13 @@ const Animate = ({
     const moderated = v.snapshot?.scene.moderated ?? false;
     const begin = performance.now();
     for (const [id, rig] of rigs.current) {
+      // Once an avatar is built its head height is known: gaze and its voice use it.
+      const head = heads.get(id);
+      const seat = seats.get(id);
+      if (head && seat && Math.abs(head.y - (seat.position[1] + rig.headTop - 0.1)) > 0.01) {
+        head.y = seat.position[1] + rig.headTop - 0.1;
+        session.voices?.place(id, { x: head.x, y: head.y, z: head.z });
+      }
       const i = input.current;
       i.visemes = session.visemes(id);
       i.speaking = audible === id || v.talking.includes(id);

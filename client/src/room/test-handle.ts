@@ -9,6 +9,7 @@
  */
 import type { XRStore } from '@react-three/xr';
 import type { AvatarRig } from '../scene/rig';
+import { emulateHeadsetOnLocalhost } from './emulator';
 import type { RoomStats } from './room3d';
 import type { Session } from './session';
 
@@ -35,6 +36,7 @@ export const installTestHandle = (options: { session: Session; store: XRStore; s
   const handle: RoomHandle = {
     async enterVR() {
       try {
+        await emulateHeadsetOnLocalhost();
         const xr = await store.enterVR();
         if (!xr) return false;
         const count = (_t: number) => {

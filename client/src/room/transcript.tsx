@@ -4,7 +4,10 @@ import { nameOf, type RoomView } from '../state/room';
 
 export const Transcript = ({ view, lines = 60 }: { view: RoomView; lines?: number }) => {
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [view.transcript]);
+  useEffect(() => {
+    // (Newer browsers return a promise from scrollIntoView: never hand it to React as a cleanup.)
+    void end.current?.scrollIntoView({ block: 'end' });
+  }, [view.transcript]);
   return (
     <div className="transcript" role="log" aria-live="polite">
       {view.transcript.slice(-lines).map((line) => (

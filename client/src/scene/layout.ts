@@ -8,7 +8,7 @@
  *
  * ```ts
  * const seats = seatsFor('panel', scene.participants); // [{ id: 'alex', position: [0, 0, 1.4], yaw: Math.PI, seated: true }, ...]
- * const board = focusFor('panel');                     // { position: [0, 1.7, -2.4], yaw: 0, width: 1.6 }
+ * const board = focusFor('panel');                     // { position: [0, 2.05, -2.4], yaw: 0, width: 1.6 }
  * const tables = tableFor('panel', seats);             // one tabletop per interviewer, a curved desk
  * ```
  */
@@ -53,13 +53,14 @@ const spacing = 0.8;
 /** From a table's edge back to the seat point (the hips of whoever sits there). */
 const clearance = 0.38;
 export const tableHeight = 0.74;
-/** People turn their chairs toward the middle of a table, but not further than this from square. */
+/** A chair stays square to its table edge unless that faces further than this from the table's middle. */
 const maxChairTurn = (30 * Math.PI) / 180;
 
 const focus: Record<Formation, Focus> = {
   table: { position: [0, 1.4, -2.4], yaw: 0, width: 1.8 },
   circle: { position: [0, 1.4, -2.2], yaw: 0, width: 1.2 },
-  panel: { position: [0, 1.7, -2.4], yaw: 0, width: 1.6 },
+  // Above the seated interviewers' heads, as the candidate sees it.
+  panel: { position: [0, 2.05, -2.4], yaw: 0, width: 1.6 },
   audience: { position: [0, 1.7, -2.6], yaw: 0, width: 2.6 },
   poster: { position: [0, 1.35, -1.2], yaw: 0, width: 1 },
   'u-shape': { position: [0, 1.5, -2.6], yaw: 0, width: 2 },
@@ -80,7 +81,7 @@ const wrap = (angle: number): number => Math.atan2(Math.sin(angle), Math.cos(ang
 
 const clamp = (value: number, limit: number): number => Math.max(-limit, Math.min(limit, value));
 
-/** Square to the table edge (`square`), turned toward `centre` by at most `maxChairTurn` short of facing it. */
+/** Square to the table edge (yaw `square`), or turned just enough toward `centre` to face within `maxChairTurn` of it. */
 const atTable = (seat: Point, square: number, centre: Point): Place => {
   const facing = toward(seat, centre);
   return { ...seat, yaw: facing + clamp(wrap(square - facing), maxChairTurn) };
@@ -115,10 +116,11 @@ const tablePlaces = (n: number): Place[] => {
   return places;
 };
 
-// Chairs in a circle around an empty middle, with a gap toward the board.
+// Chairs in a circle around an empty middle; the board is outside it, between two chairs.
 
 const circlePlaces = (n: number): Place[] => {
-  const radius = Math.max(1, 0.45 / Math.sin(Math.PI / Math.max(n, 2)));
+  // Neighbours a metre apart, so knees pointing inward still clear each other.
+  const radius = Math.max(1, 0.5 / Math.sin(Math.PI / Math.max(n, 2)));
   const centre = { x: 0, z: radius - 0.4 };
   return Array.from({ length: n }, (_, i) => {
     const angle = Math.PI + ((i + 0.5) * 2 * Math.PI) / n;

@@ -1,0 +1,48 @@
+import { Box3, Vector3 } from 'three';
+import { describe, expect, it } from 'vitest';
+import { formations } from '../../../server/scene/schema';
+import { boardSize, roomGeometry, wallHeight } from './furniture';
+import { focusFor, seatsFor } from './layout';
+
+const people = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: i === 0 ? ('human' as const) : ('ai' as const) }));
+
+describe.each(formations)('the %s room', (formation) => {
+  it.each([2, 7, 12])('is one vertex-coloured geometry around %i people and the board', (n) => {
+    const seats = seatsFor(formation, people(n));
+    const focus = focusFor(formation);
+    const geometry = roomGeometry({ formation, seats, board: boardSize('slides', focus) });
+    // One geometry, one material, no groups: a single draw call.
+    expect(geometry.groups).toHaveLength(0);
+    expect(Object.keys(geometry.attributes).sort()).toEqual(['color', 'normal', 'position']);
+    geometry.computeBoundingBox();
+    const room = geometry.boundingBox!;
+    expect(room.min.y).toBeCloseTo(-0.02);
+    expect(room.max.y).toBeCloseTo(wallHeight);
+    const inside = new Box3(room.min.clone().addScalar(1), room.max.clone().addScalar(-1));
+    for (const seat of seats) expect(inside.containsPoint(new Vector3(seat.position[0], 1.5, seat.position[2]))).toBe(true);
+    expect(room.containsPoint(new Vector3(...focus.position))).toBe(true);
+    geometry.dispose();
+  });
+});
+
+describe('boards', () => {
+  it('sizes slides 16:9, posters portrait and documents as a page', () => {
+    const focus = focusFor('table');
+    const [sw, sh] = boardSize('slides', focus);
+    const [pw, ph] = boardSize('poster', focusFor('poster'));
+    const [dw, dh] = boardSize('document', focus);
+    expect(sw / sh).toBeCloseTo(16 / 9);
+    expect(ph / pw).toBeCloseTo(1.4);
+    expect(dh / dw).toBeCloseTo(Math.SQRT2, 2);
+  });
+
+  it('keeps every board above the floor and below the ceiling', () => {
+    for (const formation of formations)
+      for (const kind of ['slides', 'poster', 'document'] as const) {
+        const focus = focusFor(formation);
+        const [, height] = boardSize(kind, focus);
+        expect(focus.position[1] - height / 2).toBeGreaterThan(0.4);
+        expect(focus.position[1] + height / 2).toBeLessThan(wallHeight - 0.3);
+      }
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * The files the browser loads from the session server: the avatars (`/avatars/*`, from
+ * avatars/), and the built client (dist/client) with its room links (`/room/<id>`) answered by the
+ * client's page. Returns false when the client is not built.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Hono } from 'hono';
+
+// `any` environment: the app's own variables do not matter to static files.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const serveClient = (app: Hono<any>, root = '.'): boolean => {
+  app.use('/avatars/*', serveStatic({ root }));
+  const client = join(root, 'dist/client');
+  if (!existsSync(join(client, 'index.html'))) return false;
+  app.use('/*', serveStatic({ root: client }));
+  app.get('/room/*', serveStatic({ path: join(client, 'index.html') }));
+  return true;
+};
