@@ -14,7 +14,7 @@ import * as THREE from 'three';
 import type { RoomView } from '../state/room';
 import { Avatar } from '../scene/avatar';
 import { Environment } from '../scene/environment';
-import { focusFor, seatsFor, type Seat } from '../scene/layout';
+import { seatsFor, type Seat } from '../scene/layout';
 import type { AvatarRig, RigInput } from '../scene/rig';
 import type { Session } from './session';
 import { emulateHeadsetOnLocalhost } from './emulator';
@@ -107,7 +107,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
           })}
           <Animate session={session} view={view} seats={seatOf} rigs={rigs} stats={stats} me={me} />
           {mySeat ? (
-            <Seated seat={mySeat} focus={focusFor(formation as never).position} inVR={inVR} />
+            <Seated seat={mySeat} inVR={inVR} />
           ) : (
             <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
           )}
@@ -198,15 +198,15 @@ const Animate = ({
 };
 
 /** The participant's own place: a seated XR origin in a headset; on a desktop, a camera with mouse-look. */
-const Seated = ({ seat, focus, inVR }: { seat: Seat; focus: [number, number, number]; inVR: boolean }) => {
+const Seated = ({ seat, inVR }: { seat: Seat; inVR: boolean }) => {
   const { camera, gl } = useThree();
   const look = useRef({ yaw: 0, pitch: -0.08 });
   useEffect(() => {
     if (inVR) return;
     const head = headOf(seat);
     camera.position.copy(head);
-    const toFocus = new THREE.Vector3(focus[0] - head.x, 0, focus[2] - head.z);
-    look.current.yaw = Math.atan2(-toFocus.x, -toFocus.z);
+    // Face where the seat faces (the table, the circle's centre, the panel, the board).
+    look.current.yaw = seat.yaw + Math.PI;
     const apply = () => camera.quaternion.setFromEuler(new THREE.Euler(look.current.pitch, look.current.yaw, 0, 'YXZ'));
     apply();
     // Mouse-look: drag to turn your head.
@@ -228,7 +228,7 @@ const Seated = ({ seat, focus, inVR }: { seat: Seat; focus: [number, number, num
       removeEventListener('pointerup', up);
       removeEventListener('pointermove', move);
     };
-  }, [seat, focus, inVR, camera, gl]);
+  }, [seat, inVR, camera, gl]);
   // In a headset the origin sits on the seat, facing the room; the headset gives the height.
   return <XROrigin position={[seat.position[0], seat.position[1], seat.position[2]]} rotation={[0, seat.yaw + Math.PI, 0]} />;
 };
