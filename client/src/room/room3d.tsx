@@ -240,6 +240,11 @@ const ControllerInput = ({ session, view }: { session: Session; view: RoomView }
   const handUp = view.you?.participant ? view.hands.includes(view.you.participant) : false;
   const handRef = useRef(handUp);
   handRef.current = handUp;
+  // In the headset the desktop controls are out of sight: the microphone goes to push-to-talk.
+  const voiceIn = view.voice?.input ?? false;
+  useEffect(() => {
+    if (voiceIn && !session.microphone()) session.startMicrophone('push-to-talk').catch((error: Error) => console.warn('no microphone in VR:', error.message));
+  }, [voiceIn, session]);
   useFrame(() => {
     const sources = gl.xr.getSession()?.inputSources;
     if (!sources) return;
