@@ -94,7 +94,7 @@ const Lobby = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; 
       <ul className="people">
         {snapshot.participants.map((p) => (
           <li key={p.id}>
-            {p.name} <small>{p.kind === 'ai' ? 'AI persona' : p.present ? 'here' : 'not here yet (simulated until they join)'}</small>
+            {p.name} <small>{p.id === seat ? '(you)' : p.kind === 'ai' ? 'AI persona' : p.present ? 'here' : 'not here yet (simulated until they join)'}</small>
           </li>
         ))}
       </ul>
