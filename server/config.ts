@@ -35,7 +35,19 @@ export const generatorVariables = [
 ] as const;
 
 /** Values never echoed back in an error message. */
-const secretVariables = new Set(['ADMIN_TOKEN', 'TOKEN_SECRET', 'GEMINI_API_KEY', 'OPENAI_API_KEY', 'ELEVENLABS_API_KEY', 'WHISPER_API_KEY']);
+const secretVariables = new Set([
+  'ADMIN_TOKEN',
+  'TOKEN_SECRET',
+  'GEMINI_API_KEY',
+  'OPENAI_API_KEY',
+  'ELEVENLABS_API_KEY',
+  'WHISPER_API_KEY',
+  'LIVEKIT_API_KEY',
+  'LIVEKIT_API_SECRET',
+]);
+
+/** Set all three to carry media over LiveKit; none for the embedded WebSocket transport. */
+const liveKitVariables = ['LIVEKIT_URL', 'LIVEKIT_API_KEY', 'LIVEKIT_API_SECRET'] as const;
 
 const MIN_SECRET_LENGTH = 32;
 
@@ -66,6 +78,14 @@ const Environment = z.object({
   LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
   TRANSCRIBER: z.enum(transcriberNames, { error: `must be one of ${transcriberNames.join(', ')}` }).default('none'),
   SYNTHESIZER: z.enum(synthesizerNames, { error: `must be one of ${synthesizerNames.join(', ')}` }).default('espeak'),
+  LIVEKIT_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && ['ws:', 'wss:'].includes(new URL(value).protocol), {
+      error: 'must be a ws:// or wss:// URL such as wss://livekit.example.com',
+    })
+    .optional(),
+  LIVEKIT_API_KEY: z.string().optional(),
+  LIVEKIT_API_SECRET: z.string().optional(),
 });
 
 /** Every environment variable the server reads, its own and the generator's. */
@@ -98,6 +118,15 @@ export interface Config {
   transcriber: TranscriberName;
   /** The personas' voices; 'none' means text only. */
   synthesizer: SynthesizerName;
+  /** LiveKit carries the media when set (all three variables); null: the embedded WebSocket transport. */
+  livekit: LiveKitConfig | null;
+}
+
+export interface LiveKitConfig {
+  /** ws:// or wss://, as browsers and the server's bridge connect to it. */
+  url: string;
+  apiKey: string;
+  apiSecret: string;
 }
 
 export interface ConfigProblem {
@@ -174,6 +203,18 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     }
   }
 
+  // Half a LiveKit setup is a mistake, not a choice: name what is missing (never the values set).
+  const liveKitSet = liveKitVariables.filter((name) => present[name] !== undefined);
+  if (liveKitSet.length > 0 && liveKitSet.length < liveKitVariables.length) {
+    for (const variable of liveKitVariables.filter((name) => present[name] === undefined)) {
+      problems.push({
+        variable,
+        message: `is needed with ${liveKitSet.join(' and ')}: set all of ${liveKitVariables.join(', ')} for LiveKit, or none for the embedded transport`,
+        value: undefined,
+      });
+    }
+  }
+
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const vars = parsed.data;
   return {
@@ -191,6 +232,10 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     logLevel: vars.LOG_LEVEL,
     transcriber: vars.TRANSCRIBER,
     synthesizer: vars.SYNTHESIZER,
+    livekit:
+      vars.LIVEKIT_URL && vars.LIVEKIT_API_KEY && vars.LIVEKIT_API_SECRET
+        ? { url: vars.LIVEKIT_URL, apiKey: vars.LIVEKIT_API_KEY, apiSecret: vars.LIVEKIT_API_SECRET }
+        : null,
   };
 };
 

@@ -2,6 +2,7 @@
  * The HTTP and WebSocket API (Hono). Routes are grouped by resource; every route but
  * `/api/health` checks a credential: the author's ADMIN_TOKEN, or a signed session token whose
  * session and role fit the route. No token: 401. A token for another session or role: 403.
+ * LiveKit's webhooks carry LiveKit's own signature instead, checked against the body.
  *
  *   GET    /api/health                       version and active providers
  *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats)
@@ -12,32 +13,46 @@
  *   GET    /api/sessions/:id/transcript      any role of the session: readable text
  *   DELETE /api/sessions/:id                 observer or author: end the session
  *   GET    /api/sessions/:id/socket?token=&after=   the realtime protocol (protocol/messages.ts)
+ *   POST   /api/sessions/:id/livekit-token   any role of the session: { url, token } for its LiveKit room
+ *                                            (the author gets an observer's); 409 livekit-off without LiveKit
+ *   POST   /api/livekit/webhook              LiveKit's signed webhooks (only with LiveKit): humans' media presence
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createNodeWebSocket } from '@hono/node-ws';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { Claims, Role, Tokens } from '../auth/tokens';
 import type { Config } from '../config';
 import type { SessionEvent } from '../engine/events';
 import { ClientMessage, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
+import { createLiveKitProbe, type LiveKitProbe } from '../livekit/health';
+import { mintLiveKitToken } from '../livekit/tokens';
+import { createWebhookHandler } from '../livekit/webhooks';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 import { transcriptOf } from './transcript';
 
 export interface AppOptions {
-  config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'synthesizer' | 'transcriber'>;
+  /** Without `livekit` (or with null) media stays on the embedded WebSocket transport. */
+  config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'synthesizer' | 'transcriber'> &
+    Partial<Pick<Config, 'livekit'>>;
   rooms: Rooms;
   store: Store;
   tokens: Tokens;
   /** The scenes rooms can be made of, for GET /api/scenes. */
   scenes: readonly LoadedScene[];
   version: string;
+  /** Whether LiveKit answers, for /api/health; default: a probe of `config.livekit` (none without LiveKit). */
+  liveKitProbe?: LiveKitProbe;
+  /** A human joined (true) or left (false) a session's LiveKit room, as LiveKit's webhooks report it. */
+  onLiveKitPresence?(session: string, participant: string, present: boolean): void;
   now?: () => number;
 }
 
-type Access = { role: Role; session: string | null; participant: string | null };
+/** `expiresAt`: when the session token expires (ms since the epoch); null for the admin token. */
+type Access = { role: Role; session: string | null; participant: string | null; expiresAt: number | null };
 type Env = { Variables: { access: Access } };
 
 const CreateSession = z.object({ scene: z.string().min(1), pace: z.enum(['realtime', 'instant']).default('realtime') }).strict();
@@ -47,6 +62,14 @@ const sameSecret = (a: string, b: string): boolean => {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 };
+
+/**
+ * A LiveKit token is checked only when a client connects (LiveKit renews it on a live connection),
+ * so it lives an hour at most, and never past the session token it was traded for.
+ */
+const LIVEKIT_TOKEN_TTL_MS = 3_600_000;
+/** LiveKit's webhook events are a few hundred bytes. */
+const MAX_WEBHOOK_BYTES = 64 * 1024;
 
 /** Microphone budget: seconds of audio per second, and the burst. */
 const MIC_RATE = 1.5;
@@ -60,7 +83,8 @@ export const createApp = (options: AppOptions) => {
   // Messages are bounded below (a typed error keeps the connection); far larger frames are abuse.
   wss.options.maxPayload = Math.max(config.maxMessageBytes * 64, 1 << 20);
 
-  const problem = (c: Context, status: 400 | 401 | 403 | 404, error: string, message: string) => c.json({ error, message }, status);
+  const problem = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413, error: string, message: string) => c.json({ error, message }, status);
+  const liveKitProbe = config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null;
 
   /** Reads the credential (Authorization header, or ?token= for sockets) and checks it against the route. */
   const authorize = (allowed: readonly Role[]) => async (c: Context<Env>, next: () => Promise<void>) => {
@@ -68,12 +92,12 @@ export const createApp = (options: AppOptions) => {
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : c.req.query('token');
     if (!token) return problem(c, 401, 'unauthorized', 'Send a token: Authorization: Bearer <token>, or ?token= on sockets.');
     let access: Access;
-    if (sameSecret(token, config.adminToken)) access = { role: 'author', session: null, participant: null };
+    if (sameSecret(token, config.adminToken)) access = { role: 'author', session: null, participant: null, expiresAt: null };
     else {
       const verified = tokens.verify(token, now());
       if (!verified.ok) return problem(c, 401, 'unauthorized', `The token is ${verified.reason === 'expired' ? 'expired' : 'not valid'}.`);
       const claims: Claims = verified.claims;
-      access = { role: claims.role, session: claims.session, participant: claims.participant };
+      access = { role: claims.role, session: claims.session, participant: claims.participant, expiresAt: claims.exp };
     }
     const id = c.req.param('id') ?? '';
     if (id && access.role !== 'author' && access.session !== id) return problem(c, 403, 'forbidden', 'This token is for another session.');
@@ -88,14 +112,18 @@ export const createApp = (options: AppOptions) => {
     return c.json({ error: 'internal', message: 'Something went wrong on the server.' }, 500);
   });
 
-  app.get('/api/health', (c) =>
-    c.json({
+  // With LiveKit configured the transport stays 'livekit' while it is down: clients fall back to
+  // the embedded WebSocket, and `livekit.fallback` says so.
+  app.get('/api/health', async (c) => {
+    const livekit = liveKitProbe ? await liveKitProbe.status() : null;
+    return c.json({
       status: 'ok',
       version: options.version,
-      providers: { generator: config.generator, synthesis: config.synthesizer, transcription: config.transcriber, transport: 'websocket' },
+      providers: { generator: config.generator, synthesis: config.synthesizer, transcription: config.transcriber, transport: livekit ? 'livekit' : 'websocket' },
+      ...(livekit ? { livekit: { ...livekit, ...(livekit.reachable ? {} : { fallback: 'websocket' }) } } : {}),
       sessions: rooms.list().filter((r) => !r.ended()).length,
-    }),
-  );
+    });
+  });
 
   // The scenes this server can run (titles and formations are not secret; the personas are).
   app.get('/api/scenes', (c) =>
@@ -166,6 +194,46 @@ export const createApp = (options: AppOptions) => {
     if (!room.ended()) room.live.send({ type: 'end' });
     return c.json({ id, ended: true });
   });
+
+  app.post('/api/sessions/:id/livekit-token', authorize(['participant', 'observer', 'author']), async (c) => {
+    if (!config.livekit) {
+      return problem(c, 409, 'livekit-off', 'LiveKit is not configured on this server (LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET); use the session socket.');
+    }
+    const id = c.req.param('id') ?? '';
+    const room = rooms.get(id);
+    if (!room || room.ended()) return problem(c, 404, 'not-found', `No live session "${id}".`);
+    const access = c.get('access');
+    const ttlMs = Math.min(LIVEKIT_TOKEN_TTL_MS, (access.expiresAt ?? Infinity) - now());
+    const ttlSeconds = Math.max(1, Math.floor(ttlMs / 1000));
+    let token: string;
+    if (access.role === 'participant') {
+      const seat = room.scene.participants.find((p) => p.id === access.participant);
+      if (!seat) return problem(c, 403, 'forbidden', 'This token names no seat of the session.');
+      token = await mintLiveKitToken(config.livekit, { session: id, role: 'participant', participant: seat.id, name: seat.name, avatar: seat.avatar ?? null, ttlSeconds });
+    } else {
+      // Observers and the author hold no seat: hidden, listening only (DESIGN.md §8).
+      token = await mintLiveKitToken(config.livekit, { session: id, role: 'observer', participant: null, name: access.role === 'author' ? 'Author' : 'Observer', avatar: null, ttlSeconds });
+    }
+    return c.json({ url: config.livekit.url, token });
+  });
+
+  if (config.livekit) {
+    const receive = createWebhookHandler({
+      apiKey: config.livekit.apiKey,
+      apiSecret: config.livekit.apiSecret,
+      onPresence: (session, participant, present) => options.onLiveKitPresence?.(session, participant, present),
+    });
+    app.post(
+      '/api/livekit/webhook',
+      bodyLimit({ maxSize: MAX_WEBHOOK_BYTES, onError: (c) => problem(c, 413, 'too-large', `Webhook bodies are limited to ${MAX_WEBHOOK_BYTES} bytes.`) }),
+      async (c) => {
+        // The signature covers the exact bytes sent, so the body is read as text, never re-serialised.
+        const outcome = await receive(await c.req.text(), c.req.header('authorization'));
+        if (!outcome.ok) return problem(c, outcome.reason === 'malformed' ? 400 : 401, outcome.reason, outcome.message);
+        return c.json({ received: outcome.event });
+      },
+    );
+  }
 
   app.get(
     '/api/sessions/:id/socket',

@@ -38,6 +38,8 @@ export interface VoicePiece {
   sampleRate: number;
   pcm: Int16Array;
   cues: readonly VisemeCue[];
+  /** Keep time and lip sync but make no sound: the voice itself arrives on a live track (LiveKit). */
+  silent?: boolean;
 }
 
 export interface Position {
@@ -93,6 +95,12 @@ export interface VoiceOutput {
    * (the other visemes 0); null when silent. The object is reused: read it within the frame.
    */
   visemes(participant: string): VisemeWeights | null;
+  /**
+   * A live track for the participant (LiveKit: a remote microphone or a persona's track): it
+   * plays through the same gain and panner, and its level drives `speaking()` and the jaw.
+   */
+  attach(participant: string, track: MediaStreamTrack): void;
+  detach(participant: string): void;
   /** Where the participant's voice comes from, in the scene's coordinates (metres). */
   place(participant: string, position: Position): void;
   /** Where the listener is and which way it faces. */
@@ -145,6 +153,8 @@ interface Channel {
   /** The persona's latest reply. */
   draft: { id: string; playback: DraftPlayback } | undefined;
   voice: HumanVoice | undefined;
+  /** A live track (LiveKit), with an analyser for its level. */
+  stream: { source: MediaStreamAudioSourceNode; analyser: AnalyserNode; samples: Float32Array<ArrayBuffer> } | undefined;
   jaw: Record<Viseme, number>;
 }
 
@@ -182,19 +192,39 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       const panner = context.createPanner();
       Object.assign(panner, pannerSettings);
       gain.connect(panner).connect(context.destination);
-      channel = { gain, panner, muted: false, draft: undefined, voice: undefined, jaw: closedMouth() };
+      channel = { gain, panner, muted: false, draft: undefined, voice: undefined, stream: undefined, jaw: closedMouth() };
       channels.set(participant, channel);
     }
     return channel;
   };
 
-  const schedule = (channel: Channel, pcm: Int16Array, sampleRate: number, at: number): AudioBufferSourceNode => {
+  /** The RMS level of a live track now (0 without one). */
+  const streamLevel = (channel: Channel): number => {
+    if (!channel.stream) return 0;
+    channel.stream.analyser.getFloatTimeDomainData(channel.stream.samples);
+    let sum = 0;
+    for (const sample of channel.stream.samples) sum += sample * sample;
+    return Math.sqrt(sum / channel.stream.samples.length);
+  };
+
+  /** Where silent pieces go: nowhere audible, but the graph runs them on the clock. */
+  let silence: GainNode | null = null;
+  const silentSink = (): GainNode => {
+    if (!silence) {
+      silence = context.createGain();
+      silence.gain.value = 0;
+      silence.connect(context.destination);
+    }
+    return silence;
+  };
+
+  const schedule = (channel: Channel, pcm: Int16Array, sampleRate: number, at: number, silent = false): AudioBufferSourceNode => {
     const buffer = context.createBuffer(1, pcm.length, sampleRate);
     const samples = buffer.getChannelData(0);
     for (let i = 0; i < pcm.length; i++) samples[i] = pcm[i]! / 32768;
     const source = context.createBufferSource();
     source.buffer = buffer;
-    source.connect(channel.gain);
+    source.connect(silent ? silentSink() : channel.gain);
     source.onended = () => source.disconnect();
     source.start(at);
     return source;
@@ -253,7 +283,7 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       playback.start += at - planned;
       const seconds = piece.pcm.length / piece.sampleRate;
       if (piece.pcm.length > 0) {
-        const source = schedule(channelOf(piece.speaker), piece.pcm, piece.sampleRate, at);
+        const source = schedule(channelOf(piece.speaker), piece.pcm, piece.sampleRate, at, piece.silent === true);
         playback.pieces.push({ source, start: at, end: at + seconds });
       }
       playback.until = at + seconds;
@@ -306,7 +336,8 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       let latest = -Infinity;
       for (const [participant, channel] of channels) {
         if (channel.muted) continue;
-        const since = Math.max(audibleDraftSince(channel, time) ?? -Infinity, heardChunk(channel.voice, time)?.loudSince ?? -Infinity);
+        const live = streamLevel(channel) >= settings.silenceLevel ? time : -Infinity;
+        const since = Math.max(audibleDraftSince(channel, time) ?? -Infinity, heardChunk(channel.voice, time)?.loudSince ?? -Infinity, live);
         if (since > latest) {
           latest = since;
           speaker = participant;
@@ -320,8 +351,9 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       if (!channel) return null;
       const time = heardTime();
       const chunk = heardChunk(channel.voice, time);
-      if (chunk && chunk.rms >= settings.silenceLevel) {
-        channel.jaw.aa = Math.min(1, chunk.rms * settings.jawGain);
+      const level = Math.max(chunk?.rms ?? 0, streamLevel(channel));
+      if (level >= settings.silenceLevel) {
+        channel.jaw.aa = Math.min(1, level * settings.jawGain);
         return channel.jaw;
       }
       const draft = channel.draft;
@@ -331,6 +363,21 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       return null;
     },
 
+    attach(participant, track) {
+      const channel = channelOf(participant);
+      channel.stream?.source.disconnect();
+      const source = context.createMediaStreamSource(new MediaStream([track]));
+      const analyser = context.createAnalyser();
+      analyser.fftSize = 512;
+      source.connect(analyser);
+      source.connect(channel.gain);
+      channel.stream = { source, analyser, samples: new Float32Array(analyser.fftSize) };
+    },
+    detach(participant) {
+      const channel = channels.get(participant);
+      channel?.stream?.source.disconnect();
+      if (channel) channel.stream = undefined;
+    },
     place(participant, { x, y, z }) {
       const { panner } = channelOf(participant);
       const time = context.currentTime;

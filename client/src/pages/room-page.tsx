@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Snapshot } from '../../../server/protocol/messages';
 import { openMicrophone, type Microphone } from '../audio/mic';
 import { readToken } from '../net/connection';
+import { mediaTransport, type Health } from '../net/media';
 import { Hud } from '../room/hud';
 import { ObserverPanel } from '../room/observer';
 import { Room3D } from '../room/room3d';
@@ -28,6 +29,7 @@ export const RoomPage = ({ session: id, token, test }: Props) => {
   const claims = readToken(token);
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const [voiceIn, setVoiceIn] = useState<boolean | null>(null);
+  const [health, setHealth] = useState<Health | null>(null);
   const [problem, setProblem] = useState('');
   const [session, setSession] = useState<Session | null>(null);
 
@@ -39,15 +41,18 @@ export const RoomPage = ({ session: id, token, test }: Props) => {
       setSnapshot(body);
     });
     void fetch('/api/health')
-      .then((r) => r.json() as Promise<{ providers: { transcription: string } }>)
-      .then((h) => setVoiceIn(h.providers.transcription !== 'none'));
+      .then((r) => r.json() as Promise<Health & { providers: { transcription: string } }>)
+      .then((h) => {
+        setHealth(h);
+        setVoiceIn(h.providers.transcription !== 'none');
+      });
   }, [id, token]);
 
   const join = () => {
     // The audio context starts here, on the click: browsers only allow sound after a gesture.
     const audio = new AudioContext({ latencyHint: 'interactive' });
     void audio.resume();
-    setSession(joinSession({ session: id, token, audio }));
+    setSession(joinSession({ session: id, token, audio, media: mediaTransport(health) }));
   };
   useEffect(() => () => session?.leave(), [session]);
   // Tests open the room straight away (they cannot click through a lobby they do not need).

@@ -14,6 +14,7 @@ import type { ClientMessage } from '../../../server/protocol/messages';
 import { openMicrophone, type Microphone } from '../audio/mic';
 import { createVoiceOutput, type VoiceOutput } from '../audio/playback';
 import { connect, type Transport } from '../net/connection';
+import type { LiveKitMedia } from '../net/livekit';
 import { emptyRoom, reduceRoom, type RoomView } from '../state/room';
 
 export type MicMode = 'open' | 'push-to-talk';
@@ -41,7 +42,11 @@ const decode = (base64: string): Int16Array => {
   return new Int16Array(bytes.buffer, 0, bytes.byteLength >> 1);
 };
 
-export const joinSession = (options: { session: string; token: string; audio?: AudioContext | null }): Session => {
+/**
+ * `media: 'livekit'` sends the microphone and receives every voice through LiveKit (see
+ * net/livekit.ts); the socket's persona audio then only keeps lip-sync time, silently.
+ */
+export const joinSession = (options: { session: string; token: string; audio?: AudioContext | null; media?: 'livekit' | 'websocket' }): Session => {
   let view = emptyRoom();
   let status = 'connecting';
   const listeners = new Set<() => void>();
@@ -57,6 +62,26 @@ export const joinSession = (options: { session: string; token: string; audio?: A
   };
   const voices = options.audio ? createVoiceOutput(options.audio) : null;
   let mic: Microphone | null = null;
+  let livekit: LiveKitMedia | null = null;
+  if (options.media === 'livekit' && voices) {
+    import('../net/livekit').then(({ joinLiveKitMedia }) => joinLiveKitMedia({
+      session: options.session,
+      token: options.token,
+      onTrack: (participant, track) => voices.attach(participant, track),
+      onTrackEnded: (participant) => voices.detach(participant),
+      onStatus: (s) => {
+        status = s;
+        changed();
+      },
+    })).then(
+      (media) => (livekit = media),
+      (error: Error) => {
+        // The embedded transport carries the voices instead.
+        status = `LiveKit unavailable (${error.message}); voices go through the server`;
+        changed();
+      },
+    );
+  }
 
   const transport: Transport = connect({
     session: options.session,
@@ -69,7 +94,7 @@ export const joinSession = (options: { session: string; token: string; audio?: A
     },
     onMessage: (message) => {
       if (message.type === 'audio') {
-        voices?.play({ ...message, pcm: decode(message.pcm) });
+        voices?.play({ ...message, pcm: decode(message.pcm), silent: livekit !== null });
         return;
       }
       if (message.type === 'audio-stop') {
@@ -77,7 +102,7 @@ export const joinSession = (options: { session: string; token: string; audio?: A
         return;
       }
       if (message.type === 'voice') {
-        voices?.voice(message.participant, decode(message.pcm), message.sampleRate);
+        if (!livekit) voices?.voice(message.participant, decode(message.pcm), message.sampleRate);
         return;
       }
       const next = reduceRoom(view, message);
@@ -110,8 +135,9 @@ export const joinSession = (options: { session: string; token: string; audio?: A
     speaking: () => voices?.speaking() ?? null,
     microphone: () => mic,
     async startMicrophone(mode) {
-      mic?.close();
-      mic = await openMicrophone({ mode, onFrame: (pcm) => transport.sendAudio(pcm) });
+      void mic?.close();
+      mic = livekit ? liveKitMicrophone(livekit, mode) : await openMicrophone({ mode, onFrame: (pcm) => transport.sendAudio(pcm) });
+      if (livekit && mode === 'open') await livekit.setMicrophone(true);
       changed();
     },
     stopMicrophone() {
@@ -120,9 +146,26 @@ export const joinSession = (options: { session: string; token: string; audio?: A
       changed();
     },
     leave() {
-      mic?.close();
+      void mic?.close();
+      void livekit?.close();
       transport.close();
       void voices?.close();
     },
+  };
+};
+
+/** The microphone as LiveKit publishes it: open, or unmuted only while talking (push-to-talk). */
+const liveKitMicrophone = (media: LiveKitMedia, initial: MicMode): Microphone => {
+  let mode = initial;
+  return {
+    level: () => 0,
+    setTalking: (on) => {
+      if (mode === 'push-to-talk') void media.setMicrophone(on);
+    },
+    setMode: (next) => {
+      mode = next;
+      void media.setMicrophone(next === 'open');
+    },
+    close: () => media.setMicrophone(false),
   };
 };

@@ -1,0 +1,65 @@
+/**
+ * Media through LiveKit, when the server runs with LiveKit (README, "LiveKit"): this person's
+ * microphone is published to the session's LiveKit room (echo cancellation and noise suppression
+ * on), and every other voice, humans and personas (each persona is its own LiveKit participant,
+ * `persona:<id>`), arrives as a track that the caller routes into the spatial audio. Events and
+ * controls stay on the session socket, which also keeps lip-sync timing.
+ *
+ * ```ts
+ * if (mediaTransport(health) === 'livekit') {
+ *   const media = await joinLiveKitMedia({ session, token, onTrack: (who, track) => voices.attach(who, track), onTrackEnded: (who) => voices.detach(who) });
+ *   await media.setMicrophone(true);
+ * }
+ * ```
+ */
+import { Room, RoomEvent, Track } from 'livekit-client';
+import { participantOf } from './media';
+
+export interface LiveKitMedia {
+  setMicrophone(on: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const joinLiveKitMedia = async (options: {
+  session: string;
+  token: string;
+  onTrack(participant: string, track: MediaStreamTrack): void;
+  onTrackEnded(participant: string): void;
+  onStatus?(status: string): void;
+}): Promise<LiveKitMedia> => {
+  const res = await fetch(`/api/sessions/${encodeURIComponent(options.session)}/livekit-token`, { method: 'POST', headers: { authorization: `Bearer ${options.token}` } });
+  const body = (await res.json()) as { url?: string; token?: string; message?: string };
+  if (!res.ok || !body.url || !body.token) throw new Error(body.message ?? `no LiveKit token (HTTP ${res.status})`);
+  const room = new Room({ adaptiveStream: false, dynacast: false });
+  // Chrome only starts a remote WebRTC audio track flowing into Web Audio once a media element plays it.
+  const keepAlive = new Map<string, HTMLAudioElement>();
+  room.on(RoomEvent.TrackSubscribed, (track, _publication, participant) => {
+    const who = participantOf(participant.identity);
+    if (track.kind !== Track.Kind.Audio || !who) return;
+    const element = new Audio();
+    element.muted = true;
+    element.srcObject = new MediaStream([track.mediaStreamTrack]);
+    void element.play().catch(() => undefined);
+    keepAlive.set(who, element);
+    options.onTrack(who, track.mediaStreamTrack);
+  });
+  room.on(RoomEvent.TrackUnsubscribed, (_track, _publication, participant) => {
+    const who = participantOf(participant.identity);
+    if (!who) return;
+    keepAlive.get(who)?.pause();
+    keepAlive.delete(who);
+    options.onTrackEnded(who);
+  });
+  room.on(RoomEvent.Disconnected, () => options.onStatus?.('LiveKit disconnected'));
+  room.on(RoomEvent.Reconnecting, () => options.onStatus?.('LiveKit reconnecting'));
+  await room.connect(body.url, body.token);
+  return {
+    async setMicrophone(on) {
+      await room.localParticipant.setMicrophoneEnabled(on, { echoCancellation: true, noiseSuppression: true, autoGainControl: true });
+    },
+    async close() {
+      for (const element of keepAlive.values()) element.pause();
+      await room.disconnect();
+    },
+  };
+};
