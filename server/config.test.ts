@@ -169,13 +169,42 @@ describe('.env.example', () => {
     for (const name of configVariables) expect(documented, name).toContain(name);
   });
 
-  it('documents nothing the server does not read, except the LiveKit transport to come', () => {
+  it('documents nothing the server does not read', () => {
     const known = new Set<string>(configVariables);
-    expect(documented.filter((name) => name !== undefined && !known.has(name))).toEqual([
-      'LIVEKIT_URL',
-      'LIVEKIT_API_KEY',
-      'LIVEKIT_API_SECRET',
+    expect(documented.filter((name) => name !== undefined && !known.has(name))).toEqual([]);
+  });
+});
+
+describe('LiveKit settings', () => {
+  const secret = 'a-livekit-secret-that-stays-a-secret';
+  const all = { LIVEKIT_URL: 'wss://livekit.example.com', LIVEKIT_API_KEY: 'APIabc', LIVEKIT_API_SECRET: secret };
+
+  it('keeps media on the embedded transport when none is set', () => {
+    expect(loadConfig({}).livekit).toBeNull();
+    expect(loadConfig({ LIVEKIT_URL: '', LIVEKIT_API_KEY: ' ', LIVEKIT_API_SECRET: '' }).livekit).toBeNull();
+  });
+
+  it('switches to LiveKit when all three are set', () => {
+    expect(loadConfig(all).livekit).toEqual({ url: 'wss://livekit.example.com', apiKey: 'APIabc', apiSecret: secret });
+    expect(loadConfig({ ...all, LIVEKIT_URL: 'ws://localhost:7880' }).livekit?.url).toBe('ws://localhost:7880');
+  });
+
+  it('names every missing variable of a half setup, without echoing the ones set', () => {
+    const problems = problemsOf({ LIVEKIT_API_SECRET: secret });
+    expect(problems).toEqual([
+      'LIVEKIT_URL: is needed with LIVEKIT_API_SECRET: set all of LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET for LiveKit, or none for the embedded transport (not set)',
+      'LIVEKIT_API_KEY: is needed with LIVEKIT_API_SECRET: set all of LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET for LiveKit, or none for the embedded transport (not set)',
     ]);
+    expect(problemsOf({ LIVEKIT_URL: all.LIVEKIT_URL, LIVEKIT_API_KEY: 'APIabc' })).toEqual([
+      'LIVEKIT_API_SECRET: is needed with LIVEKIT_URL and LIVEKIT_API_KEY: set all of LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET for LiveKit, or none for the embedded transport (not set)',
+    ]);
+    expect(problems.join('\n')).not.toContain(secret);
+  });
+
+  it('wants a ws:// or wss:// address', () => {
+    for (const url of ['https://livekit.example.com', 'livekit.example.com:7880', 'not a url']) {
+      expect(problemsOf({ ...all, LIVEKIT_URL: url })).toEqual([`LIVEKIT_URL: must be a ws:// or wss:// URL such as wss://livekit.example.com (got "${url}")`]);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the live session server. Reads its configuration from the environment (see
  * .env.example), recovers sessions a previous process left unfinished, and serves the API and
- * the realtime socket (and the built client, when there is one).
+ * the realtime socket (and the built client, when there is one). With LiveKit configured, each
+ * new room is also bridged to its LiveKit room (livekit/bridge.ts).
  */
 import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
@@ -9,6 +10,8 @@ import { createApp } from './api/app';
 import { serveClient } from './api/static';
 import { createTokens } from './auth/tokens';
 import { ConfigError, loadConfig, resolveTokenSecret } from './config';
+import { createBridge, type Bridge } from './livekit/bridge';
+import { mintPersonaToken, mintServerToken, personaIdentity } from './livekit/tokens';
 import { createGenerator } from './providers/generator';
 import { createSynthesizer } from './providers/synthesis';
 import { createEspeakSynthesizer } from './providers/synthesis/espeak';
@@ -37,12 +40,35 @@ const main = async (): Promise<void> => {
   const voice = createSynthesizer(config.synthesizer, process.env);
   const espeak = voice?.name === 'espeak' ? null : voice ? createEspeakSynthesizer() : null;
   const transcriber = createTranscriber(config.transcriber, process.env);
+  // With LiveKit, each new room is bridged to its LiveKit room; rtc-node (native) loads only then.
+  const livekit = config.livekit;
+  const rtc = livekit ? await import('./livekit/rtc') : null;
+  const bridges = new Set<Bridge>();
   const rooms = createRooms({
     store,
     scenes,
     generator: (onNotice) => createGenerator(config.generator, process.env, { onNotice }),
     synthesizer: (onNotice) => (voice && espeak ? withSynthesisFallback(voice, espeak, { onNotice }) : voice),
     transcriber,
+    ...(livekit && rtc
+      ? {
+          onOpen: (room) => {
+            const seats = new Map(room.scene.participants.map((p) => [personaIdentity(p.id), p]));
+            const media = rtc.createRtcMediaRoom({
+              url: livekit.url,
+              token: () => mintServerToken(livekit, room.id),
+              personaToken: async (identity) => {
+                const seat = seats.get(identity);
+                if (!seat) throw new Error(`${identity} is no participant of session ${room.id}`);
+                return mintPersonaToken(livekit, { session: room.id, participant: seat.id, name: seat.name, avatar: seat.avatar ?? null });
+              },
+            });
+            const bridge = createBridge({ room, media, onError: (error) => log(error.message) });
+            bridges.add(bridge);
+            void room.live.ended.then(() => bridges.delete(bridge));
+          },
+        }
+      : {}),
   });
   const recovered = rooms.recover();
   if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
@@ -62,8 +88,12 @@ const main = async (): Promise<void> => {
   injectWebSocket(server);
   const stop = () => {
     server.close();
-    store.close();
-    void Promise.all([voice?.close?.(), espeak?.close?.()]).finally(() => process.exit(0));
+    // Bridges leave LiveKit first (withdrawing presence writes to the log), for at most 2 s.
+    const bridged = Promise.all([...bridges].map((bridge) => bridge.close()));
+    void Promise.race([bridged, new Promise((resolve) => setTimeout(resolve, 2000))]).finally(() => {
+      store.close();
+      void Promise.all([voice?.close?.(), espeak?.close?.()]).finally(() => process.exit(0));
+    });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -48,8 +48,10 @@ const describeFailure = (error: unknown, timeoutMs: number): string => {
   }
   const name = (error as Error | undefined)?.name;
   if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof code === 'string' ? `cannot connect (${code})` : `cannot connect (${error instanceof Error ? error.message : String(error)})`;
+  // fetch wraps the socket's failure: 'fetch failed', with ECONNREFUSED, ENOTFOUND… or 'bad port' as its cause.
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const reason = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+  return `cannot connect (${reason})`;
 };
 
 export const createLiveKitProbe = (livekit: LiveKitConfig, options: ProbeOptions = {}): LiveKitProbe => {

@@ -9,6 +9,10 @@
  * (embedded transport: two desktop participants hear each other) and, with a transcriber, go
  * through a listener of their own (VAD, endpointing, transcription) into the live room.
  *
+ * Other transports (the LiveKit bridge, server/livekit/bridge.ts) reach a room without a socket:
+ * `subscribe` gives them every message broadcast to the room, `hear` a participant's microphone,
+ * and `presence` their coming and going; `RoomsOptions.onOpen` hands them each new room.
+ *
  * At start-up, sessions the store holds unfinished (the server died under them) are marked
  * ended with a `system` event, never silently lost.
  */
@@ -44,8 +48,24 @@ export interface Room {
   join(client: Client, afterSeq: number): () => void;
   /** Carries out one validated message from a client; returns an error message to send back, if any. */
   handle(client: Client, message: ClientMessage): ServerMessage | null;
-  /** A participant's microphone frame (PCM16, 16 kHz, mono): relayed, and heard when voice input is on. */
+  /** A participant's microphone frame (PCM16, 16 kHz, mono) from their socket: `hear`d as theirs. */
   audio(client: Client, pcm: Int16Array): void;
+  /**
+   * A participant's microphone frame (PCM16, 16 kHz, mono), whichever way it came: relayed to the
+   * other clients as `voice`, and heard when voice input is on.
+   */
+  hear(participant: string, pcm: Int16Array): void;
+  /**
+   * A participant is here (or gone) by another transport than a socket, e.g. in the LiveKit room.
+   * Counted like one more connection of theirs; repeating the same value changes nothing.
+   */
+  presence(participant: string, present: boolean): void;
+  /**
+   * Every message broadcast to the whole room, as a participant receives it (no observer-only
+   * events; no `voice` relays, which go to sockets): `event`, `delta`, `audio`, `audio-stop`,
+   * `speech`. Returns the unsubscribe.
+   */
+  subscribe(listener: (message: ServerMessage) => void): () => void;
   readonly voice: VoiceOffer;
   snapshot(role: Role): Snapshot;
   ended(): boolean;
@@ -66,6 +86,8 @@ export interface RoomsOptions {
   /** How long an ended room stays in memory for late readers; its log stays in the store. Default 10 min. */
   keepEndedMs?: number;
   now?: () => number;
+  /** A room was created (before its first event): where another transport attaches to it. */
+  onOpen?: (room: Room) => void;
 }
 
 export interface Rooms {
@@ -109,10 +131,14 @@ export const createRooms = (options: RoomsOptions): Rooms => {
   const open = (scene: LoadedScene, id: string, pace: Pace, seed: number): Room => {
     const clients = new Set<Client>();
     const connected = new Map<string, number>();
+    /** Participants present by another transport (`room.presence`). */
+    const elsewhere = new Set<string>();
+    const listeners = new Set<(message: ServerMessage) => void>();
     const notices: Notice[] = [];
     let closed = false;
     const broadcast = (message: ServerMessage, event?: SessionEvent) => {
       for (const client of clients) if (!event || visibleTo(client.role, event)) client.send(message);
+      if (!event || visibleTo('participant', event)) for (const listener of listeners) listener(message);
     };
     const synthesizer = options.synthesizer?.((notice) => notices.push(notice)) ?? null;
     const voice: VoiceOffer = {
@@ -230,11 +256,23 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       voice,
       snapshot,
       audio(client, pcm) {
-        const me = client.participant;
-        if (!me || room.ended()) return;
-        const relayed: ServerMessage = { type: 'voice', participant: me, sampleRate: MIC_SAMPLE_RATE, pcm: base64(pcm) };
-        for (const other of clients) if (other !== client && other.participant !== me) other.send(relayed);
-        void earOf(me)?.push(pcm);
+        if (client.participant) room.hear(client.participant, pcm);
+      },
+      hear(participant, pcm) {
+        if (room.ended()) return;
+        const relayed: ServerMessage = { type: 'voice', participant, sampleRate: MIC_SAMPLE_RATE, pcm: base64(pcm) };
+        for (const other of clients) if (other.participant !== participant) other.send(relayed);
+        void earOf(participant)?.push(pcm);
+      },
+      presence(participant, present) {
+        if (present === elsewhere.has(participant)) return;
+        if (present) elsewhere.add(participant);
+        else elsewhere.delete(participant);
+        setPresence(participant, present ? 1 : -1);
+      },
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
       },
       ended: () => closed || live.state.phase === 'ended',
       join(client, afterSeq) {
@@ -301,6 +339,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       store.createSession({ id, scene: scene.id, seed, pace, createdAt: now() });
       const room = open(scene, id, pace, seed);
       rooms.set(id, room);
+      options.onOpen?.(room);
       return room;
     },
     get: (id) => rooms.get(id),
