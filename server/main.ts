@@ -42,6 +42,8 @@ const main = async (): Promise<void> => {
   const transcriber = createTranscriber(config.transcriber, process.env);
   // With LiveKit, each new room is bridged to its LiveKit room; rtc-node (native) loads only then.
   const livekit = config.livekit;
+  // rtc-node logs every debug line to stdout unless NODE_ENV says production.
+  if (livekit) process.env.NODE_ENV ??= 'production';
   const rtc = livekit ? await import('./livekit/rtc') : null;
   const bridges = new Set<Bridge>();
   const rooms = createRooms({
