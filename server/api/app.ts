@@ -12,7 +12,8 @@
  *   GET    /api/sessions/:id/events          observer or author: the log as JSON lines
  *   GET    /api/sessions/:id/transcript      any role of the session: readable text
  *   DELETE /api/sessions/:id                 observer or author: end the session
- *   GET    /api/sessions/:id/socket?token=&after=   the realtime protocol (protocol/messages.ts)
+ *   GET    /api/sessions/:id/socket?token=&after=&stream=   the realtime protocol (protocol/messages.ts);
+ *                                                  stream=livekit: live messages come on LiveKit data topics
  *   POST   /api/sessions/:id/livekit-token   any role of the session: { url, token } for its LiveKit room
  *                                            (the author gets an observer's); 409 livekit-off without LiveKit
  *   POST   /api/livekit/webhook              LiveKit's signed webhooks (only with LiveKit): humans' media presence
@@ -260,7 +261,9 @@ export const createApp = (options: AppOptions) => {
             ws.close(4404, 'not live');
             return;
           }
-          const client = { participant: access.participant, role: access.role, send };
+          // ?stream=livekit: a participant hears the live stream on the LiveKit data topics instead.
+          const streamVia = c.req.query('stream') === 'livekit' && access.role === 'participant' && config.livekit ? ('livekit' as const) : ('socket' as const);
+          const client = { participant: access.participant, role: access.role, send, streamVia };
           leave = room.join(client, after);
           (ws as unknown as { client: typeof client }).client = client;
         },

@@ -36,7 +36,15 @@ export interface Client {
   participant: string | null;
   role: Role;
   send(message: ServerMessage): void;
+  /**
+   * 'livekit': the client receives the live stream (events, deltas, cues, controls) on the
+   * LiveKit data topics; its socket carries the welcome, the backlog after a seq, errors and pongs.
+   */
+  streamVia?: 'socket' | 'livekit';
 }
+
+/** What a client whose live stream comes through LiveKit still gets on its socket. */
+const socketOnly = new Set<ServerMessage['type']>(['welcome', 'error', 'pong']);
 
 export interface Room {
   id: string;
@@ -137,7 +145,10 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     const notices: Notice[] = [];
     let closed = false;
     const broadcast = (message: ServerMessage, event?: SessionEvent) => {
-      for (const client of clients) if (!event || visibleTo(client.role, event)) client.send(message);
+      for (const client of clients) {
+        if (client.streamVia === 'livekit' && !socketOnly.has(message.type)) continue;
+        if (!event || visibleTo(client.role, event)) client.send(message);
+      }
       if (!event || visibleTo('participant', event)) for (const listener of listeners) listener(message);
     };
     const synthesizer = options.synthesizer?.((notice) => notices.push(notice)) ?? null;
@@ -261,7 +272,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       hear(participant, pcm) {
         if (room.ended()) return;
         const relayed: ServerMessage = { type: 'voice', participant, sampleRate: MIC_SAMPLE_RATE, pcm: base64(pcm) };
-        for (const other of clients) if (other.participant !== participant) other.send(relayed);
+        // LiveKit clients hear every human as a track already.
+        for (const other of clients) if (other.participant !== participant && other.streamVia !== 'livekit') other.send(relayed);
         void earOf(participant)?.push(pcm);
       },
       presence(participant, present) {

@@ -40,6 +40,8 @@ export interface VoicePiece {
   cues: readonly VisemeCue[];
   /** Keep time and lip sync but make no sound: the voice itself arrives on a live track (LiveKit). */
   silent?: boolean;
+  /** The piece's length when it comes without samples (LiveKit cue messages). */
+  durationMs?: number;
 }
 
 export interface Position {
@@ -281,7 +283,7 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       const at = Math.max(planned, now, playback.until);
       // A late piece starts now and the rest of the draft (and its lip sync) moves with it.
       playback.start += at - planned;
-      const seconds = piece.pcm.length / piece.sampleRate;
+      const seconds = piece.pcm.length > 0 ? piece.pcm.length / piece.sampleRate : (piece.durationMs ?? 0) / 1000;
       if (piece.pcm.length > 0) {
         const source = schedule(channelOf(piece.speaker), piece.pcm, piece.sampleRate, at, piece.silent === true);
         playback.pieces.push({ source, start: at, end: at + seconds });
@@ -350,16 +352,18 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       const channel = channels.get(participant);
       if (!channel) return null;
       const time = heardTime();
+      // A persona's cues first (its LiveKit track is loud too, but the cues know the mouth shapes).
+      const draft = channel.draft;
+      if (draft) {
+        const weights = lipSync.weightsAt(draft.id, (time - draft.playback.start) * 1000);
+        for (const viseme of visemes) if ((weights[viseme] ?? 0) > 0) return weights;
+      }
       const chunk = heardChunk(channel.voice, time);
       const level = Math.max(chunk?.rms ?? 0, streamLevel(channel));
       if (level >= settings.silenceLevel) {
         channel.jaw.aa = Math.min(1, level * settings.jawGain);
         return channel.jaw;
       }
-      const draft = channel.draft;
-      if (!draft) return null;
-      const weights = lipSync.weightsAt(draft.id, (time - draft.playback.start) * 1000);
-      for (const viseme of visemes) if ((weights[viseme] ?? 0) > 0) return weights;
       return null;
     },
 

@@ -17,6 +17,8 @@ export interface Transport {
   /** A microphone frame: PCM16, 16 kHz, mono. */
   sendAudio(pcm16: Int16Array): void;
   close(): void;
+  /** Reconnects now, resuming after the last event applied (to fill a gap in the stream). */
+  resync(): void;
   readonly open: boolean;
 }
 
@@ -29,6 +31,8 @@ export interface ConnectOptions {
   onStatus?(status: 'open' | 'reconnecting' | 'closed', detail?: string): void;
   /** Defaults to this page's origin. */
   base?: string;
+  /** 'livekit': the live stream comes on LiveKit data topics; the socket brings the welcome and backlog. */
+  stream?: 'socket' | 'livekit';
 }
 
 /** Close codes after which reconnecting cannot help (the session is gone, the token refused). */
@@ -43,7 +47,7 @@ export const connect = (options: ConnectOptions): Transport => {
 
   const open = () => {
     const after = options.lastSeq();
-    const query = new URLSearchParams({ token: options.token, ...(after > 0 ? { after: String(after) } : {}) });
+    const query = new URLSearchParams({ token: options.token, ...(after > 0 ? { after: String(after) } : {}), ...(options.stream === 'livekit' ? { stream: 'livekit' } : {}) });
     const ws = new WebSocket(`${base}/api/sessions/${encodeURIComponent(options.session)}/socket?${query}`);
     ws.binaryType = 'arraybuffer';
     socket = ws;
@@ -88,6 +92,12 @@ export const connect = (options: ConnectOptions): Transport => {
         socket.send(JSON.stringify({ type: 'leave' } satisfies ClientMessage));
         socket.close(1000, 'left');
       }
+    },
+    resync() {
+      if (closed || !socket) return;
+      // onclose reconnects at once (attempt 0) with ?after= the last seq applied.
+      attempt = 0;
+      socket.close(4000, 'resync');
     },
     get open() {
       return socket?.readyState === WebSocket.OPEN;

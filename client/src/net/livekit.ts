@@ -13,7 +13,8 @@
  * ```
  */
 import { Room, RoomEvent, Track } from 'livekit-client';
-import { participantOf } from './media';
+import type { ServerMessage } from '../../../server/protocol/messages';
+import { fromTopic, participantOf, type CuePiece } from './media';
 
 export interface LiveKitMedia {
   setMicrophone(on: boolean): Promise<void>;
@@ -25,6 +26,8 @@ export const joinLiveKitMedia = async (options: {
   token: string;
   onTrack(participant: string, track: MediaStreamTrack): void;
   onTrackEnded(participant: string): void;
+  /** The live stream from the data topics: events, deltas, cues (as sample-less audio) and controls. */
+  onMessage?(message: ServerMessage | CuePiece): void;
   onStatus?(status: string): void;
 }): Promise<LiveKitMedia> => {
   const res = await fetch(`/api/sessions/${encodeURIComponent(options.session)}/livekit-token`, { method: 'POST', headers: { authorization: `Bearer ${options.token}` } });
@@ -49,6 +52,11 @@ export const joinLiveKitMedia = async (options: {
     keepAlive.get(who)?.pause();
     keepAlive.delete(who);
     options.onTrackEnded(who);
+  });
+  const decoder = new TextDecoder();
+  room.on(RoomEvent.DataReceived, (payload, _participant, _kind, topic) => {
+    const message = fromTopic(topic, decoder.decode(payload));
+    if (message) options.onMessage?.(message);
   });
   room.on(RoomEvent.Disconnected, () => options.onStatus?.('LiveKit disconnected'));
   room.on(RoomEvent.Reconnecting, () => options.onStatus?.('LiveKit reconnecting'));

@@ -17,3 +17,23 @@ describe('choosing the media transport', () => {
     expect(participantOf('persona:')).toBeNull();
   });
 });
+
+describe('LiveKit data topics', () => {
+  it('turns each topic back into the protocol message it carries; cues become sample-less audio with a length', async () => {
+    const { fromTopic } = await import('./media');
+    const event = { type: 'event', event: { seq: 4, t: 100, type: 'floor', speaker: 'nora', reason: 'designated' } };
+    expect(fromTopic('rehearsal.events', JSON.stringify(event))).toEqual(event);
+    expect(fromTopic('rehearsal.deltas', JSON.stringify({ type: 'delta', speaker: 'nora', draft: 'g3', text: 'Hi' }))).toMatchObject({ type: 'delta', text: 'Hi' });
+    const cue = { type: 'audio', speaker: 'nora', draft: 'g3', seq: 1, offsetMs: 1000, sampleRate: 22050, cues: [{ t: 1000, viseme: 'aa' }, { t: 1400, viseme: 'sil' }], words: [{ word: 'Hi', start: 1000, end: 1450 }] };
+    expect(fromTopic('rehearsal.cues', JSON.stringify(cue))).toEqual({ ...cue, pcm: '', durationMs: 450 });
+    expect(fromTopic('rehearsal.control', JSON.stringify({ type: 'audio-stop', speaker: 'nora', draft: 'g3', atMs: 300, reason: 'barge-in' }))).toMatchObject({ type: 'audio-stop', atMs: 300 });
+  });
+
+  it('ignores other topics and malformed payloads', async () => {
+    const { fromTopic } = await import('./media');
+    expect(fromTopic('chat', JSON.stringify({ type: 'pong' }))).toBeNull();
+    expect(fromTopic('rehearsal.events', '{not json')).toBeNull();
+    expect(fromTopic('rehearsal.events', JSON.stringify({ type: 'event', event: { seq: 'x' } }))).toBeNull();
+    expect(fromTopic('rehearsal.cues', JSON.stringify({ type: 'audio' }))).toBeNull();
+  });
+});

@@ -2,6 +2,8 @@
  * Which transport carries the voices, and whose voice a LiveKit identity is. Small on purpose:
  * the LiveKit SDK itself (net/livekit.ts) is only loaded when LiveKit is in use.
  */
+import { CueMessage, topics } from '../../../server/livekit/media';
+import { ServerMessage } from '../../../server/protocol/messages';
 
 export interface Health {
   providers: { transport: string };
@@ -19,3 +21,31 @@ export const participantOf = (identity: string): string | null => {
   return identity;
 };
 
+
+
+/** A cue message's piece of speech as the voices need it: no samples, its length from its cues and words. */
+export type CuePiece = Extract<ServerMessage, { type: 'audio' }> & { durationMs: number };
+
+/**
+ * A LiveKit data message as the protocol message it carries (server/livekit/media.ts documents the
+ * topics), or null for other topics and anything malformed. Cue messages become `audio` messages
+ * without samples: the persona's voice itself arrives on its LiveKit track.
+ */
+export const fromTopic = (topic: string | undefined, payload: string): ServerMessage | CuePiece | null => {
+  let json: unknown;
+  try {
+    json = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (topic === topics.cues) {
+    const cue = CueMessage.safeParse(json);
+    if (!cue.success) return null;
+    const ends = [...cue.data.words.map((w) => w.end), ...cue.data.cues.map((c) => c.t)];
+    const durationMs = Math.max(0, (ends.length ? Math.max(...ends) : cue.data.offsetMs) - cue.data.offsetMs);
+    return { ...cue.data, pcm: '', durationMs };
+  }
+  if (!(Object.values(topics) as string[]).includes(topic ?? '')) return null;
+  const message = ServerMessage.safeParse(json);
+  return message.success ? message.data : null;
+};

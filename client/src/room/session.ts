@@ -10,10 +10,11 @@
  * session.visemes('nora'); // { aa: 0.7, E: 0.2 } while Nora's audio plays
  * ```
  */
-import type { ClientMessage } from '../../../server/protocol/messages';
+import type { ClientMessage, ServerMessage } from '../../../server/protocol/messages';
 import { openMicrophone, type Microphone } from '../audio/mic';
 import { createVoiceOutput, type VoiceOutput } from '../audio/playback';
-import { connect, type Transport } from '../net/connection';
+import { connect, readToken, type Transport } from '../net/connection';
+import type { CuePiece } from '../net/media';
 import type { LiveKitMedia } from '../net/livekit';
 import { emptyRoom, reduceRoom, type RoomView } from '../state/room';
 
@@ -63,55 +64,81 @@ export const joinSession = (options: { session: string; token: string; audio?: A
   const voices = options.audio ? createVoiceOutput(options.audio) : null;
   let mic: Microphone | null = null;
   let livekit: LiveKitMedia | null = null;
-  if (options.media === 'livekit' && voices) {
-    import('../net/livekit').then(({ joinLiveKitMedia }) => joinLiveKitMedia({
+
+  const handle = (message: ServerMessage | CuePiece): void => {
+    if (message.type === 'audio') {
+      const durationMs = 'durationMs' in message ? message.durationMs : undefined;
+      voices?.play({ ...message, pcm: decode(message.pcm), silent: livekit !== null, ...(durationMs !== undefined ? { durationMs } : {}) });
+      return;
+    }
+    if (message.type === 'audio-stop') {
+      voices?.stop(message.draft, message.atMs);
+      return;
+    }
+    if (message.type === 'voice') {
+      if (!livekit) voices?.voice(message.participant, decode(message.pcm), message.sampleRate);
+      return;
+    }
+    const next = reduceRoom(view, message);
+    if (next !== view) {
+      view = next;
+      changed();
+    }
+  };
+
+  // The socket: everything, or (a participant on LiveKit) the welcome, the backlog and errors.
+  let transport: Transport | null = null;
+  const outbox: ClientMessage[] = [];
+  const open = (stream: 'socket' | 'livekit') => {
+    transport = connect({
       session: options.session,
       token: options.token,
-      onTrack: (participant, track) => voices.attach(participant, track),
-      onTrackEnded: (participant) => voices.detach(participant),
-      onStatus: (s) => {
-        status = s;
+      stream,
+      lastSeq: () => view.lastSeq,
+      onStatus: (s, detail) => {
+        status = detail ? `${s}: ${detail}` : s;
+        if (s !== 'open') view = { ...view, connected: false };
         changed();
       },
-    })).then(
-      (media) => (livekit = media),
-      (error: Error) => {
-        // The embedded transport carries the voices instead.
-        status = `LiveKit unavailable (${error.message}); voices go through the server`;
-        changed();
-      },
-    );
-  }
+      onMessage: handle,
+    });
+    for (const message of outbox.splice(0)) transport.send(message);
+  };
+  const send = (message: ClientMessage) => (transport ? transport.send(message) : outbox.push(message));
 
-  const transport: Transport = connect({
-    session: options.session,
-    token: options.token,
-    lastSeq: () => view.lastSeq,
-    onStatus: (s, detail) => {
-      status = detail ? `${s}: ${detail}` : s;
-      if (s !== 'open') view = { ...view, connected: false };
-      changed();
-    },
-    onMessage: (message) => {
-      if (message.type === 'audio') {
-        voices?.play({ ...message, pcm: decode(message.pcm), silent: livekit !== null });
-        return;
-      }
-      if (message.type === 'audio-stop') {
-        voices?.stop(message.draft, message.atMs);
-        return;
-      }
-      if (message.type === 'voice') {
-        if (!livekit) voices?.voice(message.participant, decode(message.pcm), message.sampleRate);
-        return;
-      }
-      const next = reduceRoom(view, message);
-      if (next !== view) {
-        view = next;
-        changed();
-      }
-    },
-  });
+  if (options.media === 'livekit' && voices) {
+    const participant = readToken(options.token)?.role === 'participant';
+    import('../net/livekit')
+      .then(({ joinLiveKitMedia }) =>
+        joinLiveKitMedia({
+          session: options.session,
+          token: options.token,
+          onTrack: (who, track) => voices.attach(who, track),
+          onTrackEnded: (who) => voices.detach(who),
+          onMessage: (message) => {
+            // A gap in the data stream (events lost while LiveKit reconnected): the socket refills it.
+            if (message.type === 'event' && view.lastSeq > 0 && message.event.seq > view.lastSeq + 1) transport?.resync();
+            handle(message);
+          },
+          onStatus: (s) => {
+            status = s;
+            changed();
+          },
+        }),
+      )
+      .then(
+        (media) => {
+          livekit = media;
+          open(participant ? 'livekit' : 'socket');
+        },
+        (error: Error) => {
+          // The embedded transport carries everything instead.
+          status = `LiveKit unavailable (${error.message}); voices go through the server`;
+          changed();
+          open('socket');
+        },
+      );
+  } else open('socket');
 
   return {
     get view() {
@@ -124,19 +151,19 @@ export const joinSession = (options: { session: string; token: string; audio?: A
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    send: (message) => transport.send(message),
+    send,
     say(text) {
       const trimmed = text.trim();
-      if (trimmed) transport.send({ type: 'say', text: trimmed });
+      if (trimmed) send({ type: 'say', text: trimmed });
     },
-    setHand: (raised) => transport.send({ type: raised ? 'raise-hand' : 'lower-hand' }),
+    setHand: (raised) => send({ type: raised ? 'raise-hand' : 'lower-hand' }),
     voices,
     visemes: (participant) => voices?.visemes(participant) ?? null,
     speaking: () => voices?.speaking() ?? null,
     microphone: () => mic,
     async startMicrophone(mode) {
       void mic?.close();
-      mic = livekit ? liveKitMicrophone(livekit, mode) : await openMicrophone({ mode, onFrame: (pcm) => transport.sendAudio(pcm) });
+      mic = livekit ? liveKitMicrophone(livekit, mode) : await openMicrophone({ mode, onFrame: (pcm) => transport?.sendAudio(pcm) });
       if (livekit && mode === 'open') await livekit.setMicrophone(true);
       changed();
     },
@@ -148,7 +175,7 @@ export const joinSession = (options: { session: string; token: string; audio?: A
     leave() {
       void mic?.close();
       void livekit?.close();
-      transport.close();
+      transport?.close();
       void voices?.close();
     },
   };
