@@ -75,7 +75,17 @@ const main = async (): Promise<void> => {
   const recovered = rooms.recover();
   if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
   const tokens = createTokens(resolveTokenSecret(config));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version, scenes: [...scenes.values()] });
+  const { app, injectWebSocket } = createApp({
+    config,
+    rooms,
+    store,
+    tokens,
+    version,
+    scenes: [...scenes.values()],
+    // LiveKit's signed webhooks report who is in the room; the bridge reports it too, and a room
+    // counts one LiveKit presence per person, so the two never add up.
+    onLiveKitPresence: (session, participant, present) => rooms.get(session)?.presence(participant, present),
+  });
   // The avatars, then the built client (npm start builds it first); room links are client routes.
   if (!serveClient(app)) log('the client is not built (dist/client): run npm run build:client; the API works without it');
 
