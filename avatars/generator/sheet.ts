@@ -80,7 +80,9 @@ const labelHeight = 40;
 /** Share of a cell's height given to the face close-up. */
 const faceShare = 3 / 8;
 
-const chromiumArgs = [
+/** Debian's Chromium, headless with software WebGL and no network chatter (tests/client/browser.ts adds to these). */
+export const chromiumPath = '/usr/bin/chromium';
+export const chromiumArgs = [
   '--headless',
   '--no-sandbox',
   '--use-gl=swiftshader',
@@ -128,7 +130,7 @@ export const renderSheet = async (options: SheetOptions): Promise<Sheet> => {
   };
 
   const server = await serve(plan, resolve(avatarsDir));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const page = await browser.newPage({ viewport: { width: plan.width, height: plan.height }, deviceScaleFactor: 1 });
     // The first console error ends the wait: a page whose modules fail to load never sets its flag.

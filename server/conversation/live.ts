@@ -375,7 +375,8 @@ export const openLiveRoom = (scene: LoadedScene, options: LiveRoomOptions): Live
     for (const input of inputs) send(input);
     outstanding++;
     // Spoken but not accepted (too like the speaker's earlier words): the resample replaces it.
-    if (said?.startedAt != null && said.reply && !log.some((e) => e.type === 'utterance' && e.draft === request.id)) {
+    // (An accepted draft left `voiced` when its utterance was logged.)
+    if (said?.startedAt != null && said.reply && voiced.has(request.id)) {
       if (playing?.draft === request.id) playing = null;
       voiced.delete(request.id);
       options.onAudioStop?.({ speaker: said.speaker, draft: request.id, atMs: Math.min((now() - said.startedAt) * speed, said.reply.producedMs), reason: 'rejected' });

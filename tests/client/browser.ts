@@ -5,22 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { chromium, type Browser } from 'playwright-core';
+import { chromiumArgs as sheetArgs, chromiumPath } from '../../avatars/generator/sheet';
 
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--use-gl=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-];
+/** The sheet's flags, plus a fake microphone and sound without a click. */
+export const chromiumArgs = [...sheetArgs, '--autoplay-policy=no-user-gesture-required', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'];
 
-export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 
 const repoRoot = new URL('../../', import.meta.url).pathname;
 
