@@ -8,7 +8,7 @@
  * <utterance> tags, and the system instruction says so.
  */
 import type { Pattern } from '../scene/schema';
-import type { Cue, GenerateRequest, Purpose } from '../providers/generator/port';
+import type { Cue, GenerateRequest, Purpose } from './requests';
 import type { Room } from './room';
 import type { Memory } from './memory';
 

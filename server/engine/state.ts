@@ -3,7 +3,7 @@
  * the initial state, and the small operations that write events (snippets, hands, the end).
  */
 import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../scene/schema';
-import type { GenerateRequest } from '../providers/generator/port';
+import type { GenerateRequest } from './requests';
 import type { Act, EventDraft, PairType, SessionEvent } from './events';
 import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './facilitator';
 import { emptyMemory, type Memory } from './memory';

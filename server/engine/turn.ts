@@ -5,7 +5,7 @@
  */
 import type { Intent } from '../scene/schema';
 import { intents as allIntents } from '../scene/schema';
-import type { Cue } from '../providers/generator/port';
+import type { Cue } from './requests';
 import { detectDesignation } from './designation';
 import type { Act, PairType } from './events';
 import { afterTurn } from './facilitator';

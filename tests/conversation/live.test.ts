@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { openLiveRoom } from '../../server/conversation/live';
 import type { SessionEvent } from '../../server/engine/events';
-import type { Generator, GenerateRequest } from '../../server/providers/generator/port';
+import type { Generator } from '../../server/providers/generator/port';
+import type { GenerateRequest } from '../../server/engine/requests';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { ai, human, makeScene } from '../engine/harness';
 

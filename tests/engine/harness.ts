@@ -6,7 +6,7 @@
 import { Scene, type LoadedScene, type SceneInput } from '../../server/scene/schema';
 import { createSession, step, type EngineInput, type EngineRequest, type SessionState } from '../../server/engine/session';
 import type { SessionEvent } from '../../server/engine/events';
-import type { GenerateRequest } from '../../server/providers/generator/port';
+import type { GenerateRequest } from '../../server/engine/requests';
 import { rngFrom } from '../../server/engine/rng';
 
 export const persona = (backstory = 'A colleague.') => ({ backstory, goals: [], privateKnowledge: [] });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { step } from '../../server/engine/session';
 import { ai, cueText, human, makeScene, ofType, run, utterances } from './harness';
-import type { GenerateRequest } from '../../server/providers/generator/port';
+import type { GenerateRequest } from '../../server/engine/requests';
 
 const cast = (mode: 'reactive' | 'human-control' | 'autonomous', derailProbability = 0) => [
   ai('ada', 'Ada Park'),

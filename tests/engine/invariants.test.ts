@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
-import type { GenerateRequest } from '../../server/providers/generator/port';
+import type { GenerateRequest } from '../../server/engine/requests';
 import { rngFrom } from '../../server/engine/rng';
 import { ai, cueText, human, makeScene, run, utterances } from './harness';
 

@@ -3,7 +3,7 @@ import { chimeInProbability, findLurkers, type TurnRecord } from '../../server/e
 import { extractFacts, retrieve } from '../../server/engine/memory';
 import { similarity } from '../../server/engine/similarity';
 import { ai, cueText, human, makeScene, ofType, plain, run, utterances } from './harness';
-import type { GenerateRequest } from '../../server/providers/generator/port';
+import type { GenerateRequest } from '../../server/engine/requests';
 import type { FacilitatorAct } from '../../server/scene/schema';
 
 const trio = [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), ai('cleo', 'Cleo Ruiz'), human('dan', 'Dan Wu')];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ai, cueText, human, makeScene, ofType, plain, run, utterances } from './harness';
-import type { GenerateRequest } from '../../server/providers/generator/port';
+import type { GenerateRequest } from '../../server/engine/requests';
 
 const statementsOnly = plain;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nextInOrder, parseBid, parseSelection, sampleUtteranceLength, selectMostImportant } from '../../server/engine/policies';
 import { rngFrom } from '../../server/engine/rng';
 import { ai, cueText, human, makeScene, ofType, plain, run, utterances } from './harness';
-import type { GenerateRequest } from '../../server/providers/generator/port';
+import type { GenerateRequest } from '../../server/engine/requests';
 
 const four = [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), ai('cleo', 'Cleo Ruiz'), ai('dev', 'Dev Shah'), human('eve', 'Eve Lund')];
 const statementsOnly = plain;

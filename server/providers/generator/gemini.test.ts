@@ -3,7 +3,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeGemini, type FakeGemini } from '../../../tests/fakes/gemini-server';
 import { createGeminiGenerator } from './gemini';
 import { createGenerator } from './index';
-import { complete, type Cue, type GenerateRequest } from './port';
+import { complete } from './port';
+import type { Cue, GenerateRequest } from '../../engine/requests';
 import { GeneratorError, withFallback, type Notice } from './resilient';
 import { createScriptedGenerator } from './scripted';
 

@@ -3,7 +3,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tests/fakes/openai-server';
 import { createGenerator } from './index';
 import { createOpenAIGenerator } from './openai';
-import { complete, type Cue, type GenerateRequest } from './port';
+import { complete } from './port';
+import type { Cue, GenerateRequest } from '../../engine/requests';
 import { GeneratorError, withFallback, type Notice } from './resilient';
 import { createScriptedGenerator } from './scripted';
 

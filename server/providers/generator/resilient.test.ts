@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { complete, type Cue, type GenerateRequest, type Generator } from './port';
+import { complete, type Generator } from './port';
+import type { Cue, GenerateRequest } from '../../engine/requests';
 import { GeneratorError, withFallback, type FallbackOptions, type Notice } from './resilient';
 
 const cue: Cue = {

@@ -13,7 +13,8 @@
  * A vendor that answers with no text at all is handed to the fallback at once.
  */
 import { rngFrom } from '../../engine/rng';
-import type { GenerateRequest, Generator } from './port';
+import type { Generator } from './port';
+import type { GenerateRequest } from '../../engine/requests';
 import { GeneratorError } from '../errors';
 import { sleepFor } from '../sleep';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { similarity } from '../../engine/similarity';
 import type { Act, PairType } from '../../engine/events';
 import type { Intent, Pattern } from '../../scene/schema';
-import { complete, type Cue, type GenerateRequest, type Purpose } from './port';
+import { complete } from './port';
+import type { Cue, GenerateRequest, Purpose } from '../../engine/requests';
 import { createScriptedGenerator } from './scripted';
 
 /** A product team deciding on a launch date; Nora (product lead) speaks, Omar spoke last. */

@@ -29,7 +29,8 @@
 import { detectDesignation } from '../../engine/designation';
 import { rngFrom, type Rng } from '../../engine/rng';
 import { similarity } from '../../engine/similarity';
-import type { Cue, GenerateRequest, Generator } from './port';
+import type { Generator } from './port';
+import type { Cue, GenerateRequest } from '../../engine/requests';
 
 type Slots = Partial<Record<string, string>>;
 
