@@ -30,3 +30,9 @@ for (const file of files) {
     process.exitCode = 1;
   }
 }
+
+// Done once every figure is printed: a benchmark that left a handle open (a worker, a socket, a
+// browser) is named on stderr and does not keep the process alive.
+const lingering = process.getActiveResourcesInfo().filter((kind) => !['TTYWrap', 'PipeWrap', 'FSReqCallback'].includes(kind));
+if (lingering.length > 0) process.stderr.write(`bench: still open after the last figure: ${lingering.join(', ')}\n`);
+process.exit();

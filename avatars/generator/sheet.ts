@@ -5,7 +5,7 @@
  * (the second, fourth, ...) has its mouth at `viseme_aa`, so open and closed mouths sit next to
  * each other.
  *
- * The page (`sheet-page.html`) is rendered by Debian's Chromium with SwiftShader. Nothing loads from
+ * The page (`sheet-page.html`) is rendered by headless Chromium (./chromium.ts) with SwiftShader. Nothing loads from
  * the network: a throwaway HTTP server on 127.0.0.1 serves the page, three.js from node_modules and
  * the avatar files.
  *
@@ -15,13 +15,13 @@
  * ```
  */
 import { morphNames } from './character';
+import { launchChromium } from './chromium';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, resolve, sep } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Manifest } from './index';
 
 export interface SheetOptions {
@@ -80,19 +80,6 @@ const labelHeight = 40;
 /** Share of a cell's height given to the face close-up. */
 const faceShare = 3 / 8;
 
-/** Debian's Chromium, headless with software WebGL and no network chatter (tests/client/browser.ts adds to these). */
-export const chromiumPath = '/usr/bin/chromium';
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--use-gl=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-
 /** SwiftShader renders a dozen avatars in a few seconds; this only bounds a page that never finishes. */
 const renderTimeoutMs = 60_000;
 
@@ -130,7 +117,7 @@ export const renderSheet = async (options: SheetOptions): Promise<Sheet> => {
   };
 
   const server = await serve(plan, resolve(avatarsDir));
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: plan.width, height: plan.height }, deviceScaleFactor: 1 });
     // The first console error ends the wait: a page whose modules fail to load never sets its flag.

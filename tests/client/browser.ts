@@ -1,16 +1,15 @@
 /**
- * Headless Chromium for the client's end-to-end tests and browser benchmarks: Debian's chromium
- * driven by playwright-core (no browser download), software WebGL, a fake microphone, sound
+ * Headless Chromium for the client's end-to-end tests and browser benchmarks: the Chromium from
+ * npm (avatars/generator/chromium.ts) driven by playwright-core, software WebGL, a fake microphone, sound
  * allowed without a click. Pages are opened on `localhost`, where IWER emulates a Quest 3.
  */
 import { spawn } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumArgs as sheetArgs, chromiumPath } from '../../avatars/generator/sheet';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../avatars/generator/chromium';
 
-/** The sheet's flags, plus a fake microphone and sound without a click. */
-export const chromiumArgs = [...sheetArgs, '--autoplay-policy=no-user-gesture-required', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'];
-
-export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+/** Chromium with a fake microphone and sound without a click. */
+export const launchBrowser = (): Promise<Browser> =>
+  launchChromium(['--autoplay-policy=no-user-gesture-required', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
 
 const repoRoot = new URL('../../', import.meta.url).pathname;
 
