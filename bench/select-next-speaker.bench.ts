@@ -1,7 +1,7 @@
 /**
  * The engine's per-turn cost (DESIGN §10: the local next-speaker decision under 1 ms).
  * Plays every shipped scene with the scripted generator, keeps each state at which the engine was
- * waiting for an utterance, then times `decideNextSpeaker` on them (the decision alone) and `step`
+ * waiting for an utterance, then times `selectNextSpeaker` on them (the decision alone) and `step`
  * on the reply (accepting an utterance: designation, interruptions, backchannels, memory, the
  * next decision and its prompt).
  */
@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadScene } from '../server/scene/load';
-import { createSession, decideNextSpeaker, step, type EngineInput, type SessionState } from '../server/engine/session';
+import { createSession, selectNextSpeaker, step, type EngineInput, type SessionState } from '../server/engine/session';
 import { complete } from '../server/providers/generator/port';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
 import { percentile, round, timeEach, type BenchResult } from './timing';
@@ -56,7 +56,7 @@ const collect = async (): Promise<Sample[]> => {
 export default async function selectNextSpeakerBench(): Promise<BenchResult[]> {
   const samples = await collect();
   const calls = Math.max(20_000, samples.length * 5);
-  const decide = timeEach((i) => decideNextSpeaker(samples[i % samples.length]!.state), { calls, warmup: 5000 });
+  const decide = timeEach((i) => selectNextSpeaker(samples[i % samples.length]!.state), { calls, warmup: 5000 });
   const turn = timeEach((i) => {
     const sample = samples[i % samples.length]!;
     return step(sample.state, sample.input);

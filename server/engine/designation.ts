@@ -354,7 +354,8 @@ interface Unit extends Span {
   readonly clauses: readonly Span[];
 }
 
-interface Turn {
+/** An utterance as the rules read it: its words, and its sentence units split into clauses. */
+interface ParsedUtterance {
   readonly words: readonly Word[];
   /** All words joined by single spaces; the rules are regular expressions over slices of it. */
   readonly joined: string;
@@ -568,7 +569,7 @@ const endsSentence = (word: Word, isLast: boolean): boolean => {
 
 const endsClause = (word: Word): boolean => /[,:()"[\]{}—–/]/.test(word.punct) || (word.punct.includes('-') && word.spaced);
 
-const turnOf = (text: string, index: NameIndex, speaker: string): Turn => {
+const parseUtterance = (text: string, index: NameIndex, speaker: string): ParsedUtterance => {
   const ws = markNames(rawWords(text), index, speaker);
   const starts: number[] = [];
   let joined = '';
@@ -596,15 +597,15 @@ const turnOf = (text: string, index: NameIndex, speaker: string): Turn => {
   return { words: ws, joined, starts, units };
 };
 
-const textOf = (t: Turn, from: number, to: number): string => {
+const textOf = (t: ParsedUtterance, from: number, to: number): string => {
   if (from >= to) return '';
   const start = t.starts[from] ?? 0;
   const lastStart = t.starts[to - 1] ?? start;
   return t.joined.slice(start, lastStart + (t.words[to - 1]?.w.length ?? 0));
 };
 
-const wordAt = (t: Turn, i: number): string => t.words[i]?.w ?? '';
-const isName = (t: Turn, i: number): boolean => {
+const wordAt = (t: ParsedUtterance, i: number): string => t.words[i]?.w ?? '';
+const isName = (t: ParsedUtterance, i: number): boolean => {
   const word = t.words[i];
   return word?.name !== undefined && !word.possessive;
 };
@@ -612,7 +613,7 @@ const isName = (t: Turn, i: number): boolean => {
  * "team" or "friends" address the room ("thanks team", "what do you think team"), except as the
  * noun of a phrase: "for the data team", "is she making friends".
  */
-const isGroupVocative = (t: Turn, i: number): boolean => {
+const isGroupVocative = (t: ParsedUtterance, i: number): boolean => {
   const w = wordAt(t, i);
   if (!GROUP_VOCATIVES.has(w)) return false;
   if (!GROUP_NOUNS.has(w)) return true;
@@ -622,7 +623,7 @@ const isGroupVocative = (t: Turn, i: number): boolean => {
   const twoBack = t.words[i - 2];
   return !(twoBack && twoBack.punct === '' && NOUN_CONTEXT.has(twoBack.w));
 };
-const isVocativeWord = (t: Turn, i: number): boolean => isName(t, i) || isGroupVocative(t, i);
+const isVocativeWord = (t: ParsedUtterance, i: number): boolean => isName(t, i) || isGroupVocative(t, i);
 
 // ---------------------------------------------------------------------------------------------
 // First pair parts. Each rule is a regular expression anchored where a clause (or a part of an
@@ -946,7 +947,7 @@ interface Vocative {
 }
 
 /** Index after a chain of vocative words joined by "and" ("Ben and Cleo"), or `from` when there is none. */
-const chainEnd = (t: Turn, from: number, to: number): number => {
+const chainEnd = (t: ParsedUtterance, from: number, to: number): number => {
   let k = from;
   while (k < to && isVocativeWord(t, k)) {
     k++;
@@ -956,7 +957,7 @@ const chainEnd = (t: Turn, from: number, to: number): number => {
 };
 
 /** Whether what follows a name at `k` shows the name addresses someone: "Ben, what ...", "ben can you ...". */
-const addressesNext = (t: Turn, k: number, to: number, asked: boolean): boolean => {
+const addressesNext = (t: ParsedUtterance, k: number, to: number, asked: boolean): boolean => {
   if (k >= to) return true;
   const next = wordAt(t, k);
   if (VOCATIVE_NEXT.has(next)) return true;
@@ -995,7 +996,7 @@ const BASE_VERBS = words(`see know get go come happen work say think want need l
 
 const THERE_ASKED = words('a an any anything anyone anybody some someone somebody something another enough room time way space');
 
-const thankedAt = (t: Turn, i: number): boolean => {
+const thankedAt = (t: ParsedUtterance, i: number): boolean => {
   for (let j = i - 1, steps = 0; j >= 0 && steps < 4; j--, steps++) {
     const w = wordAt(t, j);
     if (THANKS_WORDS.has(w)) return true;
@@ -1004,7 +1005,7 @@ const thankedAt = (t: Turn, i: number): boolean => {
   return false;
 };
 
-const isAddressOnly = (t: Turn, c: Span): boolean => {
+const isAddressOnly = (t: ParsedUtterance, c: Span): boolean => {
   let vocatives = 0;
   for (let i = c.from; i < c.to; i++) {
     if (isVocativeWord(t, i)) vocatives++;
@@ -1013,7 +1014,7 @@ const isAddressOnly = (t: Turn, c: Span): boolean => {
   return vocatives > 0;
 };
 
-const isBare = (t: Turn, u: Span): boolean => {
+const isBare = (t: ParsedUtterance, u: Span): boolean => {
   let vocatives = 0;
   for (let i = u.from; i < u.to; i++) {
     if (isName(t, i)) vocatives++;
@@ -1035,7 +1036,7 @@ const CALL_BREAKERS = words('but so then okay ok well now anyway anyways also al
  * ("... mostly but professor can i ..."), or no word ties it into the sentence. A preposition before
  * it does not when a question follows ("before i dive in chase what are the ...").
  */
-const freeBefore = (t: Turn, from: number, i: number, end: number, to: number): boolean => {
+const freeBefore = (t: ParsedUtterance, from: number, i: number, end: number, to: number): boolean => {
   if (i === from) return true;
   const before = wordAt(t, i - 1);
   if (!BLOCKERS.has(before)) return true;
@@ -1049,13 +1050,13 @@ const freeBefore = (t: Turn, from: number, i: number, end: number, to: number): 
 };
 
 const NEW_SUBJECTS = words('the my our we this these those thats theres there were weve hes shes theyre he she they');
-const leadIn = (t: Turn, from: number, to: number): boolean => {
+const leadIn = (t: ParsedUtterance, from: number, to: number): boolean => {
   for (let k = from; k < to; k++) if (!MARKERS.has(wordAt(t, k))) return false;
   return true;
 };
 
 /** Every vocative in a sentence, with the clause it sits in. */
-const vocativesOf = (t: Turn, u: Unit): Vocative[] => {
+const vocativesOf = (t: ParsedUtterance, u: Unit): Vocative[] => {
   const found: Vocative[] = [];
   const add = (i: number, clause: number): void => {
     if (found.some((v) => v.i === i) || wordAt(t, i) === 'and' || wordAt(t, i) === '&') return;
@@ -1095,7 +1096,7 @@ interface FirstPairPart {
 }
 
 /** Skips discourse markers, thanks and vocatives at the start of a clause: "So, thanks Hugo, Iris, please go ahead". */
-const skipLead = (t: Turn, from: number, to: number, asked: boolean): number => {
+const skipLead = (t: ParsedUtterance, from: number, to: number, asked: boolean): number => {
   let p = from;
   while (p < to) {
     const w = wordAt(t, p);
@@ -1137,7 +1138,7 @@ const EMBEDDED_BY = words(`exactly precisely thats this heres theres whats knows
   discover discovered describe explain tell told asked wondering wonder idea sure clear unclear obvious depends`);
 
 /** Where a first pair part may start in a clause: its start, and after markers or names in run-on speech. */
-const startsIn = (t: Turn, c: Span, asked: boolean): Array<{ p: number; free: boolean }> => {
+const startsIn = (t: ParsedUtterance, c: Span, asked: boolean): Array<{ p: number; free: boolean }> => {
   const out: Array<{ p: number; free: boolean }> = [];
   const push = (p: number, free: boolean): void => {
     if (p < c.to && !out.some((s) => s.p === p)) out.push({ p, free });
@@ -1177,7 +1178,7 @@ const startsIn = (t: Turn, c: Span, asked: boolean): Array<{ p: number; free: bo
   return out.sort((a, b) => a.p - b.p);
 };
 
-const clausePair = (t: Turn, c: Span, asked: boolean): { pair: PairType; at: number } | null => {
+const clausePair = (t: ParsedUtterance, c: Span, asked: boolean): { pair: PairType; at: number } | null => {
   let greeting: { pair: PairType; at: number } | null = null;
   for (const { p, free } of startsIn(t, c, asked)) {
     const tail = textOf(t, p, c.to);
@@ -1201,7 +1202,7 @@ const clausePair = (t: Turn, c: Span, asked: boolean): { pair: PairType; at: num
 const THANKS_ROOM =
   /\b(?:thanks|thank you|thank u|thx|cheers)(?: (?:so|very) much| again| a lot)? (?:everyone|everybody|all|both|guys|folks|team|yall|you all|you both|you guys|all of you|both of you|you two|you three|y all)(?: (?:so much|again|very much|for everything))?(?:$| (?!(?:the|of)\b))/;
 
-const saysSomething = (t: Turn, c: Span): boolean => {
+const saysSomething = (t: ParsedUtterance, c: Span): boolean => {
   for (let i = c.from; i < c.to; i++) if (!isVocativeWord(t, i) && !MARKERS.has(wordAt(t, i)) && !BARE_ONLY.has(wordAt(t, i))) return true;
   return false;
 };
@@ -1224,7 +1225,7 @@ const VOLUNTEERED =
 const ACCEPTED =
   /^(?:(?:oh|ooh|ah|um|uh|yes|yeah|yep|yup|sure|ok|okay|absolutely|definitely|me|too|one|for) )*(?:please(?: (?:do|yes|yeah|yep))?|(?:me|yes|yeah|yep|sure|ok|okay)(?: too)? please)(?: (?:love|dear|mate|thanks|thank you|too|qqn\d+))*((?: \w+){0,2})$/;
 
-const accepts = (t: Turn, u: Unit): boolean => {
+const accepts = (t: ParsedUtterance, u: Unit): boolean => {
   const m = ACCEPTED.exec(textOf(t, u.from, u.to));
   if (!m) return false;
   const rest = (m[1] ?? '').trim();
@@ -1234,7 +1235,7 @@ const accepts = (t: Turn, u: Unit): boolean => {
 const MODAL_TAG = /^(?:would|will|can|could|wont|cant|wouldnt|couldnt) (?:you|u)(?: please)?$/;
 
 /** "..., right?", "..., would you?": a tag that keeps the first pair part before it. */
-const isTag = (t: Turn, c: Span): boolean => {
+const isTag = (t: ParsedUtterance, c: Span): boolean => {
   if (MODAL_TAG.test(textOf(t, c.from, c.to))) return true;
   for (let i = c.from; i < c.to; i++) if (!TAG_ONLY.has(wordAt(t, i)) && !isVocativeWord(t, i)) return false;
   return true;
@@ -1255,14 +1256,14 @@ const RHETORICAL = new RegExp(
   ].join('|'),
 );
 
-const unitPair = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
+const unitPair = (t: ParsedUtterance, u: Unit, unit: number): FirstPairPart | null => {
   const found = unitPairOf(t, u, unit);
   if (found?.pair !== 'question') return found;
   const text = textOf(t, skipLead(t, u.from, u.to, u.asked), u.to);
   return RHETORICAL.test(text) && !SINGULAR_YOU.test(text) && vocativesOf(t, u).length === 0 ? null : found;
 };
 
-const unitPairOf = (t: Turn, u: Unit, unit: number): FirstPairPart | null => {
+const unitPairOf = (t: ParsedUtterance, u: Unit, unit: number): FirstPairPart | null => {
   let found: FirstPairPart | null = null;
   for (const [clause, c] of u.clauses.entries()) {
     if (found && isTag(t, c)) continue;
@@ -1328,7 +1329,7 @@ const designees: ReadonlyArray<{ pairs: readonly PairType[]; re: RegExp }> = [
 ];
 
 /** Names the first pair part designates without a vocative: "over to Cleo", "my question is for Jules". */
-const designeesOf = (t: Turn, u: Unit, pair: PairType): number[] => {
+const designeesOf = (t: ParsedUtterance, u: Unit, pair: PairType): number[] => {
   const text = textOf(t, u.from, u.to);
   const out: number[] = [];
   for (const { pairs, re } of designees) {
@@ -1344,7 +1345,7 @@ const designeesOf = (t: Turn, u: Unit, pair: PairType): number[] => {
 };
 
 /** The one participant a set of vocatives selects: undefined for an empty set, null for several, a group, or an ambiguous name. */
-const selected = (t: Turn, vocatives: readonly Vocative[]): string | null | undefined => {
+const selected = (t: ParsedUtterance, vocatives: readonly Vocative[]): string | null | undefined => {
   if (vocatives.length === 0) return undefined;
   const preferred = vocatives.some((v) => !v.thanked) ? vocatives.filter((v) => !v.thanked) : vocatives;
   const named = new Set<string>();
@@ -1356,7 +1357,7 @@ const selected = (t: Turn, vocatives: readonly Vocative[]): string | null | unde
   return named.size === 1 ? ([...named][0] ?? null) : null;
 };
 
-const addressee = (t: Turn, fpp: FirstPairPart, previous: string | null): string | null => {
+const addressee = (t: ParsedUtterance, fpp: FirstPairPart, previous: string | null): string | null => {
   const u = t.units[fpp.unit];
   if (!u) return null;
   // "I have one question for Nadia. Why did we switch vendors?": the announcement designates.
@@ -1426,7 +1427,7 @@ const NONE: Designation = { next: null, pair: 'none' };
  */
 export const detectDesignation = (input: DesignationInput): Designation => {
   const speaker = fold(input.speaker);
-  const t = turnOf(input.text, nameIndexFor(input.participants), speaker);
+  const t = parseUtterance(input.text, nameIndexFor(input.participants), speaker);
   if (t.words.length === 0) return NONE;
 
   // The obligation sits in the turn's last first pair part (a bare "Ben?" only points at someone).

@@ -1,52 +1,91 @@
 /**
- * Who speaks next: the priority of interruptions, initiators, designations, facilitator acts and
- * impromptu phases over the scene's policy, and the plan each speaker is given (DialogLab A.2,
- * MMAgents §3.2, MPOD §3.1, MUCA §3.2.3).
+ * Who speaks next: the one place that orders interruptions, designations, scripted lines,
+ * initiators, derailing human agents, facilitator acts and impromptu phases over the scene's
+ * policy, and the plan each speaker is given (DialogLab A.2, MMAgents §3.2, MPOD §3.1,
+ * MUCA §3.2.3).
  */
+import { intents as allIntents, type Intent } from '../scene/schema';
 import type { Act } from './events';
 import { chooseFacilitatorAct } from './facilitator';
 import { nextInOrder, selectNextParty } from './policies';
-import { partyAllows, snippetMembers, voiceFor, voicesOf } from './room';
+import { partyAllows, snippetMembers, speakerFor, speakersFor } from './cast';
 import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
 import { contextOf, currentSnippet, nextSnippetIndex, type Ctx, type FloorReason, type Plan, type SessionState } from './state';
 
+/** What choosing the floor uses of a step's working copy: no events or requests, so it cannot emit. */
+type Working = Pick<Ctx, 'state' | 'cast' | 'rng'>;
 
-/**
- * The next-speaker decision alone, as `step` would make it from `state`, without carrying it out
- * or emitting anything (for inspection tools and the benchmark).
- */
-export const decideNextSpeaker = (state: SessionState): Decision => {
-  const c = contextOf(state);
-  return selectNextSpeaker(c, openObligation(c));
-};
-
+/** What the turn loop is to do next. */
 export type Decision =
+  /** Give `plan.speaker` the floor. */
   | { kind: 'turn'; plan: Plan }
+  /** The snippet's next scripted line. */
+  | { kind: 'line'; plan: Plan; text: string }
+  /** A human agent proposes a deviation (DialogLab §5.2.2). */
+  | { kind: 'derail'; participant: string; intent: Intent }
+  /** Moderated mode: human agents who would derail raise their hands instead; then choose again. */
+  | { kind: 'raise-hands'; participants: string[] }
+  /** Ask the LLM selector among the candidates (MPOD §3.1). */
   | { kind: 'select'; candidates: string[] }
+  /** Ask the bidders for their bids (MMAgents §3.2). */
   | { kind: 'think'; bidders: string[] };
 
+export interface Selection {
+  /** `state` after the choice: randomness drawn, cursors moved, an interruption or a scripted line used up. */
+  state: SessionState;
+  decision: Decision;
+}
+
 /**
- * Who speaks next, in priority order: a pending interrupter; a snippet's initiator; the addressee
- * of an open first pair part (where the policy honours designation); the facilitator's act; the
- * impromptu phase; the policy. May ask for an LLM selection or for bids instead of deciding.
+ * Who speaks next, in priority order:
+ *   1. a pending interrupter;
+ *   2. the addressee of an open first pair part, where it obliges (see `openObligation`);
+ *   3. the snippet's next scripted line;
+ *   4. the snippet's initiator, at its first turn;
+ *   5. a derailing human agent (never during an impromptu phase, nor twice for one turn);
+ *   6. the facilitator's act (MUCA);
+ *   7. the impromptu phase's participant, every other turn;
+ *   8. the scene's policy, which may ask for an LLM selection or for bids instead of deciding.
+ *
+ * Pure: `state` (its `rng` included) is read, never written; the turn loop carries the decision out.
  */
-export const selectNextSpeaker = (c: Ctx, obligation: Obligation | null): Decision => {
-  const s = c.s;
-  const turnTaking = s.scene.turnTaking;
-  const last = s.last?.speaker ?? null;
-  if (s.interruption) {
-    const { by, vibe } = s.interruption;
-    s.interruption = null;
+export const selectNextSpeaker = (state: SessionState): Selection => {
+  const c = contextOf(state);
+  const decision = choose(c);
+  return { state: { ...c.state, rng: c.rng.state }, decision };
+};
+
+const choose = (c: Working): Decision => {
+  const { state } = c;
+  const turnTaking = state.scene.turnTaking;
+  const last = state.last?.speaker ?? null;
+  const obligation = openObligation(c);
+  // The script and derailing agents wait while a turn is owed to an interrupter or an addressee.
+  if (!state.interruption && !obligation) {
+    const line = currentSnippet(state).lines[state.line];
+    if (line) {
+      state.line++;
+      return { kind: 'line', plan: { ...planFor(c, line.speaker, 'scripted'), addressee: line.to ?? null }, text: line.text };
+    }
+    if (!state.impromptu && state.snippetTurns > 0 && !state.skipDerail) {
+      const derail = rollDerails(c);
+      if (derail) return derail;
+    }
+  }
+  state.skipDerail = false;
+  if (state.interruption) {
+    const { by, vibe } = state.interruption;
+    state.interruption = null;
     return { kind: 'turn', plan: { ...planFor(c, by, 'interruption'), act: 'interrupt', vibe, addressee: last } };
   }
-  if (s.snippetTurns === 0 && !obligation) {
-    const initiator = voiceFor(c.room, currentSnippet(s).initiator);
-    const opening = s.turns === 0;
+  if (state.snippetTurns === 0 && !obligation) {
+    const initiator = speakerFor(c.cast, currentSnippet(state).initiator);
+    const opening = state.turns === 0;
     return { kind: 'turn', plan: { ...planFor(c, initiator, 'initiator'), ...(opening ? { act: 'greeting' as const, addressee: null } : {}) } };
   }
   if (obligation) {
     // Moderated mode: the moderator's invitation hands the floor to the approved hand, who asks their question.
-    if (turnTaking.partyMode === 'moderated' && obligation.speaker === s.approved && obligation.from === turnTaking.moderator) {
+    if (turnTaking.partyMode === 'moderated' && obligation.speaker === state.approved && obligation.from === turnTaking.moderator) {
       return { kind: 'turn', plan: { ...planFor(c, obligation.speaker, 'hand-approved'), act: 'question', addressee: questionTarget(c, obligation.speaker), obligation: null } };
     }
     return { kind: 'turn', plan: planFor(c, obligation.speaker, 'designated') };
@@ -54,38 +93,64 @@ export const selectNextSpeaker = (c: Ctx, obligation: Obligation | null): Decisi
   const facilitator = turnTaking.facilitator;
   const moderated = turnTaking.partyMode === 'moderated';
   if (facilitator && last !== facilitator.participant && (!moderated || facilitator.participant === turnTaking.moderator)) {
-    const fired = chooseFacilitatorAct(facilitatorView(c), s.facilitator);
+    const fired = chooseFacilitatorAct(facilitatorView(c), state.facilitator);
     if (fired) {
       const plan = planFor(c, facilitator.participant, 'facilitator');
       return { kind: 'turn', plan: { ...plan, act: fired.act, addressee: fired.addressee, obligation: null, facilitatorAct: fired.act } };
     }
   }
-  if (s.impromptu && last !== s.impromptu.participant && s.impromptu.remaining % 2 === 0) {
-    const { participant, intent } = s.impromptu;
+  if (state.impromptu && last !== state.impromptu.participant && state.impromptu.remaining % 2 === 0) {
+    const { participant, intent } = state.impromptu;
     return { kind: 'turn', plan: { ...planFor(c, participant, 'impromptu'), act: 'deviation', intent, addressee: last } };
   }
   return byPolicy(c);
 };
 
-const byPolicy = (c: Ctx): Decision => {
-  const s = c.s;
-  const turnTaking = s.scene.turnTaking;
-  const last = s.last?.speaker ?? null;
-  const candidates = candidatesFor(c, true).filter((id) => id !== last && (!s.impromptu || id !== s.impromptu.participant));
+/**
+ * DialogLab §5.2.2: each absent, non-reactive human agent in the snippet (but the last speaker)
+ * derails with its probability; the first to do so proposes a deviation with one of its intents.
+ */
+const rollDerails = (c: Working): Decision | null => {
+  const { state } = c;
+  const raised: string[] = [];
+  for (const id of snippetMembers(c.cast, currentSnippet(state))) {
+    const p = c.cast.byId.get(id);
+    const sim = p?.simulated;
+    if (!p || p.kind !== 'human' || !sim || state.present.includes(id) || id === state.last?.speaker) continue;
+    if (sim.mode === 'reactive' || !partyAllows(c.cast, id)) continue;
+    if (!c.rng.chance(sim.derailProbability)) continue;
+    // Moderated mode: a deviation waits its turn like everyone else, behind a raised hand.
+    if (state.scene.turnTaking.partyMode === 'moderated') {
+      raised.push(id);
+      continue;
+    }
+    return { kind: 'derail', participant: id, intent: c.rng.pick(sim.intents.length ? sim.intents : allIntents) };
+  }
+  if (raised.length === 0) return null;
+  // The roll is spent for this turn: the choice after the hands go up does not roll again.
+  state.skipDerail = true;
+  return { kind: 'raise-hands', participants: raised };
+};
+
+const byPolicy = (c: Working): Decision => {
+  const { state } = c;
+  const turnTaking = state.scene.turnTaking;
+  const last = state.last?.speaker ?? null;
+  const candidates = candidatesFor(c, true).filter((id) => id !== last && (!state.impromptu || id !== state.impromptu.participant));
   const pool = candidates.length ? candidates : candidatesFor(c, true);
-  if (pool.length === 0) return { kind: 'turn', plan: planFor(c, last ?? currentSnippet(s).initiator, 'continues') };
+  if (pool.length === 0) return { kind: 'turn', plan: planFor(c, last ?? currentSnippet(state).initiator, 'continues') };
   switch (turnTaking.policy) {
     case 'round-robin': {
-      const next = nextInOrder(snippetMembers(c.room, currentSnippet(s)), s.rrCursor, (id) => pool.includes(id)) ?? pool[0]!;
-      s.rrCursor = next;
+      const next = nextInOrder(snippetMembers(c.cast, currentSnippet(state)), state.rrCursor, (id) => pool.includes(id)) ?? pool[0]!;
+      state.rrCursor = next;
       return { kind: 'turn', plan: planFor(c, next, 'round-robin') };
     }
     case 'random':
       return { kind: 'turn', plan: planFor(c, c.rng.pick(pool), 'random') };
     case 'llm-selector':
       // MPOD §3.1: with fewer than two utterances there is too little context; use round-robin.
-      if (s.memory.history.length < 2) {
-        const next = nextInOrder(snippetMembers(c.room, currentSnippet(s)), last, (id) => pool.includes(id)) ?? pool[0]!;
+      if (state.memory.history.length < 2) {
+        const next = nextInOrder(snippetMembers(c.cast, currentSnippet(state)), last, (id) => pool.includes(id)) ?? pool[0]!;
         return { kind: 'turn', plan: planFor(c, next, 'round-robin') };
       }
       return { kind: 'select', candidates: pool };
@@ -93,51 +158,51 @@ const byPolicy = (c: Ctx): Decision => {
       return { kind: 'turn', plan: byParty(c, pool) };
     case 'cssn-or-ss': {
       // Present humans self-select by speaking; reactive human agents only answer when addressed.
-      const bidders = pool.filter((id) => !s.present.includes(id));
+      const bidders = pool.filter((id) => !state.present.includes(id));
       if (bidders.length === 0) return { kind: 'turn', plan: planFor(c, last ?? pool[0]!, 'continues') };
       return { kind: 'think', bidders };
     }
   }
 };
 
-/** DialogLab A.2: party-based allocation; the party's speaking mode picks the voice. */
-const byParty = (c: Ctx, pool: string[]): Plan => {
-  const s = c.s;
-  const turnTaking = s.scene.turnTaking;
-  const last = s.last?.speaker ?? null;
+/** DialogLab A.2: party-based allocation; the party's speaking mode picks who speaks for it. */
+const byParty = (c: Working, pool: string[]): Plan => {
+  const { state } = c;
+  const turnTaking = state.scene.turnTaking;
+  const last = state.last?.speaker ?? null;
   if (turnTaking.partyMode === 'moderated' && turnTaking.moderator) {
     const moderator = turnTaking.moderator;
     if (last !== moderator) {
-      return { ...planFor(c, moderator, 'moderator'), act: 'moderate', addressee: s.hands.find((h) => h !== moderator) ?? null };
+      return { ...planFor(c, moderator, 'moderator'), act: 'moderate', addressee: state.hands.find((h) => h !== moderator) ?? null };
     }
-    if (s.approved) return { ...planFor(c, s.approved, 'hand-approved'), act: 'question', addressee: questionTarget(c, s.approved) };
+    if (state.approved) return { ...planFor(c, state.approved, 'hand-approved'), act: 'question', addressee: questionTarget(c, state.approved) };
     // Nobody approved yet: the moderator keeps the floor and invites the first raised hand, or asks for questions.
-    return { ...planFor(c, moderator, 'moderator'), act: 'moderate', addressee: s.hands.find((h) => h !== moderator) ?? null };
+    return { ...planFor(c, moderator, 'moderator'), act: 'moderate', addressee: state.hands.find((h) => h !== moderator) ?? null };
   }
   const members = new Set(pool);
-  const parties = s.scene.parties.filter((p) => voicesOf(p).some((v) => members.has(v)));
+  const parties = state.scene.parties.filter((p) => speakersFor(p).some((id) => members.has(id)));
   if (parties.length === 0) return planFor(c, c.rng.pick(pool), 'party');
-  const current = last ? c.room.partyOf.get(last) : undefined;
+  const current = last ? c.cast.partyOf.get(last) : undefined;
   const party = selectNextParty(parties, parties.find((p) => p.id === current?.id), turnTaking.partyMode === 'round-robin' ? 'round-robin' : 'free', c.rng);
-  const voices = voicesOf(party).filter((v) => members.has(v));
+  const speakers = speakersFor(party).filter((id) => members.has(id));
   let speaker: string;
-  if (party.speakingMode === 'random') speaker = c.rng.pick(voices);
+  if (party.speakingMode === 'random') speaker = c.rng.pick(speakers);
   else {
-    // `all` and `subset` rotate through their voices; `representative` has one.
-    speaker = nextInOrder(voicesOf(party), s.partyCursor[party.id] ?? null, (id) => members.has(id)) ?? voices[0]!;
-    s.partyCursor = { ...s.partyCursor, [party.id]: speaker };
+    // `all` and `subset` rotate through their speakers; `representative` has one.
+    speaker = nextInOrder(speakersFor(party), state.partyCursor[party.id] ?? null, (id) => members.has(id)) ?? speakers[0]!;
+    state.partyCursor = { ...state.partyCursor, [party.id]: speaker };
   }
   return planFor(c, speaker, 'party');
 };
 
 /** Who may be given the floor by a policy in the current snippet. */
-export const candidatesFor = (c: Ctx, policy: boolean): string[] => {
-  const s = c.s;
-  return snippetMembers(c.room, currentSnippet(s)).filter((id) => {
-    if (!partyAllows(c.room, id)) return false;
-    const p = c.room.byId.get(id);
+export const candidatesFor = (c: Working, policy: boolean): string[] => {
+  const { state } = c;
+  return snippetMembers(c.cast, currentSnippet(state)).filter((id) => {
+    if (!partyAllows(c.cast, id)) return false;
+    const p = c.cast.byId.get(id);
     if (!p) return false;
-    return !(policy && p.kind === 'human' && !s.present.includes(id) && (p.simulated?.mode ?? 'reactive') === 'reactive');
+    return !(policy && p.kind === 'human' && !state.present.includes(id) && (p.simulated?.mode ?? 'reactive') === 'reactive');
   });
 };
 
@@ -150,32 +215,32 @@ export type Obligation = { speaker: string; from: string };
  * asks; and for an approved hand's question in moderated mode.
  * A party in representative mode answers through its representative.
  */
-export const openObligation = (c: Ctx): Obligation | null => {
-  const s = c.s;
-  const last = s.last;
+export const openObligation = (c: Working): Obligation | null => {
+  const { state } = c;
+  const last = state.last;
   if (!last || last.interrupted || last.pair === 'none' || !last.addressee) return null;
-  const speaker = voiceFor(c.room, last.addressee);
+  const speaker = speakerFor(c.cast, last.addressee);
   if (speaker === last.speaker) return null;
-  const turnTaking = s.scene.turnTaking;
-  const person = c.room.byId.get(speaker);
+  const turnTaking = state.scene.turnTaking;
+  const person = c.cast.byId.get(speaker);
   const honoured =
     turnTaking.policy === 'cssn-or-ss' ||
     person?.kind === 'human' ||
-    s.present.includes(last.speaker) ||
+    state.present.includes(last.speaker) ||
     turnTaking.facilitator?.participant === speaker ||
     turnTaking.facilitator?.participant === last.speaker ||
     (turnTaking.partyMode === 'moderated' && (last.approved || last.speaker === turnTaking.moderator));
   if (!honoured) return null;
   // In moderated mode the moderator's invitation is the approval itself.
-  if (turnTaking.partyMode === 'moderated' && last.speaker === turnTaking.moderator && s.approved !== speaker) return null;
+  if (turnTaking.partyMode === 'moderated' && last.speaker === turnTaking.moderator && state.approved !== speaker) return null;
   return { speaker, from: last.speaker };
 };
 
 /** The plan for `speaker`: answers an open first pair part addressed to them, else picks an act. */
-export const planFor = (c: Ctx, speaker: string, reason: FloorReason): Plan => {
-  const s = c.s;
-  const last = s.last;
-  if (last && !last.interrupted && last.pair !== 'none' && last.addressee && voiceFor(c.room, last.addressee) === speaker && last.speaker !== speaker) {
+export const planFor = (c: Working, speaker: string, reason: FloorReason): Plan => {
+  const { state } = c;
+  const last = state.last;
+  if (last && !last.interrupted && last.pair !== 'none' && last.addressee && speakerFor(c.cast, last.addressee) === speaker && last.speaker !== speaker) {
     return {
       speaker,
       reason,
@@ -188,10 +253,10 @@ export const planFor = (c: Ctx, speaker: string, reason: FloorReason): Plan => {
 };
 
 /** The engine's plan for an unobliged turn; the generated text decides what is logged. */
-const chooseAct = (c: Ctx, speaker: string): { act: Act; addressee: string | null } => {
-  const s = c.s;
-  const person = c.room.byId.get(speaker);
-  if (person?.kind === 'human' && s.present.includes(speaker)) return { act: 'statement', addressee: null };
+const chooseAct = (c: Working, speaker: string): { act: Act; addressee: string | null } => {
+  const { state } = c;
+  const person = c.cast.byId.get(speaker);
+  if (person?.kind === 'human' && state.present.includes(speaker)) return { act: 'statement', addressee: null };
   const roll = c.rng.next();
   const target = questionTarget(c, speaker);
   if (!target) return { act: 'statement', addressee: null };
@@ -203,35 +268,35 @@ const chooseAct = (c: Ctx, speaker: string): { act: Act; addressee: string | nul
 };
 
 /** Someone worth asking: prefers those who have spoken least in the snippet; never the speaker. */
-export const questionTarget = (c: Ctx, speaker: string): string | null => {
-  const s = c.s;
-  const moderator = s.scene.turnTaking.partyMode === 'moderated' ? s.scene.turnTaking.moderator : undefined;
-  const speakerParty = c.room.partyOf.get(speaker)?.id;
+export const questionTarget = (c: Working, speaker: string): string | null => {
+  const { state } = c;
+  const moderator = state.scene.turnTaking.partyMode === 'moderated' ? state.scene.turnTaking.moderator : undefined;
+  const speakerParty = c.cast.partyOf.get(speaker)?.id;
   let options = candidatesFor(c, false).filter((id) => id !== speaker && id !== moderator);
-  if (moderator) options = options.filter((id) => c.room.partyOf.get(id)?.id !== speakerParty) ;
+  if (moderator) options = options.filter((id) => c.cast.partyOf.get(id)?.id !== speakerParty) ;
   if (options.length === 0) return null;
   const counts = new Map(options.map((id) => [id, 0]));
-  for (const r of s.log) if (counts.has(r.speaker)) counts.set(r.speaker, counts.get(r.speaker)! + 1);
+  for (const r of state.log) if (counts.has(r.speaker)) counts.set(r.speaker, counts.get(r.speaker)! + 1);
   const least = Math.min(...counts.values());
   const quiet = options.filter((id) => counts.get(id)! <= least + 1);
   return c.rng.pick(quiet);
 };
 
-const facilitatorView = (c: Ctx) => {
-  const s = c.s;
-  const facilitator = s.scene.turnTaking.facilitator!;
-  const recent = s.memory.history.map((u) => u.text);
+const facilitatorView = (c: Working) => {
+  const { state } = c;
+  const facilitator = state.scene.turnTaking.facilitator!;
+  const recent = state.memory.history.map((u) => u.text);
   return {
     acts: facilitator.acts,
     pace: facilitator.pace,
     facilitator: facilitator.participant,
-    members: snippetMembers(c.room, currentSnippet(s)).filter((id) => id !== facilitator.participant),
-    turns: s.turns,
-    log: s.log,
-    window: Math.max(s.scene.turnTaking.historyWindow, 5),
-    snippet: currentSnippet(s).id,
-    snippetTurns: s.snippetTurns,
-    hasNextSnippet: nextSnippetIndex(s) !== null,
+    members: snippetMembers(c.cast, currentSnippet(state)).filter((id) => id !== facilitator.participant),
+    turns: state.turns,
+    log: state.log,
+    window: Math.max(state.scene.turnTaking.historyWindow, 5),
+    snippet: currentSnippet(state).id,
+    snippetTurns: state.snippetTurns,
+    hasNextSnippet: nextSnippetIndex(state) !== null,
     stuck: recent.some((text, i) => i > 0 && maxSimilarity(text, recent.slice(0, i)) > REPETITION_THRESHOLD),
   };
 };

@@ -9,7 +9,7 @@ import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './faci
 import { emptyMemory, type Memory } from './memory';
 import type { Bid } from './policies';
 import { rngFrom, type Rng } from './rng';
-import { roomOf, type Room } from './room';
+import { castOf, type Cast } from './cast';
 
 export type FloorReason = Extract<SessionEvent, { type: 'floor' }>['reason'];
 
@@ -75,6 +75,7 @@ export interface SessionState {
   interruption: { by: string; vibe: string } | null;
   impromptu: { participant: string; intent: Intent; remaining: number } | null;
   proposal: { id: string; participant: string; intent: Intent; text: string } | null;
+  /** The derail roll for the coming turn is spent: a proposal came to nothing, or hands went up instead. */
   skipDerail: boolean;
   facilitator: FacilitatorState;
   pending: Pending | null;
@@ -137,7 +138,6 @@ export interface StepResult {
   requests: EngineRequest[];
 }
 
-
 export const createSession = (scene: LoadedScene, options: { seed: number; present?: string[]; maxTurns?: number }): SessionState => ({
   scene,
   seed: options.seed,
@@ -172,73 +172,71 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   held: [],
 });
 
-/** The mutable working copy of one step. Only `step` creates it, so `step` stays pure. */
+/** The mutable working copy of one step. Only `step` and `selectNextSpeaker` create one, so both stay pure. */
 export interface Ctx {
-  s: SessionState;
-  room: Room;
+  state: SessionState;
+  cast: Cast;
   rng: Rng;
   events: SessionEvent[];
   requests: EngineRequest[];
 }
 
 /** A working copy of `state` for one step (or one look-ahead). */
-export const contextOf = (state: SessionState): Ctx => ({ s: { ...state }, room: roomOf(state.scene), rng: rngFrom(state.rng), events: [], requests: [] });
+export const contextOf = (state: SessionState): Ctx => ({ state: { ...state }, cast: castOf(state.scene), rng: rngFrom(state.rng), events: [], requests: [] });
 
-export const currentSnippet = (s: SessionState): Snippet => s.scene.snippets[s.snippet]!;
+export const currentSnippet = (state: SessionState): Snippet => state.scene.snippets[state.snippet]!;
 
-export const nextId = (c: Ctx, prefix: string): string => `${prefix}${++c.s.counter}`;
+export const nextId = (c: Ctx, prefix: string): string => `${prefix}${++c.state.counter}`;
 
 export const emit = (c: Ctx, draft: EventDraft, at?: number): void => {
-  const s = c.s;
-  s.seq += 1;
-  c.events.push({ ...draft, seq: s.seq, t: at ?? s.t } as SessionEvent);
+  const { state } = c;
+  state.seq += 1;
+  c.events.push({ ...draft, seq: state.seq, t: at ?? state.t } as SessionEvent);
 };
-
-
 
 export const setHand = (c: Ctx, participant: string, raised: boolean): void => {
-  const s = c.s;
-  if (raised === s.hands.includes(participant)) return;
-  s.hands = raised ? [...s.hands, participant] : s.hands.filter((h) => h !== participant);
-  emit(c, { type: 'hand-raise', participant, action: raised ? 'raise' : 'lower', queue: s.hands });
+  const { state } = c;
+  if (raised === state.hands.includes(participant)) return;
+  state.hands = raised ? [...state.hands, participant] : state.hands.filter((h) => h !== participant);
+  emit(c, { type: 'hand-raise', participant, action: raised ? 'raise' : 'lower', queue: state.hands });
 };
 
-export const nextSnippetIndex = (s: SessionState): number | null => {
-  const next = currentSnippet(s).next;
+export const nextSnippetIndex = (state: SessionState): number | null => {
+  const next = currentSnippet(state).next;
   if (next === null) return null;
-  if (next === undefined) return s.snippet + 1 < s.scene.snippets.length ? s.snippet + 1 : null;
-  const index = s.scene.snippets.findIndex((sn) => sn.id === next);
+  if (next === undefined) return state.snippet + 1 < state.scene.snippets.length ? state.snippet + 1 : null;
+  const index = state.scene.snippets.findIndex((sn) => sn.id === next);
   return index >= 0 ? index : null;
 };
 
 export const advanceSnippet = (c: Ctx): boolean => {
-  const next = nextSnippetIndex(c.s);
+  const next = nextSnippetIndex(c.state);
   if (next === null) return false;
   startSnippet(c, next);
   return true;
 };
 
 export const startSnippet = (c: Ctx, index: number): void => {
-  const s = c.s;
-  s.snippet = index;
-  s.snippetTurns = 0;
-  s.line = 0;
-  s.rrCursor = null;
-  const snippet = currentSnippet(s);
+  const { state } = c;
+  state.snippet = index;
+  state.snippetTurns = 0;
+  state.line = 0;
+  state.rrCursor = null;
+  const snippet = currentSnippet(state);
   emit(c, { type: 'snippet-start', snippet: snippet.id, title: snippet.title ?? snippet.id, turns: snippet.turns, initiator: snippet.initiator });
 };
 
 export const end = (c: Ctx, reason: 'snippets-done' | 'max-turns' | 'ended'): void => {
-  const s = c.s;
-  if (s.phase === 'ended') return;
-  s.phase = 'ended';
-  s.pending = null;
-  s.awaiting = null;
-  emit(c, { type: 'end', reason, turns: s.turns });
+  const { state } = c;
+  if (state.phase === 'ended') return;
+  state.phase = 'ended';
+  state.pending = null;
+  state.awaiting = null;
+  emit(c, { type: 'end', reason, turns: state.turns });
 };
 
 export const isParticipant = (c: Ctx, id: string): boolean => {
-  if (c.room.byId.has(id)) return true;
+  if (c.cast.byId.has(id)) return true;
   emit(c, { type: 'system', level: 'warn', code: 'unknown-participant', message: `Unknown participant "${id}"` });
   return false;
 };

@@ -4,7 +4,6 @@
  * (MPOD §3.2), designation, interruptions, backchannels, memory, budgets and hand raising.
  */
 import type { Intent } from '../scene/schema';
-import { intents as allIntents } from '../scene/schema';
 import type { Cue } from './requests';
 import { detectDesignation } from './designation';
 import type { Act, PairType } from './events';
@@ -12,9 +11,11 @@ import { afterTurn } from './facilitator';
 import { remember, retrieve } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
 import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
-import { partyAllows, snippetMembers, type Room } from './room';
+import { partyAllows, snippetMembers, type Cast } from './cast';
 import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
+import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { candidatesFor, openObligation, planFor, selectNextSpeaker } from './floor';
+import { rngFrom } from './rng';
 import {
   advanceSnippet,
   currentSnippet,
@@ -40,64 +41,51 @@ const disagreementPattern =
 // The turn loop (DialogLab Algorithm 1)
 
 export const proceed = (c: Ctx): void => {
-  const s = c.s;
+  const { state } = c;
   // A scripted line is spoken at once, so loop until the engine needs something from outside.
   for (let guard = 0; guard < 1000; guard++) {
-    if (s.phase !== 'running' || s.paused || s.pending || s.awaiting || s.proposal) return;
-    if (s.turns >= s.maxTurns) return end(c, 'max-turns');
-    const obligation = openObligation(c);
-    if (!obligation && !s.interruption && !s.impromptu && s.snippetTurns >= currentSnippet(s).turns) {
+    if (state.phase !== 'running' || state.paused || state.pending || state.awaiting || state.proposal) return;
+    if (state.turns >= state.maxTurns) return end(c, 'max-turns');
+    // A turn owed to an interrupter or an addressee, and an impromptu phase, run past the snippet's budget.
+    if (!openObligation(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
       if (!advanceSnippet(c)) return end(c, 'snippets-done');
     }
-    const snippet = currentSnippet(s);
-    const line = !s.interruption && !obligation ? snippet.lines[s.line] : undefined;
-    if (line) {
-      s.line++;
-      const plan: Plan = { ...planFor(c, line.speaker, 'scripted'), addressee: line.to ?? null };
-      if (s.present.includes(line.speaker)) return beginTurn(c, plan);
-      emit(c, { type: 'floor', speaker: line.speaker, reason: 'scripted' });
-      accept(c, plan, line.text, 'scripted', {});
-      continue;
+    const selection = selectNextSpeaker({ ...state, rng: c.rng.state });
+    Object.assign(state, selection.state);
+    c.rng = rngFrom(selection.state.rng);
+    const { decision } = selection;
+    switch (decision.kind) {
+      case 'line':
+        if (state.present.includes(decision.plan.speaker)) return beginTurn(c, decision.plan);
+        emit(c, { type: 'floor', speaker: decision.plan.speaker, reason: 'scripted' });
+        accept(c, decision.plan, decision.text, 'scripted', {});
+        continue;
+      case 'raise-hands':
+        for (const id of decision.participants) setHand(c, id, true);
+        continue;
+      case 'derail':
+        return requestProposal(c, decision.participant, decision.intent);
+      case 'select':
+        return requestSelection(c, decision.candidates, 1);
+      case 'think':
+        return requestThoughts(c, decision.bidders);
+      case 'turn':
+        return beginTurn(c, decision.plan);
     }
-    if (!obligation && !s.interruption && !s.impromptu && s.snippetTurns > 0 && !s.skipDerail && maybeDerail(c)) return;
-    s.skipDerail = false;
-    const decision = selectNextSpeaker(c, obligation);
-    if (decision.kind === 'select') return requestSelection(c, decision.candidates, 1);
-    if (decision.kind === 'think') return requestThoughts(c, decision.bidders);
-    return beginTurn(c, decision.plan);
   }
-};
-const maybeDerail = (c: Ctx): boolean => {
-  const s = c.s;
-  const members = snippetMembers(c.room, currentSnippet(s));
-  for (const id of members) {
-    const p = c.room.byId.get(id);
-    const sim = p?.simulated;
-    if (!p || p.kind !== 'human' || !sim || s.present.includes(id) || id === s.last?.speaker) continue;
-    if (sim.mode === 'reactive' || !partyAllows(c.room, id)) continue;
-    if (!c.rng.chance(sim.derailProbability)) continue;
-    // Moderated mode: a deviation waits its turn like everyone else, behind a raised hand.
-    if (s.scene.turnTaking.partyMode === 'moderated') {
-      setHand(c, id, true);
-      continue;
-    }
-    requestProposal(c, id, c.rng.pick(sim.intents.length ? sim.intents : allIntents));
-    return true;
-  }
-  return false;
 };
 
 export const onProposal = (c: Ctx, participant: string, intent: Intent, text: string): void => {
-  const s = c.s;
+  const { state } = c;
   if (!text) {
-    emit(c, { type: 'system', level: 'warn', code: 'empty-proposal', message: `No proposal for ${c.room.name(participant)}` });
-    s.skipDerail = true;
+    emit(c, { type: 'system', level: 'warn', code: 'empty-proposal', message: `No proposal for ${c.cast.name(participant)}` });
+    state.skipDerail = true;
     return proceed(c);
   }
-  const mode = c.room.byId.get(participant)?.simulated?.mode;
+  const mode = c.cast.byId.get(participant)?.simulated?.mode;
   if (mode === 'human-control') {
     const id = nextId(c, 'p');
-    s.proposal = { id, participant, intent, text };
+    state.proposal = { id, participant, intent, text };
     emit(c, { type: 'approval-needed', proposal: id, participant, intent, text });
     return;
   }
@@ -106,10 +94,10 @@ export const onProposal = (c: Ctx, participant: string, intent: Intent, text: st
 
 /** DialogLab §5.2.2: an accepted deviation starts an impromptu phase of a few turns. */
 export const deviate = (c: Ctx, participant: string, intent: Intent, text: string): void => {
-  const s = c.s;
-  const range = c.room.byId.get(participant)?.simulated?.impromptuTurns ?? { min: 2, max: 4 };
+  const { state } = c;
+  const range = c.cast.byId.get(participant)?.simulated?.impromptuTurns ?? { min: 2, max: 4 };
   const turns = c.rng.int(range.min, range.max);
-  s.impromptu = { participant, intent, remaining: turns };
+  state.impromptu = { participant, intent, remaining: turns };
   emit(c, { type: 'impromptu-start', participant, intent, turns });
   emit(c, { type: 'floor', speaker: participant, reason: 'impromptu' });
   accept(c, { ...planFor(c, participant, 'impromptu'), act: 'deviation', intent, addressee: null, obligation: null, impromptu: true }, text, 'simulated-human', {});
@@ -120,8 +108,8 @@ export const deviate = (c: Ctx, participant: string, intent: Intent, text: strin
 // Requests to the shell
 
 export const beginTurn = (c: Ctx, plan: Plan): void => {
-  const s = c.s;
-  if (s.impromptu) plan = { ...plan, impromptu: true };
+  const { state } = c;
+  if (state.impromptu) plan = { ...plan, impromptu: true };
   emit(c, {
     type: 'floor',
     speaker: plan.speaker,
@@ -130,12 +118,12 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
     ...(plan.facilitatorAct ? { act: plan.facilitatorAct } : {}),
   });
   if (plan.act === 'moderate' && plan.addressee) {
-    s.approved = plan.addressee;
-    s.hands = s.hands.filter((h) => h !== plan.addressee);
-    emit(c, { type: 'hand-raise', participant: plan.addressee, action: 'approve', queue: s.hands });
+    state.approved = plan.addressee;
+    state.hands = state.hands.filter((h) => h !== plan.addressee);
+    emit(c, { type: 'hand-raise', participant: plan.addressee, action: 'approve', queue: state.hands });
   }
-  if (s.present.includes(plan.speaker)) {
-    s.awaiting = plan;
+  if (state.present.includes(plan.speaker)) {
+    state.awaiting = plan;
     emit(c, {
       type: 'human-input-required',
       participant: plan.speaker,
@@ -150,11 +138,11 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
 export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: { text: string; similarity: number }[]): void => {
   const id = nextId(c, 'g');
   // The instructor's direction goes to the next AI turn requested, and stays with it through resamples.
-  if (c.s.direction && !plan.direction && c.room.byId.get(plan.speaker)?.kind === 'ai') {
-    plan = { ...plan, direction: c.s.direction };
-    c.s.direction = null;
+  if (c.state.direction && !plan.direction && c.cast.byId.get(plan.speaker)?.kind === 'ai') {
+    plan = { ...plan, direction: c.state.direction };
+    c.state.direction = null;
   }
-  c.s.pending = { id, kind: 'utterance', plan, attempt, rejected };
+  c.state.pending = { id, kind: 'utterance', plan, attempt, rejected };
   const parts = promptParts(c, plan);
   if (plan.direction) parts.direction = plan.direction;
   c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(parts, 'utterance', BASE_TEMPERATURE + 0.1 * attempt) });
@@ -162,22 +150,22 @@ export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: 
 
 export const requestProposal = (c: Ctx, participant: string, intent: Intent): void => {
   const id = nextId(c, 'g');
-  c.s.pending = { id, kind: 'proposal', participant, intent };
+  c.state.pending = { id, kind: 'proposal', participant, intent };
   const plan: Plan = { speaker: participant, reason: 'impromptu', act: 'deviation', intent, addressee: null, obligation: null };
   c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(promptParts(c, plan), 'proposal', BASE_TEMPERATURE) });
 };
 
 export const requestSelection = (c: Ctx, candidates: string[], attempt: number): void => {
   const id = nextId(c, 'g');
-  c.s.pending = { id, kind: 'select', attempt, candidates };
-  const speaker = c.s.last?.speaker ?? candidates[0]!;
-  const plan: Plan = { speaker, reason: 'llm-selector', act: 'statement', addressee: c.s.last?.addressee ?? null, obligation: null };
+  c.state.pending = { id, kind: 'select', attempt, candidates };
+  const speaker = c.state.last?.speaker ?? candidates[0]!;
+  const plan: Plan = { speaker, reason: 'llm-selector', act: 'statement', addressee: c.state.last?.addressee ?? null, obligation: null };
   c.requests.push({ kind: 'generate', id, request: buildSelectorPrompt(promptParts(c, plan), candidates) });
 };
 
 export const requestThoughts = (c: Ctx, bidders: string[]): void => {
   const id = nextId(c, 'g');
-  c.s.pending = { id, kind: 'think', bidders };
+  c.state.pending = { id, kind: 'think', bidders };
   c.requests.push({
     kind: 'think',
     id,
@@ -188,45 +176,45 @@ export const requestThoughts = (c: Ctx, bidders: string[]): void => {
   });
 };
 
-export const namesOf = (room: Room, id: string): string[] => [room.name(id), room.shortName(id)];
+export const namesOf = (cast: Cast, id: string): string[] => [cast.name(id), cast.shortName(id)];
 
 const promptParts = (c: Ctx, plan: Plan): PromptParts => {
-  const s = c.s;
-  const room = c.room;
-  const person = room.byId.get(plan.speaker)!;
-  const snippet = currentSnippet(s);
-  const last = s.last;
-  const query = last?.text ?? s.scene.topic;
+  const { state } = c;
+  const cast = c.cast;
+  const person = cast.byId.get(plan.speaker)!;
+  const snippet = currentSnippet(state);
+  const last = state.last;
+  const query = last?.text ?? state.scene.topic;
   const persona = person.persona;
-  const shown = s.memory.history.slice(-s.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${room.name(u.speaker)}: `, text: u.text }));
+  const shown = state.memory.history.slice(-state.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${cast.name(u.speaker)}: `, text: u.text }));
   // MMAgents §3.1.2: goals and own private knowledge most relevant to the last utterance...
   const privateKnowledge = persona?.privateKnowledge ?? [];
   const facts = [...retrieve(privateKnowledge, query, 2), ...privateKnowledge].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
   const goals = [...retrieve(persona?.goals ?? [], query, 1), ...(persona?.goals ?? [])].filter((g, i, all) => all.indexOf(g) === i).slice(0, 2);
   // ...and long-term memories of what was said, retrieved by similarity, minus what the history window already shows.
-  const unseen = s.memory.facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
+  const unseen = state.memory.facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
   const memories = retrieve(unseen, query, 3);
-  const nextSnippetGoal = plan.act === 'transition' ? s.scene.snippets[nextSnippetIndex(s) ?? -1]?.goal : undefined;
-  const party = room.partyOf.get(plan.speaker);
+  const nextSnippetGoal = plan.act === 'transition' ? state.scene.snippets[nextSnippetIndex(state) ?? -1]?.goal : undefined;
+  const party = cast.partyOf.get(plan.speaker);
   const sim = person.kind === 'human' ? person.simulated : undefined;
   const cue: Cue = {
     speaker: {
       id: person.id,
       name: person.name,
-      shortName: room.shortName(person.id),
+      shortName: cast.shortName(person.id),
       ...(person.role ? { role: person.role } : {}),
       mood: persona?.mood ?? 'neutral',
       traits: [...(persona?.traits ?? []), ...(sim?.traits ?? [])],
     },
-    participants: s.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: room.shortName(p.id), kind: p.kind })),
-    topic: s.scene.topic,
+    participants: state.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: cast.shortName(p.id), kind: p.kind })),
+    topic: state.scene.topic,
     snippet: { id: snippet.id, goal: nextSnippetGoal ?? snippet.goal, pattern: snippet.pattern },
     act: plan.act,
-    addressee: plan.addressee ? { id: plan.addressee, shortName: room.shortName(plan.addressee) } : null,
+    addressee: plan.addressee ? { id: plan.addressee, shortName: cast.shortName(plan.addressee) } : null,
     obligation: plan.obligation
-      ? { pair: plan.obligation.pair, from: plan.obligation.from, fromShortName: room.shortName(plan.obligation.from), text: plan.obligation.text }
+      ? { pair: plan.obligation.pair, from: plan.obligation.from, fromShortName: cast.shortName(plan.obligation.from), text: plan.obligation.text }
       : null,
-    lastMessage: last ? { speaker: last.speaker, shortName: room.shortName(last.speaker), text: last.text } : null,
+    lastMessage: last ? { speaker: last.speaker, shortName: cast.shortName(last.speaker), text: last.text } : null,
     ...(plan.intent ? { intent: plan.intent } : {}),
     ...(plan.vibe ? { vibe: plan.vibe } : {}),
     facts,
@@ -234,19 +222,19 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
     ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
     variant: c.rng.int(0, 2 ** 31 - 1),
   };
-  const contents = s.scene.contents.map((content) => `${content.kind} "${content.title}"${content.summary ? `: ${content.summary}` : ''}`);
+  const contents = state.scene.contents.map((content) => `${content.kind} "${content.title}"${content.summary ? `: ${content.summary}` : ''}`);
   return {
-    room,
-    memory: s.memory,
+    cast,
+    memory: state.memory,
     memories,
     cue,
     partyRole: party ? { party: party.name ?? party.id, role: party.role } : undefined,
     contents,
     nextSpeaker:
-      s.scene.turnTaking.policy === 'round-robin'
-        ? nextInOrder(snippetMembers(room, snippet), s.rrCursor, (id) => id !== plan.speaker && candidatesFor(c, true).includes(id))
+      state.scene.turnTaking.policy === 'round-robin'
+        ? nextInOrder(snippetMembers(cast, snippet), state.rrCursor, (id) => id !== plan.speaker && candidatesFor(c, true).includes(id))
         : null,
-    window: s.scene.turnTaking.historyWindow,
+    window: state.scene.turnTaking.historyWindow,
   };
 };
 
@@ -254,31 +242,29 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
 // Accepting an utterance
 
 export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utterance' }>, text: string, durationMs?: number): void => {
-  const s = c.s;
+  const { state } = c;
   const plan = pending.plan;
   if (!text) {
-    emit(c, { type: 'system', level: 'warn', code: 'empty-generation', message: `${c.room.name(plan.speaker)} produced no text; the floor passes.` });
+    emit(c, { type: 'system', level: 'warn', code: 'empty-generation', message: `${c.cast.name(plan.speaker)} produced no text; the floor passes.` });
     // The designated speaker said nothing: the obligation lapses rather than repeating forever.
-    if (s.last) s.last = { ...s.last, pair: 'none' };
+    if (state.last) state.last = { ...state.last, pair: 'none' };
     countTurn(c, !!plan.impromptu);
     return proceed(c);
   }
   // MPOD §3.2: reject an utterance too similar to the speaker's last 5; resample hotter, up to 5 times.
-  const similarity = maxSimilarity(text, (s.said[plan.speaker] ?? []).slice(-5));
+  const similarity = maxSimilarity(text, (state.said[plan.speaker] ?? []).slice(-5));
   if (similarity > REPETITION_THRESHOLD && pending.attempt < MAX_RESAMPLES) {
     return requestUtterance(c, plan, pending.attempt + 1, [...pending.rejected, { text, similarity }]);
   }
   let chosen = { text, similarity };
   // All attempts too similar: keep the least similar candidate to maintain flow.
   for (const candidate of pending.rejected) if (candidate.similarity < chosen.similarity) chosen = candidate;
-  const source = c.room.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
+  const source = c.cast.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
   // The measured speech length belongs to this text only; an earlier candidate's is estimated.
   const spokenMs = chosen.text === text ? durationMs : undefined;
   accept(c, plan, chosen.text, source, { resamples: pending.attempt, similarity: chosen.similarity, draft: pending.id, durationMs: spokenMs });
   proceed(c);
 };
-
-const wordsOf = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
 export const accept = (
   c: Ctx,
@@ -300,47 +286,47 @@ export const accept = (
     spoken?: { start: number; end: number };
   },
 ): void => {
-  const s = c.s;
-  const room = c.room;
+  const { state } = c;
+  const cast = c.cast;
   const speaker = plan.speaker;
-  const person = room.byId.get(speaker)!;
-  const rate = person.persona?.speakingRate ?? 150;
+  const person = cast.byId.get(speaker)!;
+  const rate = person.persona?.speakingRate ?? defaultSpeakingRate;
   const id = nextId(c, 'u');
-  const snippet = currentSnippet(s);
+  const snippet = currentSnippet(state);
 
   // DialogLab A.2.1: interruption rules (a_i, a_j, p_ij, v_ij) fire while a_j speaks.
   let text = fullText;
   let interruption: { by: string; vibe: string; atWord: number } | null = null;
   if (extra.cutBy) {
     text = `${fullText}—`;
-    interruption = { by: extra.cutBy, vibe: 'barge-in', atWord: wordsOf(fullText) };
+    interruption = { by: extra.cutBy, vibe: 'barge-in', atWord: tokensOf(fullText).length };
   } else if (source === 'ai' || source === 'simulated-human') {
-    const words = fullText.split(/\s+/).filter(Boolean);
+    const tokens = tokensOf(fullText);
     for (const rule of snippet.interruptions) {
-      if (rule.to !== speaker || rule.from === speaker || words.length < 6) continue;
-      if (s.present.includes(rule.from) || !partyAllows(room, rule.from)) continue;
+      if (rule.to !== speaker || rule.from === speaker || tokens.length < 6) continue;
+      if (state.present.includes(rule.from) || !partyAllows(cast, rule.from)) continue;
       // Moderated mode: only the moderator may cut someone off.
-      if (s.scene.turnTaking.partyMode === 'moderated' && rule.from !== s.scene.turnTaking.moderator) continue;
+      if (state.scene.turnTaking.partyMode === 'moderated' && rule.from !== state.scene.turnTaking.moderator) continue;
       if (!c.rng.chance(rule.probability)) continue;
-      const atWord = c.rng.int(Math.ceil(words.length * 0.35), Math.floor(words.length * 0.75));
-      text = `${words.slice(0, atWord).join(' ')}—`;
+      const atWord = c.rng.int(Math.ceil(tokens.length * 0.35), Math.floor(tokens.length * 0.75));
+      text = `${tokens.slice(0, atWord).join(' ')}—`;
       interruption = { by: rule.from, vibe: rule.vibe, atWord };
       break;
     }
   }
 
-  const words = wordsOf(text);
+  const words = countWords(text);
   // Speech measured for the whole text, cut by a rule: the part before the cut, by word count.
-  const measured = extra.durationMs !== undefined && interruption && !extra.cutBy ? (extra.durationMs * words) / Math.max(1, wordsOf(fullText)) : extra.durationMs;
-  const durationMs = Math.round(measured ?? (words / rate) * 60_000);
-  const previous = s.last && s.last.speaker !== speaker ? s.last.speaker : null;
+  const measured = extra.durationMs !== undefined && interruption && !extra.cutBy ? (extra.durationMs * words) / Math.max(1, countWords(fullText)) : extra.durationMs;
+  const durationMs = Math.round(measured ?? speakingMs(words, rate));
+  const previous = state.last && state.last.speaker !== speaker ? state.last.speaker : null;
   const designation = detectDesignation({
-    participants: room.names,
-    speaker: room.name(speaker),
-    previousSpeaker: previous ? room.name(previous) : null,
+    participants: cast.names,
+    speaker: cast.name(speaker),
+    previousSpeaker: previous ? cast.name(previous) : null,
     text,
   });
-  const detected = designation.next ? (room.idByName.get(designation.next) ?? null) : null;
+  const detected = designation.next ? (cast.idByName.get(designation.next) ?? null) : null;
   // An interrupted first pair part obliges nobody: the interrupter takes the floor.
   const pair: PairType = interruption ? 'none' : designation.pair;
   const addressee = detected ?? (plan.obligation ? plan.obligation.from : null) ?? (interruption ? plan.addressee : null);
@@ -352,7 +338,7 @@ export const accept = (
         ? pair
         : 'statement';
 
-  const startT = s.t;
+  const startT = state.t;
   emit(c, {
     type: 'utterance',
     id,
@@ -366,7 +352,7 @@ export const accept = (
     durationMs,
     ...(plan.obligation ? { replyTo: plan.obligation.utterance } : {}),
     ...(interruption ? { interrupted: true } : {}),
-    ...(plan.impromptu || s.impromptu ? { impromptu: true } : {}),
+    ...(plan.impromptu || state.impromptu ? { impromptu: true } : {}),
     ...(extra.resamples !== undefined ? { resamples: extra.resamples } : {}),
     ...(extra.similarity !== undefined ? { similarity: Math.round(extra.similarity * 1000) / 1000 } : {}),
     ...(extra.draft ? { draft: extra.draft } : {}),
@@ -376,10 +362,10 @@ export const accept = (
   // Backchannels: listeners' short verbal cues or nods, attached to the utterance they react to.
   let count = 0;
   for (const rule of snippet.backchannels) {
-    for (const listener of snippetMembers(room, snippet)) {
+    for (const listener of snippetMembers(cast, snippet)) {
       if (count >= 2) break;
-      if (listener === speaker || (rule.from !== '*' && rule.from !== listener) || s.present.includes(listener)) continue;
-      if (!partyAllows(room, listener)) continue;
+      if (listener === speaker || (rule.from !== '*' && rule.from !== listener) || state.present.includes(listener)) continue;
+      if (!partyAllows(cast, listener)) continue;
       if (interruption && listener === interruption.by) continue;
       if (rule.triggers.length && !rule.triggers.some((word) => mentions(text, word))) continue;
       if (!c.rng.chance(rule.probability)) continue;
@@ -394,20 +380,20 @@ export const accept = (
     const atMs = extra.cutAtMs !== undefined ? { atMs: Math.round(extra.cutAtMs) } : {};
     emit(c, { type: 'interruption', by: interruption.by, of: speaker, utterance: id, vibe: interruption.vibe, atWord: interruption.atWord, ...atMs }, startT + durationMs);
     // A barge-in is followed by the human's own words; a rule's interrupter takes the next turn.
-    if (!extra.cutBy) s.interruption = { by: interruption.by, vibe: interruption.vibe };
+    if (!extra.cutBy) state.interruption = { by: interruption.by, vibe: interruption.vibe };
   }
-  s.t = startT + durationMs + GAP_MS;
+  state.t = startT + durationMs + GAP_MS;
 
-  const party = room.partyOf.get(speaker);
-  if (party) s.partyCursor = { ...s.partyCursor, [party.id]: speaker };
-  const wasApproved = s.approved === speaker;
-  if (wasApproved) s.approved = null;
-  if (s.hands.includes(speaker)) setHand(c, speaker, false);
-  s.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, approved: wasApproved };
-  s.memory = remember(s.memory, { id, speaker, text }, room.name(speaker), Math.max(s.scene.turnTaking.historyWindow, 5));
-  s.said = { ...s.said, [speaker]: [...(s.said[speaker] ?? []), text].slice(-5) };
-  s.log = [
-    ...s.log,
+  const party = cast.partyOf.get(speaker);
+  if (party) state.partyCursor = { ...state.partyCursor, [party.id]: speaker };
+  const wasApproved = state.approved === speaker;
+  if (wasApproved) state.approved = null;
+  if (state.hands.includes(speaker)) setHand(c, speaker, false);
+  state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, approved: wasApproved };
+  state.memory = remember(state.memory, { id, speaker, text }, cast.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
+  state.said = { ...state.said, [speaker]: [...(state.said[speaker] ?? []), text].slice(-5) };
+  state.log = [
+    ...state.log,
     {
       speaker,
       words,
@@ -416,14 +402,14 @@ export const accept = (
       snippet: snippet.id,
     },
   ];
-  const facilitator = s.scene.turnTaking.facilitator;
+  const facilitator = state.scene.turnTaking.facilitator;
   if (facilitator) {
     const fired = plan.facilitatorAct ? { act: plan.facilitatorAct, addressee: plan.addressee } : null;
-    s.facilitator = afterTurn(s.facilitator, speaker, facilitator.participant, s.turns, fired);
+    state.facilitator = afterTurn(state.facilitator, speaker, facilitator.participant, state.turns, fired);
   }
-  countTurn(c, !!(plan.impromptu || s.impromptu));
+  countTurn(c, !!(plan.impromptu || state.impromptu));
   if (plan.facilitatorAct === 'transition') advanceSnippet(c);
-  if (s.scene.turnTaking.partyMode === 'moderated') raiseHands(c, speaker);
+  if (state.scene.turnTaking.partyMode === 'moderated') raiseHands(c, speaker);
 };
 
 /** Whether `text` contains `word` as a whole word or phrase ("%" as a symbol anywhere), ignoring case. */
@@ -437,31 +423,31 @@ const mentions = (text: string, word: string): boolean => {
 };
 
 export const countTurn = (c: Ctx, impromptu: boolean): void => {
-  const s = c.s;
-  s.turns++;
-  if (!impromptu) s.snippetTurns++;
-  if (s.impromptu) {
-    const remaining = s.impromptu.remaining - 1;
+  const { state } = c;
+  state.turns++;
+  if (!impromptu) state.snippetTurns++;
+  if (state.impromptu) {
+    const remaining = state.impromptu.remaining - 1;
     if (remaining <= 0) {
-      emit(c, { type: 'impromptu-end', participant: s.impromptu.participant });
-      s.impromptu = null;
-    } else s.impromptu = { ...s.impromptu, remaining };
+      emit(c, { type: 'impromptu-end', participant: state.impromptu.participant });
+      state.impromptu = null;
+    } else state.impromptu = { ...state.impromptu, remaining };
   }
 };
 
 /** Moderated mode: listeners with something to say raise their hands (DialogLab's Q_raised). */
 const raiseHands = (c: Ctx, speaker: string): void => {
-  const s = c.s;
-  const moderator = s.scene.turnTaking.moderator;
-  const moderatorParty = moderator ? c.room.partyOf.get(moderator)?.id : undefined;
+  const { state } = c;
+  const moderator = state.scene.turnTaking.moderator;
+  const moderatorParty = moderator ? c.cast.partyOf.get(moderator)?.id : undefined;
   const hopefuls = candidatesFor(c, true).filter(
-    (id) => id !== moderator && id !== speaker && !s.hands.includes(id) && id !== s.approved && !s.present.includes(id) && c.room.partyOf.get(id)?.id !== moderatorParty,
+    (id) => id !== moderator && id !== speaker && !state.hands.includes(id) && id !== state.approved && !state.present.includes(id) && c.cast.partyOf.get(id)?.id !== moderatorParty,
   );
   // Presenters answer; the audience asks. Prefer members of parties that own no content.
-  const owners = new Set(s.scene.contents.map((content) => content.owner));
-  const askers = hopefuls.filter((id) => !owners.has(c.room.partyOf.get(id)?.id ?? ''));
+  const owners = new Set(state.scene.contents.map((content) => content.owner));
+  const askers = hopefuls.filter((id) => !owners.has(c.cast.partyOf.get(id)?.id ?? ''));
   const pool = askers.length ? askers : hopefuls;
   for (const id of pool) if (c.rng.chance(0.25)) setHand(c, id, true);
-  if (s.hands.length === 0 && speaker === moderator && pool.length) setHand(c, c.rng.pick(pool), true);
+  if (state.hands.length === 0 && speaker === moderator && pool.length) setHand(c, c.rng.pick(pool), true);
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDraft, SessionEvent } from '../engine/events';
-import { aggregateMetrics, countWords, runMetrics, type RunMetrics } from './metrics';
+import { countWords } from '../engine/words';
+import { aggregateMetrics, runMetrics, type RunMetrics } from './metrics';
 
 /** Numbers and times the drafts: one event every second. */
 const log = (...drafts: EventDraft[]): SessionEvent[] => drafts.map((d, i) => ({ ...d, seq: i + 1, t: i * 1000 }) as SessionEvent);

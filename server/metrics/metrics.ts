@@ -11,6 +11,7 @@
  */
 import type { EventOf, SessionEvent } from '../engine/events';
 import { maxSimilarity, REPETITION_THRESHOLD } from '../engine/similarity';
+import { countWords, speakingMs } from '../engine/words';
 
 export interface ParticipantMetrics {
   /** Utterances spoken. */
@@ -116,13 +117,8 @@ export interface AggregateMetrics {
   endReasons: Partial<Record<EndReason, number>>;
 }
 
-/** The persona default in the scene schema, for a speaker whose rate the log does not give. */
-const defaultSpeakingRate = 150;
 /** MPOD §3.2: the anti-repetition window (the threshold is the engine's). */
 const repetitionWindow = 5;
-
-/** Whitespace-separated tokens that contain a letter or digit, so a dash is not a word. */
-export const countWords = (text: string): number => text.split(/\s+/).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
 
 const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
 
@@ -168,11 +164,10 @@ export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
 
   utterances.forEach((u, i) => {
     const uWords = countWords(u.text);
-    const rate = rates.get(u.speaker) ?? defaultSpeakingRate;
     const table = tableOf(u.speaker);
     table.turns += 1;
     table.words += uWords;
-    table.speakingMs += u.durationMs > 0 ? u.durationMs : (uWords / (rate > 0 ? rate : defaultSpeakingRate)) * 60_000;
+    table.speakingMs += u.durationMs > 0 ? u.durationMs : speakingMs(uWords, rates.get(u.speaker));
     words += uWords;
 
     const previous = previousTexts.get(u.speaker) ?? [];

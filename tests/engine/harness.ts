@@ -89,6 +89,8 @@ export const run = (
     state?: SessionState;
     inputs?: EngineInput[];
     approvals?: 'approve' | 'dismiss' | 'wait';
+    /** Sees every state the engine reaches, in order. */
+    visit?: (state: SessionState) => void;
   } = {},
 ): Run => {
   const respond = options.respond ?? cueText;
@@ -101,6 +103,7 @@ export const run = (
   for (let guard = 0; queue.length > 0 && guard < 100_000; guard++) {
     const result = step(state, queue.shift()!);
     state = result.state;
+    options.visit?.(state);
     events.push(...result.events);
     for (const event of result.events) {
       if (event.type === 'approval-needed' && options.approvals !== 'wait') {

@@ -1008,7 +1008,7 @@ const extend = (core: string, extras: string[], rng: Rng, targetWords: number | 
 
 // ---------------------------------------------------------------- acts
 
-interface Turn {
+interface PreparedCue {
   cue: Cue;
   kind: Kind;
   slots: Slots;
@@ -1016,7 +1016,7 @@ interface Turn {
   knowledge: Knowledge[];
 }
 
-const prepare = (cue: Cue, rng: Rng): Turn => {
+const prepare = (cue: Cue, rng: Rng): PreparedCue => {
   const kind = kindOf(cue);
   const last = cue.lastMessage && cue.lastMessage.speaker !== cue.speaker.id ? cue.lastMessage : null;
   const knowledge = knowledgeOf(cue);
@@ -1055,7 +1055,7 @@ const prepare = (cue: Cue, rng: Rng): Turn => {
   return { cue, kind, slots, goal: goals.find((g) => g.request) ?? goal, knowledge };
 };
 
-const statement = (turn: Turn, rng: Rng, slots: Slots = turn.slots): string => {
+const statement = (turn: PreparedCue, rng: Rng, slots: Slots = turn.slots): string => {
   const { cue, kind } = turn;
   const pattern = slots.Last ? cue.snippet.pattern : 'neutral';
   const brief = cue.targetWords !== undefined && cue.targetWords <= 8;
@@ -1109,7 +1109,7 @@ const weighted = <T>(options: [T, number][], rng: Rng): T => {
   return live.at(-1)![0];
 };
 
-const answerQuestion = (turn: Turn, rng: Rng): string => {
+const answerQuestion = (turn: PreparedCue, rng: Rng): string => {
   const { cue } = turn;
   const asked = cue.obligation?.text ?? '';
   const names = new Set(cue.participants.flatMap((p) => tokens(`${p.name} ${p.shortName}`)).map(stemOf));
@@ -1145,7 +1145,7 @@ const answerQuestion = (turn: Turn, rng: Rng): string => {
   );
 };
 
-const answer = (turn: Turn, rng: Rng): string => {
+const answer = (turn: PreparedCue, rng: Rng): string => {
   const { cue, slots } = turn;
   const pair = cue.obligation?.pair ?? 'none';
   const accept = rng.chance(0.75);
@@ -1167,7 +1167,7 @@ const answer = (turn: Turn, rng: Rng): string => {
   return tidy(text.replace(/\?/g, '.'));
 };
 
-const firstPairPart = (kind: keyof typeof firstPairParts, turn: Turn, slots: Slots, rng: Rng): string => {
+const firstPairPart = (kind: keyof typeof firstPairParts, turn: PreparedCue, slots: Slots, rng: Rng): string => {
   const { cue } = turn;
   const { named, group } = firstPairParts[kind]!;
   let pool = slots.Name ? poolFor(named, turn.kind) : poolFor(group, turn.kind);
@@ -1196,7 +1196,7 @@ const vibeOf = (vibe: string | undefined): keyof typeof interruptions => {
   return 'neutral';
 };
 
-const deviation = (turn: Turn, rng: Rng): string => {
+const deviation = (turn: PreparedCue, rng: Rng): string => {
   const { cue, slots } = turn;
   const intent = cue.intent ?? 'extend';
   const mood = slots.mood ?? (intent === 'emotional' ? 'uneasy' : undefined);

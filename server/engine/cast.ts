@@ -1,11 +1,12 @@
 /**
- * Who is in the room and who may speak: lookups built once per scene, and the speaking-mode rules
- * of parties (DialogLab §4.1): a party in `representative` mode speaks only through its
+ * A scene's cast: who is in it, by id, name and party, looked up once per scene; and who may speak
+ * for a party (DialogLab §4.1): a party in `representative` mode speaks only through its
  * representative, a party in `subset` mode only through its subset.
  */
 import { shortNameOf, type LoadedScene, type Participant, type Party, type Snippet } from '../scene/schema';
 
-export interface Room {
+/** The participants of one scene and their parties, indexed for the engine's lookups. */
+export interface Cast {
   scene: LoadedScene;
   order: string[];
   byId: ReadonlyMap<string, Participant>;
@@ -17,15 +18,15 @@ export interface Room {
   name: (id: string) => string;
 }
 
-const rooms = new WeakMap<LoadedScene, Room>();
+const casts = new WeakMap<LoadedScene, Cast>();
 
-export const roomOf = (scene: LoadedScene): Room => {
-  const cached = rooms.get(scene);
+export const castOf = (scene: LoadedScene): Cast => {
+  const cached = casts.get(scene);
   if (cached) return cached;
   const byId = new Map(scene.participants.map((p) => [p.id, p]));
   const partyOf = new Map<string, Party>();
   for (const party of scene.parties) for (const member of party.members) if (!partyOf.has(member)) partyOf.set(member, party);
-  const room: Room = {
+  const cast: Cast = {
     scene,
     order: scene.participants.map((p) => p.id),
     byId,
@@ -38,28 +39,28 @@ export const roomOf = (scene: LoadedScene): Room => {
     },
     name: (id) => byId.get(id)?.name ?? id,
   };
-  rooms.set(scene, room);
-  return room;
+  casts.set(scene, cast);
+  return cast;
 };
 
 /** The members of a party allowed to speak for it. */
-export const voicesOf = (party: Party): string[] => {
+export const speakersFor = (party: Party): string[] => {
   if (party.speakingMode === 'representative' && party.representative) return [party.representative];
   if (party.speakingMode === 'subset' && party.subset) return party.subset;
   return party.members;
 };
 
 /** Whether a participant's party lets them speak at all (representative / subset rules). */
-export const partyAllows = (room: Room, id: string): boolean => {
-  const party = room.partyOf.get(id);
-  return !party || voicesOf(party).includes(id);
+export const partyAllows = (cast: Cast, id: string): boolean => {
+  const party = cast.partyOf.get(id);
+  return !party || speakersFor(party).includes(id);
 };
 
 /** The participant who speaks in `id`'s place: themself, or their party's representative. */
-export const voiceFor = (room: Room, id: string): string => {
-  if (partyAllows(room, id)) return id;
-  const party = room.partyOf.get(id)!;
-  return voicesOf(party)[0] ?? id;
+export const speakerFor = (cast: Cast, id: string): string => {
+  if (partyAllows(cast, id)) return id;
+  const party = cast.partyOf.get(id)!;
+  return speakersFor(party)[0] ?? id;
 };
 
-export const snippetMembers = (room: Room, snippet: Snippet): string[] => snippet.participants ?? room.order;
+export const snippetMembers = (cast: Cast, snippet: Snippet): string[] => snippet.participants ?? cast.order;
