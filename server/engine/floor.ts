@@ -8,12 +8,12 @@ import { intents as allIntents, type Intent } from '../scene/schema';
 import type { Act } from './events';
 import { chooseFacilitatorAct } from './facilitator';
 import { nextInOrder, selectNextParty } from './policies';
-import { partyAllows, snippetMembers, speakerFor, speakersFor } from './cast';
+import { partyAllows, snippetMembers, speakerFor, speakersFor } from './roster';
 import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
 import { contextOf, currentSnippet, nextSnippetIndex, type Ctx, type FloorReason, type Plan, type SessionState } from './state';
 
 /** What choosing the floor uses of a step's working copy: no events or requests, so it cannot emit. */
-type Working = Pick<Ctx, 'state' | 'cast' | 'rng'>;
+type Working = Pick<Ctx, 'state' | 'roster' | 'rng'>;
 
 /** What the turn loop is to do next. */
 export type Decision =
@@ -79,7 +79,7 @@ const choose = (c: Working): Decision => {
     return { kind: 'turn', plan: { ...planFor(c, by, 'interruption'), act: 'interrupt', vibe, addressee: last } };
   }
   if (state.snippetTurns === 0 && !obligation) {
-    const initiator = speakerFor(c.cast, currentSnippet(state).initiator);
+    const initiator = speakerFor(c.roster, currentSnippet(state).initiator);
     const opening = state.turns === 0;
     return { kind: 'turn', plan: { ...planFor(c, initiator, 'initiator'), ...(opening ? { act: 'greeting' as const, addressee: null } : {}) } };
   }
@@ -113,11 +113,11 @@ const choose = (c: Working): Decision => {
 const rollDerails = (c: Working): Decision | null => {
   const { state } = c;
   const raised: string[] = [];
-  for (const id of snippetMembers(c.cast, currentSnippet(state))) {
-    const p = c.cast.byId.get(id);
+  for (const id of snippetMembers(c.roster, currentSnippet(state))) {
+    const p = c.roster.byId.get(id);
     const sim = p?.simulated;
     if (!p || p.kind !== 'human' || !sim || state.present.includes(id) || id === state.last?.speaker) continue;
-    if (sim.mode === 'reactive' || !partyAllows(c.cast, id)) continue;
+    if (sim.mode === 'reactive' || !partyAllows(c.roster, id)) continue;
     if (!c.rng.chance(sim.derailProbability)) continue;
     // Moderated mode: a deviation waits its turn like everyone else, behind a raised hand.
     if (state.scene.turnTaking.partyMode === 'moderated') {
@@ -141,7 +141,7 @@ const byPolicy = (c: Working): Decision => {
   if (pool.length === 0) return { kind: 'turn', plan: planFor(c, last ?? currentSnippet(state).initiator, 'continues') };
   switch (turnTaking.policy) {
     case 'round-robin': {
-      const next = nextInOrder(snippetMembers(c.cast, currentSnippet(state)), state.rrCursor, (id) => pool.includes(id)) ?? pool[0]!;
+      const next = nextInOrder(snippetMembers(c.roster, currentSnippet(state)), state.rrCursor, (id) => pool.includes(id)) ?? pool[0]!;
       state.rrCursor = next;
       return { kind: 'turn', plan: planFor(c, next, 'round-robin') };
     }
@@ -150,7 +150,7 @@ const byPolicy = (c: Working): Decision => {
     case 'llm-selector':
       // MPOD §3.1: with fewer than two utterances there is too little context; use round-robin.
       if (state.memory.history.length < 2) {
-        const next = nextInOrder(snippetMembers(c.cast, currentSnippet(state)), last, (id) => pool.includes(id)) ?? pool[0]!;
+        const next = nextInOrder(snippetMembers(c.roster, currentSnippet(state)), last, (id) => pool.includes(id)) ?? pool[0]!;
         return { kind: 'turn', plan: planFor(c, next, 'round-robin') };
       }
       return { kind: 'select', candidates: pool };
@@ -182,7 +182,7 @@ const byParty = (c: Working, pool: string[]): Plan => {
   const members = new Set(pool);
   const parties = state.scene.parties.filter((p) => speakersFor(p).some((id) => members.has(id)));
   if (parties.length === 0) return planFor(c, c.rng.pick(pool), 'party');
-  const current = last ? c.cast.partyOf.get(last) : undefined;
+  const current = last ? c.roster.partyOf.get(last) : undefined;
   const party = selectNextParty(parties, parties.find((p) => p.id === current?.id), turnTaking.partyMode === 'round-robin' ? 'round-robin' : 'free', c.rng);
   const speakers = speakersFor(party).filter((id) => members.has(id));
   let speaker: string;
@@ -198,9 +198,9 @@ const byParty = (c: Working, pool: string[]): Plan => {
 /** Who may be given the floor by a policy in the current snippet. */
 export const candidatesFor = (c: Working, policy: boolean): string[] => {
   const { state } = c;
-  return snippetMembers(c.cast, currentSnippet(state)).filter((id) => {
-    if (!partyAllows(c.cast, id)) return false;
-    const p = c.cast.byId.get(id);
+  return snippetMembers(c.roster, currentSnippet(state)).filter((id) => {
+    if (!partyAllows(c.roster, id)) return false;
+    const p = c.roster.byId.get(id);
     if (!p) return false;
     return !(policy && p.kind === 'human' && !state.present.includes(id) && (p.simulated?.mode ?? 'reactive') === 'reactive');
   });
@@ -219,10 +219,10 @@ export const openObligation = (c: Working): Obligation | null => {
   const { state } = c;
   const last = state.last;
   if (!last || last.interrupted || last.pair === 'none' || !last.addressee) return null;
-  const speaker = speakerFor(c.cast, last.addressee);
+  const speaker = speakerFor(c.roster, last.addressee);
   if (speaker === last.speaker) return null;
   const turnTaking = state.scene.turnTaking;
-  const person = c.cast.byId.get(speaker);
+  const person = c.roster.byId.get(speaker);
   const honoured =
     turnTaking.policy === 'cssn-or-ss' ||
     person?.kind === 'human' ||
@@ -240,7 +240,7 @@ export const openObligation = (c: Working): Obligation | null => {
 export const planFor = (c: Working, speaker: string, reason: FloorReason): Plan => {
   const { state } = c;
   const last = state.last;
-  if (last && !last.interrupted && last.pair !== 'none' && last.addressee && speakerFor(c.cast, last.addressee) === speaker && last.speaker !== speaker) {
+  if (last && !last.interrupted && last.pair !== 'none' && last.addressee && speakerFor(c.roster, last.addressee) === speaker && last.speaker !== speaker) {
     return {
       speaker,
       reason,
@@ -255,7 +255,7 @@ export const planFor = (c: Working, speaker: string, reason: FloorReason): Plan 
 /** The engine's plan for an unobliged turn; the generated text decides what is logged. */
 const chooseAct = (c: Working, speaker: string): { act: Act; addressee: string | null } => {
   const { state } = c;
-  const person = c.cast.byId.get(speaker);
+  const person = c.roster.byId.get(speaker);
   if (person?.kind === 'human' && state.present.includes(speaker)) return { act: 'statement', addressee: null };
   const roll = c.rng.next();
   const target = questionTarget(c, speaker);
@@ -271,9 +271,9 @@ const chooseAct = (c: Working, speaker: string): { act: Act; addressee: string |
 export const questionTarget = (c: Working, speaker: string): string | null => {
   const { state } = c;
   const moderator = state.scene.turnTaking.partyMode === 'moderated' ? state.scene.turnTaking.moderator : undefined;
-  const speakerParty = c.cast.partyOf.get(speaker)?.id;
+  const speakerParty = c.roster.partyOf.get(speaker)?.id;
   let options = candidatesFor(c, false).filter((id) => id !== speaker && id !== moderator);
-  if (moderator) options = options.filter((id) => c.cast.partyOf.get(id)?.id !== speakerParty) ;
+  if (moderator) options = options.filter((id) => c.roster.partyOf.get(id)?.id !== speakerParty) ;
   if (options.length === 0) return null;
   const counts = new Map(options.map((id) => [id, 0]));
   for (const r of state.log) if (counts.has(r.speaker)) counts.set(r.speaker, counts.get(r.speaker)! + 1);
@@ -290,7 +290,7 @@ const facilitatorView = (c: Working) => {
     acts: facilitator.acts,
     pace: facilitator.pace,
     facilitator: facilitator.participant,
-    members: snippetMembers(c.cast, currentSnippet(state)).filter((id) => id !== facilitator.participant),
+    members: snippetMembers(c.roster, currentSnippet(state)).filter((id) => id !== facilitator.participant),
     turns: state.turns,
     log: state.log,
     window: Math.max(state.scene.turnTaking.historyWindow, 5),

@@ -84,7 +84,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
       const was = state.present.includes(input.participant);
       state.present = input.present ? [...new Set([...state.present, input.participant])] : state.present.filter((p) => p !== input.participant);
       if (was !== input.present) {
-        const name = c.cast.name(input.participant);
+        const name = c.roster.name(input.participant);
         emit(c, { type: 'system', level: 'info', code: input.present ? 'joined' : 'left', message: `${name} ${input.present ? 'joined' : 'left'} the room`, participant: input.participant });
       }
       // A human who arrives speaks for themselves: their simulated proposal is withdrawn.
@@ -92,7 +92,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
       if (input.present && proposal?.participant === input.participant) {
         state.proposal = null;
         emit(c, { type: 'approval-resolved', proposal: proposal.id, decision: 'dismiss' });
-        emit(c, { type: 'system', level: 'info', code: 'proposal-withdrawn', message: `${c.cast.name(input.participant)} joined; their simulated contribution was withdrawn.`, audience: 'observers' });
+        emit(c, { type: 'system', level: 'info', code: 'proposal-withdrawn', message: `${c.roster.name(input.participant)} joined; their simulated contribution was withdrawn.`, audience: 'observers' });
         if (state.phase === 'running') proceed(c);
       }
       // A human who leaves while the room waits for them is simulated for that turn instead.
@@ -127,7 +127,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
       const who = state.awaiting?.speaker ?? (state.pending?.kind === 'utterance' ? state.pending.plan.speaker : null);
       state.pending = null;
       state.awaiting = null;
-      emit(c, { type: 'system', level: 'info', code: 'turn-skipped', message: who ? `${c.cast.name(who)}'s turn was skipped.` : 'Turn skipped.' });
+      emit(c, { type: 'system', level: 'info', code: 'turn-skipped', message: who ? `${c.roster.name(who)}'s turn was skipped.` : 'Turn skipped.' });
       if (state.last) state.last = { ...state.last, pair: 'none' };
       countTurn(c, false);
       return proceed(c);
@@ -171,7 +171,7 @@ const onGenerated = (c: Ctx, requestId: string, text: string, durationMs?: numbe
     case 'proposal':
       return onProposal(c, pending.participant, pending.intent, clean);
     case 'select': {
-      const chosen = parseSelection(clean, pending.candidates.map((id) => ({ id, names: namesOf(c.cast, id) })));
+      const chosen = parseSelection(clean, pending.candidates.map((id) => ({ id, names: namesOf(c.roster, id) })));
       if (chosen) return beginTurn(c, planFor(c, chosen, 'llm-selector'));
       if (pending.attempt < MAX_SELECTOR_ATTEMPTS) return requestSelection(c, pending.candidates, pending.attempt + 1);
       // MPOD §3.1: after 3 failed retries the selector falls back to a random choice.
@@ -203,7 +203,7 @@ const onThoughts = (c: Ctx, requestId: string, answers: { participant: string; t
 const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   const { state } = c;
   const { participant, text, cut } = input;
-  const person = c.cast.byId.get(participant);
+  const person = c.roster.byId.get(participant);
   if (!person || person.kind !== 'human') {
     emit(c, { type: 'system', level: 'warn', code: 'not-a-human', message: `"${participant}" is not a human participant of this scene` });
     return;
@@ -214,7 +214,7 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   const pending = state.pending;
   if (cut && 'request' in cut && pending?.kind === 'utterance' && pending.id === cut.request && cut.partial.trim()) {
     state.pending = null;
-    const source = c.cast.byId.get(pending.plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
+    const source = c.roster.byId.get(pending.plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
     accept(c, pending.plan, cut.partial.trim(), source, { cutBy: participant, draft: pending.id, ...(cut.atMs !== undefined ? { durationMs: cut.atMs, cutAtMs: cut.atMs } : {}) });
   }
   // Barge-in over speech already logged but still playing: the interruption is logged after it.

@@ -9,7 +9,7 @@ import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './faci
 import { emptyMemory, type Memory } from './memory';
 import type { Bid } from './policies';
 import { rngFrom, type Rng } from './rng';
-import { castOf, type Cast } from './cast';
+import { rosterOf, type Roster } from './roster';
 
 export type FloorReason = Extract<SessionEvent, { type: 'floor' }>['reason'];
 
@@ -175,14 +175,14 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
 /** The mutable working copy of one step. Only `step` and `selectNextSpeaker` create one, so both stay pure. */
 export interface Ctx {
   state: SessionState;
-  cast: Cast;
+  roster: Roster;
   rng: Rng;
   events: SessionEvent[];
   requests: EngineRequest[];
 }
 
 /** A working copy of `state` for one step (or one look-ahead). */
-export const contextOf = (state: SessionState): Ctx => ({ state: { ...state }, cast: castOf(state.scene), rng: rngFrom(state.rng), events: [], requests: [] });
+export const contextOf = (state: SessionState): Ctx => ({ state: { ...state }, roster: rosterOf(state.scene), rng: rngFrom(state.rng), events: [], requests: [] });
 
 export const currentSnippet = (state: SessionState): Snippet => state.scene.snippets[state.snippet]!;
 
@@ -236,7 +236,7 @@ export const end = (c: Ctx, reason: 'snippets-done' | 'max-turns' | 'ended'): vo
 };
 
 export const isParticipant = (c: Ctx, id: string): boolean => {
-  if (c.cast.byId.has(id)) return true;
+  if (c.roster.byId.has(id)) return true;
   emit(c, { type: 'system', level: 'warn', code: 'unknown-participant', message: `Unknown participant "${id}"` });
   return false;
 };

@@ -11,7 +11,7 @@ import { afterTurn } from './facilitator';
 import { remember, retrieve } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
 import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
-import { partyAllows, snippetMembers, type Cast } from './cast';
+import { partyAllows, snippetMembers, type Roster } from './roster';
 import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { candidatesFor, openObligation, planFor, selectNextSpeaker } from './floor';
@@ -78,11 +78,11 @@ export const proceed = (c: Ctx): void => {
 export const onProposal = (c: Ctx, participant: string, intent: Intent, text: string): void => {
   const { state } = c;
   if (!text) {
-    emit(c, { type: 'system', level: 'warn', code: 'empty-proposal', message: `No proposal for ${c.cast.name(participant)}` });
+    emit(c, { type: 'system', level: 'warn', code: 'empty-proposal', message: `No proposal for ${c.roster.name(participant)}` });
     state.skipDerail = true;
     return proceed(c);
   }
-  const mode = c.cast.byId.get(participant)?.simulated?.mode;
+  const mode = c.roster.byId.get(participant)?.simulated?.mode;
   if (mode === 'human-control') {
     const id = nextId(c, 'p');
     state.proposal = { id, participant, intent, text };
@@ -95,7 +95,7 @@ export const onProposal = (c: Ctx, participant: string, intent: Intent, text: st
 /** DialogLab §5.2.2: an accepted deviation starts an impromptu phase of a few turns. */
 export const deviate = (c: Ctx, participant: string, intent: Intent, text: string): void => {
   const { state } = c;
-  const range = c.cast.byId.get(participant)?.simulated?.impromptuTurns ?? { min: 2, max: 4 };
+  const range = c.roster.byId.get(participant)?.simulated?.impromptuTurns ?? { min: 2, max: 4 };
   const turns = c.rng.int(range.min, range.max);
   state.impromptu = { participant, intent, remaining: turns };
   emit(c, { type: 'impromptu-start', participant, intent, turns });
@@ -138,7 +138,7 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
 export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: { text: string; similarity: number }[]): void => {
   const id = nextId(c, 'g');
   // The instructor's direction goes to the next AI turn requested, and stays with it through resamples.
-  if (c.state.direction && !plan.direction && c.cast.byId.get(plan.speaker)?.kind === 'ai') {
+  if (c.state.direction && !plan.direction && c.roster.byId.get(plan.speaker)?.kind === 'ai') {
     plan = { ...plan, direction: c.state.direction };
     c.state.direction = null;
   }
@@ -176,17 +176,17 @@ export const requestThoughts = (c: Ctx, bidders: string[]): void => {
   });
 };
 
-export const namesOf = (cast: Cast, id: string): string[] => [cast.name(id), cast.shortName(id)];
+export const namesOf = (roster: Roster, id: string): string[] => [roster.name(id), roster.shortName(id)];
 
 const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const { state } = c;
-  const cast = c.cast;
-  const person = cast.byId.get(plan.speaker)!;
+  const roster = c.roster;
+  const person = roster.byId.get(plan.speaker)!;
   const snippet = currentSnippet(state);
   const last = state.last;
   const query = last?.text ?? state.scene.topic;
   const persona = person.persona;
-  const shown = state.memory.history.slice(-state.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${cast.name(u.speaker)}: `, text: u.text }));
+  const shown = state.memory.history.slice(-state.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${roster.name(u.speaker)}: `, text: u.text }));
   // MMAgents §3.1.2: goals and own private knowledge most relevant to the last utterance...
   const privateKnowledge = persona?.privateKnowledge ?? [];
   const facts = [...retrieve(privateKnowledge, query, 2), ...privateKnowledge].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
@@ -195,26 +195,26 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const unseen = state.memory.facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
   const memories = retrieve(unseen, query, 3);
   const nextSnippetGoal = plan.act === 'transition' ? state.scene.snippets[nextSnippetIndex(state) ?? -1]?.goal : undefined;
-  const party = cast.partyOf.get(plan.speaker);
+  const party = roster.partyOf.get(plan.speaker);
   const sim = person.kind === 'human' ? person.simulated : undefined;
   const cue: Cue = {
     speaker: {
       id: person.id,
       name: person.name,
-      shortName: cast.shortName(person.id),
+      shortName: roster.shortName(person.id),
       ...(person.role ? { role: person.role } : {}),
       mood: persona?.mood ?? 'neutral',
       traits: [...(persona?.traits ?? []), ...(sim?.traits ?? [])],
     },
-    participants: state.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: cast.shortName(p.id), kind: p.kind })),
+    participants: state.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: roster.shortName(p.id), kind: p.kind })),
     topic: state.scene.topic,
     snippet: { id: snippet.id, goal: nextSnippetGoal ?? snippet.goal, pattern: snippet.pattern },
     act: plan.act,
-    addressee: plan.addressee ? { id: plan.addressee, shortName: cast.shortName(plan.addressee) } : null,
+    addressee: plan.addressee ? { id: plan.addressee, shortName: roster.shortName(plan.addressee) } : null,
     obligation: plan.obligation
-      ? { pair: plan.obligation.pair, from: plan.obligation.from, fromShortName: cast.shortName(plan.obligation.from), text: plan.obligation.text }
+      ? { pair: plan.obligation.pair, from: plan.obligation.from, fromShortName: roster.shortName(plan.obligation.from), text: plan.obligation.text }
       : null,
-    lastMessage: last ? { speaker: last.speaker, shortName: cast.shortName(last.speaker), text: last.text } : null,
+    lastMessage: last ? { speaker: last.speaker, shortName: roster.shortName(last.speaker), text: last.text } : null,
     ...(plan.intent ? { intent: plan.intent } : {}),
     ...(plan.vibe ? { vibe: plan.vibe } : {}),
     facts,
@@ -224,7 +224,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   };
   const contents = state.scene.contents.map((content) => `${content.kind} "${content.title}"${content.summary ? `: ${content.summary}` : ''}`);
   return {
-    cast,
+    roster,
     memory: state.memory,
     memories,
     cue,
@@ -232,7 +232,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
     contents,
     nextSpeaker:
       state.scene.turnTaking.policy === 'round-robin'
-        ? nextInOrder(snippetMembers(cast, snippet), state.rrCursor, (id) => id !== plan.speaker && candidatesFor(c, true).includes(id))
+        ? nextInOrder(snippetMembers(roster, snippet), state.rrCursor, (id) => id !== plan.speaker && candidatesFor(c, true).includes(id))
         : null,
     window: state.scene.turnTaking.historyWindow,
   };
@@ -245,7 +245,7 @@ export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utter
   const { state } = c;
   const plan = pending.plan;
   if (!text) {
-    emit(c, { type: 'system', level: 'warn', code: 'empty-generation', message: `${c.cast.name(plan.speaker)} produced no text; the floor passes.` });
+    emit(c, { type: 'system', level: 'warn', code: 'empty-generation', message: `${c.roster.name(plan.speaker)} produced no text; the floor passes.` });
     // The designated speaker said nothing: the obligation lapses rather than repeating forever.
     if (state.last) state.last = { ...state.last, pair: 'none' };
     countTurn(c, !!plan.impromptu);
@@ -259,7 +259,7 @@ export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utter
   let chosen = { text, similarity };
   // All attempts too similar: keep the least similar candidate to maintain flow.
   for (const candidate of pending.rejected) if (candidate.similarity < chosen.similarity) chosen = candidate;
-  const source = c.cast.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
+  const source = c.roster.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
   // The measured speech length belongs to this text only; an earlier candidate's is estimated.
   const spokenMs = chosen.text === text ? durationMs : undefined;
   accept(c, plan, chosen.text, source, { resamples: pending.attempt, similarity: chosen.similarity, draft: pending.id, durationMs: spokenMs });
@@ -287,9 +287,9 @@ export const accept = (
   },
 ): void => {
   const { state } = c;
-  const cast = c.cast;
+  const roster = c.roster;
   const speaker = plan.speaker;
-  const person = cast.byId.get(speaker)!;
+  const person = roster.byId.get(speaker)!;
   const rate = person.persona?.speakingRate ?? defaultSpeakingRate;
   const id = nextId(c, 'u');
   const snippet = currentSnippet(state);
@@ -304,7 +304,7 @@ export const accept = (
     const tokens = tokensOf(fullText);
     for (const rule of snippet.interruptions) {
       if (rule.to !== speaker || rule.from === speaker || tokens.length < 6) continue;
-      if (state.present.includes(rule.from) || !partyAllows(cast, rule.from)) continue;
+      if (state.present.includes(rule.from) || !partyAllows(roster, rule.from)) continue;
       // Moderated mode: only the moderator may cut someone off.
       if (state.scene.turnTaking.partyMode === 'moderated' && rule.from !== state.scene.turnTaking.moderator) continue;
       if (!c.rng.chance(rule.probability)) continue;
@@ -321,12 +321,12 @@ export const accept = (
   const durationMs = Math.round(measured ?? speakingMs(words, rate));
   const previous = state.last && state.last.speaker !== speaker ? state.last.speaker : null;
   const designation = detectDesignation({
-    participants: cast.names,
-    speaker: cast.name(speaker),
-    previousSpeaker: previous ? cast.name(previous) : null,
+    participants: roster.names,
+    speaker: roster.name(speaker),
+    previousSpeaker: previous ? roster.name(previous) : null,
     text,
   });
-  const detected = designation.next ? (cast.idByName.get(designation.next) ?? null) : null;
+  const detected = designation.next ? (roster.idByName.get(designation.next) ?? null) : null;
   // An interrupted first pair part obliges nobody: the interrupter takes the floor.
   const pair: PairType = interruption ? 'none' : designation.pair;
   const addressee = detected ?? (plan.obligation ? plan.obligation.from : null) ?? (interruption ? plan.addressee : null);
@@ -362,10 +362,10 @@ export const accept = (
   // Backchannels: listeners' short verbal cues or nods, attached to the utterance they react to.
   let count = 0;
   for (const rule of snippet.backchannels) {
-    for (const listener of snippetMembers(cast, snippet)) {
+    for (const listener of snippetMembers(roster, snippet)) {
       if (count >= 2) break;
       if (listener === speaker || (rule.from !== '*' && rule.from !== listener) || state.present.includes(listener)) continue;
-      if (!partyAllows(cast, listener)) continue;
+      if (!partyAllows(roster, listener)) continue;
       if (interruption && listener === interruption.by) continue;
       if (rule.triggers.length && !rule.triggers.some((word) => mentions(text, word))) continue;
       if (!c.rng.chance(rule.probability)) continue;
@@ -384,13 +384,13 @@ export const accept = (
   }
   state.t = startT + durationMs + GAP_MS;
 
-  const party = cast.partyOf.get(speaker);
+  const party = roster.partyOf.get(speaker);
   if (party) state.partyCursor = { ...state.partyCursor, [party.id]: speaker };
   const wasApproved = state.approved === speaker;
   if (wasApproved) state.approved = null;
   if (state.hands.includes(speaker)) setHand(c, speaker, false);
   state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, approved: wasApproved };
-  state.memory = remember(state.memory, { id, speaker, text }, cast.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
+  state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
   state.said = { ...state.said, [speaker]: [...(state.said[speaker] ?? []), text].slice(-5) };
   state.log = [
     ...state.log,
@@ -439,13 +439,13 @@ export const countTurn = (c: Ctx, impromptu: boolean): void => {
 const raiseHands = (c: Ctx, speaker: string): void => {
   const { state } = c;
   const moderator = state.scene.turnTaking.moderator;
-  const moderatorParty = moderator ? c.cast.partyOf.get(moderator)?.id : undefined;
+  const moderatorParty = moderator ? c.roster.partyOf.get(moderator)?.id : undefined;
   const hopefuls = candidatesFor(c, true).filter(
-    (id) => id !== moderator && id !== speaker && !state.hands.includes(id) && id !== state.approved && !state.present.includes(id) && c.cast.partyOf.get(id)?.id !== moderatorParty,
+    (id) => id !== moderator && id !== speaker && !state.hands.includes(id) && id !== state.approved && !state.present.includes(id) && c.roster.partyOf.get(id)?.id !== moderatorParty,
   );
   // Presenters answer; the audience asks. Prefer members of parties that own no content.
   const owners = new Set(state.scene.contents.map((content) => content.owner));
-  const askers = hopefuls.filter((id) => !owners.has(c.cast.partyOf.get(id)?.id ?? ''));
+  const askers = hopefuls.filter((id) => !owners.has(c.roster.partyOf.get(id)?.id ?? ''));
   const pool = askers.length ? askers : hopefuls;
   for (const id of pool) if (c.rng.chance(0.25)) setHand(c, id, true);
   if (state.hands.length === 0 && speaker === moderator && pool.length) setHand(c, c.rng.pick(pool), true);

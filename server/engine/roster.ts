@@ -1,12 +1,12 @@
 /**
- * A scene's cast: who is in it, by id, name and party, looked up once per scene; and who may speak
+ * A scene's roster: who is in it, by id, name and party, looked up once per scene; and who may speak
  * for a party (DialogLab §4.1): a party in `representative` mode speaks only through its
  * representative, a party in `subset` mode only through its subset.
  */
 import { shortNameOf, type LoadedScene, type Participant, type Party, type Snippet } from '../scene/schema';
 
 /** The participants of one scene and their parties, indexed for the engine's lookups. */
-export interface Cast {
+export interface Roster {
   scene: LoadedScene;
   order: string[];
   byId: ReadonlyMap<string, Participant>;
@@ -18,15 +18,15 @@ export interface Cast {
   name: (id: string) => string;
 }
 
-const casts = new WeakMap<LoadedScene, Cast>();
+const rosters = new WeakMap<LoadedScene, Roster>();
 
-export const castOf = (scene: LoadedScene): Cast => {
-  const cached = casts.get(scene);
+export const rosterOf = (scene: LoadedScene): Roster => {
+  const cached = rosters.get(scene);
   if (cached) return cached;
   const byId = new Map(scene.participants.map((p) => [p.id, p]));
   const partyOf = new Map<string, Party>();
   for (const party of scene.parties) for (const member of party.members) if (!partyOf.has(member)) partyOf.set(member, party);
-  const cast: Cast = {
+  const roster: Roster = {
     scene,
     order: scene.participants.map((p) => p.id),
     byId,
@@ -39,8 +39,8 @@ export const castOf = (scene: LoadedScene): Cast => {
     },
     name: (id) => byId.get(id)?.name ?? id,
   };
-  casts.set(scene, cast);
-  return cast;
+  rosters.set(scene, roster);
+  return roster;
 };
 
 /** The members of a party allowed to speak for it. */
@@ -51,16 +51,16 @@ export const speakersFor = (party: Party): string[] => {
 };
 
 /** Whether a participant's party lets them speak at all (representative / subset rules). */
-export const partyAllows = (cast: Cast, id: string): boolean => {
-  const party = cast.partyOf.get(id);
+export const partyAllows = (roster: Roster, id: string): boolean => {
+  const party = roster.partyOf.get(id);
   return !party || speakersFor(party).includes(id);
 };
 
 /** The participant who speaks in `id`'s place: themself, or their party's representative. */
-export const speakerFor = (cast: Cast, id: string): string => {
-  if (partyAllows(cast, id)) return id;
-  const party = cast.partyOf.get(id)!;
+export const speakerFor = (roster: Roster, id: string): string => {
+  if (partyAllows(roster, id)) return id;
+  const party = roster.partyOf.get(id)!;
   return speakersFor(party)[0] ?? id;
 };
 
-export const snippetMembers = (cast: Cast, snippet: Snippet): string[] => snippet.participants ?? cast.order;
+export const snippetMembers = (roster: Roster, snippet: Snippet): string[] => snippet.participants ?? roster.order;
