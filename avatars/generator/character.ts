@@ -14,6 +14,7 @@
  * width, rounding, upper lip raise, lower lip tuck, lip press, smile, frown) gives each viseme its
  * shape; blinks rotate the upper lids over the eyes; `browInnerUp` lifts the inner brows.
  */
+import { visemeMorph, visemes, type Viseme } from '../../server/media/visemes';
 import type { Character, RGB } from './cast';
 import { clamp01, ellipsoid, lerp, loft, MeshBuilder, mix, refine, shade, smoothstep, torus, tube, type Ring, type Skin } from './mesh';
 import { skeletonFor, type Bone, type Vec3 } from './skeleton';
@@ -46,22 +47,22 @@ interface MouthShape {
 }
 
 /** Oculus visemes as mouth shapes (the lip and jaw positions of each phoneme class). */
-export const visemeShapes: Record<string, MouthShape> = {
-  viseme_sil: { press: 0.6 },
-  viseme_PP: { press: 1, round: 0.15 },
-  viseme_FF: { jaw: 0.12, lowerIn: 1, upperUp: 0.35 },
-  viseme_TH: { jaw: 0.28, wide: 0.15, upperUp: 0.25 },
-  viseme_DD: { jaw: 0.32, wide: 0.3 },
-  viseme_kk: { jaw: 0.45, wide: 0.22 },
-  viseme_CH: { jaw: 0.18, round: 0.65, upperUp: 0.45 },
-  viseme_SS: { jaw: 0.08, wide: 0.65, upperUp: 0.5 },
-  viseme_nn: { jaw: 0.22, wide: 0.12, upperUp: 0.1 },
-  viseme_RR: { jaw: 0.25, round: 0.5 },
-  viseme_aa: { jaw: 1, wide: 0.12 },
-  viseme_E: { jaw: 0.45, wide: 0.55, upperUp: 0.3 },
-  viseme_I: { jaw: 0.22, wide: 0.95, upperUp: 0.4 },
-  viseme_O: { jaw: 0.62, round: 0.85 },
-  viseme_U: { jaw: 0.22, round: 1.1 },
+export const visemeShapes: Record<Viseme, MouthShape> = {
+  sil: { press: 0.6 },
+  PP: { press: 1, round: 0.15 },
+  FF: { jaw: 0.12, lowerIn: 1, upperUp: 0.35 },
+  TH: { jaw: 0.28, wide: 0.15, upperUp: 0.25 },
+  DD: { jaw: 0.32, wide: 0.3 },
+  kk: { jaw: 0.45, wide: 0.22 },
+  CH: { jaw: 0.18, round: 0.65, upperUp: 0.45 },
+  SS: { jaw: 0.08, wide: 0.65, upperUp: 0.5 },
+  nn: { jaw: 0.22, wide: 0.12, upperUp: 0.1 },
+  RR: { jaw: 0.25, round: 0.5 },
+  aa: { jaw: 1, wide: 0.12 },
+  E: { jaw: 0.45, wide: 0.55, upperUp: 0.3 },
+  I: { jaw: 0.22, wide: 0.95, upperUp: 0.4 },
+  O: { jaw: 0.62, round: 0.85 },
+  U: { jaw: 0.22, round: 1.1 },
 };
 
 const expressionShapes: Record<string, MouthShape> = {
@@ -72,7 +73,7 @@ const expressionShapes: Record<string, MouthShape> = {
   mouthFrownRight: { frownR: 1 },
 };
 
-export const morphNames = [...Object.keys(visemeShapes), 'eyeBlinkLeft', 'eyeBlinkRight', 'jawOpen', 'mouthSmileLeft', 'mouthSmileRight', 'browInnerUp', 'mouthFrownLeft', 'mouthFrownRight'];
+export const morphNames = [...visemes.map(visemeMorph), 'eyeBlinkLeft', 'eyeBlinkRight', 'jawOpen', 'mouthSmileLeft', 'mouthSmileRight', 'browInnerUp', 'mouthFrownLeft', 'mouthFrownRight'];
 
 const TAU = Math.PI * 2;
 /** |azimuth| folded to 0 (front) .. π (back). */
@@ -523,7 +524,7 @@ const faceMorphs = (head: MeshBuilder, face: Face): Morph[] => {
   };
   const mouthMorph = (name: string, shape: MouthShape) => morph(name, (p, tag) => mouthDelta(face, shape, p, tag));
   const morphs: Morph[] = [];
-  for (const [name, shape] of Object.entries(visemeShapes)) morphs.push(mouthMorph(name, shape));
+  for (const viseme of visemes) morphs.push(mouthMorph(visemeMorph(viseme), visemeShapes[viseme]));
   for (const side of [1, -1]) {
     const centre: Vec3 = [side * face.eyeX, face.eyeY, face.eyeZ];
     const lid = side > 0 ? 'lidL' : 'lidR';

@@ -16,7 +16,7 @@ import { animationClips, animationsDocument } from './animations';
 import { cast, type Character } from './cast';
 import { buildCharacter } from './character';
 import { characterDocument } from './gltf';
-import { morphNames } from './character';
+import { visemeMorph, visemes } from '../../server/media/visemes';
 import { requiredBones, skeletonFor } from './skeleton';
 
 export interface ManifestEntry {
@@ -48,7 +48,8 @@ export interface CustomAvatar {
 
 export const avatarsDir = new URL('..', import.meta.url).pathname;
 
-const visemes = morphNames.filter((n) => n.startsWith('viseme_'));
+/** The morph targets a GLB needs for lip sync, named as Ready Player Me names them. */
+const visemeMorphs = visemes.map(visemeMorph);
 
 const triangleCount = (doc: Document): number =>
   doc
@@ -67,7 +68,7 @@ export const avatarProblems = (doc: Document): string[] => {
     .getRoot()
     .listMeshes()
     .map((m) => ((m.getExtras() as { targetNames?: string[] }).targetNames ?? []));
-  const missingVisemes = visemes.filter((v) => !targetNames.some((names) => names.includes(v)));
+  const missingVisemes = visemeMorphs.filter((v) => !targetNames.some((names) => names.includes(v)));
   if (missingVisemes.length) {
     problems.push(`no morph targets ${missingVisemes.join(', ')} (export with the Oculus visemes, e.g. Ready Player Me's ?morphTargets=Oculus Visemes,ARKit)`);
   }

@@ -16,6 +16,7 @@
  */
 import { morphNames } from './character';
 import { launchChromium } from './chromium';
+import { visemeMorph } from '../../server/media/visemes';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -72,6 +73,9 @@ interface Plan {
   avatars: { id: string; name: string; caption: string; file: string; viseme: boolean; morph: string | null; body: Rect; face: Rect; label: Rect }[];
 }
 
+/** The mouth every other avatar shows: wide open. */
+const openMouth = visemeMorph('aa');
+
 const defaults = { columns: 6, cellWidth: 260, cellHeight: 640 };
 
 /** Space between cells and around the sheet, and the height of the label strip under each cell. */
@@ -89,7 +93,7 @@ export const renderSheet = async (options: SheetOptions): Promise<Sheet> => {
   const morphSheet = options.morphsOf ? manifest.avatars.find((a) => a.id === options.morphsOf) : undefined;
   if (options.morphsOf && !morphSheet) throw new Error(`no avatar "${options.morphsOf}" in ${resolve(avatarsDir, 'manifest.json')}`);
   // A morph sheet shows one avatar per morph target, from its first cell at rest.
-  const entries = morphSheet ? [null, ...morphNames].map((morph) => ({ avatar: morphSheet, morph })) : manifest.avatars.map((avatar, i) => ({ avatar, morph: i % 2 === 1 ? 'viseme_aa' : null }));
+  const entries = morphSheet ? [null, ...morphNames].map((morph) => ({ avatar: morphSheet, morph })) : manifest.avatars.map((avatar, i) => ({ avatar, morph: i % 2 === 1 ? openMouth : null }));
 
   const rows = Math.ceil(entries.length / columns);
   const faceHeight = Math.round(cellHeight * faceShare);
@@ -100,12 +104,12 @@ export const renderSheet = async (options: SheetOptions): Promise<Sheet> => {
     avatars: entries.map(({ avatar, morph }, i) => {
       const x = gutter + (i % columns) * (cellWidth + gutter);
       const y = gutter + Math.floor(i / columns) * (cellHeight + labelHeight + gutter);
-      const viseme = morph === 'viseme_aa';
+      const viseme = morph === openMouth;
       return {
         id: avatar.id,
         name: avatar.name,
         // Custom avatars (avatars/custom.json) have no known height.
-        caption: morphSheet ? (morph ?? 'rest') : [avatar.presentation, avatar.height > 0 ? `${avatar.height.toFixed(2)} m` : 'own GLB', ...(viseme ? ['viseme_aa'] : [])].join(' · '),
+        caption: morphSheet ? (morph ?? 'rest') : [avatar.presentation, avatar.height > 0 ? `${avatar.height.toFixed(2)} m` : 'own GLB', ...(viseme ? [openMouth] : [])].join(' · '),
         file: avatar.file,
         viseme,
         morph,

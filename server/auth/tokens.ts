@@ -11,21 +11,9 @@
  * ```
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import { Claims } from './claims';
 
-export const roles = ['participant', 'observer', 'author'] as const;
-export const Role = z.enum(roles);
-export type Role = z.infer<typeof Role>;
-
-export const Claims = z.strictObject({
-  session: z.string().min(1),
-  /** The seat's participant id; null for observers and authors, who hold no seat. */
-  participant: z.string().min(1).nullable(),
-  role: Role,
-  /** Expiry, milliseconds since the epoch; the token is valid while `now < exp`. */
-  exp: z.number().int(),
-});
-export type Claims = z.infer<typeof Claims>;
+export type { Role } from './claims';
 
 export type Verification = { ok: true; claims: Claims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
 

@@ -7,7 +7,7 @@
  * session started (simulated from speaking rates in the simulator, wall-clock in live rooms).
  */
 import { z } from 'zod';
-import { facilitatorActs, intents, policies } from '../scene/schema';
+import { facilitatorActs, intents, participantKinds, policies } from '../scene/schema';
 
 export const pairTypes = ['question', 'request', 'offer', 'greeting', 'invitation', 'none'] as const;
 export const PairType = z.enum(pairTypes);
@@ -41,7 +41,7 @@ export const SessionStartEvent = z.object({
   seed: z.number().int(),
   policy: z.enum(policies),
   participants: z.array(
-    z.object({ id: who, name: z.string(), kind: z.enum(['ai', 'human']), present: z.boolean(), speakingRate: z.number() }),
+    z.object({ id: who, name: z.string(), kind: z.enum(participantKinds), present: z.boolean(), speakingRate: z.number() }),
   ),
 });
 
@@ -135,6 +135,10 @@ export const HandRaiseEvent = z.object({
   action: z.enum(['raise', 'lower', 'approve']),
   queue: z.array(who).describe('the hand-raising queue after this change'),
 });
+
+/** A session's life in the engine (the server adds lobby and pause around it). */
+export const sessionPhases = ['new', 'running', 'ended'] as const;
+export type SessionPhase = (typeof sessionPhases)[number];
 
 export const SystemEvent = z.object({
   ...base,

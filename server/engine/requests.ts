@@ -4,7 +4,7 @@
  * templates instead of reading prompts). The engine owns these types; the generator port and
  * every vendor import them from here, never the reverse.
  */
-import type { Intent, Pattern } from '../scene/schema';
+import type { Intent, ParticipantKind, Pattern } from '../scene/schema';
 import type { Act, PairType } from './events';
 
 export type Purpose =
@@ -20,7 +20,7 @@ export type Purpose =
 /** Structured facts about the turn, used by the scripted generator and by tests. */
 export interface Cue {
   speaker: { id: string; name: string; shortName: string; role?: string; mood: string; traits: string[] };
-  participants: { id: string; name: string; shortName: string; kind: 'ai' | 'human' }[];
+  participants: { id: string; name: string; shortName: string; kind: ParticipantKind }[];
   topic: string;
   snippet: { id: string; goal: string; pattern: Pattern };
   /** What the engine wants this turn to do. The text, not this plan, decides the logged act. */

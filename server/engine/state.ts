@@ -4,7 +4,7 @@
  */
 import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../scene/schema';
 import type { GenerateRequest } from './requests';
-import type { Act, EventDraft, PairType, SessionEvent } from './events';
+import type { Act, EventDraft, EventOf, PairType, SessionEvent, SessionPhase } from './events';
 import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './facilitator';
 import { emptyMemory, type Memory } from './memory';
 import type { Bid } from './policies';
@@ -54,7 +54,7 @@ export interface SessionState {
   /** Human participants who are really here; absent humans are simulated. */
   present: string[];
   maxTurns: number;
-  phase: 'new' | 'running' | 'ended';
+  phase: SessionPhase;
   paused: boolean;
   seq: number;
   /** Conversation time in ms. */
@@ -118,7 +118,7 @@ export type EngineInput =
   | { type: 'raise-hand'; participant: string }
   | { type: 'lower-hand'; participant: string }
   | { type: 'presence'; participant: string; present: boolean }
-  | { type: 'notice'; level: 'info' | 'warn' | 'error'; code: string; message: string }
+  | { type: 'notice'; level: EventOf<'system'>['level']; code: string; message: string }
   | { type: 'clock'; t: number }
   | { type: 'pause' }
   | { type: 'resume' }

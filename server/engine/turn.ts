@@ -6,7 +6,7 @@
 import type { Intent } from '../scene/schema';
 import type { Cue } from './requests';
 import { detectDesignation } from './designation';
-import type { Act, PairType } from './events';
+import type { Act, PairType, UtteranceEvent } from './events';
 import { afterTurn } from './facilitator';
 import { remember, retrieve } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
@@ -270,7 +270,7 @@ export const accept = (
   c: Ctx,
   plan: Plan,
   fullText: string,
-  source: 'ai' | 'human' | 'simulated-human' | 'scripted',
+  source: UtteranceEvent['source'],
   /**
    * `cutBy`: a human barged in; `fullText` is what had been heard so far, `cutAtMs` where its
    * speech stopped. `draft`: the request the text answered (clients' audio and deltas name it).

@@ -16,8 +16,10 @@
  * `dismiss`, `regenerate`, `inject`, `end`; everyone `ping`.
  */
 import { z } from 'zod';
-import { SessionEvent } from '../engine/events';
-import { intents } from '../scene/schema';
+import { Role } from '../auth/claims';
+import { SessionEvent, sessionPhases } from '../engine/events';
+import { VisemeCue } from '../media/visemes';
+import { contentKinds, formations, intents, participantKinds } from '../scene/schema';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -53,6 +55,8 @@ export type ObserverMessage = z.infer<typeof ObserverMessage>;
 
 export const participantTypes = ParticipantMessage.options.map((o) => o.shape.type.value);
 export const observerTypes = ObserverMessage.options.map((o) => o.shape.type.value);
+/** Every type a client may send: a message of another type is unknown, not malformed. */
+export const clientTypes: readonly string[] = [...participantTypes, ...observerTypes, PingMessage.shape.type.value];
 
 /** What a client needs to draw the room at once: who is here, who holds the floor, what is pending. */
 export const Snapshot = z.object({
@@ -61,22 +65,22 @@ export const Snapshot = z.object({
     id: z.string(),
     title: z.string(),
     topic: z.string(),
-    formation: z.string(),
+    formation: z.enum(formations),
     /** Shared material on the room's board: public contents only (a party's private notes stay out). */
-    contents: z.array(z.object({ id: z.string(), kind: z.enum(['slides', 'poster', 'document']), title: z.string(), summary: z.string(), sections: z.array(z.string()) })),
+    contents: z.array(z.object({ id: z.string(), kind: z.enum(contentKinds), title: z.string(), summary: z.string(), sections: z.array(z.string()) })),
     moderated: z.boolean().describe('party mode "moderated": participants raise hands and wait to be called on'),
   }),
   participants: z.array(
     z.object({
       id: z.string(),
       name: z.string(),
-      kind: z.enum(['ai', 'human']),
+      kind: z.enum(participantKinds),
       role: z.string().nullable(),
       present: z.boolean(),
       avatar: z.string().nullable(),
     }),
   ),
-  phase: z.enum(['new', 'running', 'ended']),
+  phase: z.enum(sessionPhases),
   paused: z.boolean(),
   turns: z.number().int(),
   snippet: z.string(),
@@ -98,7 +102,6 @@ export const MIC_SAMPLE_RATE = 16_000;
 export const MAX_MIC_FRAME_BYTES = MIC_SAMPLE_RATE * 2;
 
 const pcm = z.string().describe('PCM16 little-endian mono samples, base64');
-const Viseme = z.enum(['sil', 'PP', 'FF', 'TH', 'DD', 'kk', 'CH', 'SS', 'nn', 'RR', 'aa', 'E', 'I', 'O', 'U']);
 
 /** What voice the server offers this client; `hint` says how to turn on what is off. */
 export const VoiceOffer = z.object({
@@ -114,7 +117,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('welcome'),
     protocol: z.literal(PROTOCOL_VERSION),
-    you: z.object({ participant: z.string().nullable(), role: z.enum(['participant', 'observer', 'author']) }),
+    you: z.object({ participant: z.string().nullable(), role: Role }),
     /** The client's `after` when it reconnected: events after it follow, none before. */
     resumedFrom: z.number().int(),
     snapshot: Snapshot,
@@ -133,7 +136,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
     sampleRate: z.number().int().positive(),
     pcm,
     /** Visemes (morph targets `viseme_<name>`) becoming dominant at `t` ms from the start of the draft's speech. */
-    cues: z.array(z.object({ t: z.number(), viseme: Viseme, weight: z.number().min(0).max(1).optional() })),
+    cues: z.array(VisemeCue),
     words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })),
   }),
   z.object({

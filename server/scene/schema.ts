@@ -1,6 +1,8 @@
 /**
  * The scene format: one zod schema, the single source for the YAML files in `scenes/`,
  * the engine, the server, the client and the generated JSON Schema (`scenes/scene.schema.json`).
+ * Its vocabularies (formations, participant and content kinds, intents…) are the ones the event
+ * log and the realtime protocol carry too, so they are exported for them.
  *
  * The model follows DialogLab §4.1 and §5.1: a scene has a topic, a formation, shared contents,
  * participants (AI personas or humans), parties with speaking modes, a turn-taking policy and
@@ -16,6 +18,9 @@ const probability = z.number().min(0, 'expected a probability between 0 and 1').
 const positiveInt = z.number().int('expected a positive integer').positive('expected a positive integer');
 
 export const formations = ['circle', 'table', 'panel', 'audience', 'poster', 'u-shape'] as const;
+export const participantKinds = ['ai', 'human'] as const;
+/** What the shared board shows: a slide deck, a poster or a document. */
+export const contentKinds = ['slides', 'poster', 'document'] as const;
 export const speakingModes = ['all', 'representative', 'subset', 'random'] as const;
 export const policies = ['round-robin', 'random', 'llm-selector', 'party', 'cssn-or-ss'] as const;
 export const partyModes = ['free', 'round-robin', 'moderated'] as const;
@@ -80,7 +85,7 @@ export const SimulatedHuman = z
 export const Participant = z
   .object({
     id,
-    kind: z.enum(['ai', 'human']).describe('ai: a persona driven by a generator; human: a real person, simulated when absent'),
+    kind: z.enum(participantKinds).describe('ai: a persona driven by a generator; human: a real person, simulated when absent'),
     name: z.string().min(1),
     shortName: z.string().optional().describe('what others call them; defaults to the first word of name'),
     role: z.string().optional().describe('their role in the room, e.g. "interviewer"'),
@@ -94,7 +99,7 @@ export const Participant = z
 export const Content = z
   .object({
     id,
-    kind: z.enum(['slides', 'poster', 'document']),
+    kind: z.enum(contentKinds),
     title: z.string(),
     owner: z.string().default('public').describe('a party id, or "public"'),
     summary: z.string().default(''),
@@ -200,6 +205,9 @@ export type TurnTaking = z.infer<typeof TurnTaking>;
 export type SimulatedHuman = z.infer<typeof SimulatedHuman>;
 export type InterruptionRule = z.infer<typeof InterruptionRule>;
 export type BackchannelRule = z.infer<typeof BackchannelRule>;
+export type Formation = (typeof formations)[number];
+export type ParticipantKind = (typeof participantKinds)[number];
+export type ContentKind = (typeof contentKinds)[number];
 export type Policy = (typeof policies)[number];
 export type PartyMode = (typeof partyModes)[number];
 export type Pattern = (typeof patterns)[number];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLipSync, visemes, type Viseme, type VisemeCue } from './lipsync';
+import { visemes, type Viseme, type VisemeCue } from '../../../server/media/visemes';
+import { createLipSync } from './lipsync';
 
 const cues: VisemeCue[] = [
   { t: 0, viseme: 'PP' },

@@ -14,25 +14,14 @@
  * lipSync.add('d1', [{ t: 0, viseme: 'PP' }, { t: 90, viseme: 'aa' }, { t: 260, viseme: 'sil' }]);
  * useFrame(() => {
  *   const weights = lipSync.weightsAt('d1', msIntoSpeech);
- *   for (const viseme of visemes) head.morphTargetInfluences![head.morphTargetDictionary![`viseme_${viseme}`]!] = weights[viseme] ?? 0;
+ *   for (const viseme of visemes) head.morphTargetInfluences![head.morphTargetDictionary![visemeMorph(viseme)]!] = weights[viseme] ?? 0;
  * });
  * ```
  *
  * Pure and allocation-light: it runs every frame for every avatar, so `weightsAt` fills and
  * returns one object per draft instead of a new one; read it before asking again for that draft.
  */
-
-/** The 15 Oculus visemes, the avatars' morph targets `viseme_<name>` (server/providers/synthesis/port.ts). */
-export const visemes = ['sil', 'PP', 'FF', 'TH', 'DD', 'kk', 'CH', 'SS', 'nn', 'RR', 'aa', 'E', 'I', 'O', 'U'] as const;
-export type Viseme = (typeof visemes)[number];
-
-/** A viseme becoming dominant at `t` ms from the start of the draft's speech. */
-export interface VisemeCue {
-  t: number;
-  viseme: Viseme;
-  /** 0..1, default 1. */
-  weight?: number;
-}
+import { visemes, type Viseme, type VisemeCue } from '../../../server/media/visemes';
 
 /** Morph target weights 0..1 by viseme; a missing viseme is 0. */
 export type VisemeWeights = Readonly<Partial<Record<Viseme, number>>>;

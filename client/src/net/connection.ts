@@ -10,6 +10,7 @@
  * link.sendAudio(pcm16);
  * ```
  */
+import { Claims } from '../../../server/auth/claims';
 import { ServerMessage, type ClientMessage } from '../../../server/protocol/messages';
 
 export interface Transport {
@@ -106,12 +107,15 @@ export const connect = (options: ConnectOptions): Transport => {
 };
 
 /** The role and seat a join token names (read, not verified: the server checks it). */
-export const readToken = (token: string): { session: string; participant: string | null; role: string } | null => {
+export const readToken = (token: string): Claims | null => {
   const payload = token.split('.')[1];
   if (!payload) return null;
+  let json: unknown;
   try {
-    return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { session: string; participant: string | null; role: string };
+    json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
   } catch {
     return null;
   }
+  const claims = Claims.safeParse(json);
+  return claims.success ? claims.data : null;
 };

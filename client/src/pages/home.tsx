@@ -3,12 +3,13 @@
  * session and lists its join links: one per human seat, one for the instructor.
  */
 import { useEffect, useState } from 'react';
+import type { Formation } from '../../../server/scene/schema';
 
 interface SceneSummary {
   id: string;
   title: string;
   topic: string;
-  formation: string;
+  formation: Formation;
   humans: string[];
   participants: number;
 }

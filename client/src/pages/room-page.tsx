@@ -3,6 +3,7 @@
  * room itself: the 3D view with the participant's controls, or the instructor's panel.
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { Role } from '../../../server/auth/claims';
 import type { Snapshot } from '../../../server/protocol/messages';
 import { openMicrophone, type Microphone } from '../audio/mic';
 import { readToken } from '../net/connection';
@@ -66,7 +67,7 @@ export const RoomPage = ({ session: id, token, test }: Props) => {
   return <Joined session={session} test={test} />;
 };
 
-const Lobby = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; role: string; seat: string | null; voiceIn: boolean | null; onJoin: () => void }) => {
+const Lobby = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; role: Role; seat: string | null; voiceIn: boolean | null; onJoin: () => void }) => {
   const [level, setLevel] = useState(0);
   const [micError, setMicError] = useState('');
   const mic = useRef<Microphone | null>(null);

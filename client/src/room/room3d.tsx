@@ -18,20 +18,11 @@ import { seatsFor, type Seat } from '../scene/layout';
 import type { AvatarRig, RigInput } from '../scene/rig';
 import type { Session } from './session';
 import { emulateHeadsetOnLocalhost } from './emulator';
-import { installTestHandle } from './test-handle';
+import { installTestHandle, type RoomStats } from './test-handle';
 import { VrPanel } from './vr-panel';
 
 /** Head height above a seat: seated or standing. */
 const headOf = (seat: Seat): THREE.Vector3 => new THREE.Vector3(seat.position[0], seat.position[1] + (seat.seated ? 1.2 : 1.62), seat.position[2]);
-
-export interface RoomStats {
-  drawCalls: number;
-  triangles: number;
-  avatars: number;
-  fps: number;
-  /** Script time of the last frames' avatar updates (lip sync, gaze, blink, idle), ms per frame. */
-  avatarMs: number;
-}
 
 export const Room3D = ({ session, view, test }: { session: Session; view: RoomView; test: boolean }) => {
   const store = useMemo(
@@ -61,7 +52,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   const snapshot = view.snapshot;
   const participants = snapshot?.participants ?? [];
   const formation = snapshot?.scene.formation ?? 'table';
-  const seats = useMemo(() => seatsFor(formation as never, participants.map((p) => ({ id: p.id, kind: p.kind }))), [formation, participants.length]); // eslint-disable-line react-hooks/exhaustive-deps
+  const seats = useMemo(() => seatsFor(formation, participants.map((p) => ({ id: p.id, kind: p.kind }))), [formation, participants.length]); // eslint-disable-line react-hooks/exhaustive-deps
   const seatOf = useMemo(() => new Map(seats.map((s) => [s.id, s])), [seats]);
   const me = view.you?.role === 'participant' ? view.you.participant : null;
   const mySeat = me ? seatOf.get(me) : undefined;
@@ -86,7 +77,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
       <Canvas className="canvas" camera={{ fov: 60, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
         <XR store={store}>
           <color attach="background" args={['#cfd3d6']} />
-          <Environment formation={formation as never} seats={seats} content={snapshot?.scene.contents[0] ?? null} />
+          <Environment formation={formation} seats={seats} content={snapshot?.scene.contents[0] ?? null} />
           {participants.map((p) => {
             const seat = seatOf.get(p.id);
             // In first person you do not see your own body; everyone else does.

@@ -12,6 +12,7 @@
  */
 import type { ClientMessage, ServerMessage } from '../../../server/protocol/messages';
 import { openMicrophone, type Microphone } from '../audio/mic';
+import type { VisemeWeights } from '../audio/lipsync';
 import { createVoiceOutput, type VoiceOutput } from '../audio/playback';
 import { connect, readToken, type Transport } from '../net/connection';
 import type { CuePiece } from '../net/media';
@@ -29,7 +30,7 @@ export interface Session {
   setHand(raised: boolean): void;
   /** Speech and lip sync. */
   readonly voices: VoiceOutput | null;
-  visemes(participant: string): Partial<Record<string, number>> | null;
+  visemes(participant: string): VisemeWeights | null;
   speaking(): string | null;
   /** This person's microphone, when they turned it on. */
   microphone(): Microphone | null;

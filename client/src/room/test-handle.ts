@@ -10,8 +10,17 @@
 import type { XRStore } from '@react-three/xr';
 import type { AvatarRig } from '../scene/rig';
 import { emulateHeadsetOnLocalhost } from './emulator';
-import type { RoomStats } from './room3d';
 import type { Session } from './session';
+
+/** What the room measures over each second, for the handle to report. */
+export interface RoomStats {
+  drawCalls: number;
+  triangles: number;
+  avatars: number;
+  fps: number;
+  /** Script time of the last frames' avatar updates (lip sync, gaze, blink, idle), ms per frame. */
+  avatarMs: number;
+}
 
 export interface RoomHandle {
   enterVR(): Promise<boolean>;

@@ -5,7 +5,8 @@
  */
 import { useEffect, useMemo } from 'react';
 import { CanvasTexture, SRGBColorSpace } from 'three';
-import { boardSize, type ContentKind } from './furniture';
+import type { ContentKind } from '../../../server/scene/schema';
+import { boardSize } from './furniture';
 import type { Focus } from './layout';
 
 /** What the board needs of a scene's content (`Scene['contents'][number]` fits, so does a snapshot's). */

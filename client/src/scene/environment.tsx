@@ -9,9 +9,10 @@
  * ```
  */
 import { useEffect, useMemo } from 'react';
+import type { Formation } from '../../../server/scene/schema';
 import { Board, type BoardContent } from './board';
 import { boardSize, roomGeometry } from './furniture';
-import { focusFor, type Formation, type Seat } from './layout';
+import { focusFor, type Seat } from './layout';
 
 export interface EnvironmentProps {
   formation: Formation;

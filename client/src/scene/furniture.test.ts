@@ -1,6 +1,6 @@
 import { Box3, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
-import { formations } from '../../../server/scene/schema';
+import { contentKinds, formations } from '../../../server/scene/schema';
 import { boardSize, roomGeometry, wallHeight } from './furniture';
 import { focusFor, seatsFor } from './layout';
 
@@ -38,7 +38,7 @@ describe('boards', () => {
 
   it('keeps every board above the floor and below the ceiling', () => {
     for (const formation of formations)
-      for (const kind of ['slides', 'poster', 'document'] as const) {
+      for (const kind of contentKinds) {
         const focus = focusFor(formation);
         const [, height] = boardSize(kind, focus);
         expect(focus.position[1] - height / 2).toBeGreaterThan(0.4);

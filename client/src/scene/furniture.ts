@@ -11,7 +11,8 @@
  */
 import { BoxGeometry, Color, Float32BufferAttribute, PlaneGeometry, type BufferGeometry } from 'three';
 import { mergeGeometries } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
-import { focusFor, tableFor, tableHeight, type Focus, type Formation, type Seat, type Vec3 } from './layout';
+import type { ContentKind, Formation } from '../../../server/scene/schema';
+import { focusFor, tableFor, tableHeight, type Focus, type Seat, type Vec3 } from './layout';
 
 /** A light, warm room; dark frames and legs so furniture reads against it. */
 const palette = {
@@ -27,8 +28,6 @@ const palette = {
 };
 
 export const wallHeight = 3;
-
-export type ContentKind = 'slides' | 'poster' | 'document';
 
 /** Width over height: a 16:9 screen, a portrait poster, an A-format page. */
 const aspect: Record<ContentKind, number> = { slides: 16 / 9, poster: 1 / 1.4, document: 1 / Math.SQRT2 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formations } from '../../../server/scene/schema';
-import { focusFor, seatsFor, tableFor, type Formation, type Seat } from './layout';
+import { formations, type Formation } from '../../../server/scene/schema';
+import { focusFor, seatsFor, tableFor, type Seat } from './layout';
 
 const people = (n: number, humans = 1) =>
   Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: i < humans ? ('human' as const) : ('ai' as const) }));

@@ -12,9 +12,8 @@
  * const tables = tableFor('panel', seats);             // one tabletop per interviewer, a curved desk
  * ```
  */
-import type { Scene } from '../../../server/scene/schema';
+import type { Formation, ParticipantKind } from '../../../server/scene/schema';
 
-export type Formation = Scene['formation'];
 export type Vec3 = [number, number, number];
 
 export interface Seat {
@@ -230,7 +229,7 @@ const seat = (id: string, place: Place, seated: boolean): Seat => ({ id, positio
  */
 export const seatsFor = (
   formation: Formation,
-  participants: readonly { id: string; kind: 'ai' | 'human' }[],
+  participants: readonly { id: string; kind: ParticipantKind }[],
   options: LayoutOptions = {},
 ): Seat[] => {
   const n = participants.length;

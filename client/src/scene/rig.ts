@@ -30,9 +30,7 @@ import {
   type Object3D,
 } from 'three';
 import { rngFrom, type Rng } from '../../../server/engine/rng';
-import { visemes, type Viseme } from '../../../server/providers/synthesis/port';
-
-export type { Viseme };
+import { visemeMorph, visemes, type Viseme } from '../../../server/media/visemes';
 
 export interface RigInput {
   /** Lip-sync weights 0..1 per viseme, already smoothed; null when silent. */
@@ -190,7 +188,7 @@ export class AvatarRig {
         const index = m.morphTargetDictionary![name];
         return index === undefined ? [] : [{ influences: m.morphTargetInfluences!, index }];
       });
-    this.visemeSlots = visemes.map((v) => slots(`viseme_${v}`));
+    this.visemeSlots = visemes.map((v) => slots(visemeMorph(v)));
     this.jawSlots = slots('jawOpen');
     this.blinkSlots = [...slots('eyeBlinkLeft'), ...slots('eyeBlinkRight')];
 

@@ -10,7 +10,8 @@
  * view.floor; // { speaker: 'nora', addressee: 'omar' }
  * ```
  */
-import type { SessionEvent } from '../../../server/engine/events';
+import type { Role } from '../../../server/auth/claims';
+import type { EventOf, SessionEvent } from '../../../server/engine/events';
 import type { ServerMessage, Snapshot, VoiceOffer } from '../../../server/protocol/messages';
 
 export interface Line {
@@ -29,14 +30,14 @@ export interface Line {
 
 export interface Notice {
   seq: number;
-  level: 'info' | 'warn' | 'error';
+  level: EventOf<'system'>['level'];
   code: string;
   message: string;
 }
 
 export interface RoomView {
   connected: boolean;
-  you: { participant: string | null; role: 'participant' | 'observer' | 'author' } | null;
+  you: { participant: string | null; role: Role } | null;
   voice: VoiceOffer | null;
   snapshot: Snapshot | null;
   lastSeq: number;
@@ -51,7 +52,7 @@ export interface RoomView {
   paused: boolean;
   ended: boolean;
   /** Open human-control proposal (observers). */
-  proposal: { id: string; participant: string; intent: string; text: string } | null;
+  proposal: Snapshot['proposal'];
   /** Humans whose microphone is active now (the server's VAD). */
   talking: string[];
   /** Increments per participant: a backchannel nod, an interruption that cut them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visemes, type Viseme } from './port';
+import { visemes, type Viseme } from '../../media/visemes';
 import { phonemesToVisemes, phonemeVisemes, visemeCuesFrom } from './visemes';
 
 /**
