@@ -2,7 +2,7 @@
  * The voice turn's own latency, with the providers' time taken out:
  *
  * - `reply.first_audio_overhead_p95_ms`: from the end of a human's turn (their transcript handed
- *   to the room) to the first audio chunk of the persona's reply, minus the fake providers'
+ *   to the conversation) to the first audio chunk of the persona's reply, minus the fake providers'
  *   fixed latencies (the generator's time to its first clause, the synthesizer's time to its
  *   first chunk). What is left is the engine step, the clause chunker and the pipeline.
  * - `reply.first_audio_espeak_p95_ms`: the same with the embedded eSpeak NG voice (scripted
@@ -14,7 +14,7 @@
  */
 import { parse } from 'yaml';
 import { createListener } from '../server/conversation/listen';
-import { openLiveRoom } from '../server/conversation/live';
+import { openConversation } from '../server/conversation/conversation';
 import { createSileroVad } from '../server/media/vad';
 import type { Generator } from '../server/providers/generator/port';
 import { createEspeakSynthesizer } from '../server/providers/synthesis/espeak';
@@ -81,13 +81,13 @@ const fakeSynthesizer: Synthesizer = {
   },
 };
 
-/** Hands Tara's turn to the room `turns` times; returns ms from each hand-over to Ada's first audio. */
+/** Hands Tara's turn to the conversation `turns` times; returns ms from each hand-over to Ada's first audio. */
 const firstAudio = async (generator: Generator, synthesizer: Synthesizer, turns: number): Promise<number[]> => {
   let handedAt = 0;
   let firstOf = '';
   const latencies: number[] = [];
   let waitingForTara: (() => void) | null = null;
-  const room = openLiveRoom(scene, {
+  const conversation = openConversation(scene, {
     seed: 1,
     generator,
     synthesizer,
@@ -107,10 +107,10 @@ const firstAudio = async (generator: Generator, synthesizer: Synthesizer, turns:
     await new Promise<void>((resolve) => (waitingForTara = resolve));
     const t = Date.now();
     handedAt = performance.now();
-    room.voiceEnded('tara', { text: `Ada, what about item ${i + 1}?`, start: t - 1500, end: t - 300 });
+    conversation.voiceEnded('tara', { text: `Ada, what about item ${i + 1}?`, start: t - 1500, end: t - 300 });
   }
-  room.send({ type: 'end' });
-  await room.ended;
+  conversation.send({ type: 'end' });
+  await conversation.ended;
   return latencies.slice(3); // the first turns warm up the JIT (and eSpeak's worker)
 };
 
@@ -130,7 +130,7 @@ const bargeIn = async (fixture: string): Promise<number> => {
   let spoke!: () => void;
   const speaking = new Promise<void>((resolve) => (spoke = resolve));
   let stoppedAt: number | null = null;
-  const room = openLiveRoom(scene, {
+  const conversation = openConversation(scene, {
     seed: 1,
     generator: held,
     synthesizer: fakeSynthesizer,
@@ -142,8 +142,8 @@ const bargeIn = async (fixture: string): Promise<number> => {
   const ear = createListener({
     transcriber: { name: 'fake', transcribe: async () => ({ text: 'Sorry to interrupt.' }) },
     vad: await createSileroVad(),
-    onStart: () => room.voiceStarted('tara'),
-    onEnd: (heard) => room.voiceEnded('tara', heard),
+    onStart: () => conversation.voiceStarted('tara'),
+    onEnd: (heard) => conversation.voiceEnded('tara', heard),
   });
   const frame = 512;
   let latency = Number.NaN;
@@ -154,8 +154,8 @@ const bargeIn = async (fixture: string): Promise<number> => {
   }
   release();
   await ear.close();
-  room.send({ type: 'end' });
-  await room.ended;
+  conversation.send({ type: 'end' });
+  await conversation.ended;
   return latency;
 };
 

@@ -14,8 +14,8 @@ import { createBridge, type Bridge } from './livekit/bridge';
 import { mintPersonaToken, mintServerToken, personaIdentity } from './livekit/tokens';
 import { createGenerator } from './providers/generator';
 import { createSynthesizer } from './providers/synthesis';
+import { createBreaker, resilientSynthesizer, type Breaker } from './providers/resilience';
 import { createEspeakSynthesizer } from './providers/synthesis/espeak';
-import { withSynthesisFallback } from './providers/synthesis/resilient';
 import { createTranscriber } from './providers/transcription';
 import { createRooms } from './rooms/rooms';
 import { loadScenes } from './scene/load';
@@ -36,10 +36,19 @@ const main = async (): Promise<void> => {
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const scenes = new Map((await loadScenes('scenes')).map((s) => [s.id, s]));
   const store = openStore(config.dataDir);
-  // One synthesizer (one eSpeak worker process) serves every room; a vendor falls back to eSpeak.
+  // One generator, one synthesizer (one eSpeak worker process) and one transcriber serve every
+  // room; each call's notices go to the room that made it. A voice vendor falls back to eSpeak.
   const voice = createSynthesizer(config.synthesizer, process.env);
   const espeak = voice?.name === 'espeak' ? null : voice ? createEspeakSynthesizer() : null;
-  const transcriber = createTranscriber(config.transcriber, process.env);
+  // One breaker per vendor, shared by every room: a vendor that is down is called by none of them.
+  const circuits: Partial<Record<'generator' | 'synthesis' | 'transcription', Breaker>> = {
+    ...(config.generator !== 'scripted' ? { generator: createBreaker() } : {}),
+    ...(voice && espeak ? { synthesis: createBreaker() } : {}),
+    ...(config.transcriber !== 'none' ? { transcription: createBreaker() } : {}),
+  };
+  const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null });
+  const synthesizer = voice && espeak ? resilientSynthesizer(voice, espeak, { breaker: circuits.synthesis ?? null }) : voice;
+  const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null });
   // With LiveKit, each new room is bridged to its LiveKit room; rtc-node (native) loads only then.
   const livekit = config.livekit;
   // rtc-node logs every debug line to stdout unless NODE_ENV says production.
@@ -49,8 +58,8 @@ const main = async (): Promise<void> => {
   const rooms = createRooms({
     store,
     scenes,
-    generator: (onNotice) => createGenerator(config.generator, process.env, { onNotice }),
-    synthesizer: (onNotice) => (voice && espeak ? withSynthesisFallback(voice, espeak, { onNotice }) : voice),
+    generator: () => generator,
+    synthesizer: () => synthesizer,
     transcriber,
     ...(livekit && rtc
       ? {
@@ -82,6 +91,7 @@ const main = async (): Promise<void> => {
     tokens,
     version,
     scenes: [...scenes.values()],
+    circuits: () => Object.fromEntries(Object.entries(circuits).map(([port, breaker]) => [port, breaker.state])),
     // LiveKit's signed webhooks report who is in the room; the bridge reports it too, and a room
     // counts one LiveKit presence per person, so the two never add up.
     onLiveKitPresence: (session, participant, present) => rooms.get(session)?.presence(participant, present),

@@ -9,9 +9,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { driveSession, type Notice } from '../server/conversation/drive';
+import { driveSession } from '../server/conversation/drive';
 import type { SessionEvent } from '../server/engine/events';
 import { createGenerator } from '../server/providers/generator';
+import { createBreaker, type Breaker } from '../server/providers/resilience';
 import { loadScene } from '../server/scene/load';
 import { startFakeGemini, type FakeGemini } from './fakes/gemini-server';
 import { startFakeOpenAI } from './fakes/openai-server';
@@ -28,10 +29,10 @@ const gemini = async (): Promise<FakeGemini> => {
   return fake;
 };
 
-const session = async (scene: string, env: Record<string, string>, name: 'gemini' | 'openai', maxTurns = 8) => {
-  const notices: Notice[] = [];
-  const generator = createGenerator(name, env, { onNotice: (n) => notices.push(n), sleep: async () => {}, retries: 2 });
-  return driveSession(await loadScene(`scenes/${scene}.yaml`), { seed: 1, generator, maxTurns, takeNotices: () => notices.splice(0) });
+/** A session through the vendor, retried without waiting; `breaker` null: called however often it fails. */
+const session = async (scene: string, env: Record<string, string>, name: 'gemini' | 'openai', maxTurns = 8, breaker: Breaker | null = null) => {
+  const generator = createGenerator(name, env, { breaker, sleep: async () => {}, retries: 2 });
+  return driveSession(await loadScene(`scenes/${scene}.yaml`), { seed: 1, generator, maxTurns });
 };
 
 const utterances = (log: SessionEvent[]) => log.filter((e) => e.type === 'utterance');
@@ -58,6 +59,20 @@ describe('sessions through vendor generators', () => {
     expect(generated.length).toBeGreaterThan(3);
     expect(fallbacks.length).toBeGreaterThanOrEqual(generated.length);
     expect(fake.requests.length).toBe(3 * fallbacks.length); // one try and two retries each
+  });
+
+  it('stop calling a vendor that keeps failing: its circuit opens, and scripted writes the turns at once', async () => {
+    const fake = await gemini();
+    fake.setDefault({ status: 500 });
+    const breaker = createBreaker({ failures: 6, now: () => 0 });
+    const log = await session('team-standup', { GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }, 'gemini', 8, breaker);
+    const fallbacks = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
+    const refused = log.filter((e) => e.type === 'system' && e.code === 'generator-circuit-open');
+    expect(log.at(-1)).toMatchObject({ type: 'end' });
+    expect(fallbacks).toHaveLength(2); // two turns of three attempts each
+    expect(fake.requests).toHaveLength(6);
+    expect(refused.length).toBeGreaterThan(3);
+    expect(refused[0]).toMatchObject({ level: 'warn', message: expect.stringMatching(/^gemini failed 6 times in a row and is not called for now/) });
   });
 
   it('fall back to a random next speaker when the selector answers malformed JSON', async () => {

@@ -4,7 +4,7 @@
  * session and role fit the route. No token: 401. A token for another session or role: 403.
  * LiveKit's webhooks carry LiveKit's own signature instead, checked against the body.
  *
- *   GET    /api/health                       version and active providers
+ *   GET    /api/health                       version, active providers and their vendors' circuits
  *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats)
  *   POST   /api/sessions                     author: create a live session of a scene (tokens and join links)
  *   GET    /api/sessions                     author: every session, live or past
@@ -23,13 +23,15 @@ import { createNodeWebSocket } from '@hono/node-ws';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import type { Claims, Role, Tokens } from '../auth/tokens';
+import { roles, type Claims, type Role } from '../auth/claims';
+import type { Tokens } from '../auth/tokens';
 import type { Config } from '../config';
 import type { SessionEvent } from '../engine/events';
-import { ClientMessage, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
+import { ClientMessage, clientTypes, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
 import { createLiveKitProbe, type LiveKitProbe } from '../livekit/health';
 import { mintLiveKitToken } from '../livekit/tokens';
 import { createWebhookHandler } from '../livekit/webhooks';
+import type { CircuitState } from '../providers/resilience';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
@@ -47,6 +49,8 @@ export interface AppOptions {
   version: string;
   /** Whether LiveKit answers, for /api/health; default: a probe of `config.livekit` (none without LiveKit). */
   liveKitProbe?: LiveKitProbe;
+  /** Each vendor's circuit, for /api/health: `open` while a vendor that kept failing is not called. */
+  circuits?: () => Record<string, CircuitState>;
   /** A human joined (true) or left (false) a session's LiveKit room, as LiveKit's webhooks report it. */
   onLiveKitPresence?(session: string, participant: string, present: boolean): void;
   now?: () => number;
@@ -123,6 +127,7 @@ export const createApp = (options: AppOptions) => {
       providers: { generator: config.generator, synthesis: config.synthesizer, transcription: config.transcriber, transport: livekit ? 'livekit' : 'websocket' },
       ...(livekit ? { livekit: { ...livekit, ...(livekit.reachable ? {} : { fallback: 'websocket' }) } } : {}),
       sessions: rooms.list().filter((r) => !r.ended()).length,
+      ...(options.circuits ? { circuits: options.circuits() } : {}),
     });
   });
 
@@ -164,7 +169,7 @@ export const createApp = (options: AppOptions) => {
 
   app.get('/api/sessions', authorize(['author']), (c) => c.json({ sessions: store.sessions() }));
 
-  app.get('/api/sessions/:id', authorize(['participant', 'observer', 'author']), (c) => {
+  app.get('/api/sessions/:id', authorize(roles), (c) => {
     const id = c.req.param('id') ?? '';
     const room = rooms.get(id);
     if (room) return c.json(room.snapshot(c.get('access').role));
@@ -180,7 +185,7 @@ export const createApp = (options: AppOptions) => {
     return c.body(lines.join(''), 200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
   });
 
-  app.get('/api/sessions/:id/transcript', authorize(['participant', 'observer', 'author']), (c) => {
+  app.get('/api/sessions/:id/transcript', authorize(roles), (c) => {
     const id = c.req.param('id') ?? '';
     const row = store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
@@ -196,7 +201,7 @@ export const createApp = (options: AppOptions) => {
     return c.json({ id, ended: true });
   });
 
-  app.post('/api/sessions/:id/livekit-token', authorize(['participant', 'observer', 'author']), async (c) => {
+  app.post('/api/sessions/:id/livekit-token', authorize(roles), async (c) => {
     if (!config.livekit) {
       return problem(c, 409, 'livekit-off', 'LiveKit is not configured on this server (LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET); use the session socket.');
     }
@@ -238,7 +243,7 @@ export const createApp = (options: AppOptions) => {
 
   app.get(
     '/api/sessions/:id/socket',
-    authorize(['participant', 'observer', 'author']),
+    authorize(roles),
     upgradeWebSocket((c) => {
       const access = c.get('access');
       const room = rooms.get(c.req.param('id') ?? '');
@@ -316,7 +321,7 @@ export const createApp = (options: AppOptions) => {
           if (!parsed.success) {
             const issue = parsed.error.issues[0]!;
             const type = (json as { type?: unknown })?.type;
-            const known = [...participantTypes, ...observerTypes, 'ping'].includes(type as never);
+            const known = typeof type === 'string' && clientTypes.includes(type);
             return client.send({
               type: 'error',
               code: 'bad-message',

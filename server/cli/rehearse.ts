@@ -18,7 +18,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
-import { openLiveRoom, type Notice } from '../conversation/live';
+import { openConversation } from '../conversation/conversation';
 import type { SessionEvent } from '../engine/events';
 import { ServerMessage, type ClientMessage } from '../protocol/messages';
 import { runMetrics } from '../metrics/metrics';
@@ -231,10 +231,9 @@ const main = async (): Promise<void> => {
   const you = interactive ? (options.as ?? humans[0]?.id ?? null) : null;
   if (you && !humans.some((h) => h.id === you)) fail(`"${you}" is not a human participant (humans: ${humans.map((h) => h.id).join(', ')})`);
 
-  const notices: Notice[] = [];
   let generator;
   try {
-    generator = createGenerator(options.generator, process.env, { onNotice: (n) => notices.push(n) });
+    generator = createGenerator(options.generator, process.env);
   } catch (error) {
     fail((error as Error).message);
   }
@@ -243,41 +242,40 @@ const main = async (): Promise<void> => {
     process.stdout.write(`You are ${me.name}${me.role ? `, ${me.role}` : ''}. Type to speak at any time; /help for commands.\n`);
   }
   const print = printer(scene, you);
-  const room = openLiveRoom(scene, {
+  const conversation = openConversation(scene, {
     seed: options.seed,
     generator: generator!,
     present: you ? [you] : [],
     pace: interactive ? 'realtime' : 'instant',
     speed: options.speed,
-    takeNotices: () => notices.splice(0),
     onEvent: (event) => {
       print(event);
-      if (event.type === 'approval-needed') room.send({ type: 'approval', proposal: event.proposal, decision: 'approve' });
+      if (event.type === 'approval-needed') conversation.send({ type: 'approval', proposal: event.proposal, decision: 'approve' });
     },
   });
 
   if (you) {
     const rl = createInterface({ input: process.stdin });
     const commands: Record<string, () => void> = {
-      '/hand': () => room.send({ type: 'raise-hand', participant: you }),
-      '/lower': () => room.send({ type: 'lower-hand', participant: you }),
-      '/skip': () => room.send({ type: 'skip-turn' }),
-      '/pause': () => room.send({ type: 'pause' }),
-      '/resume': () => room.send({ type: 'resume' }),
-      '/end': () => room.send({ type: 'end' }),
+      '/hand': () => conversation.send({ type: 'raise-hand', participant: you }),
+      '/lower': () => conversation.send({ type: 'lower-hand', participant: you }),
+      '/skip': () => conversation.send({ type: 'skip-turn' }),
+      '/pause': () => conversation.send({ type: 'pause' }),
+      '/resume': () => conversation.send({ type: 'resume' }),
+      '/end': () => conversation.send({ type: 'end' }),
       '/help': () => process.stdout.write(`${usage}\n`),
     };
     rl.on('line', (line) => {
       const text = line.trim();
       if (!text) return;
       if (text.startsWith('/')) (commands[text] ?? (() => process.stdout.write(`unknown command ${text}; /help\n`)))();
-      else room.send({ type: 'say', participant: you, text });
+      else conversation.send({ type: 'say', participant: you, text });
     });
-    rl.on('close', () => room.send({ type: 'end' }));
-    await room.ended;
+    rl.on('close', () => conversation.send({ type: 'end' }));
+    await conversation.ended;
     rl.close();
   }
-  const log = await room.ended;
+  const log = await conversation.ended;
   const metrics = runMetrics(log);
   const share = you ? metrics.participants[you]?.speakingShare : undefined;
   process.stdout.write(

@@ -10,7 +10,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { driveSession, type Notice } from '../conversation/drive';
+import { driveSession } from '../conversation/drive';
 import type { SessionEvent } from '../engine/events';
 import { aggregateMetrics, runMetrics, type RunMetrics } from '../metrics/metrics';
 import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator/index';
@@ -145,11 +145,11 @@ const main = async (argv: string[]): Promise<number> => {
     return 1;
   }
 
-  // A vendor's retries and fallbacks become system events in the log, where the metrics count them.
-  const notices: Notice[] = [];
+  // A vendor's fallbacks become system events in each run's log, where the metrics count them;
+  // its breaker is shared by the runs, so a vendor that is down is not called run after run.
   let generator;
   try {
-    generator = createGenerator(options.generator, process.env, { onNotice: (notice) => notices.push(notice) });
+    generator = createGenerator(options.generator, process.env);
   } catch (error) {
     const unset = requiredVariables[options.generator].filter((variable) => !process.env[variable]?.trim());
     process.stderr.write(`simulate: ${(error as Error).message}\n${unset.map((variable) => `set ${variable}=...\n`).join('')}`);
@@ -176,7 +176,6 @@ const main = async (argv: string[]): Promise<number> => {
       seed: options.seed + k - 1,
       generator,
       approvals: options.approvals,
-      takeNotices: () => notices.splice(0),
       onEvent: (event) => {
         if (event.type !== 'utterance') return;
         turns += 1;

@@ -13,6 +13,7 @@
  * for (const clause of chunker.flush()) speak(clause);
  * ```
  */
+import { countWords } from '../engine/words';
 
 const abbreviations = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no', 'fig', 'jr', 'sr', 'mt']);
 
@@ -22,8 +23,6 @@ export interface ClauseChunker {
   /** The rest of the text, as a last clause (if any). */
   flush(): string[];
 }
-
-const wordCount = (text: string): number => text.trim().split(/\s+/).filter(Boolean).length;
 
 export const createClauseChunker = (options: { minWords?: number } = {}): ClauseChunker => {
   const minWords = options.minWords ?? 4;
@@ -42,7 +41,7 @@ export const createClauseChunker = (options: { minWords?: number } = {}): Clause
         }
         return i + 1;
       }
-      if ((ch === ',' || ch === ';' || ch === ':' || ch === '—' || ch === '–') && wordCount(text.slice(0, i)) >= minWords) return i + 1;
+      if ((ch === ',' || ch === ';' || ch === ':' || ch === '—' || ch === '–') && countWords(text.slice(0, i)) >= minWords) return i + 1;
     }
     return -1;
   };

@@ -15,6 +15,8 @@
  * Stopping: `polite` cancels at once (the audio stops where the listener is); `persistent`
  * lets the clause being heard finish (its synthesis too, if it is under way) and drops the rest.
  */
+import { spokenWords } from '../engine/words';
+import type { OnNotice } from '../providers/resilience';
 import type { SpeechChunk, Synthesizer, VisemeCue, VoiceSpec, WordTiming } from '../providers/synthesis/port';
 import { createClauseChunker } from './clauses';
 
@@ -36,6 +38,8 @@ export interface SpokenReplyOptions {
   voice: VoiceSpec;
   language?: string;
   onAudio: (piece: AudioPiece) => void;
+  /** What a resilient synthesizer reports about a clause (eSpeak spoke it instead, its audio was cut). */
+  onNotice?: OnNotice;
   /** A clause that could not be spoken at all (the reply goes on, silent for that clause). */
   onError?: (error: Error, clause: string) => void;
 }
@@ -55,8 +59,6 @@ export interface SpokenReply {
   readonly producedMs: number;
 }
 
-const spokenTokens = (text: string): string[] => text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
-
 export const createSpokenReply = (options: SpokenReplyOptions): SpokenReply => {
   const chunker = createClauseChunker();
   const queue: string[] = [];
@@ -75,7 +77,8 @@ export const createSpokenReply = (options: SpokenReplyOptions): SpokenReply => {
     let end = base;
     spokenText += `${clause} `;
     try {
-      for await (const chunk of options.synthesizer.synthesize({ text: clause, voice: options.voice, ...(options.language ? { language: options.language } : {}) }, controller.signal)) {
+      const request = { text: clause, voice: options.voice, ...(options.language ? { language: options.language } : {}) };
+      for await (const chunk of options.synthesizer.synthesize(request, controller.signal, options.onNotice)) {
         if (controller.signal.aborted) return;
         const piece = shift(chunk, base);
         end = Math.max(end, piece.offsetMs + (chunk.pcm.length / chunk.sampleRate) * 1000);
@@ -147,7 +150,7 @@ export const createSpokenReply = (options: SpokenReplyOptions): SpokenReply => {
     },
     heardBefore(ms) {
       const count = words.filter((w) => w.start < ms).length;
-      return spokenTokens(spokenText).slice(0, count).join(' ');
+      return spokenWords(spokenText).slice(0, count).join(' ');
     },
     afterWords(count) {
       return words[count]?.start ?? producedMs;

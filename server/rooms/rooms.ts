@@ -1,13 +1,13 @@
 /**
- * Live rooms: one per session, each a live engine shell (conversation/live.ts) plus the clients
- * connected to it. Every event is committed to the store before any client sees it; clients that
+ * Live rooms: one per session, each a conversation (conversation/conversation.ts, the engine's
+ * shell) plus the clients connected to it. Every event is committed to the store before any client sees it; clients that
  * join or reconnect get a snapshot and every event after the last one they saw, then the live
  * stream, with nothing twice and nothing missed. Rooms share nothing, so sessions are isolated.
  *
  * Voice: replies are spoken by the room's synthesizer (audio and cues go to every client, never
  * to the store). Each participant's microphone frames are relayed to the room's other clients
  * (embedded transport: two desktop participants hear each other) and, with a transcriber, go
- * through a listener of their own (VAD, endpointing, transcription) into the live room.
+ * through a listener of their own (VAD, endpointing, transcription) into the conversation.
  *
  * Other transports (the LiveKit bridge, server/livekit/bridge.ts) reach a room without a socket:
  * `subscribe` gives them every message broadcast to the room, `hear` a participant's microphone,
@@ -19,7 +19,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Role } from '../auth/tokens';
 import { createListener, type Listener } from '../conversation/listen';
-import { openLiveRoom, type LiveRoom, type Notice } from '../conversation/live';
+import { openConversation, type Conversation } from '../conversation/conversation';
+import type { Pace } from '../conversation/pacing';
 import type { SessionEvent } from '../engine/events';
 import type { Vad } from '../media/vad';
 import type { Generator } from '../providers/generator/port';
@@ -29,7 +30,7 @@ import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type Snapshot,
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 
-export type Pace = 'instant' | 'realtime';
+export type { Pace };
 
 /** A connected client, as the room sees it. */
 export interface Client {
@@ -51,7 +52,8 @@ export interface Room {
   scene: LoadedScene;
   pace: Pace;
   seed: number;
-  live: LiveRoom;
+  /** The session's conversation. */
+  live: Conversation;
   /** Joins a client: a welcome with a snapshot, then every event after `afterSeq`, then live ones. */
   join(client: Client, afterSeq: number): () => void;
   /** Carries out one validated message from a client; returns an error message to send back, if any. */
@@ -82,10 +84,13 @@ export interface Room {
 export interface RoomsOptions {
   store: Store;
   scenes: ReadonlyMap<string, LoadedScene>;
-  /** A generator for one session; `onNotice` routes its fallback notices into that session's log. */
-  generator: (onNotice: (notice: Notice) => void) => Generator;
-  /** The speech synthesizer for one session (null: text only); `onNotice` as for the generator. */
-  synthesizer?: (onNotice: (notice: Notice) => void) => Synthesizer | null;
+  /**
+   * The generator for a new session. One can serve every session: its notices (a fallback, a
+   * cut) go with each call into the log of the session that made it.
+   */
+  generator: () => Generator;
+  /** The speech synthesizer for a new session (null: text only); shared like the generator. */
+  synthesizer?: () => Synthesizer | null;
   /** Shared by every room; null or absent: humans type. */
   transcriber?: Transcriber | null;
   /** A fresh VAD for one microphone stream (Silero by default). */
@@ -142,7 +147,6 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     /** Participants present by another transport (`room.presence`). */
     const elsewhere = new Set<string>();
     const listeners = new Set<(message: ServerMessage) => void>();
-    const notices: Notice[] = [];
     let closed = false;
     const broadcast = (message: ServerMessage, event?: SessionEvent) => {
       for (const client of clients) {
@@ -151,23 +155,22 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       }
       if (!event || visibleTo('participant', event)) for (const listener of listeners) listener(message);
     };
-    const synthesizer = options.synthesizer?.((notice) => notices.push(notice)) ?? null;
+    const synthesizer = options.synthesizer?.() ?? null;
     const voice: VoiceOffer = {
       input: transcriber !== null,
       output: synthesizer?.name ?? null,
       ...(transcriber ? {} : { hint: voiceInputHint }),
     };
     const ears = new Map<string, Listener>();
-    const live = openLiveRoom(scene, {
+    const live = openConversation(scene, {
       seed,
-      generator: options.generator((notice) => notices.push(notice)),
+      generator: options.generator(),
       synthesizer,
       onAudio: ({ speaker, draft, seq, offsetMs, sampleRate, pcm, cues, words }) =>
         broadcast({ type: 'audio', speaker, draft, seq, offsetMs, sampleRate, pcm: base64(pcm), cues, words }),
       onAudioStop: (stop) => broadcast({ type: 'audio-stop', ...stop }),
       pace,
       ...(options.speed ? { speed: options.speed } : {}),
-      takeNotices: () => notices.splice(0),
       onEvent: (event) => {
         // Committed before anyone sees it: a crash can lose nothing a client received.
         store.appendEvents(id, [event]);
@@ -216,7 +219,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       };
     };
 
-    /** The participant's listener: their microphone, heard, into the live room. */
+    /** The participant's listener: their microphone, heard, into the conversation. */
     const earOf = (participant: string): Listener | null => {
       if (!transcriber || closed) return null;
       let ear = ears.get(participant);

@@ -1,10 +1,10 @@
 /**
- * Voice in a live room, with the embedded eSpeak NG synthesizer: replies spoken clause by clause,
+ * Voice in a conversation, with the embedded eSpeak NG synthesizer: replies spoken clause by clause,
  * the first audio before the generation ends, real audio lengths in the log, and barge-in by a
  * human voice (polite and persistent personas, and a sound that held no words).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { openLiveRoom, type LiveRoomOptions } from '../../server/conversation/live';
+import { openConversation, type ConversationOptions } from '../../server/conversation/conversation';
 import { createSpokenReply, type AudioPiece } from '../../server/conversation/speech';
 import { voicesOf } from '../../server/conversation/voices';
 import type { SessionEvent } from '../../server/engine/events';
@@ -60,9 +60,9 @@ interface Heard {
   events: SessionEvent[];
 }
 
-const openVoiced = (options: Partial<LiveRoomOptions> & Pick<LiveRoomOptions, 'generator'>, sceneToUse = scene) => {
+const openVoiced = (options: Partial<ConversationOptions> & Pick<ConversationOptions, 'generator'>, sceneToUse = scene) => {
   const heard: Heard = { audio: [], stops: [], events: [] };
-  const room = openLiveRoom(sceneToUse, {
+  const conversation = openConversation(sceneToUse, {
     seed: 1,
     synthesizer: espeak,
     present: ['tara'],
@@ -71,13 +71,13 @@ const openVoiced = (options: Partial<LiveRoomOptions> & Pick<LiveRoomOptions, 'g
     onEvent: (event) => heard.events.push(event),
     ...options,
   });
-  return { room, heard };
+  return { conversation, heard };
 };
 
 describe('spoken replies', () => {
   it('speak every reply: pieces in order without gaps, cues inside the audio, and the logged duration is the audio length', async () => {
-    const { room, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] });
-    const log = await room.ended;
+    const { conversation, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] });
+    const log = await conversation.ended;
     const utterances = log.filter((e) => e.type === 'utterance');
     expect(utterances.length).toBe(4);
     for (const u of utterances) {
@@ -103,14 +103,14 @@ describe('spoken replies', () => {
 
   it('start speaking after the first clause, before the generation is complete', async () => {
     const held = heldReply('Good morning everyone, and thank you for coming in today. ', 'Let us look at the plan.');
-    const { room, heard } = openVoiced({ generator: held.generator, present: [] });
+    const { conversation, heard } = openVoiced({ generator: held.generator, present: [] });
     await until(() => heard.audio.length > 0, 'the first audio');
     expect(heard.events.some((e) => e.type === 'utterance')).toBe(false);
     const first = heard.audio[0]!;
     expect(first).toMatchObject({ speaker: 'ada', offsetMs: 0 });
     expect(first.words.map((w) => w.word)).toContain('Good');
     held.release();
-    const log = await room.ended;
+    const log = await conversation.ended;
     const u = log.find((e) => e.type === 'utterance')!;
     expect(u).toMatchObject({ speaker: 'ada', text: expect.stringContaining('Let us look at the plan.'), draft: first.draft });
   });
@@ -123,8 +123,8 @@ describe('speech the engine cuts or writes itself', () => {
       turnTaking: { policy: 'round-robin' },
       snippets: [{ id: 'a', initiator: 'ada', turns: 2, lines: [{ speaker: 'ada', text: 'Welcome, both of you, to the planning meeting.' }] }],
     });
-    const { room, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] }, scripted);
-    const log = await room.ended;
+    const { conversation, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] }, scripted);
+    const log = await conversation.ended;
     const line = log.find((e) => e.type === 'utterance' && e.source === 'scripted')!;
     expect(line).toMatchObject({ speaker: 'ada', text: 'Welcome, both of you, to the planning meeting.' });
     await until(() => heard.audio.some((a) => a.draft === (line.type === 'utterance' && line.id)), 'the line spoken');
@@ -138,8 +138,8 @@ describe('speech the engine cuts or writes itself', () => {
       turnTaking: { policy: 'round-robin' },
       snippets: [{ id: 'a', initiator: 'ada', turns: 3, interruptions: [{ from: 'ben', to: 'ada', probability: 1, vibe: 'eager' }] }],
     });
-    const { room, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] }, rude);
-    const log = await room.ended;
+    const { conversation, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] }, rude);
+    const log = await conversation.ended;
     const cut = log.find((e) => e.type === 'utterance' && e.interrupted)!;
     if (cut.type !== 'utterance') throw new Error('expected an interrupted utterance');
     const stop = heard.stops.find((s) => s.draft === cut.draft)!;
@@ -163,8 +163,8 @@ describe('a spoken reply the engine rejects', () => {
         yield 'I think we should ship the roadmap in March, as planned.';
       },
     };
-    const { room, heard } = openVoiced({ generator: parrot, present: [], maxTurns: 3 });
-    const log = await room.ended;
+    const { conversation, heard } = openVoiced({ generator: parrot, present: [], maxTurns: 3 });
+    const log = await conversation.ended;
     const accepted = new Set(log.flatMap((e) => (e.type === 'utterance' && e.draft ? [e.draft] : [])));
     const voiced = new Set(heard.audio.map((a) => a.draft));
     const rejected = [...voiced].filter((draft) => !accepted.has(draft));
@@ -179,20 +179,20 @@ describe('barge-in by voice', () => {
   const bargeIn = async (sceneToUse = scene, heardMs = 700) => {
     let clock = 1_000_000;
     const held = heldReply('Good morning everyone, and thank you for coming in today. ', 'We have a great deal to cover, so let us begin with the plan.');
-    const { room, heard } = openVoiced({ generator: held.generator, now: () => clock }, sceneToUse);
+    const { conversation, heard } = openVoiced({ generator: held.generator, now: () => clock }, sceneToUse);
     await until(() => heard.audio.length > 0 && heard.audio.at(-1)!.words.length > 0, 'the first clause');
     clock += heardMs;
-    room.voiceStarted('tara');
-    return { room, heard, held, advance: (ms: number) => (clock += ms), clock: () => clock };
+    conversation.voiceStarted('tara');
+    return { conversation, heard, held, advance: (ms: number) => (clock += ms), clock: () => clock };
   };
 
   it('stops a polite persona where the listener is, and logs what was heard, the interruption with its offset, then the human', async () => {
-    const { room, heard, held } = await bargeIn();
+    const { conversation, heard, held } = await bargeIn();
     await until(() => heard.stops.length > 0, 'audio-stop');
     expect(heard.stops[0]).toMatchObject({ speaker: 'ada', reason: 'barge-in', atMs: 700 });
     const audioBefore = heard.audio.length;
     held.release(); // the generator's rest is never spoken
-    room.voiceEnded('tara', { text: 'Sorry to jump in, Ada, is the budget settled?', start: 1_000_650, end: 1_002_650 });
+    conversation.voiceEnded('tara', { text: 'Sorry to jump in, Ada, is the budget settled?', start: 1_000_650, end: 1_002_650 });
     await until(() => heard.events.some((e) => e.type === 'utterance' && e.speaker === 'tara'), "Tara's words");
     expect(heard.audio.filter((a) => a.draft === heard.stops[0]!.draft).length).toBe(audioBefore);
     const utterances = heard.events.filter((e) => e.type === 'utterance');
@@ -203,8 +203,8 @@ describe('barge-in by voice', () => {
     expect(utterances[1]).toMatchObject({ speaker: 'tara', source: 'human', durationMs: 2000, spoken: { start: expect.any(Number), end: expect.any(Number) } });
     const tara = utterances[1]!;
     if (tara.type === 'utterance') expect(tara.spoken!.end - tara.spoken!.start).toBe(2000);
-    room.send({ type: 'end' });
-    await room.ended;
+    conversation.send({ type: 'end' });
+    await conversation.ended;
   });
 
   it('lets a persistent persona finish its clause', async () => {
@@ -213,28 +213,28 @@ describe('barge-in by voice', () => {
       turnTaking: { policy: 'round-robin' },
       snippets: [{ id: 'a', initiator: 'ada', turns: 4 }],
     });
-    const { room, heard, held } = await bargeIn(stubborn, 300);
+    const { conversation, heard, held } = await bargeIn(stubborn, 300);
     await until(() => heard.stops.length > 0, 'audio-stop');
     const clause = heard.audio.filter((a) => a.draft === heard.stops[0]!.draft);
     const clauseEnd = Math.max(...clause.map((p) => p.offsetMs + durationOf(p)));
     expect(heard.stops[0]!.atMs).toBeGreaterThan(300);
     expect(heard.stops[0]!.atMs).toBeCloseTo(clauseEnd, 0);
     held.release();
-    room.voiceEnded('tara', { text: 'Could we start with the budget?', start: 1_000_300, end: 1_001_300 });
+    conversation.voiceEnded('tara', { text: 'Could we start with the budget?', start: 1_000_300, end: 1_001_300 });
     await until(() => heard.events.some((e) => e.type === 'interruption'), 'the interruption');
     expect(heard.events.find((e) => e.type === 'utterance')).toMatchObject({ speaker: 'ada', text: expect.stringMatching(/coming in today\.?—$/) });
-    room.send({ type: 'end' });
-    await room.ended;
+    conversation.send({ type: 'end' });
+    await conversation.ended;
   });
 
   it('a sound with no words stops the persona, who then takes the turn again', async () => {
-    const { room, heard, held } = await bargeIn();
+    const { conversation, heard, held } = await bargeIn();
     await until(() => heard.stops.length > 0, 'audio-stop');
     held.release();
-    room.voiceEnded('tara', null);
+    conversation.voiceEnded('tara', null);
     await until(() => heard.events.some((e) => e.type === 'utterance'), "Ada's turn, again");
-    room.send({ type: 'end' });
-    const log = await room.ended;
+    conversation.send({ type: 'end' });
+    const log = await conversation.ended;
     expect(log.find((e) => e.type === 'system' && e.code === 'barge-in-without-words')).toBeTruthy();
     expect(held.calls()).toBeGreaterThan(1);
     const first = log.find((e) => e.type === 'utterance')!;

@@ -1,12 +1,13 @@
 import { GoogleGenAI } from '@google/genai';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeGemini, type FakeGemini } from '../../../tests/fakes/gemini-server';
 import { createGeminiGenerator } from './gemini';
 import { createGenerator } from './index';
-import { complete } from './port';
+import { complete, type Generator } from './port';
 import type { Cue, GenerateRequest } from '../../engine/requests';
-import { GeneratorError, withFallback, type Notice } from './resilient';
 import { createScriptedGenerator } from './scripted';
+import { GeneratorError } from '../errors';
+import { createBreaker, resilientGenerator, type Notice } from '../resilience';
 
 const cue: Cue = {
   speaker: { id: 'omar', name: 'Omar Haddad', shortName: 'Omar', role: 'backend lead', mood: 'calm', traits: ['analytical'] },
@@ -50,19 +51,33 @@ beforeEach(async () => {
 });
 afterAll(() => fake.close());
 
-const gemini = (timeoutMs = 2000) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl, timeoutMs });
+const gemini = () => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl });
 
-/** The vendor behind the real fallback wrapper, with a sleep that only records. */
+/** The vendor behind the real resilience wrapper (no breaker), with a sleep that only records and this test's notices. */
 const resilient = (timeoutMs = 2000) => {
   const notices: Notice[] = [];
   const sleeps: number[] = [];
-  const generator = withFallback(gemini(timeoutMs), createScriptedGenerator(), {
-    timeoutMs,
-    onNotice: (n) => notices.push(n),
-    sleep: async (ms) => void sleeps.push(ms),
-  });
+  const wrapped = resilientGenerator(gemini(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms) });
+  const generator: Generator = { name: wrapped.name, stream: (request, signal) => wrapped.stream(request, signal, (n) => notices.push(n)) };
   return { generator, notices, sleeps };
 };
+
+/** Waits, on real time, until the fake server has been asked `count` times. */
+const requested = async (count: number): Promise<void> => {
+  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** Fake time for the time limit (the fake server's delays run on it too); one attempt after another, each timed out. */
+const timeOutAttempts = async (attempts: number, timeoutMs: number): Promise<void> => {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    await requested(attempt);
+    await vi.advanceTimersByTimeAsync(timeoutMs);
+  }
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('gemini generator against the fake Gemini API', () => {
   it('streams the deltas in order', async () => {
@@ -84,7 +99,7 @@ describe('gemini generator against the fake Gemini API', () => {
 
   it('asks for JSON output in JSON mode and uses the configured model', async () => {
     fake.script({ chunks: ['{"next": "Pia"}'] });
-    const pro = createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl, model: 'gemini-2.5-pro', timeoutMs: 2000 });
+    const pro = createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl, model: 'gemini-2.5-pro' });
     expect(await complete(pro, request({ purpose: 'select', json: true }))).toBe('{"next": "Pia"}');
     expect(fake.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent');
     expect(fake.requests[0]!.body.generationConfig.responseMimeType).toBe('application/json');
@@ -119,7 +134,7 @@ describe('gemini generator against the fake Gemini API', () => {
   });
 });
 
-describe('gemini behind withFallback', () => {
+describe('gemini behind resilientGenerator', () => {
   it('retries a 429 after the delay Gemini asked for, then streams the answer', async () => {
     fake.script({ status: 429, retryAfterSeconds: 2 }, { chunks: ['March works', ' for us.'] });
     const { generator, notices, sleeps } = resilient();
@@ -142,9 +157,12 @@ describe('gemini behind withFallback', () => {
   });
 
   it('falls back when Gemini does not answer in time', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
     const { generator, notices } = resilient(150);
-    const text = await complete(generator, request());
+    const answer = complete(generator, request());
+    await timeOutAttempts(3, 150);
+    const text = await answer;
     expect(text).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(3);
     expect(notices[0]).toMatchObject({ code: 'generator-fallback', message: expect.stringContaining('timed out after 150 ms') });
@@ -180,13 +198,25 @@ describe("createGenerator('gemini', env)", () => {
   it('reads GEMINI_API_KEY, GEMINI_MODEL and GEMINI_BASE_URL, and wraps the vendor with the scripted fallback', async () => {
     const notices: Notice[] = [];
     const env = { GEMINI_API_KEY: 'env-key', GEMINI_MODEL: 'gemini-2.5-flash-lite', GEMINI_BASE_URL: fake.baseUrl, GENERATOR_TIMEOUT_MS: '2000' };
-    const generator = createGenerator('gemini', env, { onNotice: (n) => notices.push(n), sleep: async () => undefined });
+    const generator = createGenerator('gemini', env, { sleep: async () => undefined });
     expect(generator.name).toBe('gemini');
     fake.setDefault({ status: 500 });
-    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    expect(await complete(generator, request(), undefined, (n) => notices.push(n))).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-flash-lite:streamGenerateContent');
     expect(fake.requests[0]!.headers['x-goog-api-key']).toBe('env-key');
     expect(notices.map((n) => n.code)).toEqual(['generator-fallback']);
+  });
+
+  it('stops calling Gemini while its circuit is open, and says so', async () => {
+    const env = { GEMINI_API_KEY: 'env-key', GEMINI_BASE_URL: fake.baseUrl };
+    const generator = createGenerator('gemini', env, { breaker: createBreaker({ failures: 3, now: () => 0 }), sleep: async () => undefined });
+    fake.setDefault({ status: 503 });
+    await complete(generator, request());
+    expect(fake.requests).toHaveLength(3);
+    const notices: Notice[] = [];
+    expect(await complete(generator, request(), undefined, (n) => notices.push(n))).toBe(await complete(createScriptedGenerator(), request()));
+    expect(fake.requests).toHaveLength(3);
+    expect(notices).toEqual([{ code: 'generator-circuit-open', message: expect.stringMatching(/^gemini failed 3 times in a row and is not called for now/) }]);
   });
 
   it('names the missing key', () => {

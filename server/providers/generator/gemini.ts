@@ -7,28 +7,25 @@
  * for await (const delta of gemini.stream(request)) process.stdout.write(delta);
  * ```
  *
- * The SDK's own retries and automatic continuation stay off: `withFallback` is the one place
- * that retries, so a turn is never sent twice behind its back.
+ * The SDK's own retries and automatic continuation stay off, and so does its time limit:
+ * `resilientGenerator` (providers/resilience.ts) is the one place that retries and times out, so
+ * a turn is never sent twice behind its back.
  */
 import { ApiError, GoogleGenAI } from '@google/genai';
-import { geminiErrorText, geminiRetryDelayMs } from '../errors';
+import { geminiErrorText, geminiRetryDelayMs, GeneratorError } from '../errors';
 import type { Generator } from './port';
-import { GeneratorError } from './resilient';
 
 export interface GeminiOptions {
   apiKey: string;
   model?: string;
   /** Overrides https://generativelanguage.googleapis.com (fake servers, proxies). */
   baseUrl?: string;
-  /** Limit for a whole request, headers and streamed body. */
-  timeoutMs?: number;
 }
 
-
 export const createGeminiGenerator = (options: GeminiOptions): Generator => {
-  const { apiKey, model = 'gemini-2.5-flash', baseUrl, timeoutMs = 20_000 } = options;
+  const { apiKey, model = 'gemini-2.5-flash', baseUrl } = options;
   // vertexai: false keeps us on the Gemini API whatever GOOGLE_GENAI_USE_VERTEXAI says.
-  const ai = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl, timeout: timeoutMs } });
+  const ai = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl } });
   // Turns are short and latency-bound; on 2.5 Flash a thinking budget would also eat maxOutputTokens.
   const thinkingConfig = /flash/.test(model) ? { thinkingBudget: 0 } : undefined;
 
@@ -61,9 +58,6 @@ export const createGeminiGenerator = (options: GeminiOptions): Generator => {
             retryAfterMs: geminiRetryDelayMs(error.message),
             cause: error,
           });
-        }
-        if (error instanceof Error && error.name === 'AbortError') {
-          throw new GeneratorError(`timed out after ${timeoutMs} ms`, { timeout: true, cause: error });
         }
         throw GeneratorError.from(error);
       }

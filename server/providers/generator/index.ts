@@ -1,9 +1,11 @@
 /**
  * Picks the generator by name and configures it from the environment. Vendors are wrapped
- * with `withFallback(vendor, scripted)`, so a vendor outage costs a notice, never a turn.
+ * with `resilientGenerator(vendor, scripted)` (providers/resilience.ts), so a vendor outage costs a
+ * notice, never a turn.
  *
  * ```ts
- * const generator = createGenerator('gemini', process.env, { onNotice: (n) => console.warn(n.message) });
+ * const generator = createGenerator('gemini', process.env);
+ * for await (const delta of generator.stream(request, signal, (n) => console.warn(n.message))) show(delta);
  * ```
  *
  * | variable | for | default |
@@ -14,19 +16,19 @@
  * | `OPENAI_BASE_URL` | openai | required, e.g. `http://localhost:11434/v1` |
  * | `OPENAI_API_KEY` | openai | `none` (local servers need no key) |
  * | `OPENAI_MODEL` | openai | required |
- * | `GENERATOR_TIMEOUT_MS` | both | `20000` |
+ * | `GENERATOR_TIMEOUT_MS` | both | `20000`: the longest wait for the first delta, and for each one after |
  */
 import { createGeminiGenerator } from './gemini';
 import { createOpenAIGenerator } from './openai';
 import type { Generator } from './port';
-import { withFallback, type FallbackOptions } from './resilient';
 import { createScriptedGenerator } from './scripted';
+import { resilientGenerator, type ResilienceOptions } from '../resilience';
 
 export const generatorNames = ['scripted', 'gemini', 'openai'] as const;
 export type GeneratorName = (typeof generatorNames)[number];
 
-/** Retry and notice settings for the vendor wrapper; the timeout comes from `GENERATOR_TIMEOUT_MS`. */
-export type CreateGeneratorOptions = Omit<FallbackOptions, 'timeoutMs'>;
+/** Retries, breaker, sleep and jitter for the vendor; the time limit comes from `GENERATOR_TIMEOUT_MS`. */
+export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs'>;
 
 const required = (env: Record<string, string | undefined>, variable: string, vendor: string, hint: string): string => {
   const value = env[variable]?.trim();
@@ -64,13 +66,11 @@ export const createGenerator = (
           apiKey: required(env, 'GEMINI_API_KEY', 'gemini', 'get one at https://aistudio.google.com/apikey'),
           model: env.GEMINI_MODEL?.trim() || undefined,
           baseUrl: env.GEMINI_BASE_URL?.trim() ? urlFrom('GEMINI_BASE_URL', env.GEMINI_BASE_URL.trim()) : undefined,
-          timeoutMs,
         })
       : createOpenAIGenerator({
           baseUrl: urlFrom('OPENAI_BASE_URL', required(env, 'OPENAI_BASE_URL', 'openai', 'e.g. http://localhost:11434/v1 for Ollama')),
           model: required(env, 'OPENAI_MODEL', 'openai', 'the model name your server serves, e.g. llama3.2'),
           apiKey: env.OPENAI_API_KEY?.trim() || 'none',
-          timeoutMs,
         });
-  return withFallback(vendor, scripted, { ...options, timeoutMs });
+  return resilientGenerator(vendor, scripted, { ...options, timeoutMs });
 };

@@ -1,12 +1,13 @@
 import OpenAI from 'openai';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tests/fakes/openai-server';
 import { createGenerator } from './index';
 import { createOpenAIGenerator } from './openai';
-import { complete } from './port';
+import { complete, type Generator } from './port';
 import type { Cue, GenerateRequest } from '../../engine/requests';
-import { GeneratorError, withFallback, type Notice } from './resilient';
 import { createScriptedGenerator } from './scripted';
+import { GeneratorError } from '../errors';
+import { resilientGenerator, type Notice } from '../resilience';
 
 const cue: Cue = {
   speaker: { id: 'pia', name: 'Pia Berg', shortName: 'Pia', role: 'designer', mood: 'curious', traits: ['warm'] },
@@ -50,20 +51,33 @@ beforeEach(async () => {
 });
 afterAll(() => fake.close());
 
-const openai = (timeoutMs = 2000) =>
-  createOpenAIGenerator({ apiKey: 'none', baseUrl: fake.baseUrl, model: 'llama3.2', timeoutMs });
+const openai = () => createOpenAIGenerator({ apiKey: 'none', baseUrl: fake.baseUrl, model: 'llama3.2' });
 
-/** The vendor behind the real fallback wrapper, with a sleep that only records. */
+/** The vendor behind the real resilience wrapper (no breaker), with a sleep that only records and this test's notices. */
 const resilient = (timeoutMs = 2000) => {
   const notices: Notice[] = [];
   const sleeps: number[] = [];
-  const generator = withFallback(openai(timeoutMs), createScriptedGenerator(), {
-    timeoutMs,
-    onNotice: (n) => notices.push(n),
-    sleep: async (ms) => void sleeps.push(ms),
-  });
+  const wrapped = resilientGenerator(openai(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms) });
+  const generator: Generator = { name: wrapped.name, stream: (request, signal) => wrapped.stream(request, signal, (n) => notices.push(n)) };
   return { generator, notices, sleeps };
 };
+
+/** Waits, on real time, until the fake server has been asked `count` times. */
+const requested = async (count: number): Promise<void> => {
+  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** Fake time for the time limit (the fake server's delays run on it too); one attempt after another, each timed out. */
+const timeOutAttempts = async (attempts: number, timeoutMs: number): Promise<void> => {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    await requested(attempt);
+    await vi.advanceTimersByTimeAsync(timeoutMs);
+  }
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('OpenAI-compatible generator against the fake server', () => {
   it('streams the content deltas in order', async () => {
@@ -125,7 +139,7 @@ describe('OpenAI-compatible generator against the fake server', () => {
   });
 });
 
-describe('OpenAI-compatible generator behind withFallback', () => {
+describe('OpenAI-compatible generator behind resilientGenerator', () => {
   it('retries a 429 after Retry-After, then streams the answer', async () => {
     fake.script({ status: 429, retryAfterSeconds: 1 }, { chunks: ['Keep it', ', simplify it.'] });
     const { generator, notices, sleeps } = resilient();
@@ -153,17 +167,23 @@ describe('OpenAI-compatible generator behind withFallback', () => {
   });
 
   it('falls back when the server does not answer in time', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
     const { generator, notices } = resilient(150);
-    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    const answer = complete(generator, request());
+    await timeOutAttempts(3, 150);
+    expect(await answer).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(3);
     expect(notices[0]).toMatchObject({ code: 'generator-fallback', message: expect.stringContaining('timed out after 150 ms') });
   });
 
   it('falls back when the stream stalls before the first delta', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ chunks: ['', 'late'], chunkDelayMs: 3000 });
     const { generator, notices } = resilient(150);
-    expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
+    const answer = complete(generator, request());
+    await timeOutAttempts(3, 150);
+    expect(await answer).toBe(await complete(createScriptedGenerator(), request()));
     expect(notices[0]!.code).toBe('generator-fallback');
   });
 

@@ -7,11 +7,12 @@
  * for await (const delta of local.stream(request)) process.stdout.write(delta);
  * ```
  *
- * The SDK's retries stay off (`maxRetries: 0`): `withFallback` is the one place that retries.
+ * The SDK's retries stay off (`maxRetries: 0`): `resilientGenerator` (providers/resilience.ts) is
+ * the one place that retries, and it bounds the wait for each delta.
  */
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import OpenAI, { APIError, APIUserAbortError } from 'openai';
+import { GeneratorError } from '../errors';
 import type { Generator } from './port';
-import { GeneratorError } from './resilient';
 
 export interface OpenAIOptions {
   /** Local servers ignore it; the SDK still needs a value. */
@@ -19,8 +20,6 @@ export interface OpenAIOptions {
   /** Up to and including the version, e.g. `http://localhost:11434/v1`. */
   baseUrl: string;
   model: string;
-  /** Limit for the response headers; `withFallback` bounds the gaps between deltas. */
-  timeoutMs?: number;
 }
 
 /** `retry-after-ms` (OpenAI's own), else `retry-after` in seconds or as an HTTP date. */
@@ -36,8 +35,8 @@ const retryAfterMs = (headers: Headers | undefined): number | undefined => {
 };
 
 export const createOpenAIGenerator = (options: OpenAIOptions): Generator => {
-  const { apiKey, baseUrl, model, timeoutMs = 20_000 } = options;
-  const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: timeoutMs });
+  const { apiKey, baseUrl, model } = options;
+  const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0 });
 
   return {
     name: 'openai',
@@ -64,9 +63,6 @@ export const createOpenAIGenerator = (options: OpenAIOptions): Generator => {
         }
       } catch (error) {
         if (signal?.aborted || error instanceof APIUserAbortError) throw error;
-        if (error instanceof APIConnectionTimeoutError) {
-          throw new GeneratorError(`timed out after ${timeoutMs} ms`, { timeout: true, cause: error });
-        }
         if (error instanceof APIError && error.status !== undefined) {
           const detail = (error.error as { message?: unknown } | undefined)?.message;
           throw new GeneratorError(`HTTP ${error.status}: ${typeof detail === 'string' ? detail : error.message}`, {

@@ -1,7 +1,8 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeSample, startFakeElevenLabs, TRAILING_SILENCE_SECONDS, type FakeElevenLabs } from '../../../tests/fakes/elevenlabs-server';
+import { SynthesisError } from '../errors';
 import type { Phonemize } from './align';
-import { createElevenLabsSynthesizer, SynthesisError } from './elevenlabs';
+import { createElevenLabsSynthesizer } from './elevenlabs';
 import type { SpeechChunk, SynthesisRequest, Viseme } from './port';
 
 /** Stand-ins for eSpeak and its viseme table: every letter is a phoneme. */
@@ -29,19 +30,27 @@ afterAll(() => fake.close());
 const elevenlabs = (overrides: { timeoutMs?: number; model?: string } = {}) =>
   createElevenLabsSynthesizer({ apiKey: 'test-key', baseUrl: fake.baseUrl, phonemize: letters, phonemeToViseme, timeoutMs: 2000, ...overrides });
 
-/** Everything the stream yielded, and how it ended. */
-const drain = async (stream: AsyncIterable<SpeechChunk>, holdMs = 0): Promise<{ chunks: SpeechChunk[]; error?: unknown }> => {
-  const chunks: SpeechChunk[] = [];
+/** Everything the stream yielded, and how it ended; `hold` runs while the caller holds each chunk. */
+const drain = async (stream: AsyncIterable<SpeechChunk>, hold?: () => Promise<unknown>, chunks: SpeechChunk[] = []): Promise<{ chunks: SpeechChunk[]; error?: unknown }> => {
   try {
     for await (const chunk of stream) {
       chunks.push(chunk);
-      if (holdMs) await new Promise((resolve) => setTimeout(resolve, holdMs));
+      await hold?.();
     }
     return { chunks };
   } catch (error) {
     return { chunks, error };
   }
 };
+
+/** Waits, on real time, until `done()`: the fake server answers over real sockets while the timers are fake. */
+const until = async (done: () => boolean): Promise<void> => {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const samplesOf = (chunks: SpeechChunk[]): number[] => chunks.flatMap((c) => Array.from(c.pcm));
 
@@ -163,23 +172,33 @@ describe('elevenlabs synthesizer failures (one request per call; the caller retr
   });
 
   it('times out when no answer comes', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
-    const { chunks, error } = await drain(elevenlabs({ timeoutMs: 150 }).synthesize(request()));
+    const drained = drain(elevenlabs({ timeoutMs: 150 }).synthesize(request()));
+    await until(() => fake.requests.length === 1);
+    await vi.advanceTimersByTimeAsync(150);
+    const { chunks, error } = await drained;
     expect(chunks).toEqual([]);
     expect(failure(error).details.timeout).toBe(true);
     expect(failure(error).message).toBe('timed out: no audio for 150 ms');
   });
 
   it('times out a stream that stalls, after yielding what it had', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.script({ chunks: ['Hi Nora, ', 'March works.'], chunkDelayMs: 3000 });
-    const { chunks, error } = await drain(elevenlabs({ timeoutMs: 150 }).synthesize(request()));
+    const received: SpeechChunk[] = [];
+    const drained = drain(elevenlabs({ timeoutMs: 150 }).synthesize(request()), undefined, received);
+    await until(() => received.length === 1);
+    await vi.advanceTimersByTimeAsync(150);
+    const { chunks, error } = await drained;
     expect(chunks).toHaveLength(1);
     expect(failure(error).message).toBe('timed out after 1 chunk: no audio for 150 ms');
   });
 
   it('does not count the time the caller holds a chunk against the timeout', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.script({ chunks: ['Hi Nora, ', 'March works.'] });
-    const { chunks, error } = await drain(elevenlabs({ timeoutMs: 100 }).synthesize(request()), 150);
+    const { chunks, error } = await drain(elevenlabs({ timeoutMs: 100 }).synthesize(request()), () => vi.advanceTimersByTimeAsync(150));
     expect(error).toBeUndefined();
     expect(chunks).toHaveLength(3);
   });
@@ -202,8 +221,10 @@ describe('elevenlabs synthesizer failures (one request per call; the caller retr
   it('rejects with the caller’s reason when the caller aborts', async () => {
     fake.setDefault({ delayMs: 3000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('interrupted by Pia')), 50);
-    const { error } = await drain(elevenlabs().synthesize(request(), controller.signal));
+    const drained = drain(elevenlabs().synthesize(request(), controller.signal));
+    await until(() => fake.requests.length === 1);
+    controller.abort(new Error('interrupted by Pia'));
+    const { error } = await drained;
     expect(error).toEqual(new Error('interrupted by Pia'));
   });
 });

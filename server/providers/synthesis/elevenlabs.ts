@@ -12,8 +12,8 @@
  * }
  * ```
  *
- * Failures: one request per call, no retries here (the port's caller retries and falls back;
- * the SDK's own two retries are off). Errors are `SynthesisError`s with the HTTP status and any
+ * Failures: one request per call, no retries here (`resilientSynthesizer` in providers/resilience.ts
+ * retries and falls back; the SDK's own two retries are off). Errors are `SynthesisError`s with the HTTP status and any
  * Retry-After, or `timeout` when no chunk came for `timeoutMs`. A stream that breaks mid-way has
  * already yielded every complete chunk it received; the generator then throws, and the caller
  * cuts the utterance there. Aborting `signal` rejects with its reason.
@@ -27,6 +27,7 @@
  */
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import { elevenLabsFailure, SynthesisError } from '../errors';
+import { within } from '../resilience';
 import { alignCharactersToVisemes, type CharacterAlignment, type Phonemize, type PhonemeToViseme } from './align';
 import type { SpeechChunk, Synthesizer } from './port';
 
@@ -46,9 +47,6 @@ export interface ElevenLabsSynthesizerOptions {
   /** Longest wait for the answer, and for each chunk after it. Time the caller holds a chunk does not count. */
   timeoutMs?: number;
 }
-
-/** A failure of a synthesis vendor, with what a retry policy needs to know (the shape of `GeneratorError`). */
-export { SynthesisError };
 
 const none: CharacterAlignment = { characters: [], starts: [], ends: [] };
 
@@ -84,15 +82,6 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
       const controller = new AbortController();
       const forwardAbort = () => controller.abort(signal?.reason);
       signal?.addEventListener('abort', forwardAbort, { once: true });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let timedOut = false;
-      const arm = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeoutMs);
-      };
 
       const text = [...request.text];
       let mirrors = true; // the characters so far are the request's text, in order
@@ -103,6 +92,7 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
       let samples = 0;
       let oddByte: Buffer | undefined; // a chunk may end mid-sample
       let chunks = 0;
+      const after = () => (chunks > 0 ? ` after ${chunks} chunk${chunks === 1 ? '' : 's'}` : '');
 
       /** Cues and words for the characters that complete words; the rest waits in `pending`. */
       const align = async (incoming: CharacterAlignment, last: boolean) => {
@@ -121,8 +111,8 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
         return result;
       };
 
-      arm();
-      try {
+      /** The answer as speech chunks, before the time limit is put on it. */
+      const speech = async function* (): AsyncGenerator<SpeechChunk> {
         const stream = await client.textToSpeech.streamWithTimestamps(
           voiceId,
           {
@@ -147,12 +137,20 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
             ? { characters: timing.characters, starts: timing.characterStartTimesSeconds, ends: timing.characterEndTimesSeconds }
             : none;
           const { cues, words } = await align(characters, false);
-          const speech: SpeechChunk = { pcm, sampleRate, offsetMs: (samples / sampleRate) * 1000, cues, words };
+          const piece: SpeechChunk = { pcm, sampleRate, offsetMs: (samples / sampleRate) * 1000, cues, words };
           samples += pcm.length;
+          yield piece;
+        }
+      };
+
+      const limited = within(speech(), timeoutMs, {
+        controller,
+        timedOut: () => new SynthesisError(`timed out${after()}: no audio for ${timeoutMs} ms`, { timeout: true }),
+      });
+      try {
+        for await (const piece of limited) {
           chunks++;
-          clearTimeout(timer);
-          yield speech;
-          arm();
+          yield piece;
         }
         if (!closed && (pending.characters.length > 0 || previousEnd !== undefined)) {
           const { cues, words } = await align(none, true);
@@ -160,16 +158,14 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
         }
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        const after = chunks > 0 ? ` after ${chunks} chunk${chunks === 1 ? '' : 's'}` : '';
-        if (timedOut) throw new SynthesisError(`timed out${after}: no audio for ${timeoutMs} ms`, { timeout: true, cause: error });
+        if (error instanceof SynthesisError && error.details.timeout) throw error;
         if (error instanceof ElevenLabsError && error.statusCode !== undefined) {
           const { message, ...details } = elevenLabsFailure(error);
           throw new SynthesisError(message, { ...details, cause: error });
         }
         const reason = error instanceof Error ? error.message + (error.cause instanceof Error ? `: ${error.cause.message}` : '') : String(error);
-        throw new SynthesisError(chunks > 0 ? `stream broke${after} (${reason})` : reason, { cause: error });
+        throw new SynthesisError(chunks > 0 ? `stream broke${after()} (${reason})` : reason, { cause: error });
       } finally {
-        clearTimeout(timer);
         signal?.removeEventListener('abort', forwardAbort);
         // The caller stopped early or the stream failed: close the request.
         controller.abort();

@@ -5,8 +5,10 @@
  * Times are milliseconds from the start of the synthesized audio of this request. The 15 Oculus
  * visemes are the avatars' morph targets `viseme_<name>` (Ready Player Me convention).
  */
-export const visemes = ['sil', 'PP', 'FF', 'TH', 'DD', 'kk', 'CH', 'SS', 'nn', 'RR', 'aa', 'E', 'I', 'O', 'U'] as const;
-export type Viseme = (typeof visemes)[number];
+import type { Viseme } from '../../media/visemes';
+import type { OnNotice } from '../resilience';
+
+export type { Viseme } from '../../media/visemes';
 
 /** A viseme becoming dominant at `t`; weights ramp between cues on the client. */
 export interface VisemeCue {
@@ -51,7 +53,10 @@ export interface SynthesisRequest {
 export interface Synthesizer {
   /** Provider name as reported by /api/health: "espeak", "elevenlabs". */
   readonly name: string;
-  /** Streams the speech for `text` in order. Throws on failure; the caller retries and falls back. */
-  synthesize(request: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SpeechChunk>;
+  /**
+   * Streams the speech for `text` in order. A vendor throws on failure; a resilient synthesizer
+   * (providers/resilience.ts) retries and falls back instead, and tells `onNotice` so.
+   */
+  synthesize(request: SynthesisRequest, signal?: AbortSignal, onNotice?: OnNotice): AsyncIterable<SpeechChunk>;
   close?(): Promise<void>;
 }

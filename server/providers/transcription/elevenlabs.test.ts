@@ -1,10 +1,11 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeElevenLabs, type FakeElevenLabs, type MultipartForm } from '../../../tests/fakes/elevenlabs-server';
 import { fileBytes } from '../../../tests/fakes/multipart';
 import { createElevenLabsTranscriber } from './elevenlabs';
 import type { TranscriptionRequest } from './port';
-import { TranscriptionError, withRetries } from './resilient';
 import { encodeWav } from '../../media/wav';
+import { TranscriptionError } from '../errors';
+import { resilientTranscriber } from '../resilience';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -22,13 +23,22 @@ beforeEach(async () => {
 });
 afterAll(() => fake.close());
 
-const scribe = (timeoutMs = 2000) => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl, timeoutMs });
+const scribe = () => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl });
 
 const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
-  const transcriber = withRetries(scribe(timeoutMs), { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
+  const transcriber = resilientTranscriber(scribe(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
   return { transcriber, sleeps };
 };
+
+/** Waits, on real time, until the fake server has been asked `count` times. */
+const requested = async (count: number): Promise<void> => {
+  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
   promise.then(
@@ -78,7 +88,7 @@ describe('elevenlabs transcriber against the fake ElevenLabs API', () => {
   });
 });
 
-describe('elevenlabs transcriber behind withRetries', () => {
+describe('elevenlabs transcriber behind resilientTranscriber', () => {
   it('retries a 429 after its Retry-After, then returns the transcript', async () => {
     fake.script({ status: 429, retryAfterSeconds: 1 }, { chunks: ['March works.'] });
     const { transcriber, sleeps } = resilient();
@@ -109,9 +119,16 @@ describe('elevenlabs transcriber behind withRetries', () => {
   });
 
   it('times out a request ElevenLabs does not answer, and retries it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
     const { transcriber } = resilient(100);
-    const error = await failure(transcriber.transcribe(utterance()));
+    const failed = failure(transcriber.transcribe(utterance()));
+    // Each attempt's time runs out, on fake time, once the server holds its request.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await requested(attempt);
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    const error = await failed;
     expect(error.details.timeout).toBe(true);
     expect(error.message).toBe('elevenlabs could not transcribe the utterance (timed out after 100 ms) after 3 attempts');
     expect(fake.requests).toHaveLength(3);
@@ -120,8 +137,10 @@ describe('elevenlabs transcriber behind withRetries', () => {
   it('rejects with the caller’s reason when the caller aborts, without retrying', async () => {
     fake.setDefault({ delayMs: 3000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('the speaker left')), 50);
-    await expect(resilient().transcriber.transcribe(utterance(), controller.signal)).rejects.toThrow('the speaker left');
+    const transcribed = resilient().transcriber.transcribe(utterance(), controller.signal);
+    await requested(1);
+    controller.abort(new Error('the speaker left'));
+    await expect(transcribed).rejects.toThrow('the speaker left');
     expect(fake.requests).toHaveLength(1);
   });
 });

@@ -4,18 +4,17 @@
  * `{ language_code, language_probability, text, words: [...] }`.
  *
  * ```ts
- * const scribe = createElevenLabsTranscriber({ apiKey: process.env.ELEVENLABS_API_KEY!, timeoutMs: 15_000 });
+ * const scribe = createElevenLabsTranscriber({ apiKey: process.env.ELEVENLABS_API_KEY! });
  * const { text, language } = await scribe.transcribe({ pcm, sampleRate: 16_000 });
  * ```
  *
  * The SDK retries 408/429/5xx twice on its own by default; that stays off (`maxRetries: 0`) so
- * `withRetries` is the one place that retries. Its timeout covers only the response headers,
- * so the time limit here is an abort signal over the whole call.
+ * `resilientTranscriber` (providers/resilience.ts) is the one place that retries and times out:
+ * it aborts `signal` when the time is up.
  */
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import type { Transcriber } from './port';
-import { elevenLabsFailure } from '../errors';
-import { TranscriptionError, withTimeout } from './resilient';
+import { elevenLabsFailure, TranscriptionError } from '../errors';
 import { encodeWav } from '../../media/wav';
 
 export interface ElevenLabsTranscriberOptions {
@@ -23,8 +22,6 @@ export interface ElevenLabsTranscriberOptions {
   model?: string;
   /** Overrides https://api.elevenlabs.io (fake servers, proxies, data-residency hosts). */
   baseUrl?: string;
-  /** Limit for one request, upload to answer. */
-  timeoutMs?: number;
   /**
    * Sends `hints` as `keyterms` to bias recognition towards participants' names. Off by default:
    * ElevenLabs bills keyterms with a surcharge and not every Scribe model accepts them.
@@ -40,36 +37,33 @@ const twoLetter: Record<string, string> = {
 };
 
 export const createElevenLabsTranscriber = (options: ElevenLabsTranscriberOptions): Transcriber => {
-  const { apiKey, model = 'scribe_v1', baseUrl, timeoutMs = 15_000, keyterms = false } = options;
+  const { apiKey, model = 'scribe_v1', baseUrl, keyterms = false } = options;
   const client = new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 });
 
   return {
     name: 'elevenlabs',
-    transcribe: (request, signal) =>
-      withTimeout(
-        timeoutMs,
-        signal,
-        async (abortSignal) => {
-          const result = await client.speechToText.convert(
-            {
-              modelId: model,
-              file: { data: encodeWav(request.pcm, request.sampleRate), filename: 'utterance.wav', contentType: 'audio/wav' },
-              // Scribe takes ISO 639-1 or 639-3, not a region: "en-GB" -> "en".
-              languageCode: request.language?.split('-')[0],
-              // "(laughter)" and the like are not words anyone said.
-              tagAudioEvents: false,
-              keyterms: keyterms && request.hints?.length ? request.hints : undefined,
-            },
-            { abortSignal, maxRetries: 0, timeoutInSeconds: Math.ceil(timeoutMs / 1000) + 1 },
-          );
-          const code = result.languageCode?.toLowerCase();
-          return { text: result.text.trim(), language: code ? (twoLetter[code] ?? code) : undefined };
-        },
-        (error) => {
-          if (!(error instanceof ElevenLabsError)) return TranscriptionError.from(error);
-          const { message, ...details } = elevenLabsFailure(error);
-          return new TranscriptionError(message, { ...details, cause: error });
-        },
-      ),
+    async transcribe(request, signal) {
+      try {
+        const result = await client.speechToText.convert(
+          {
+            modelId: model,
+            file: { data: encodeWav(request.pcm, request.sampleRate), filename: 'utterance.wav', contentType: 'audio/wav' },
+            // Scribe takes ISO 639-1 or 639-3, not a region: "en-GB" -> "en".
+            languageCode: request.language?.split('-')[0],
+            // "(laughter)" and the like are not words anyone said.
+            tagAudioEvents: false,
+            keyterms: keyterms && request.hints?.length ? request.hints : undefined,
+          },
+          { abortSignal: signal, maxRetries: 0 },
+        );
+        const code = result.languageCode?.toLowerCase();
+        return { text: result.text.trim(), language: code ? (twoLetter[code] ?? code) : undefined };
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (!(error instanceof ElevenLabsError)) throw TranscriptionError.from(error);
+        const { message, ...details } = elevenLabsFailure(error);
+        throw new TranscriptionError(message, { ...details, cause: error });
+      }
+    },
   };
 };

@@ -1,9 +1,10 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeGemini, type FakeGemini } from '../../../tests/fakes/gemini-server';
 import { createGeminiTranscriber } from './gemini';
 import type { TranscriptionRequest } from './port';
-import { TranscriptionError, withRetries } from './resilient';
 import { encodeWav } from '../../media/wav';
+import { TranscriptionError } from '../errors';
+import { resilientTranscriber } from '../resilience';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -22,14 +23,23 @@ beforeEach(async () => {
 });
 afterAll(() => fake.close());
 
-const gemini = (timeoutMs = 2000) => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl, timeoutMs });
+const gemini = () => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl });
 
 /** The vendor behind the real retry wrapper, with a sleep that only records. */
 const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
-  const transcriber = withRetries(gemini(timeoutMs), { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
+  const transcriber = resilientTranscriber(gemini(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
   return { transcriber, sleeps };
 };
+
+/** Waits, on real time, until the fake server has been asked `count` times. */
+const requested = async (count: number): Promise<void> => {
+  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
   promise.then(
@@ -86,7 +96,7 @@ describe('gemini transcriber against the fake Gemini API', () => {
   });
 });
 
-describe('gemini transcriber behind withRetries', () => {
+describe('gemini transcriber behind resilientTranscriber', () => {
   it('retries a 429 after the delay Gemini asked for, then returns the transcript', async () => {
     fake.script({ status: 429, retryAfterSeconds: 2 }, { chunks: ['March works.'] });
     const { transcriber, sleeps } = resilient();
@@ -116,9 +126,16 @@ describe('gemini transcriber behind withRetries', () => {
   });
 
   it('times out a request Gemini does not answer, and retries it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
     const { transcriber } = resilient(100);
-    const error = await failure(transcriber.transcribe(utterance()));
+    const failed = failure(transcriber.transcribe(utterance()));
+    // Each attempt's time runs out, on fake time, once the server holds its request.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await requested(attempt);
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    const error = await failed;
     expect(error.details.timeout).toBe(true);
     expect(error.message).toBe('gemini could not transcribe the utterance (timed out after 100 ms) after 3 attempts');
     expect(fake.requests).toHaveLength(3);
@@ -128,8 +145,10 @@ describe('gemini transcriber behind withRetries', () => {
     fake.setDefault({ delayMs: 3000 });
     const { transcriber } = resilient();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('the speaker left')), 50);
-    await expect(transcriber.transcribe(utterance(), controller.signal)).rejects.toThrow('the speaker left');
+    const transcribed = transcriber.transcribe(utterance(), controller.signal);
+    await requested(1);
+    controller.abort(new Error('the speaker left'));
+    await expect(transcribed).rejects.toThrow('the speaker left');
     expect(fake.requests).toHaveLength(1);
   });
 });

@@ -4,17 +4,17 @@
  * to transcribe it verbatim (participants' names as hints).
  *
  * ```ts
- * const gemini = createGeminiTranscriber({ apiKey: process.env.GEMINI_API_KEY!, timeoutMs: 15_000 });
+ * const gemini = createGeminiTranscriber({ apiKey: process.env.GEMINI_API_KEY! });
  * const { text } = await gemini.transcribe({ pcm, sampleRate: 16_000, language: 'en', hints: ['Nora Lind'] });
  * ```
  *
- * One request per call: `withRetries` is the one place that retries. Gemini does not report the
- * language it heard, so `Transcript.language` stays unset.
+ * One request per call: `resilientTranscriber` (providers/resilience.ts) is the one place that
+ * retries and times out. Gemini does not report the language it heard, so `Transcript.language`
+ * stays unset.
  */
 import { ApiError, GoogleGenAI } from '@google/genai';
-import { geminiErrorText, geminiRetryDelayMs } from '../errors';
+import { geminiErrorText, geminiRetryDelayMs, TranscriptionError } from '../errors';
 import type { Transcriber, TranscriptionRequest } from './port';
-import { TranscriptionError, withTimeout } from './resilient';
 import { encodeWav } from '../../media/wav';
 
 export interface GeminiTranscriberOptions {
@@ -22,10 +22,7 @@ export interface GeminiTranscriberOptions {
   model?: string;
   /** Overrides https://generativelanguage.googleapis.com (fake servers, proxies). */
   baseUrl?: string;
-  /** Limit for one request, upload to answer. */
-  timeoutMs?: number;
 }
-
 
 /** The audio is data: what is said in it is never an instruction to the model. */
 const instruction = ({ language, hints }: TranscriptionRequest): string =>
@@ -39,7 +36,7 @@ const instruction = ({ language, hints }: TranscriptionRequest): string =>
   ].join('\n');
 
 export const createGeminiTranscriber = (options: GeminiTranscriberOptions): Transcriber => {
-  const { apiKey, model = 'gemini-2.5-flash', baseUrl, timeoutMs = 15_000 } = options;
+  const { apiKey, model = 'gemini-2.5-flash', baseUrl } = options;
   // vertexai: false keeps us on the Gemini API whatever GOOGLE_GENAI_USE_VERTEXAI says.
   const ai = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl } });
   // Transcription needs no reasoning; on 2.5 Flash thinking would only add latency.
@@ -47,27 +44,24 @@ export const createGeminiTranscriber = (options: GeminiTranscriberOptions): Tran
 
   return {
     name: 'gemini',
-    transcribe: (request, signal) =>
-      withTimeout(
-        timeoutMs,
-        signal,
-        async (abortSignal) => {
-          const wav = Buffer.from(encodeWav(request.pcm, request.sampleRate)).toString('base64');
-          const response = await ai.models.generateContent({
-            model,
-            contents: [{ role: 'user', parts: [{ text: instruction(request) }, { inlineData: { mimeType: 'audio/wav', data: wav } }] }],
-            config: { temperature: 0, thinkingConfig, abortSignal },
-          });
-          return { text: (response.text ?? '').trim() };
-        },
-        (error) =>
-          error instanceof ApiError
-            ? new TranscriptionError(`HTTP ${error.status}: ${geminiErrorText(error.message)}`, {
-                status: error.status,
-                retryAfterMs: geminiRetryDelayMs(error.message),
-                cause: error,
-              })
-            : TranscriptionError.from(error),
-      ),
+    async transcribe(request, signal) {
+      try {
+        const wav = Buffer.from(encodeWav(request.pcm, request.sampleRate)).toString('base64');
+        const response = await ai.models.generateContent({
+          model,
+          contents: [{ role: 'user', parts: [{ text: instruction(request) }, { inlineData: { mimeType: 'audio/wav', data: wav } }] }],
+          config: { temperature: 0, thinkingConfig, abortSignal: signal },
+        });
+        return { text: (response.text ?? '').trim() };
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (!(error instanceof ApiError)) throw TranscriptionError.from(error);
+        throw new TranscriptionError(`HTTP ${error.status}: ${geminiErrorText(error.message)}`, {
+          status: error.status,
+          retryAfterMs: geminiRetryDelayMs(error.message),
+          cause: error,
+        });
+      }
+    },
   };
 };

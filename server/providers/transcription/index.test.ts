@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../../../tests/fakes/elevenlabs-server';
 import { startFakeGemini, type FakeGemini } from '../../../tests/fakes/gemini-server';
 import { startFakeWhisper, type FakeWhisper } from '../../../tests/fakes/whisper-server';
@@ -6,7 +6,7 @@ import { createTranscriber, transcriberNames, transcriberVariables, type Transcr
 import type { TranscriptionRequest } from './port';
 
 const utterance: TranscriptionRequest = { pcm: new Int16Array(1600), sampleRate: 16_000 };
-const noWait = { sleep: async () => undefined };
+const noWait = { breaker: null, sleep: async () => undefined };
 
 let gemini: FakeGemini;
 let elevenlabs: FakeElevenLabs;
@@ -15,6 +15,9 @@ beforeAll(async () => {
   [gemini, elevenlabs, whisper] = await Promise.all([startFakeGemini(), startFakeElevenLabs(), startFakeWhisper()]);
 });
 afterAll(() => Promise.all([gemini.close(), elevenlabs.close(), whisper.close()]));
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('createTranscriber(name, env)', () => {
   it('has no transcriber for none: humans type', () => {
@@ -52,9 +55,18 @@ describe('createTranscriber(name, env)', () => {
   });
 
   it('applies TRANSCRIBER_TIMEOUT_MS to each attempt', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     whisper.failNext(2, { delayMs: 2000 });
+    const asked = whisper.requests.length;
     const transcriber = createTranscriber('openai', { WHISPER_BASE_URL: whisper.baseUrl, TRANSCRIBER_TIMEOUT_MS: '100' }, { ...noWait, retries: 1 })!;
-    await expect(transcriber.transcribe(utterance)).rejects.toMatchObject({
+    const transcribed = transcriber.transcribe(utterance);
+    transcribed.catch(() => undefined);
+    // Each attempt's time runs out, on fake time, once the server holds its request.
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      while (whisper.requests.length < asked + attempt) await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    await expect(transcribed).rejects.toMatchObject({
       message: 'openai could not transcribe the utterance (timed out after 100 ms) after 2 attempts',
       details: { timeout: true },
     });

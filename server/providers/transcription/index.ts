@@ -1,7 +1,8 @@
 /**
  * Picks the transcriber by name (`TRANSCRIBER`) and configures it from the environment. Vendors
- * are wrapped with `withRetries`; a transcription that still fails throws a `TranscriptionError`
- * for the caller to log as a `system` event. With `none` there is no transcriber: humans type.
+ * are wrapped with `resilientTranscriber` (providers/resilience.ts: time limit, retries, breaker);
+ * a transcription that still fails throws a `TranscriptionError` for the caller to log as a
+ * `system` event. With `none` there is no transcriber: humans type.
  *
  * ```ts
  * const transcriber = createTranscriber(config.transcriber, process.env); // null for 'none'
@@ -17,13 +18,13 @@
  * | `WHISPER_BASE_URL` | openai | required, e.g. `http://localhost:8000/v1` |
  * | `WHISPER_MODEL` | openai | `whisper-1` |
  * | `WHISPER_API_KEY` | openai | `none` (local servers need no key) |
- * | `TRANSCRIBER_TIMEOUT_MS` | all | `15000` |
+ * | `TRANSCRIBER_TIMEOUT_MS` | all | `15000`: the limit for one attempt, upload to answer |
  */
 import { createElevenLabsTranscriber } from './elevenlabs';
 import { createGeminiTranscriber } from './gemini';
 import { createOpenAITranscriber } from './openai';
 import type { Transcriber } from './port';
-import { withRetries, type RetryOptions } from './resilient';
+import { resilientTranscriber, type ResilienceOptions } from '../resilience';
 
 export const transcriberNames = ['none', 'gemini', 'elevenlabs', 'openai'] as const;
 export type TranscriberName = (typeof transcriberNames)[number];
@@ -65,8 +66,11 @@ const urlFrom = (env: Env, variable: string, example: string): string | undefine
   return value;
 };
 
+/** Retries, breaker, sleep and jitter for the vendor; the time limit comes from `TRANSCRIBER_TIMEOUT_MS`. */
+export type CreateTranscriberOptions = Omit<ResilienceOptions, 'timeoutMs'>;
+
 /** Returns null for `none`; throws an error naming the variable when one is missing or malformed. */
-export const createTranscriber = (name: TranscriberName, env: Env, options: RetryOptions = {}): Transcriber | null => {
+export const createTranscriber = (name: TranscriberName, env: Env, options: CreateTranscriberOptions = {}): Transcriber | null => {
   if (name === 'none') return null;
   if (!transcriberNames.includes(name)) {
     throw new Error(`TRANSCRIBER must be one of ${transcriberNames.join(', ')}, got "${String(name)}"`);
@@ -77,13 +81,11 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Retr
       ? createGeminiTranscriber({
           apiKey: required(env, 'GEMINI_API_KEY', 'gemini', 'get one at https://aistudio.google.com/apikey'),
           baseUrl: urlFrom(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com'),
-          timeoutMs,
         })
       : name === 'elevenlabs'
         ? createElevenLabsTranscriber({
             apiKey: required(env, 'ELEVENLABS_API_KEY', 'elevenlabs', 'get one at https://elevenlabs.io/app/settings/api-keys'),
             baseUrl: urlFrom(env, 'ELEVENLABS_BASE_URL', 'https://api.elevenlabs.io'),
-            timeoutMs,
           })
         : createOpenAITranscriber({
             baseUrl:
@@ -91,7 +93,6 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Retr
               required(env, 'WHISPER_BASE_URL', 'openai', 'the address of an OpenAI-compatible Whisper server, e.g. http://localhost:8000/v1'),
             model: env.WHISPER_MODEL?.trim() || undefined,
             apiKey: env.WHISPER_API_KEY?.trim() || 'none',
-            timeoutMs,
           });
-  return withRetries(vendor, options);
+  return resilientTranscriber(vendor, { ...options, timeoutMs });
 };

@@ -1,10 +1,11 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fileBytes } from '../../../tests/fakes/multipart';
 import { startFakeWhisper, type FakeWhisper, type MultipartForm } from '../../../tests/fakes/whisper-server';
 import { createOpenAITranscriber } from './openai';
 import type { TranscriptionRequest } from './port';
-import { TranscriptionError, withRetries } from './resilient';
 import { encodeWav } from '../../media/wav';
+import { TranscriptionError } from '../errors';
+import { resilientTranscriber } from '../resilience';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -23,13 +24,22 @@ beforeEach(async () => {
 });
 afterAll(() => fake.close());
 
-const whisper = (timeoutMs = 2000) => createOpenAITranscriber({ apiKey: 'sk-local', baseUrl: fake.baseUrl, timeoutMs });
+const whisper = () => createOpenAITranscriber({ apiKey: 'sk-local', baseUrl: fake.baseUrl });
 
 const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
-  const transcriber = withRetries(whisper(timeoutMs), { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
+  const transcriber = resilientTranscriber(whisper(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
   return { transcriber, sleeps };
 };
+
+/** Waits, on real time, until the fake server has been asked `count` times. */
+const requested = async (count: number): Promise<void> => {
+  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
   promise.then(
@@ -77,7 +87,7 @@ describe('openai transcriber against a fake Whisper server', () => {
   });
 });
 
-describe('openai transcriber behind withRetries', () => {
+describe('openai transcriber behind resilientTranscriber', () => {
   it('retries a 429 after its Retry-After, then returns the transcript', async () => {
     fake.script({ status: 429, retryAfterSeconds: 1 }, { chunks: ['March works.'] });
     const { transcriber, sleeps } = resilient();
@@ -107,17 +117,24 @@ describe('openai transcriber behind withRetries', () => {
   });
 
   it('times out a request the server does not answer, and retries it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
     const { transcriber } = resilient(100);
-    const error = await failure(transcriber.transcribe(utterance()));
+    const failed = failure(transcriber.transcribe(utterance()));
+    // Each attempt's time runs out, on fake time, once the server holds its request.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await requested(attempt);
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    const error = await failed;
     expect(error.details.timeout).toBe(true);
     expect(error.message).toBe('openai could not transcribe the utterance (timed out after 100 ms) after 3 attempts');
     expect(fake.requests).toHaveLength(3);
   });
 
   it('says why when the server cannot be reached', async () => {
-    const nowhere = createOpenAITranscriber({ apiKey: 'none', baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 2000 });
-    const error = await failure(withRetries(nowhere, { retries: 0 }).transcribe(utterance()));
+    const nowhere = createOpenAITranscriber({ apiKey: 'none', baseUrl: 'http://127.0.0.1:9/v1' });
+    const error = await failure(resilientTranscriber(nowhere, { retries: 0, timeoutMs: 2000 }).transcribe(utterance()));
     expect(error.message).toMatch(/^openai could not transcribe the utterance \(Connection error/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openLiveRoom } from '../../server/conversation/live';
+import { openConversation } from '../../server/conversation/conversation';
 import type { SessionEvent } from '../../server/engine/events';
 import type { Generator } from '../../server/providers/generator/port';
 import type { GenerateRequest } from '../../server/engine/requests';
@@ -28,10 +28,10 @@ const gated = () => {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-describe('live room', () => {
+describe('a running conversation', () => {
   it('runs a whole session at instant pace', async () => {
-    const room = openLiveRoom(scene, { seed: 1, generator: createScriptedGenerator() });
-    const log = await room.ended;
+    const conversation = openConversation(scene, { seed: 1, generator: createScriptedGenerator() });
+    const log = await conversation.ended;
     expect(utterancesOf(log)).toHaveLength(4);
     expect(log.at(-1)).toMatchObject({ type: 'end', reason: 'snippets-done' });
   });
@@ -39,7 +39,7 @@ describe('live room', () => {
   it('in realtime, holds each reply until the previous speaker has finished, and stamps wall-clock time', async () => {
     let clock = 1_000_000;
     const slept: number[] = [];
-    const room = openLiveRoom(scene, {
+    const conversation = openConversation(scene, {
       seed: 1,
       generator: createScriptedGenerator(),
       pace: 'realtime',
@@ -50,7 +50,7 @@ describe('live room', () => {
         clock += ms;
       },
     });
-    const u = utterancesOf(await room.ended);
+    const u = utterancesOf(await conversation.ended);
     expect(slept.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < u.length; i++) {
       const previous = u[i - 1]!;
@@ -67,7 +67,7 @@ describe('live room', () => {
         throw new Error('HTTP 500');
       },
     };
-    const log = await openLiveRoom(scene, { seed: 2, generator: broken }).ended;
+    const log = await openConversation(scene, { seed: 2, generator: broken }).ended;
     const u = utterancesOf(log);
     expect(u.length).toBeGreaterThanOrEqual(4);
     const notices = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
@@ -89,7 +89,7 @@ describe('live room', () => {
     };
     const events: SessionEvent[] = [];
     const deltas: { speaker: string; text: string }[] = [];
-    const room = openLiveRoom(scene, { seed: 3, generator: slow, present: ['tara'], onEvent: (e) => events.push(e), onDelta: (d) => deltas.push(d) });
+    const conversation = openConversation(scene, { seed: 3, generator: slow, present: ['tara'], onEvent: (e) => events.push(e), onDelta: (d) => deltas.push(d) });
     await tick();
     chunks.shift()!('Good morning, ');
     await tick();
@@ -97,12 +97,12 @@ describe('live room', () => {
     await tick();
     expect(deltas.map((d) => d.text).join('')).toBe('Good morning, everyone. Today we');
     expect(deltas.every((d) => d.speaker === 'ada')).toBe(true);
-    room.send({ type: 'say', participant: 'tara', text: 'Sorry, Ben, is the budget final?' });
+    conversation.send({ type: 'say', participant: 'tara', text: 'Sorry, Ben, is the budget final?' });
     const u = utterancesOf(events);
     expect(u[0]).toMatchObject({ speaker: 'ada', text: 'Good morning, everyone. Today we—', interrupted: true });
     expect(events.find((e) => e.type === 'interruption')).toMatchObject({ by: 'tara', of: 'ada', vibe: 'barge-in' });
     expect(u[1]).toMatchObject({ speaker: 'tara', addressee: 'ben' });
-    room.send({ type: 'end' });
+    conversation.send({ type: 'end' });
     chunks.forEach((resolve) => resolve(null));
   });
 
@@ -110,7 +110,7 @@ describe('live room', () => {
     const { generator, waiting } = gated();
     let clock = 0;
     const sleeps: number[] = [];
-    const room = openLiveRoom(scene, {
+    const conversation = openConversation(scene, {
       seed: 3,
       generator,
       present: ['tara'],
@@ -122,22 +122,22 @@ describe('live room', () => {
         await tick();
       },
     });
-    room.typing('tara', true);
+    conversation.typing('tara', true);
     for (let i = 0; i < 200 && waiting.length === 0; i++) await tick();
     // The greeting was held until the typing signal lapsed (5 s of fake time), then requested.
     expect(waiting).toHaveLength(1);
     expect(clock).toBeGreaterThanOrEqual(5000);
     expect(sleeps.every((ms) => ms <= 250)).toBe(true);
-    room.send({ type: 'end' });
+    conversation.send({ type: 'end' });
   });
 
   it('waits for a present human, and lets them barge in over a reply being generated', async () => {
     const { generator, waiting } = gated();
     const events: SessionEvent[] = [];
-    const room = openLiveRoom(scene, { seed: 3, generator, present: ['tara'], onEvent: (e) => events.push(e) });
+    const conversation = openConversation(scene, { seed: 3, generator, present: ['tara'], onEvent: (e) => events.push(e) });
     await tick();
     expect(waiting).toHaveLength(1); // Ada's greeting is being generated
-    room.send({ type: 'say', participant: 'tara', text: 'Sorry, before we start: Ben, is the budget final?' });
+    conversation.send({ type: 'say', participant: 'tara', text: 'Sorry, before we start: Ben, is the budget final?' });
     waiting[0]!.release('Hello everyone, welcome.'); // too late: dropped
     await tick();
     const u = utterancesOf(events);
@@ -147,8 +147,8 @@ describe('live room', () => {
     waiting.at(-1)!.release('Yes, it was signed off on Monday. Tara, does that work for you?');
     await tick();
     expect(events.at(-1)).toMatchObject({ type: 'human-input-required', participant: 'tara', addressedBy: 'ben' });
-    expect(room.state.awaiting?.speaker).toBe('tara');
-    room.send({ type: 'end' });
-    expect((await room.ended).at(-1)).toMatchObject({ type: 'end', reason: 'ended' });
+    expect(conversation.state.awaiting?.speaker).toBe('tara');
+    conversation.send({ type: 'end' });
+    expect((await conversation.ended).at(-1)).toMatchObject({ type: 'end', reason: 'ended' });
   });
 });

@@ -1,0 +1,273 @@
+/**
+ * A running conversation: the engine's shell for one session. It owns the session's state,
+ * applies inputs in arrival order (humans speaking, instructors steering, generators answering)
+ * and carries out the engine's requests with a generator, feeding the answers back. The live
+ * server (rooms/rooms.ts), the terminal room and the simulator all run sessions through it.
+ *
+ * Its parts: `pacing.ts` decides when the next persona may talk (`pace: 'instant'` at once,
+ * `'realtime'` when the last speech has been heard, divided by `speed`, with wall-clock times on
+ * the events; typing and talking humans and a pause hold it); `replies.ts` holds the personas'
+ * replies from first delta to last audio and stops them (barge-in, the scene's interruption
+ * rule, a rejected resample, the end).
+ *
+ * Replies stream: each text delta goes to `onDelta` as it is generated. A human who speaks while
+ * a reply is streaming cuts it off there: the generation is aborted and the engine logs what was
+ * heard and the interruption. With a `synthesizer` each reply is spoken as it streams (first
+ * audio after the first clause), audio and viseme cues go to `onAudio`, and the utterance is
+ * accepted once its speech is synthesized, with the real audio length as its `durationMs`.
+ * Humans' voices come in through `voiceStarted` (the VAD heard speech begin: a persona speaking
+ * stops, `onAudioStop`) and `voiceEnded` (the transcript: the engine logs what was heard of the
+ * persona, the interruption with its offset, and the human's words).
+ *
+ * A generator that fails never stops the session: every call goes through the resilience
+ * module (providers/resilience.ts), so the scripted generator writes that turn, and the notices
+ * of each call (a fallback, a cut, a voice that failed) become `system` events in the log.
+ */
+import type { SessionEvent } from '../engine/events';
+import type { GenerateRequest } from '../engine/requests';
+import { createSession, step, type EngineInput, type EngineRequest, type SessionState } from '../engine/session';
+import type { Generator } from '../providers/generator/port';
+import { createScriptedGenerator } from '../providers/generator/scripted';
+import { resilientGenerator, type Notice } from '../providers/resilience';
+import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
+import type { LoadedScene } from '../scene/schema';
+import type { Heard } from './listen';
+import { createPacing, type Pace } from './pacing';
+import { createReplies, type AudioStop, type HeldCut, type Reply } from './replies';
+import type { AudioPiece } from './speech';
+import { voicesOf } from './voices';
+
+export interface ConversationOptions {
+  seed: number;
+  generator: Generator;
+  /** Human participants who are really here. */
+  present?: string[];
+  pace?: Pace;
+  /** Realtime only: how much faster than spoken time turns follow each other. */
+  speed?: number;
+  maxTurns?: number;
+  /** How long a "typing" signal holds back AI replies unless renewed. */
+  typingHoldMs?: number;
+  onEvent?: (event: SessionEvent) => void;
+  /** A piece of a reply as it is generated; `draft` identifies the reply until its utterance event. */
+  onDelta?: (delta: { speaker: string; draft: string; text: string }) => void;
+  /** Speaks the replies; without one the conversation is text only. */
+  synthesizer?: Synthesizer | null;
+  /** Voices by participant; default: the scene's, completed by `voicesOf`. */
+  voices?: ReadonlyMap<string, VoiceSpec>;
+  /** A piece of a reply's speech, as soon as it is synthesized. */
+  onAudio?: (audio: AudioPiece & { speaker: string; draft: string }) => void;
+  /** Clients must stop playing reply `draft` at `atMs` from its start. */
+  onAudioStop?: (stop: AudioStop) => void;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface Conversation {
+  /** Applies an input (a human's words, an instructor's command) in arrival order. */
+  send(input: EngineInput): void;
+  /** A present human started or stopped composing a message. */
+  typing(participant: string, active: boolean): void;
+  /** A present human's voice began (the VAD's speech start): a persona speaking now stops. */
+  voiceStarted(participant: string): void;
+  /** That voice's turn is over: what was said (wall-clock times), or null if nothing was understood. */
+  voiceEnded(participant: string, heard: Heard | null): void;
+  readonly state: SessionState;
+  /** Resolves with the whole log when the session ends. */
+  readonly ended: Promise<SessionEvent[]>;
+}
+
+/** What carrying out one request gives the engine, once it is done. */
+interface Outcome {
+  /** Notices first, in a reproducible order, then the answer. */
+  inputs: EngineInput[];
+  /** The reply it spoke, to close once the engine has had its say. */
+  reply?: Reply;
+}
+
+export const openConversation = (scene: LoadedScene, options: ConversationOptions): Conversation => {
+  const now = options.now ?? (() => Date.now());
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  // The one fallback: a generator that throws, vendor or not, has the scripted generator write the turn.
+  const generator = resilientGenerator(options.generator, createScriptedGenerator(), { retries: 0, breaker: null });
+  const started = now();
+  const log: SessionEvent[] = [];
+  let state = createSession(scene, {
+    seed: options.seed,
+    present: options.present ?? [],
+    ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
+  });
+  let resolveEnded!: (events: SessionEvent[]) => void;
+  const ended = new Promise<SessionEvent[]>((resolve) => (resolveEnded = resolve));
+  const pacing = createPacing({ pace: options.pace ?? 'instant', speed: options.speed ?? 1, typingHoldMs: options.typingHoldMs ?? 8000, now, sleep });
+  const replies = createReplies({
+    scene,
+    synthesizer: options.synthesizer ?? null,
+    voices: options.voices ?? voicesOf(scene),
+    pacing,
+    now,
+    ended,
+    onNotice: (notice) => send({ type: 'notice', level: 'warn', ...notice }),
+    ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+    ...(options.onAudio ? { onAudio: options.onAudio } : {}),
+    ...(options.onAudioStop ? { onAudioStop: options.onAudioStop } : {}),
+  });
+  /** Requests being carried out: each leaves the set as its answer is applied. */
+  const inFlight = new Set<Promise<Outcome>>();
+  /** Barge-ins by voice, waiting for the transcript that says what the human said. */
+  const cuts = new Map<string, Promise<HeldCut | null>>();
+  const inbox: EngineInput[] = [];
+  let draining = false;
+
+  const send = (input: EngineInput): void => {
+    if (input.type === 'say' && !input.cut && replies.busy()) {
+      // A typed barge-in: stop the reply where the human cut in, then log their words.
+      const cut = replies.interrupt();
+      if (cut instanceof Promise) {
+        void cut.then((held) => send({ ...input, ...(held ? { cut: held.cut } : {}) }));
+        return;
+      }
+      if (cut) input = { ...input, cut: cut.cut };
+    }
+    if (input.type === 'say') pacing.release(input.participant);
+    inbox.push(input);
+    if (draining) return; // an input sent from onEvent waits for the current step's events to finish
+    draining = true;
+    try {
+      while (inbox.length > 0) apply(inbox.shift()!);
+    } finally {
+      draining = false;
+    }
+    // Nothing in flight and nobody to wait for: a bug must not hang the session forever.
+    const s = state;
+    if (inFlight.size === 0 && cuts.size === 0 && s.phase === 'running' && !s.paused && !s.pending && !s.awaiting && !s.proposal) {
+      send({ type: 'notice', level: 'error', code: 'stalled', message: 'The engine had nothing left to do; ending the session.' });
+      send({ type: 'end' });
+    }
+  };
+
+  const apply = (input: EngineInput): void => {
+    if (pacing.realtime && input.type !== 'clock') state = step(state, { type: 'clock', t: now() - started }).state;
+    const result = step(state, input);
+    state = result.state;
+    for (const event of result.events) {
+      log.push(event);
+      if (event.type === 'utterance') replies.logged(event);
+      options.onEvent?.(event);
+      if (event.type === 'end') {
+        replies.stopAll();
+        resolveEnded(log);
+      }
+    }
+    for (const request of result.requests) carry(request);
+  };
+
+  /** Carries out `request`; its answer is applied once it is done, and it leaves `inFlight` just before. */
+  const carry = (request: EngineRequest): void => {
+    const job = carryOut(request);
+    inFlight.add(job);
+    void job.then(
+      (outcome) => {
+        inFlight.delete(job);
+        for (const input of outcome.inputs) send(input);
+        outcome.reply?.close();
+      },
+      (error: unknown) => {
+        inFlight.delete(job);
+        throw error;
+      },
+    );
+  };
+
+  const stillWanted = (id: string): boolean => state.pending?.id === id;
+
+  /** The generator's text for `request`; its notices go to `report`. A cut-off generation ends with what it had. */
+  const generate = async (request: GenerateRequest, report: (notice: Notice) => void, signal?: AbortSignal, onText?: (text: string) => void): Promise<string> => {
+    let text = '';
+    try {
+      for await (const delta of generator.stream(request, signal, report)) {
+        text += delta;
+        onText?.(delta);
+      }
+    } catch (error) {
+      if (!signal?.aborted) throw error;
+    }
+    return text;
+  };
+
+  const carryOut = async (request: EngineRequest): Promise<Outcome> => {
+    const inputs: EngineInput[] = [];
+    const report = (notice: Notice) => inputs.push({ type: 'notice', level: 'warn', ...notice });
+    let reply: Reply | undefined;
+    if (request.kind === 'generate' && request.request.purpose === 'utterance') {
+      const wanted = () => stillWanted(request.id);
+      await pacing.untilTurn(wanted, () => state.paused);
+      if (!wanted()) return { inputs };
+      const opened = replies.open(request.id, request.request, report);
+      const text = await generate(request.request, report, opened.signal, (delta) => opened.push(delta));
+      const spoken = await opened.finish();
+      // Cut off: the human's words come instead; what went wrong on the way is still logged.
+      if (!spoken) return { inputs };
+      inputs.push({ type: 'generated', request: request.id, text, ...spoken });
+      reply = opened;
+    } else if (request.kind === 'generate') {
+      const text = await generate(request.request, report);
+      inputs.push({ type: 'generated', request: request.id, text });
+    } else {
+      // Everyone thinks at once; notices are logged in participant order so runs stay reproducible.
+      const results = await Promise.all(
+        request.participants.map(async (p) => {
+          const notices: EngineInput[] = [];
+          const text = await generate(p.request, (notice) => notices.push({ type: 'notice', level: 'warn', ...notice }));
+          return { notices, answer: { participant: p.participant, text } };
+        }),
+      );
+      for (const r of results) inputs.push(...r.notices);
+      inputs.push({ type: 'thoughts', request: request.id, answers: results.map((r) => r.answer) });
+    }
+    // Let other rooms and sockets run between turns: an instant session must not hold the event
+    // loop for its whole length (a scripted turn resolves without ever yielding).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return { inputs, ...(reply ? { reply } : {}) };
+  };
+
+  const voiceStarted = (participant: string): void => {
+    pacing.voiceStarted(participant);
+    if (cuts.has(participant)) return;
+    const cut = replies.interrupt();
+    if (cut) cuts.set(participant, Promise.resolve(cut));
+  };
+
+  const voiceEnded = (participant: string, heard: Heard | null): void => {
+    const cut = cuts.get(participant) ?? Promise.resolve(null);
+    void cut.then((held) => {
+      cuts.delete(participant);
+      if (state.phase === 'ended') return;
+      if (heard) {
+        const spoken = { start: heard.start - started, end: heard.end - started };
+        send({ type: 'say', participant, text: heard.text, durationMs: Math.max(0, heard.end - heard.start), spoken, ...(held ? { cut: held.cut } : {}) });
+        return;
+      }
+      pacing.release(participant);
+      if (!held) return;
+      // A cough or a word nobody caught: the persona it stopped starts its turn again.
+      const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
+      send({ type: 'notice', level: 'info', code: 'barge-in-without-words', message: `A sound from ${who} stopped the speaker, but no words were heard; the turn goes on.` });
+      if ('request' in held.cut && held.retry && stillWanted(held.cut.request)) carry({ kind: 'generate', id: held.cut.request, request: held.retry });
+      else if (inFlight.size === 0) send({ type: 'notice', level: 'info', code: 'turn-resumed', message: 'The room carries on.' });
+    });
+  };
+
+  // Started on the next microtask, so the caller holds the conversation before its first event arrives.
+  queueMicrotask(() => send({ type: 'start' }));
+  return {
+    send,
+    typing: (participant, active) => pacing.typing(participant, active),
+    voiceStarted,
+    voiceEnded,
+    get state() {
+      return state;
+    },
+    ended,
+  };
+};

@@ -1,0 +1,595 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startFakeElevenLabs, type FakeElevenLabs } from '../../tests/fakes/elevenlabs-server';
+import type { Cue, GenerateRequest } from '../engine/requests';
+import { GeneratorError, SynthesisError, TranscriptionError } from './errors';
+import { complete, type Generator } from './generator/port';
+import {
+  createBreaker,
+  resilientGenerator,
+  resilientSynthesizer,
+  resilientTranscriber,
+  within,
+  type Breaker,
+  type Notice,
+  type ResilienceOptions,
+} from './resilience';
+import { createElevenLabsSynthesizer } from './synthesis/elevenlabs';
+import { createEspeakSynthesizer, phonemize } from './synthesis/espeak';
+import type { SpeechChunk, Synthesizer } from './synthesis/port';
+import { phonemesToVisemes } from './synthesis/visemes';
+import type { Transcriber } from './transcription/port';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const cue: Cue = {
+  speaker: { id: 'hugo', name: 'Hugo Laurent', shortName: 'Hugo', role: 'moderator', mood: 'neutral', traits: [] },
+  participants: [
+    { id: 'hugo', name: 'Hugo Laurent', shortName: 'Hugo', kind: 'ai' },
+    { id: 'iris', name: 'Iris Chen', shortName: 'Iris', kind: 'human' },
+  ],
+  topic: 'remote work policy',
+  snippet: { id: 'open', goal: 'Hear everyone once', pattern: 'neutral' },
+  act: 'moderate',
+  addressee: { id: 'iris', shortName: 'Iris' },
+  obligation: null,
+  lastMessage: null,
+  facts: [],
+  goals: [],
+  variant: 42,
+};
+const request: GenerateRequest = { purpose: 'utterance', system: '', prompt: '', temperature: 0.7, json: false, maxTokens: 60, cue };
+
+type Step = string | Error | { wait: number };
+
+/** A vendor whose calls follow a script: each call runs its steps (deltas, waits, a thrown error). */
+const scriptedVendor = (...calls: Step[][]) => {
+  const log = { calls: 0, closed: 0, signals: [] as (AbortSignal | undefined)[] };
+  const generator: Generator = {
+    name: 'vendor',
+    async *stream(_request, signal) {
+      log.signals.push(signal);
+      const steps = calls[log.calls++] ?? ['ok'];
+      try {
+        for (const step of steps) {
+          if (typeof step === 'string') yield step;
+          else if (step instanceof Error) throw step;
+          else await new Promise((resolve) => setTimeout(resolve, step.wait));
+          signal?.throwIfAborted();
+        }
+      } finally {
+        log.closed++;
+      }
+    },
+  };
+  return { generator, log };
+};
+
+const backup: Generator = {
+  name: 'backup',
+  async *stream() {
+    yield 'Backup ';
+    yield 'text.';
+  },
+};
+
+const http = (status: number, retryAfterMs?: number) =>
+  new GeneratorError(`HTTP ${status}: nope`, { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+
+/** The vendor behind the wrapper, with a sleep that only records the backoff (no breaker unless given). */
+const setup = (vendor: Generator, options: ResilienceOptions = {}) => {
+  const notices: Notice[] = [];
+  const sleeps: number[] = [];
+  const generator = resilientGenerator(vendor, backup, { breaker: null, sleep: async (ms) => void sleeps.push(ms), ...options });
+  const run = (signal?: AbortSignal) => complete(generator, request, signal, (n) => notices.push(n));
+  return { generator, notices, sleeps, run };
+};
+
+const collect = async <T>(stream: AsyncIterable<T>): Promise<T[]> => {
+  const items: T[] = [];
+  for await (const item of stream) items.push(item);
+  return items;
+};
+
+/** Runs `work` on fake time: every timer it sets fires as soon as nothing else is left to do. */
+const onFakeTime = async <T>(work: () => Promise<T>): Promise<T> => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const result = work();
+  // Settled while the timers run; its outcome is the caller's.
+  result.catch(() => undefined);
+  await vi.runAllTimersAsync();
+  return result;
+};
+
+describe('resilientGenerator', () => {
+  it('passes a healthy stream through untouched, under the vendor name', async () => {
+    const { generator: vendor } = scriptedVendor(['Hello ', 'there.']);
+    const { generator, notices } = setup(vendor);
+    expect(generator.name).toBe('vendor');
+    expect(await collect(generator.stream(request, undefined, (n) => notices.push(n)))).toEqual(['Hello ', 'there.']);
+    expect(notices).toEqual([]);
+  });
+
+  it('retries 429 and 5xx, then succeeds without a notice', async () => {
+    const { generator: vendor, log } = scriptedVendor([http(503)], [http(429)], ['Made it.']);
+    const { run, notices, sleeps } = setup(vendor);
+    expect(await run()).toBe('Made it.');
+    expect(log.calls).toBe(3);
+    expect(sleeps).toHaveLength(2);
+    expect(notices).toEqual([]);
+  });
+
+  it('backs off exponentially with jitter, within [ceiling/2, ceiling] and capped', async () => {
+    const { generator: vendor } = scriptedVendor(...Array.from({ length: 6 }, () => [http(500)]));
+    const { run, sleeps } = setup(vendor, { retries: 5, baseDelayMs: 100, maxDelayMs: 1000 });
+    await run();
+    const ceilings = [100, 200, 400, 800, 1000];
+    expect(sleeps).toHaveLength(5);
+    sleeps.forEach((ms, i) => {
+      expect(ms).toBeGreaterThanOrEqual(ceilings[i]! / 2);
+      expect(ms).toBeLessThanOrEqual(ceilings[i]!);
+    });
+  });
+
+  it('draws the same jitter for the same turn', async () => {
+    const draw = async () => {
+      const { generator: vendor } = scriptedVendor([http(500)], [http(500)], [http(500)]);
+      const { run, sleeps } = setup(vendor);
+      await run();
+      return sleeps;
+    };
+    expect(await draw()).toEqual(await draw());
+  });
+
+  it('takes its jitter from an injected source', async () => {
+    const { generator: vendor } = scriptedVendor([http(500)], [http(500)], [http(500)]);
+    const { run, sleeps } = setup(vendor, { random: () => 0.5 });
+    await run();
+    // Equal jitter with random() = 0.5: 3/4 of 250 ms, then of 500 ms.
+    expect(sleeps).toEqual([188, 375]);
+  });
+
+  it("honours a 429's Retry-After, capped at maxDelayMs", async () => {
+    const { generator: vendor } = scriptedVendor([http(429, 1500)], [http(429, 60_000)], ['ok']);
+    const { run, sleeps } = setup(vendor, { maxDelayMs: 4000 });
+    await run();
+    expect(sleeps).toEqual([1500, 4000]);
+  });
+
+  it('does not wait out a Retry-After beyond maxRetryAfterMs: the fallback answers at once', async () => {
+    const { generator: vendor, log } = scriptedVendor([http(429, 30_000)]);
+    const { run, sleeps, notices } = setup(vendor, { maxRetryAfterMs: 1000 });
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(sleeps).toEqual([]);
+    expect(notices.map((n) => n.code)).toEqual(['generator-fallback']);
+  });
+
+  it('retries network errors that carry no status', async () => {
+    const { generator: vendor, log } = scriptedVendor([new TypeError('fetch failed')], ['ok']);
+    const { run } = setup(vendor);
+    expect(await run()).toBe('ok');
+    expect(log.calls).toBe(2);
+  });
+
+  it('falls back after the retries, naming the vendor, the error and the fallback', async () => {
+    const { generator: vendor, log } = scriptedVendor([http(500)], [http(500)], [http(500)]);
+    const { run, notices } = setup(vendor);
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(3);
+    expect(notices).toEqual([
+      { code: 'generator-fallback', message: 'vendor failed (HTTP 500: nope) after 3 attempts; used backup for this turn' },
+    ]);
+  });
+
+  it.each([400, 401, 403, 404])('falls back at once on HTTP %i', async (status) => {
+    const { generator: vendor, log } = scriptedVendor([http(status)]);
+    const { run, notices, sleeps } = setup(vendor);
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(sleeps).toEqual([]);
+    expect(notices[0]!.message).toBe(`vendor failed (HTTP ${status}: nope); used backup for this turn`);
+  });
+
+  it('falls back at once when the vendor ends its reply without any text', async () => {
+    const { generator: vendor, log } = scriptedVendor([]);
+    const { run, notices } = setup(vendor);
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(notices).toEqual([{ code: 'generator-fallback', message: 'vendor failed (returned no text); used backup for this turn' }]);
+  });
+
+  it('does not call the vendor when the caller has already aborted', async () => {
+    const { generator: vendor, log } = scriptedVendor(['never']);
+    const { run } = setup(vendor);
+    await expect(run(AbortSignal.abort())).rejects.toThrow();
+    expect(log.calls).toBe(0);
+  });
+
+  it('with retries: 0, falls back after the first failure', async () => {
+    const { generator: vendor, log } = scriptedVendor([http(500)]);
+    const { run } = setup(vendor, { retries: 0 });
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+  });
+
+  it('times out a vendor that sends nothing, and cancels it', async () => {
+    const { generator: vendor, log } = scriptedVendor([{ wait: 500 }, 'late'], [{ wait: 500 }, 'late'], [{ wait: 500 }, 'late']);
+    const { run, notices } = setup(vendor, { timeoutMs: 40 });
+    expect(await onFakeTime(() => run())).toBe('Backup text.');
+    expect(log.calls).toBe(3);
+    expect(log.signals.every((signal) => signal?.aborted)).toBe(true);
+    expect(notices[0]!.message).toBe('vendor failed (timed out after 40 ms) after 3 attempts; used backup for this turn');
+  });
+
+  it('ends the turn with the partial text when the vendor fails mid-stream, never adding the fallback', async () => {
+    const { generator: vendor, log } = scriptedVendor(['First part, ', 'second part', new TypeError('terminated')]);
+    const { generator, notices } = setup(vendor);
+    expect(await collect(generator.stream(request, undefined, (n) => notices.push(n)))).toEqual(['First part, ', 'second part']);
+    expect(log.calls).toBe(1);
+    expect(notices).toEqual([
+      { code: 'generator-truncated', message: 'vendor stopped mid-reply (terminated); kept the partial text for this turn' },
+    ]);
+  });
+
+  it('treats a stall after the first delta as a truncation too', async () => {
+    const { generator: vendor } = scriptedVendor(['Only this', { wait: 500 }, ' and more']);
+    const { run, notices } = setup(vendor, { timeoutMs: 40 });
+    expect(await onFakeTime(() => run())).toBe('Only this');
+    expect(notices.map((n) => n.code)).toEqual(['generator-truncated']);
+  });
+
+  it('stops without falling back when the caller aborts', async () => {
+    const { generator: vendor } = scriptedVendor([{ wait: 50 }, 'never'], ['never']);
+    const { run, notices } = setup(vendor);
+    const stopped = onFakeTime(() => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 10);
+      return run(controller.signal);
+    });
+    await expect(stopped).rejects.toThrow();
+    expect(notices).toEqual([]);
+  });
+
+  it('closes the vendor stream when the consumer stops early', async () => {
+    const { generator: vendor, log } = scriptedVendor(['one ', 'two ', 'three']);
+    const { generator } = setup(vendor);
+    for await (const delta of generator.stream(request)) {
+      expect(delta).toBe('one ');
+      break;
+    }
+    expect(log.closed).toBe(1);
+  });
+});
+
+describe('the circuit breaker', () => {
+  /** A breaker on a clock the test moves, and a generator behind it that fails while `down`. */
+  const flaky = (options: { failures?: number; cooldownMs?: number } = {}) => {
+    let clock = 0;
+    const breaker = createBreaker({ failures: 3, cooldownMs: 10_000, ...options, now: () => clock });
+    const vendor = { calls: 0, down: true, gate: null as Promise<void> | null };
+    const generator: Generator = {
+      name: 'vendor',
+      async *stream() {
+        vendor.calls++;
+        await vendor.gate;
+        if (vendor.down) throw http(503);
+        yield 'Vendor text.';
+      },
+    };
+    const wrapped = setup(generator, { breaker, retries: 0 });
+    return { ...wrapped, breaker, vendor, advance: (ms: number) => (clock += ms) };
+  };
+
+  it('opens after N failed attempts in a row, and then answers with the fallback without calling the vendor', async () => {
+    const { run, notices, vendor, breaker } = flaky();
+    for (let turn = 0; turn < 3; turn++) expect(await run()).toBe('Backup text.');
+    expect(breaker.state).toBe('open');
+    expect(await run()).toBe('Backup text.');
+    expect(vendor.calls).toBe(3);
+    expect(notices.map((n) => n.code)).toEqual(['generator-fallback', 'generator-fallback', 'generator-fallback', 'generator-circuit-open']);
+    expect(notices.at(-1)!.message).toBe('vendor failed 3 times in a row and is not called for now (next try in 10 s); used backup for this turn');
+  });
+
+  it('counts each attempt, and stops retrying once the circuit opens', async () => {
+    const { generator: vendor, log } = scriptedVendor([http(500)], [http(500)], [http(500)]);
+    const breaker = createBreaker({ failures: 2, now: () => 0 });
+    const { run, notices } = setup(vendor, { breaker, retries: 2 });
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(2);
+    expect(breaker.state).toBe('open');
+    expect(notices[0]!.message).toBe('vendor failed (HTTP 500: nope) after 2 attempts; used backup for this turn');
+  });
+
+  it('closes again when the vendor answers: only failures in a row count', async () => {
+    const { run, vendor, breaker } = flaky();
+    await run();
+    await run();
+    vendor.down = false;
+    expect(await run()).toBe('Vendor text.');
+    vendor.down = true;
+    await run();
+    await run();
+    expect(breaker.state).toBe('closed');
+  });
+
+  it('does not count a wrong request (a 4xx) against the vendor', async () => {
+    const { generator: vendor } = scriptedVendor(...Array.from({ length: 5 }, () => [http(401)]));
+    const breaker = createBreaker({ failures: 3, now: () => 0 });
+    const { run } = setup(vendor, { breaker });
+    for (let turn = 0; turn < 5; turn++) await run();
+    expect(breaker.state).toBe('closed');
+  });
+
+  it('after the cooldown, lets one probe through; an answer closes the circuit', async () => {
+    const { run, notices, vendor, breaker, advance } = flaky();
+    for (let turn = 0; turn < 3; turn++) await run();
+    advance(9_999);
+    expect(breaker.state).toBe('open');
+    expect(breaker.retryInMs).toBe(1);
+    advance(1);
+    expect(breaker.state).toBe('half-open');
+    vendor.down = false;
+    expect(await run()).toBe('Vendor text.');
+    expect(breaker.state).toBe('closed');
+    expect(vendor.calls).toBe(4);
+    expect(notices.map((n) => n.code)).toEqual(['generator-fallback', 'generator-fallback', 'generator-fallback']);
+  });
+
+  it('a failed probe opens the circuit for another cooldown', async () => {
+    const { run, notices, vendor, breaker, advance } = flaky();
+    for (let turn = 0; turn < 3; turn++) await run();
+    advance(10_000);
+    expect(await run()).toBe('Backup text.');
+    expect(vendor.calls).toBe(4);
+    expect(breaker.state).toBe('open');
+    expect(breaker.retryInMs).toBe(10_000);
+    await run();
+    expect(vendor.calls).toBe(4);
+    expect(notices.map((n) => n.code).slice(3)).toEqual(['generator-fallback', 'generator-circuit-open']);
+  });
+
+  it('lets only one probe through at a time', async () => {
+    const { run, notices, vendor, advance } = flaky();
+    for (let turn = 0; turn < 3; turn++) await run();
+    advance(10_000);
+    let release!: () => void;
+    vendor.gate = new Promise((resolve) => (release = resolve));
+    vendor.down = false;
+    const probe = run();
+    expect(await run()).toBe('Backup text.');
+    expect(notices.at(-1)).toEqual({
+      code: 'generator-circuit-open',
+      message: 'vendor failed 3 times in a row and is not called for now (one call is trying it now); used backup for this turn',
+    });
+    release();
+    expect(await probe).toBe('Vendor text.');
+    expect(vendor.calls).toBe(4);
+  });
+
+  it('frees the probe for the next call when its caller leaves before the vendor answered', async () => {
+    let clock = 0;
+    const breaker = createBreaker({ failures: 1, cooldownMs: 1000, now: () => clock });
+    let calls = 0;
+    const vendor: Generator = {
+      name: 'vendor',
+      // eslint-disable-next-line require-yield
+      async *stream(_request, signal) {
+        if (++calls === 1) throw http(503);
+        // Slow to answer, and quiet when the caller gives up.
+        await new Promise((resolve) => signal?.addEventListener('abort', resolve));
+      },
+    };
+    const { run } = setup(vendor, { breaker, retries: 0 });
+    await run();
+    clock += 1000;
+    const controller = new AbortController();
+    const probe = run(controller.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(breaker.admit()).toBeNull();
+    controller.abort();
+    await expect(probe).rejects.toThrow();
+    expect(breaker.state).toBe('half-open');
+    expect(breaker.admit()).not.toBeNull();
+  });
+
+  it('is shared: one breaker stops every room calling the vendor', async () => {
+    const breaker: Breaker = createBreaker({ failures: 2, now: () => 0 });
+    const { generator: down } = scriptedVendor([http(500)], [http(500)], ['never asked']);
+    const rooms = [setup(down, { breaker, retries: 0 }), setup(down, { breaker, retries: 0 })];
+    await rooms[0]!.run();
+    await rooms[1]!.run();
+    expect(await rooms[0]!.run()).toBe('Backup text.');
+    expect(rooms[0]!.notices.map((n) => n.code)).toEqual(['generator-fallback', 'generator-circuit-open']);
+  });
+});
+
+describe('within: the time limit between items', () => {
+  const slowSource = async function* (gapsMs: number[]) {
+    for (const [i, gap] of gapsMs.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, gap));
+      yield i;
+    }
+  };
+
+  it('fails and aborts the source when an item takes too long', async () => {
+    const controller = new AbortController();
+    const items: number[] = [];
+    const error = await onFakeTime(async () => {
+      try {
+        for await (const item of within(slowSource([10, 10, 500]), 100, { controller, timedOut: () => new Error('too slow') })) items.push(item);
+      } catch (failure) {
+        return failure;
+      }
+    });
+    expect(items).toEqual([0, 1]);
+    expect(error).toEqual(new Error('too slow'));
+    expect(controller.signal.reason).toEqual(new Error('too slow'));
+  });
+
+  it('does not count the time the consumer holds an item', async () => {
+    const controller = new AbortController();
+    const items = await onFakeTime(async () => {
+      const seen: number[] = [];
+      for await (const item of within(slowSource([50, 50, 50]), 100, { controller, timedOut: () => new Error('too slow') })) {
+        seen.push(item);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      return seen;
+    });
+    expect(items).toEqual([0, 1, 2]);
+    expect(controller.signal.aborted).toBe(false);
+  });
+});
+
+const chunk = (marker: number): SpeechChunk => ({ pcm: new Int16Array([marker]), sampleRate: 16_000, offsetMs: 0, cues: [], words: [] });
+
+/** A synthesizer that fails with `failures` in turn (then succeeds), yielding `before` chunks first. */
+const flakyVoice = (failures: (SynthesisError | null)[], before = 0) => {
+  let calls = 0;
+  const synthesizer: Synthesizer = {
+    name: 'vendor',
+    async *synthesize() {
+      const failure = failures[calls++] ?? null;
+      for (let i = 0; i < before; i++) yield chunk(1);
+      if (failure) throw failure;
+      yield chunk(1);
+    },
+  };
+  return { synthesizer, calls: () => calls };
+};
+
+const espeakStandIn: Synthesizer = {
+  name: 'espeak',
+  async *synthesize() {
+    yield chunk(2);
+  },
+};
+
+const markers = async (synthesizer: Synthesizer, onNotice?: (notice: Notice) => void) => {
+  const heard: number[] = [];
+  for await (const c of synthesizer.synthesize({ text: 'Hello.', voice: { espeak: 'en-us', elevenlabs: 'voice' } }, undefined, onNotice)) heard.push(c.pcm[0]!);
+  return heard;
+};
+
+describe('resilientSynthesizer', () => {
+  const noWait = { breaker: null, sleep: async () => undefined };
+
+  it('retries a server error once, after a backoff, and keeps the vendor when the retry works', async () => {
+    const vendor = flakyVoice([new SynthesisError('HTTP 500', { status: 500 })]);
+    const notices: string[] = [];
+    const sleeps: number[] = [];
+    const voiced = resilientSynthesizer(vendor.synthesizer, espeakStandIn, { breaker: null, sleep: async (ms) => void sleeps.push(ms) });
+    expect(await markers(voiced, (n) => notices.push(n.code))).toEqual([1]);
+    expect(vendor.calls()).toBe(2);
+    expect(sleeps).toHaveLength(1);
+    expect(notices).toEqual([]);
+  });
+
+  it('falls back to eSpeak after a second failure, and says so', async () => {
+    const vendor = flakyVoice([new SynthesisError('HTTP 503', { status: 503 }), new SynthesisError('timed out', { timeout: true })]);
+    const notices: Notice[] = [];
+    expect(await markers(resilientSynthesizer(vendor.synthesizer, espeakStandIn, noWait), (n) => notices.push(n))).toEqual([2]);
+    expect(notices).toEqual([{ code: 'synthesis-fallback', message: expect.stringContaining('vendor failed (timed out); spoke with espeak') }]);
+  });
+
+  it('does not retry what cannot succeed (a bad key), nor wait out a long Retry-After', async () => {
+    const badKey = flakyVoice([new SynthesisError('HTTP 401: invalid_api_key', { status: 401 })]);
+    expect(await markers(resilientSynthesizer(badKey.synthesizer, espeakStandIn, noWait))).toEqual([2]);
+    expect(badKey.calls()).toBe(1);
+    const slow = flakyVoice([new SynthesisError('HTTP 429', { status: 429, retryAfterMs: 30_000 })]);
+    expect(await markers(resilientSynthesizer(slow.synthesizer, espeakStandIn, noWait))).toEqual([2]);
+    expect(slow.calls()).toBe(1);
+  });
+
+  it('keeps the audio of a stream that broke mid-way, without repeating it', async () => {
+    const vendor = flakyVoice([new SynthesisError('stream broke after 2 chunks')], 2);
+    const notices: string[] = [];
+    expect(await markers(resilientSynthesizer(vendor.synthesizer, espeakStandIn, noWait), (n) => notices.push(n.code))).toEqual([1, 1]);
+    expect(notices).toEqual(['synthesis-cut']);
+  });
+
+  it('throws the vendor error when there is no fallback', async () => {
+    const vendor = flakyVoice([new SynthesisError('HTTP 400', { status: 400 })]);
+    await expect(markers(resilientSynthesizer(vendor.synthesizer, null, noWait))).rejects.toThrow('HTTP 400');
+  });
+
+  it('speaks with the fallback without calling the vendor while its circuit is open', async () => {
+    const vendor = flakyVoice(Array.from({ length: 4 }, () => new SynthesisError('HTTP 500', { status: 500 })));
+    const breaker = createBreaker({ failures: 2, cooldownMs: 20_000, now: () => 0 });
+    const notices: Notice[] = [];
+    const voiced = resilientSynthesizer(vendor.synthesizer, espeakStandIn, { breaker, sleep: async () => undefined });
+    expect(await markers(voiced, (n) => notices.push(n))).toEqual([2]);
+    expect(await markers(voiced, (n) => notices.push(n))).toEqual([2]);
+    expect(vendor.calls()).toBe(2);
+    expect(notices.map((n) => n.code)).toEqual(['synthesis-fallback', 'synthesis-circuit-open']);
+    expect(notices[1]!.message).toBe('vendor failed 2 times in a row and is not called for now (next try in 20 s); spoke with espeak instead');
+    await expect(markers(resilientSynthesizer(vendor.synthesizer, null, { breaker }))).rejects.toThrow(/^vendor failed 2 times in a row and is not called for now/);
+  });
+});
+
+describe('ElevenLabs falling back to the embedded voice', () => {
+  let fake: FakeElevenLabs;
+  const espeak = createEspeakSynthesizer();
+  beforeAll(async () => {
+    fake = await startFakeElevenLabs();
+  });
+  afterAll(async () => {
+    await fake.close();
+    await espeak.close();
+  });
+
+  it('speaks with eSpeak, visemes and all, when the ElevenLabs server keeps failing', async () => {
+    fake.script({ status: 500 }, { status: 500 });
+    const elevenlabs = createElevenLabsSynthesizer({
+      apiKey: 'test-key',
+      baseUrl: fake.baseUrl,
+      phonemize: (text) => phonemize(text),
+      phonemeToViseme: (p) => phonemesToVisemes([p])[0] ?? [],
+    });
+    const notices: string[] = [];
+    const chunks: SpeechChunk[] = [];
+    const voiced = resilientSynthesizer(elevenlabs, espeak, { sleep: async () => undefined });
+    const speech = voiced.synthesize({ text: 'Papa is here.', voice: { espeak: 'en-us', elevenlabs: 'JBFqnCBsd6RMkjVDRZzb' } }, undefined, (n) => notices.push(n.message));
+    for await (const c of speech) chunks.push(c);
+    expect(fake.requests.length).toBe(2);
+    expect(notices[0]).toMatch(/^elevenlabs failed \(HTTP 500.*\); spoke with espeak instead$/);
+    expect(chunks[0]!.sampleRate).toBe(22_050);
+    expect(chunks.flatMap((c) => c.cues).find((c) => c.viseme !== 'sil')?.viseme).toBe('PP');
+  });
+});
+
+describe('resilientTranscriber', () => {
+  const failing = (): Transcriber & { calls: number } => {
+    const transcriber = {
+      name: 'scribe',
+      calls: 0,
+      async transcribe() {
+        transcriber.calls++;
+        throw new TranscriptionError('HTTP 502: bad gateway', { status: 502 });
+      },
+    };
+    return transcriber;
+  };
+  const utterance = { pcm: new Int16Array(160), sampleRate: 16_000 };
+
+  it('fails at once, without calling the vendor, while its circuit is open', async () => {
+    const vendor = failing();
+    const breaker = createBreaker({ failures: 3, cooldownMs: 5000, now: () => 0 });
+    const transcriber = resilientTranscriber(vendor, { breaker, sleep: async () => undefined });
+    await expect(transcriber.transcribe(utterance)).rejects.toThrow('scribe could not transcribe the utterance (HTTP 502: bad gateway) after 3 attempts');
+    await expect(transcriber.transcribe(utterance)).rejects.toThrow(
+      'scribe could not transcribe the utterance (scribe failed 3 times in a row and is not called for now (next try in 5 s))',
+    );
+    expect(vendor.calls).toBe(3);
+  });
+
+  it('times out an attempt that takes too long', async () => {
+    const hung: Transcriber = { name: 'scribe', transcribe: () => new Promise(() => undefined) };
+    const transcriber = resilientTranscriber(hung, { breaker: null, retries: 0, timeoutMs: 100 });
+    const error = onFakeTime(() => transcriber.transcribe(utterance));
+    await expect(error).rejects.toBeInstanceOf(TranscriptionError);
+    await expect(error).rejects.toMatchObject({ message: 'scribe could not transcribe the utterance (timed out after 100 ms)', details: { timeout: true } });
+  });
+});

@@ -1,0 +1,448 @@
+/**
+ * Resilience for every vendor call, in one place: the generator's, the synthesizer's and the
+ * transcriber's. A time limit, retries with exponential backoff and jitter (a vendor's
+ * Retry-After honoured, capped), a circuit breaker that stops calling a vendor that keeps
+ * failing, and a fallback: a room never stalls on a flaky, slow or rate-limited vendor, and
+ * never hammers one that is down.
+ *
+ * ```ts
+ * const breaker = createBreaker(); // one per vendor, shared by every room
+ * const generator = resilientGenerator(gemini, scripted, { timeoutMs: 20_000, breaker });
+ * for await (const delta of generator.stream(request, signal, (notice) => log(notice))) show(delta);
+ * ```
+ *
+ * What a stream gave is never repeated. A generator that fails after its first delta ends with
+ * what it said (`generator-truncated`); speech that breaks after some audio ends there
+ * (`synthesis-cut`). Only a call that gave nothing is retried, then handed to the fallback
+ * (`generator-fallback`, `synthesis-fallback`); a transcription, which has no fallback, throws one
+ * error naming the vendor, the reason and the attempts. A reply with no text at all goes to the
+ * fallback at once. A 4xx other than 408 and 429 means the request itself is wrong (a bad key, a
+ * bad model): it is not retried.
+ *
+ * The breaker (Nygard, "Release It!", Circuit Breaker): after `failures` failed attempts in a row
+ * the circuit opens, and for `cooldownMs` calls do not reach the vendor: they go straight to the
+ * fallback (`generator-circuit-open`, `synthesis-circuit-open`) or fail at once. Then one call
+ * probes the vendor: an answer closes the circuit, a failure opens it for another cooldown.
+ *
+ * Notices go to the `onNotice` of the call they concern, so each lands in its own session's log.
+ * Time and chance are injected (the backoff's `sleep`, `random`, the breaker's `now`) and time
+ * limits run on `setTimeout`: tests run on fake time, never on the wall clock.
+ */
+import type { Generator } from './generator/port';
+import { GeneratorError, ProviderError, SynthesisError, TranscriptionError, type ProviderErrorDetails } from './errors';
+import type { Synthesizer } from './synthesis/port';
+import type { Transcriber, Transcript } from './transcription/port';
+import { rngFrom } from '../engine/rng';
+import type { GenerateRequest } from '../engine/requests';
+
+/** Something a caller should know about one call, e.g. that the fallback answered it; logged as a `system` event. */
+export interface Notice {
+  code: string;
+  message: string;
+}
+
+export type OnNotice = (notice: Notice) => void;
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+const sleepFor: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+// ---------------------------------------------------------------- time limit
+
+export interface WithinOptions {
+  /** Aborted when time runs out, so the vendor request is cancelled. */
+  controller: AbortController;
+  /** The error to fail with. */
+  timedOut: () => Error;
+}
+
+/**
+ * Yields `source`'s items, failing with `timedOut()` when the first item or any later one takes
+ * longer than `timeoutMs`. Only the source's time counts: the clock stops while the consumer
+ * holds an item. The limit runs on the timers (`setTimeout`), which tests fake.
+ */
+export async function* within<T>(source: AsyncIterable<T>, timeoutMs: number, options: WithinOptions): AsyncGenerator<T> {
+  const { controller, timedOut } = options;
+  const iterator = source[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      const timer = new AbortController();
+      const next = iterator.next();
+      // The losing promise of the race may still reject later; it is already handled here.
+      next.catch(() => undefined);
+      const expired = sleepFor(timeoutMs, timer.signal).then(() => {
+        const error = timedOut();
+        controller.abort(error);
+        throw error;
+      });
+      expired.catch(() => undefined);
+      let result: IteratorResult<T>;
+      try {
+        result = await Promise.race([next, expired]);
+      } finally {
+        timer.abort();
+      }
+      if (result.done) {
+        finished = true;
+        return;
+      }
+      yield result.value;
+    }
+  } finally {
+    // Close the vendor stream without waiting for it: after a timeout it may never settle.
+    if (!finished) iterator.return?.().catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------- circuit breaker
+
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
+export interface BreakerOptions {
+  /** Failed attempts in a row that open the circuit. Default 5. */
+  failures?: number;
+  /** How long an open circuit keeps calls from the vendor before one may probe it. Default 30 s. */
+  cooldownMs?: number;
+  now?: () => number;
+}
+
+/** One attempt's permission to call the vendor; the first verdict counts, later ones are ignored. */
+export interface Pass {
+  /** The vendor answered: the circuit closes. */
+  answered(): void;
+  /** The vendor failed: one more in a row; a failed probe opens the circuit again. */
+  failed(): void;
+  /** No verdict (the caller left first): a probe's turn goes to the next call. */
+  release(): void;
+}
+
+export interface Breaker {
+  readonly state: CircuitState;
+  /** Failed attempts in a row that open the circuit. */
+  readonly failures: number;
+  /** How long until a call may probe the vendor again, in ms (0 unless open). */
+  readonly retryInMs: number;
+  /** A pass for one attempt; null while the circuit is open, or half-open with its probe under way. */
+  admit(): Pass | null;
+}
+
+export const createBreaker = (options: BreakerOptions = {}): Breaker => {
+  const { failures = 5, cooldownMs = 30_000, now = () => Date.now() } = options;
+  let inARow = 0;
+  let openedAt: number | null = null;
+  let probing = false;
+  const state = (): CircuitState => (openedAt === null ? 'closed' : now() - openedAt < cooldownMs ? 'open' : 'half-open');
+  const open = () => {
+    openedAt = now();
+    probing = false;
+  };
+
+  return {
+    failures,
+    get state() {
+      return state();
+    },
+    get retryInMs() {
+      return state() === 'open' ? openedAt! + cooldownMs - now() : 0;
+    },
+    admit() {
+      const current = state();
+      if (current === 'open' || (current === 'half-open' && probing)) return null;
+      const probe = current === 'half-open';
+      probing ||= probe;
+      let settled = false;
+      const settle = (verdict: () => void) => () => {
+        if (settled) return;
+        settled = true;
+        verdict();
+      };
+      return {
+        answered: settle(() => {
+          inARow = 0;
+          openedAt = null;
+          probing = false;
+        }),
+        failed: settle(() => {
+          inARow++;
+          if (probe || inARow >= failures) open();
+        }),
+        release: settle(() => {
+          if (probe) probing = false;
+        }),
+      };
+    },
+  };
+};
+
+// ---------------------------------------------------------------- retries
+
+export interface ResilienceOptions {
+  /** Retries after the first attempt, for retryable failures (network, timeout, 408, 429, 5xx). */
+  retries?: number;
+  /** The first backoff's ceiling; each retry doubles it. Default 250 ms. */
+  baseDelayMs?: number;
+  /** Caps both the exponential backoff and a vendor's Retry-After. Default 4000 ms. */
+  maxDelayMs?: number;
+  /** A longer Retry-After is not waited out: the call goes to the fallback at once. Default: none. */
+  maxRetryAfterMs?: number;
+  /** Longest wait for an attempt's first item, and for each one after it (see `within`). Default: none. */
+  timeoutMs?: number;
+  /** The vendor's breaker, shared by every call to it; null: never stop calling. Default: one of its own. */
+  breaker?: Breaker | null;
+  /** The wait between attempts. */
+  sleep?: Sleep;
+  /** Jitter source, uniform in [0, 1). */
+  random?: () => number;
+}
+
+/** How a call the vendor did not serve ended. */
+type Shortfall =
+  /** It failed after yielding: what it gave stands. */
+  | { kind: 'cut'; error: unknown }
+  /** It gave nothing, after `attempts` attempts. */
+  | { kind: 'failed'; error: unknown; attempts: number }
+  /** The circuit is open: the vendor was not called. */
+  | { kind: 'refused'; breaker: Breaker };
+
+interface Policy {
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  maxRetryAfterMs: number;
+  timeoutMs: number | undefined;
+  breaker: Breaker | null;
+  sleep: Sleep;
+  random: () => number;
+  timedOut: (ms: number) => ProviderError;
+  /** A complete stream that yielded nothing is a failure, with this error. */
+  empty?: () => ProviderError;
+}
+
+const policyOf = (options: ResilienceOptions, defaults: { retries: number; maxRetryAfterMs?: number }) => ({
+  retries: options.retries ?? defaults.retries,
+  baseDelayMs: options.baseDelayMs ?? 250,
+  maxDelayMs: options.maxDelayMs ?? 4000,
+  maxRetryAfterMs: options.maxRetryAfterMs ?? defaults.maxRetryAfterMs ?? Number.POSITIVE_INFINITY,
+  timeoutMs: options.timeoutMs,
+  breaker: options.breaker === undefined ? createBreaker() : options.breaker,
+  sleep: options.sleep ?? sleepFor,
+});
+
+const detailsOf = (error: unknown): ProviderErrorDetails => {
+  const { details, status } = (error ?? {}) as { details?: ProviderErrorDetails; status?: unknown };
+  return { ...details, ...(details?.status === undefined && typeof status === 'number' ? { status } : {}) };
+};
+
+const isRetryable = (error: unknown): boolean => {
+  const { status } = detailsOf(error);
+  return status === undefined || status === 408 || status === 429 || status >= 500;
+};
+
+const describe = (error: unknown): string => {
+  const message = error instanceof Error ? error.message : String(error);
+  const { status } = detailsOf(error);
+  const text = status !== undefined && !message.startsWith(`HTTP ${status}`) ? `HTTP ${status}: ${message}` : message;
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+};
+
+const failure = (vendor: string, { error, attempts }: { error: unknown; attempts: number }): string =>
+  `${vendor} failed (${describe(error)})${attempts > 1 ? ` after ${attempts} attempts` : ''}`;
+
+const refusal = (vendor: string, breaker: Breaker): string => {
+  const next = breaker.state === 'open' ? `next try in ${Math.ceil(breaker.retryInMs / 1000)} s` : 'one call is trying it now';
+  return `${vendor} failed ${breaker.failures} times in a row and is not called for now (${next})`;
+};
+
+/** The wait before retry `attempt`, or null when the vendor asked for longer than the policy waits. */
+const delayBefore = (attempt: number, error: unknown, policy: Policy): number | null => {
+  const { retryAfterMs } = detailsOf(error);
+  if (retryAfterMs !== undefined) return retryAfterMs > policy.maxRetryAfterMs ? null : Math.min(retryAfterMs, policy.maxDelayMs);
+  // Exponential backoff with "equal jitter": half fixed, half random.
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
+};
+
+const unguarded: Pass = { answered: () => undefined, failed: () => undefined, release: () => undefined };
+
+/**
+ * Yields what `call` yields, retrying an attempt that failed before yielding anything; returns
+ * null when the vendor served the call, else how it fell short. The caller's abort stops it with
+ * the signal's reason.
+ */
+async function* attempts<T>(call: (signal: AbortSignal) => AsyncIterable<T>, signal: AbortSignal | undefined, policy: Policy): AsyncGenerator<T, Shortfall | null> {
+  let lastError: unknown;
+  let made = 0;
+  for (let attempt = 0; attempt <= policy.retries; attempt++) {
+    if (attempt > 0) {
+      const wait = delayBefore(attempt, lastError, policy);
+      if (wait === null) break;
+      await policy.sleep(wait, signal);
+    }
+    signal?.throwIfAborted();
+    const { breaker } = policy;
+    const pass = breaker ? breaker.admit() : unguarded;
+    if (!pass) {
+      // Opened by this call's own failures (or others'): no more retries, the fallback answers.
+      if (made > 0 || !breaker) break;
+      return { kind: 'refused', breaker };
+    }
+    made++;
+    const controller = new AbortController();
+    const forwardAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', forwardAbort, { once: true });
+    let yielded = false;
+    try {
+      const source = call(controller.signal);
+      const timeoutMs = policy.timeoutMs;
+      const limited = timeoutMs === undefined ? source : within(source, timeoutMs, { controller, timedOut: () => policy.timedOut(timeoutMs) });
+      for await (const item of limited) {
+        yielded = true;
+        yield item;
+      }
+      // A vendor may end quietly when aborted: that is no answer.
+      signal?.throwIfAborted();
+      pass.answered();
+      if (yielded || !policy.empty) return null;
+      // An empty reply (a safety block, a token budget spent on thinking) is no utterance.
+      lastError = policy.empty();
+      break;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      // A wrong request (a bad key, a bad model) is not the vendor being unwell.
+      const retryable = isRetryable(error);
+      if (retryable) pass.failed();
+      else pass.answered();
+      if (yielded) return { kind: 'cut', error };
+      lastError = error;
+      if (!retryable) break;
+    } finally {
+      signal?.removeEventListener('abort', forwardAbort);
+      // The consumer stopped early: a vendor that was yielding had answered.
+      if (yielded) pass.answered();
+      else pass.release();
+    }
+  }
+  return { kind: 'failed', error: lastError, attempts: made };
+}
+
+// ---------------------------------------------------------------- the ports
+
+/** The request's variant seeds the jitter: deterministic per turn, yet spread across concurrent turns. */
+const jitterOf = (request: GenerateRequest): (() => number) => {
+  const { variant } = request.cue;
+  const rng = rngFrom(Number.isInteger(variant) ? variant : Math.floor(variant * 2 ** 32));
+  return () => rng.next();
+};
+
+/**
+ * A generator that retries `vendor` and, when retrying cannot help or its circuit is open, lets
+ * `fallback` write the turn. It reports the vendor's name. Defaults: 2 retries, no time limit.
+ */
+export const resilientGenerator = (vendor: Generator, fallback: Generator, options: ResilienceOptions = {}): Generator => {
+  const policy = policyOf(options, { retries: 2 });
+  return {
+    name: vendor.name,
+    async *stream(request, signal, onNotice) {
+      // The vendor may be resilient itself (the conversation's last line of defence wraps any generator).
+      const shortfall = yield* attempts((attempt) => vendor.stream(request, attempt, onNotice), signal, {
+        ...policy,
+        random: options.random ?? jitterOf(request),
+        timedOut: (ms) => new GeneratorError(`timed out after ${ms} ms`, { timeout: true }),
+        empty: () => new GeneratorError('returned no text'),
+      });
+      if (!shortfall) return;
+      if (shortfall.kind === 'cut') {
+        onNotice?.({ code: 'generator-truncated', message: `${vendor.name} stopped mid-reply (${describe(shortfall.error)}); kept the partial text for this turn` });
+        return;
+      }
+      const instead = `used ${fallback.name} for this turn`;
+      onNotice?.(
+        shortfall.kind === 'refused'
+          ? { code: 'generator-circuit-open', message: `${refusal(vendor.name, shortfall.breaker)}; ${instead}` }
+          : { code: 'generator-fallback', message: `${failure(vendor.name, shortfall)}; ${instead}` },
+      );
+      yield* fallback.stream(request, signal, onNotice);
+    },
+  };
+};
+
+/**
+ * A synthesizer that retries `vendor` once and then speaks with `fallback` (embedded eSpeak), or
+ * throws without one. Speech is latency-bound: a Retry-After over a second is not waited out.
+ */
+export const resilientSynthesizer = (vendor: Synthesizer, fallback: Synthesizer | null, options: ResilienceOptions = {}): Synthesizer => {
+  const policy = policyOf(options, { retries: 1, maxRetryAfterMs: 1000 });
+  return {
+    name: vendor.name,
+    async *synthesize(request, signal, onNotice) {
+      const shortfall = yield* attempts((attempt) => vendor.synthesize(request, attempt, onNotice), signal, {
+        ...policy,
+        random: options.random ?? Math.random,
+        timedOut: (ms) => new SynthesisError(`timed out: no audio for ${ms} ms`, { timeout: true }),
+      });
+      if (!shortfall) return;
+      if (shortfall.kind === 'cut') {
+        onNotice?.({ code: 'synthesis-cut', message: `${vendor.name} speech stopped mid-way (${describe(shortfall.error)}); the reply goes on with its next clause` });
+        return;
+      }
+      if (!fallback) throw shortfall.kind === 'refused' ? new SynthesisError(refusal(vendor.name, shortfall.breaker)) : shortfall.error;
+      const instead = `spoke with ${fallback.name} instead`;
+      onNotice?.(
+        shortfall.kind === 'refused'
+          ? { code: 'synthesis-circuit-open', message: `${refusal(vendor.name, shortfall.breaker)}; ${instead}` }
+          : { code: 'synthesis-fallback', message: `${vendor.name} failed (${describe(shortfall.error)}); ${instead}` },
+      );
+      yield* fallback.synthesize(request, signal, onNotice);
+    },
+    async close() {
+      await vendor.close?.();
+    },
+  };
+};
+
+/**
+ * A transcriber that retries `vendor`; when that cannot help, or its circuit is open, it throws a
+ * `TranscriptionError` naming the vendor, the reason and the attempts, with the last failure's
+ * details (status, timeout) and the failure as `cause`. There is no offline fallback: the caller
+ * logs the error and the human types instead. Defaults: 2 retries, no time limit.
+ */
+export const resilientTranscriber = (vendor: Transcriber, options: ResilienceOptions = {}): Transcriber => {
+  const policy = policyOf(options, { retries: 2 });
+  return {
+    name: vendor.name,
+    async transcribe(request, signal) {
+      const once = async function* (attempt: AbortSignal): AsyncGenerator<Transcript> {
+        yield await vendor.transcribe(request, attempt);
+      };
+      const run = attempts(once, signal, {
+        ...policy,
+        random: options.random ?? Math.random,
+        timedOut: (ms) => new TranscriptionError(`timed out after ${ms} ms`, { timeout: true }),
+      });
+      let transcript: Transcript | undefined;
+      let step = await run.next();
+      for (; !step.done; step = await run.next()) transcript = step.value;
+      const shortfall = step.value;
+      if (!shortfall) return transcript!;
+      const prefix = `${vendor.name} could not transcribe the utterance`;
+      if (shortfall.kind === 'refused') throw new TranscriptionError(`${prefix} (${refusal(vendor.name, shortfall.breaker)})`);
+      const { error } = shortfall;
+      const tries = shortfall.kind === 'failed' && shortfall.attempts > 1 ? ` after ${shortfall.attempts} attempts` : '';
+      throw new TranscriptionError(`${prefix} (${describe(error)})${tries}`, { ...detailsOf(error), cause: error });
+    },
+  };
+};
