@@ -66,7 +66,7 @@ export interface RunMetrics {
   approvals: number;
   /** Resolutions that let a proposal into the conversation: approved or edited. */
   approved: number;
-  /** System events with code `generator-fallback`. */
+  /** Turns the fallback generator wrote: `generator-fallback` (the vendor failed) and `generator-circuit-open` (it was not called). */
   fallbacks: number;
   /** Conversation time of the last event. */
   durationMs: number;
@@ -210,7 +210,7 @@ export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
     handRaises: count((e) => e.type === 'hand-raise' && e.action === 'raise'),
     approvals: count((e) => e.type === 'approval-needed'),
     approved: count((e) => e.type === 'approval-resolved' && (e.decision === 'approve' || e.decision === 'edit')),
-    fallbacks: count((e) => e.type === 'system' && e.code === 'generator-fallback'),
+    fallbacks: count((e) => e.type === 'system' && (e.code === 'generator-fallback' || e.code === 'generator-circuit-open')),
     durationMs: events.at(-1)?.t ?? 0,
     endReason: end?.reason ?? null,
     participants,
