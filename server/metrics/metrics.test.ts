@@ -159,7 +159,7 @@ describe('runMetrics', () => {
       approvals: 2,
       approved: 1,
       fallbacks: 2,
-      durationMs: 15_000,
+      durationMs: 17_000,
       endReason: 'max-turns',
       seed: 7,
     });
