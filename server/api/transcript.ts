@@ -3,7 +3,7 @@
  * notes for interruptions, hand raises, snippets and impromptu phases. Instructor-only notes
  * are left out for participants.
  */
-import type { Role } from '../auth/tokens';
+import type { Role } from '../auth/claims';
 import type { SessionEvent } from '../engine/events';
 import type { LoadedScene } from '../scene/schema';
 

@@ -13,8 +13,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Claims } from './claims';
 
-export type { Role } from './claims';
-
 export type Verification = { ok: true; claims: Claims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
 
 export interface Tokens {

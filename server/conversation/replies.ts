@@ -27,6 +27,7 @@ import { countWords } from '../engine/words';
 import type { Notice } from '../providers/resilience';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
 import type { LoadedScene } from '../scene/schema';
+import type { AudioStopReason } from '../protocol/messages';
 import type { Pacing } from './pacing';
 import { createSpokenReply, type AudioPiece, type BargeInMode, type SpokenReply } from './speech';
 
@@ -37,7 +38,7 @@ export interface AudioStop {
   draft: string;
   /** Where the reply's audio ends, in ms from its start. */
   atMs: number;
-  reason: 'barge-in' | 'interrupted' | 'rejected' | 'ended';
+  reason: AudioStopReason;
 }
 
 /** A barge-in's cut, for the engine to log with the human's words. */
@@ -273,9 +274,8 @@ export const createReplies = (options: RepliesOptions): Replies => {
     },
 
     stopAll() {
-      const t = now();
       for (const reply of [streaming, isPlaying() ? playing : null]) {
-        if (reply?.speech && reply.startedAt !== null) stop(reply, Math.min(t - reply.startedAt, reply.speech.producedMs), 'ended');
+        if (reply?.speech && reply.startedAt !== null) stop(reply, Math.min(pacing.heardSince(reply.startedAt), reply.speech.producedMs), 'ended');
       }
       streaming?.controller.abort();
       void streaming?.speech?.stop(0, 'polite');

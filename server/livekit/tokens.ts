@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AccessToken, TrackSource } from 'livekit-server-sdk';
+import type { Role } from '../auth/claims';
 import type { LiveKitConfig } from '../config';
 
 const ROOM_PREFIX = 'rehearsal-';
@@ -44,7 +45,8 @@ export const isObserverIdentity = (identity: string): boolean => identity.starts
 
 export interface ClientTokenRequest {
   session: string;
-  role: 'participant' | 'observer';
+  /** Authors do not join rooms. */
+  role: Exclude<Role, 'author'>;
   /** The scene participant's id (its seat) for a participant; null for an observer. */
   participant: string | null;
   /** Display name, from the scene. */

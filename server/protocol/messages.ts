@@ -113,6 +113,10 @@ export const VoiceOffer = z.object({
 });
 export type VoiceOffer = z.infer<typeof VoiceOffer>;
 
+/** Why a reply's audio stops before its end (the `audio-stop` message). */
+export const audioStopReasons = ['barge-in', 'interrupted', 'rejected', 'ended'] as const;
+export type AudioStopReason = (typeof audioStopReasons)[number];
+
 export const ServerMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('welcome'),
@@ -145,7 +149,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
     draft: z.string(),
     /** Stop playing the draft's speech here (ms from its start); now, if it is already past. */
     atMs: z.number().nonnegative(),
-    reason: z.enum(['barge-in', 'interrupted', 'rejected', 'ended']).describe("barge-in: a human started talking; interrupted: the scene's interruption rule; rejected: the engine resampled the reply"),
+    reason: z.enum(audioStopReasons).describe("barge-in: a human started talking; interrupted: the scene's interruption rule; rejected: the engine resampled the reply"),
   }),
   z.object({ type: z.literal('voice'), participant: z.string(), sampleRate: z.literal(MIC_SAMPLE_RATE), pcm }),
   z.object({ type: z.literal('speech'), participant: z.string(), active: z.boolean() }),

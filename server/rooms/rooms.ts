@@ -17,7 +17,7 @@
  * ended with a `system` event, never silently lost.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Role } from '../auth/tokens';
+import type { Role } from '../auth/claims';
 import { createListener, type Listener } from '../conversation/listen';
 import { openConversation, type Conversation } from '../conversation/conversation';
 import type { Pace } from '../conversation/pacing';

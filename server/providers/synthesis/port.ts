@@ -5,18 +5,10 @@
  * Times are milliseconds from the start of the synthesized audio of this request. The 15 Oculus
  * visemes are the avatars' morph targets `viseme_<name>` (Ready Player Me convention).
  */
-import type { Viseme } from '../../media/visemes';
+import type { VisemeCue } from '../../media/visemes';
 import type { OnNotice } from '../resilience';
 
-export type { Viseme } from '../../media/visemes';
-
-/** A viseme becoming dominant at `t`; weights ramp between cues on the client. */
-export interface VisemeCue {
-  t: number;
-  viseme: Viseme;
-  /** 0..1, default 1. */
-  weight?: number;
-}
+export type { Viseme, VisemeCue } from '../../media/visemes';
 
 export interface WordTiming {
   word: string;
