@@ -408,14 +408,6 @@ describe('detectDesignation: robustness', () => {
       }),
     );
   });
-
-  it('takes well under a millisecond per utterance', () => {
-    const input: DesignationInput = { participants: panel, speaker: 'Chen Wei', text: 'Thanks, Alex. Dr. Raman, would you like to go next?' };
-    detectDesignation(input);
-    const start = performance.now();
-    for (let i = 0; i < 1000; i++) detectDesignation(input);
-    expect((performance.now() - start) / 1000).toBeLessThan(1);
-  });
 });
 
 interface Labelled extends DesignationInput {

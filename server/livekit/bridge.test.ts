@@ -85,7 +85,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-const setup = (scene: LoadedScene, options: { pace: Pace; generator?: () => Generator; synthesizer?: Synthesizer; transcriber?: Transcriber; present?: string[] }): Setup => {
+const setup = (
+  scene: LoadedScene,
+  options: { pace: Pace; speed?: number; generator?: () => Generator; synthesizer?: Synthesizer; transcriber?: Transcriber; present?: string[] },
+): Setup => {
   const dir = tempDir();
   const store = openStore(dir);
   const media = createFakeMediaRoom();
@@ -99,6 +102,7 @@ const setup = (scene: LoadedScene, options: { pace: Pace; generator?: () => Gene
     synthesizer: () => options.synthesizer ?? null,
     transcriber: options.transcriber ?? null,
     vad: energyVad,
+    ...(options.speed ? { speed: options.speed } : {}),
     // As server/main.ts does: every new room gets its bridge before its first event.
     onOpen: (room) => (bridge = createBridge({ room, media, onError: (error) => errors.push(error) })),
   });
@@ -109,7 +113,7 @@ const setup = (scene: LoadedScene, options: { pace: Pace; generator?: () => Gene
   cleanups.push(async () => {
     if (!room.ended()) room.live.send({ type: 'end' });
     await bridge?.close();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await room.live.ended;
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -166,7 +170,7 @@ describe('humans in the LiveKit room', () => {
 
     const tara = media.track('tara', framesOf(await helloThere()));
     const sam = media.track('sam', framesOf(new Int16Array(16_000)));
-    await until(() => log().some((e) => e.type === 'utterance'), 'a transcribed turn', 10_000);
+    await until(() => log().some((e) => e.type === 'utterance'), 'a transcribed turn');
     expect(log().find((e) => e.type === 'utterance')).toMatchObject({ speaker: 'tara', source: 'human', text: 'Hello there, Ada.' });
     expect(tara.read && sam.read).toBe(true);
     // Sam's silence was heard and never transcribed; Tara's voice was, once, as a 16 kHz turn.
@@ -199,7 +203,7 @@ describe('personas on their own tracks', () => {
   it('publishes each persona once, as persona:<id> at its voice rate, with exactly the audio the room spoke', async () => {
     const { media, room, socket, log } = setup(panel, { pace: 'instant', synthesizer: toneSynthesizer(24_000, 300), present: ['tara'] });
     // Ada and Ben speak; then the room waits for Tara.
-    await until(() => log().some((e) => e.type === 'floor' && e.speaker === 'tara'), 'the floor to Tara', 10_000);
+    await until(() => log().some((e) => e.type === 'floor' && e.speaker === 'tara'), 'the floor to Tara');
     room.live.send({ type: 'end' });
     await until(() => media.closed, 'the bridge leaving when the session ends');
 
@@ -220,7 +224,7 @@ describe('personas on their own tracks', () => {
 
   it('sends events, deltas, cues and controls on their topics in the protocol schema, reliably', async () => {
     const { media, room, socket, log } = setup(panel, { pace: 'instant', synthesizer: toneSynthesizer(24_000, 300), present: ['tara'] });
-    await until(() => log().some((e) => e.type === 'floor' && e.speaker === 'tara'), 'the floor to Tara', 10_000);
+    await until(() => log().some((e) => e.type === 'floor' && e.speaker === 'tara'), 'the floor to Tara');
     room.live.send({ type: 'end' });
     await until(() => media.closed, 'the bridge leaving when the session ends');
 
@@ -250,12 +254,12 @@ describe('personas on their own tracks', () => {
       'bridge-barge-in',
     );
     const transcriber = fixedTranscriber('Sorry, Ada, one question.');
-    // Realtime: Ada's clauses last 3 s each on the air.
-    const { media, log, socket } = setup(scene, { pace: 'realtime', synthesizer: toneSynthesizer(24_000, 3000), transcriber, present: ['tara'] });
-    await until(() => (media.persona('persona:ada')?.pushed.length ?? 0) > 0, "Ada's voice on her track", 10_000);
+    // Realtime at a tenth of real speed: Ada's clauses (3 s of audio each) last 30 s on the air.
+    const { media, log, socket } = setup(scene, { pace: 'realtime', speed: 0.1, synthesizer: toneSynthesizer(24_000, 3000), transcriber, present: ['tara'] });
+    await until(() => (media.persona('persona:ada')?.pushed.length ?? 0) > 0, "Ada's voice on her track");
 
     media.track('tara', framesOf(await helloThere()));
-    await until(() => media.persona('persona:ada')!.clears > 0, "Ada's track cleared", 10_000, () => `room messages: ${socket.map((m) => m.type).join(' ')}`);
+    await until(() => media.persona('persona:ada')!.clears > 0, "Ada's track cleared", undefined, () => `room messages: ${socket.map((m) => m.type).join(' ')}`);
     const stops = protocolOn(media, topics.control).filter((m) => m.type === 'audio-stop');
     expect(stops).toEqual([expect.objectContaining({ speaker: 'ada', reason: 'barge-in' })]);
     // Cleared once, after all of the reply she was saying and before anything of her next one.
@@ -264,7 +268,7 @@ describe('personas on their own tracks', () => {
     expect(track.slice(0, stopped + 1)).toEqual([...Array<string>(stopped).fill('push'), 'clear']);
     expect(track.slice(stopped + 1).every((type) => type === 'push')).toBe(true);
 
-    await until(() => log().some((e) => e.type === 'utterance' && e.speaker === 'tara'), "Tara's words", 10_000);
+    await until(() => log().some((e) => e.type === 'utterance' && e.speaker === 'tara'), "Tara's words");
     expect(log().find((e) => e.type === 'interruption')).toMatchObject({ by: 'tara', of: 'ada', vibe: 'barge-in' });
   });
 });
@@ -466,7 +470,7 @@ describe('with rtc-node and no LiveKit server', () => {
     const errors: string[] = [];
     const { room } = stubRoom();
     const bridge = createBridge({ room, media, retry: { initialMs: 20, maxMs: 40 }, onError: (e) => errors.push(e.message) });
-    await until(() => errors.length >= 2, 'two failed connects', 15_000);
+    await until(() => errors.length >= 2, 'two failed connects');
     expect(errors[0]).toMatch(/could not join the LiveKit room of session stub \(.+\); retrying in 20 ms/);
     expect(bridge.connected).toBe(false);
     await expect(media.publishPersona('persona:ada', 24_000)).rejects.toThrow(/not connected/);

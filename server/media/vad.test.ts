@@ -99,13 +99,4 @@ describe('the Silero VAD', () => {
     await closed.close();
     await expect(closed.frame(frames[0]!)).rejects.toThrow('frame() after close()');
   });
-
-  it('keeps up with a live stream many times over (a warm frame is far under its 32 ms)', async () => {
-    vad.reset();
-    await probabilities(vad, frames.slice(0, 20));
-    const started = performance.now();
-    await probabilities(vad, frames);
-    const msPerFrame = (performance.now() - started) / frames.length;
-    expect(msPerFrame).toBeLessThan(3);
-  });
 });

@@ -53,13 +53,10 @@ export interface FakeMediaRoom extends MediaRoom {
   messages(topic: Topic): unknown[];
 }
 
-/** `pcm` as frames of `samples`, one every `everyMs` (0: as fast as they are read). */
-export async function* framesOf(pcm: Int16Array, options: { samples?: number; everyMs?: number } = {}): AsyncGenerator<Int16Array> {
+/** `pcm` as frames of `samples`, as fast as they are read. */
+export async function* framesOf(pcm: Int16Array, options: { samples?: number } = {}): AsyncGenerator<Int16Array> {
   const size = options.samples ?? 320;
-  for (let at = 0; at < pcm.length; at += size) {
-    if (options.everyMs) await new Promise((resolve) => setTimeout(resolve, options.everyMs));
-    yield pcm.slice(at, at + size);
-  }
+  for (let at = 0; at < pcm.length; at += size) yield pcm.slice(at, at + size);
 }
 
 export const createFakeMediaRoom = (): FakeMediaRoom => {

@@ -3,16 +3,20 @@
  * an instructor pausing and resuming, and approving, editing or dismissing a simulated human's
  * proposed deviation (human-control).
  *
- * The server is built in-process so that each room can get the generator it needs (a slowly
- * streaming one for barge-in) and so that the performance review's human proposes a deviation
- * at every opportunity (derailProbability 1, set on the scene object in memory, not in the file).
+ * The server is built in-process so that each room can get the generator it needs (one whose
+ * first reply stalls mid-stream for barge-in, one behind a valve the test opens for pausing), and
+ * so that the performance review's human proposes a deviation at every opportunity
+ * (derailProbability 1, set on the scene object in memory, not in the file).
+ *
+ * No test waits for a fixed time: a room moves on only as far as its generator lets it, and a
+ * ping's round trip shows that nothing more was sent before it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
 import type { Generator } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import type { LoadedScene } from '../../server/scene/schema';
-import { Client, closeClients, createSession, delayedScripted, sleep, slowStreaming, startServer, type InProcessServer } from './helpers';
+import { Client, closeClients, createSession, createValve, stallingReply, startServer, type InProcessServer, type Valve } from './helpers';
 
 /** The generator for rooms created from now on. */
 let nextGenerator: () => Generator = () => createScriptedGenerator();
@@ -47,10 +51,14 @@ const isSystem = (code: string) => (e: SessionEvent) => e.type === 'system' && e
 
 describe('barge-in', () => {
   it('a human speaking over a streaming reply cuts it off: deltas, the cut utterance, the interruption, then the human', async () => {
-    nextGenerator = () => slowStreaming(30);
+    // The first reply starts once both are in, and stops after three words until Jordan cuts in.
+    let start!: () => void;
+    const started = new Promise<void>((resolve) => (start = resolve));
+    nextGenerator = () => stallingReply(3, started);
     const created = await createSession(server, 'team-standup', 'instant');
     const jordan = await Client.connect(server, created.id, created.tokens.jordan!);
     const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    start();
 
     await jordan.waitFor((messages) => messages.some((m) => m.type === 'delta'), 'a reply streaming as deltas');
     const first = jordan.messages.find((m) => m.type === 'delta')!;
@@ -77,48 +85,72 @@ describe('barge-in', () => {
       .join('');
     expect(`${streamed.trim()}—`).toBe(cut.text);
     expect(interruption.atWord).toBe(streamed.trim().split(/\s+/).length);
-    // The cut reply is never finished later.
+    // The cut reply is never finished later: the room answers Jordan instead.
     await observer.waitForEvent((e) => e.seq === said.seq, "jordan's utterance on the observer socket");
+    await observer.waitForEvent((e) => e.type === 'utterance' && e.seq > said.seq, 'the next utterance after jordan');
     expect(observer.events().filter((e) => e.type === 'utterance' && e.speaker === first.speaker && e.seq > cut.seq && e.text.startsWith(streamed.trim()))).toEqual([]);
   });
 });
 
 describe('instructor controls', () => {
-  /** Starts a session that keeps running for a while, and returns an observer once a few utterances are in. */
-  const runningSession = async (scene: string) => {
-    nextGenerator = () => delayedScripted(10);
+  /**
+   * A session held after three generated replies: the room waits for its fourth at the valve, and
+   * the observer has every event so far.
+   */
+  const heldSession = async (scene: string) => {
+    const valve = createValve();
+    nextGenerator = () => valve.generator();
+    valve.allow(3);
     const created = await createSession(server, scene, 'instant');
     const observer = await Client.connect(server, created.id, created.tokens.observer!);
-    await observer.waitFor(() => observer.events().filter((e) => e.type === 'utterance').length >= 3, 'three utterances');
-    return { created, observer };
+    await valve.held();
+    await observer.waitFor(() => observer.events().at(-1)?.seq === server.store.lastSeq(created.id), 'every event so far');
+    expect(observer.events().filter((e) => e.type === 'utterance').length).toBeGreaterThanOrEqual(3);
+    return { created, observer, valve };
+  };
+
+  /**
+   * Pauses the held room, then lets the reply it was waiting for be generated while paused.
+   * Returns the paused event and how many replies had been asked for when it came.
+   */
+  const pauseWithReplyInFlight = async (observer: Client, valve: Valve) => {
+    observer.send({ type: 'pause' });
+    const paused = await observer.waitForEvent(isSystem('paused'), 'the paused event');
+    const asked = valve.asked;
+    valve.allow();
+    await valve.idle();
+    // The room has the reply in hand: a running room would log it (or, rejecting it, ask again)
+    // and ask for the next one before it reads a ping sent now.
+    await observer.ping();
+    return { paused, asked };
   };
 
   it('pause stops the flow (nobody takes the floor) and resume restarts it', async () => {
-    const { observer } = await runningSession('team-standup');
-    observer.send({ type: 'pause' });
-    const paused = await observer.waitForEvent(isSystem('paused'), 'the paused event');
-    // Twenty replies' worth of time: a running room would have moved on.
-    await sleep(200);
+    const { observer, valve } = await heldSession('team-standup');
+    const { paused, asked } = await pauseWithReplyInFlight(observer, valve);
     const during = observer.events().filter((e) => e.seq > paused.seq);
-    // Nothing is said and nobody new gets the floor; a reply in flight waits for resume.
+    // Nothing is said and nobody new gets the floor; no further reply is even asked for.
     expect(during.filter((e) => e.type === 'floor' || e.type === 'human-input-required' || e.type === 'utterance')).toEqual([]);
     expect(during.some((e) => e.type === 'end')).toBe(false);
+    expect(valve.asked).toBe(asked);
 
     observer.send({ type: 'resume' });
     const resumed = await observer.waitForEvent(isSystem('resumed'), 'the resumed event');
     expect(observer.events().filter((e) => e.seq > paused.seq && e.seq < resumed.seq)).toEqual(during);
     await observer.waitForEvent((e) => e.type === 'utterance' && e.seq > resumed.seq, 'an utterance after resuming');
-    await observer.waitForEvent((e) => e.type === 'end', 'the end event', 0, 10_000);
+    await observer.waitForEvent((e) => e.type === 'end', 'the end event');
   });
 
   it('pause: a reply generated while paused waits, and lands only after resume', async () => {
-    const { observer } = await runningSession('team-standup');
-    observer.send({ type: 'pause' });
-    const paused = await observer.waitForEvent(isSystem('paused'), 'the paused event');
-    await sleep(100);
+    const { observer, valve } = await heldSession('team-standup');
+    const finished = valve.finished;
+    const { paused } = await pauseWithReplyInFlight(observer, valve);
+    expect(valve.finished).toBe(finished + 1);
+    expect(observer.events().filter((e) => e.type === 'utterance' && e.seq > paused.seq)).toEqual([]);
     observer.send({ type: 'resume' });
     const resumed = await observer.waitForEvent(isSystem('resumed'), 'the resumed event');
     expect(observer.events().filter((e) => e.type === 'utterance' && e.seq > paused.seq && e.seq < resumed.seq)).toEqual([]);
+    await observer.waitForEvent((e) => e.type === 'utterance' && e.seq > resumed.seq, 'the held reply, after resuming');
   });
 
   /** A performance review whose simulated Sam proposes a deviation; returns the observer and the proposal. */
@@ -129,8 +161,8 @@ describe('instructor controls', () => {
     const needed = await observer.waitForEvent((e) => e.type === 'approval-needed', 'an approval-needed event');
     if (needed.type !== 'approval-needed') throw new Error('unreachable');
     expect(needed).toMatchObject({ participant: 'sam', text: expect.any(String) });
-    // The room waits for the decision.
-    await sleep(30);
+    // The room waits for the decision: nothing follows it, even after a round trip to the server.
+    await observer.ping();
     expect(observer.events().at(-1)).toEqual(needed);
     expect(observer.messages.find((m) => m.type === 'welcome')).toBeDefined();
     return { created, observer, needed };

@@ -4,7 +4,8 @@
  * clients (`ws`) that record every server message, validated against the protocol schema.
  *
  * Nothing here sleeps for a fixed time to wait for the server: `until` polls a condition and fails
- * with a message naming what it waited for.
+ * with a message naming what it waited for, and the generators below let a test decide how far a
+ * room gets (`createValve`, `stallingReply`) instead of racing it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,10 +31,16 @@ import { openStore, type Store } from '../../server/store/store';
 export const ADMIN = 'test-admin-token-0123456789';
 const repoRoot = new URL('../../', import.meta.url).pathname;
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long a wait may take before it fails. Generous: the suite must pass on a loaded machine (two
+ * copies of it on two cores); a wait returns as soon as its condition holds.
+ */
+export const WAIT_MS = 15_000;
 
 /** Polls `check` until it holds; fails with `what` (and `detail()`, if given) after `timeoutMs`. */
-export const until = async (check: () => boolean, what: string, timeoutMs = 5000, detail?: () => string): Promise<void> => {
+export const until = async (check: () => boolean, what: string, timeoutMs = WAIT_MS, detail?: () => string): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail ? `\n${detail()}` : ''}`);
@@ -72,6 +79,10 @@ export interface InProcessOptions {
   synthesizer?: RoomsOptions['synthesizer'];
   transcriber?: RoomsOptions['transcriber'];
   vad?: RoomsOptions['vad'];
+  /** Realtime pace as a multiple of real time (below 1: slower, so a test can act while a persona speaks). */
+  speed?: number;
+  /** The API's clock (token times, message and microphone rate limits); default `Date.now`. */
+  now?: () => number;
 }
 
 /** The server as `server/main.ts` builds it, in this process, on an ephemeral port. */
@@ -89,9 +100,10 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     ...(options.synthesizer ? { synthesizer: options.synthesizer } : {}),
     ...(options.transcriber ? { transcriber: options.transcriber } : {}),
     ...(options.vad ? { vad: options.vad } : {}),
+    ...(options.speed ? { speed: options.speed } : {}),
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test', scenes: [...scenes.values()] });
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}) });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
@@ -119,7 +131,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
         }),
         sleep(1000),
       ]);
-      await sleep(20);
+      await Promise.all(rooms.list().map((room) => room.live.ended));
       store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -135,9 +147,18 @@ export interface ChildServer extends TestServer {
   kill9(): Promise<void>;
 }
 
+export interface ChildOptions {
+  admin?: string;
+  /** More environment for the server, e.g. `{ SYNTHESIZER: 'none' }`. */
+  env?: Record<string, string>;
+  /** How long it may take to print LISTENING (it compiles the server with tsx first). */
+  timeoutMs?: number;
+}
+
 /** `node --import tsx server/main.ts` with PORT=0; resolves once it prints `LISTENING <port>`. */
-export const startChild = async (dataDir: string, admin = ADMIN, timeoutMs = 15_000): Promise<ChildServer> => {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: admin, LOG_LEVEL: 'info', GENERATOR: 'scripted' };
+export const startChild = async (dataDir: string, options: ChildOptions = {}): Promise<ChildServer> => {
+  const { admin, timeoutMs } = { admin: ADMIN, timeoutMs: 60_000, ...options };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: admin, LOG_LEVEL: 'info', GENERATOR: 'scripted', ...options.env };
   delete env.TOKEN_SECRET;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: string[] = [];
@@ -241,9 +262,10 @@ export class Client {
     });
   }
 
-  static async connect(server: TestServer, session: string, token: string, after?: number): Promise<Client> {
-    const query = new URLSearchParams({ token, ...(after !== undefined ? { after: String(after) } : {}) });
-    const ws = new WebSocket(`${server.wsBase}/api/sessions/${session}/socket?${query}`);
+  /** `after`: the last seq the client has (see `?after=`); `query`: more parameters, e.g. `{ stream: 'livekit' }`. */
+  static async connect(server: TestServer, session: string, token: string, after?: number, query: Record<string, string> = {}): Promise<Client> {
+    const search = new URLSearchParams({ token, ...(after !== undefined ? { after: String(after) } : {}), ...query });
+    const ws = new WebSocket(`${server.wsBase}/api/sessions/${session}/socket?${search}`);
     const client = new Client(ws);
     open.add(client);
     await new Promise<void>((resolve, reject) => {
@@ -277,26 +299,29 @@ export class Client {
     return `last messages (${this.messages.length} in all):\n  ${tail.join('\n  ')}`;
   }
 
-  async waitFor(check: (messages: ServerMessage[]) => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  async waitFor(check: (messages: ServerMessage[]) => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
     await until(() => check(this.messages), what, timeoutMs, () => this.describe());
   }
 
   /** Waits for an event (after index `from` in `events()`) that satisfies `match`; returns it. */
-  async waitForEvent(match: (event: SessionEvent) => boolean, what: string, from = 0, timeoutMs = 5000): Promise<SessionEvent> {
+  async waitForEvent(match: (event: SessionEvent) => boolean, what: string, from = 0, timeoutMs = WAIT_MS): Promise<SessionEvent> {
     let found: SessionEvent | undefined;
     await until(() => (found = this.events().slice(from).find(match)) !== undefined, what, timeoutMs, () => this.describe());
     return found!;
   }
 
-  /** Sends a ping and waits for the pong that answers it. */
-  async ping(timeoutMs = 2000): Promise<void> {
+  /**
+   * Sends a ping and waits for the pong that answers it. The server answers in order, so once the
+   * pong is here, everything the server sent this client before reading the ping is here too.
+   */
+  async ping(timeoutMs = WAIT_MS): Promise<void> {
     const before = this.count('pong');
     this.send({ type: 'ping' });
     await this.waitFor(() => this.count('pong') > before, 'a pong', timeoutMs);
   }
 
   /** Sends `message` and waits for the next typed error; returns it. */
-  async expectError(message: unknown, timeoutMs = 2000) {
+  async expectError(message: unknown, timeoutMs = WAIT_MS) {
     const before = this.errors().length;
     this.send(message);
     const what = typeof message === 'string' ? message : message instanceof Uint8Array ? `${message.byteLength} bytes` : JSON.stringify(message);
@@ -348,23 +373,117 @@ export const expectContiguous = (events: readonly SessionEvent[], first = 1): st
   return null;
 };
 
-/** The scripted generator, each reply held back `delayMs`: an instant session that takes a little while. */
-export const delayedScripted = (delayMs: number): Generator => {
-  const inner = createScriptedGenerator();
+/**
+ * The scripted generator behind a valve: each utterance reply waits for a permit (other purposes
+ * pass), so a test decides how far a room gets and knows when it stands still, instead of racing
+ * a generator that sleeps.
+ *
+ * ```ts
+ * const valve = createValve();
+ * valve.allow(3);           // three replies, then the room waits
+ * await valve.held();       // it is waiting now, and nothing it was allowed is still in flight
+ * valve.allow();            // every reply from now on
+ * ```
+ */
+export interface Valve {
+  /** A generator for one room (the scripted one, per room), behind this valve. */
+  generator(): Generator;
+  /** Lets `n` more utterance replies through; without `n`, every one from now on. */
+  allow(n?: number): void;
+  /** Resolves once a reply waits at the valve and none that went through is still being generated. */
+  held(): Promise<void>;
+  /** Resolves once no reply that went through is still being generated. */
+  idle(): Promise<void>;
+  /** Utterance replies asked for so far, and those finished (given, or given up when aborted). */
+  readonly asked: number;
+  readonly finished: number;
+}
+
+export const createValve = (): Valve => {
+  let permits = 0;
+  let asked = 0;
+  let finished = 0;
+  const waiting: (() => void)[] = [];
+  let watchers: { holding: boolean; resolve: () => void }[] = [];
+  const settle = () => {
+    const inFlight = asked - finished - waiting.length;
+    watchers = watchers.filter((w) => {
+      const done = inFlight === 0 && (!w.holding || waiting.length > 0);
+      if (done) w.resolve();
+      return !done;
+    });
+  };
+  const permit = (signal?: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      if (permits > 0) {
+        permits--;
+        return resolve();
+      }
+      const wake = () => {
+        signal?.removeEventListener('abort', drop);
+        resolve();
+      };
+      const drop = () => {
+        waiting.splice(waiting.indexOf(wake), 1);
+        resolve();
+      };
+      waiting.push(wake);
+      signal?.addEventListener('abort', drop, { once: true });
+      settle();
+    });
+  const watch = (holding: boolean) =>
+    new Promise<void>((resolve) => {
+      watchers.push({ holding, resolve });
+      settle();
+    });
   return {
-    name: 'scripted',
-    async *stream(request, signal) {
-      const text = await complete(inner, request);
-      await sleep(delayMs);
-      if (signal?.aborted) return;
-      yield text;
+    generator() {
+      const inner = createScriptedGenerator();
+      return {
+        name: 'scripted',
+        async *stream(request, signal) {
+          if (request.purpose !== 'utterance') {
+            yield await complete(inner, request);
+            return;
+          }
+          asked++;
+          try {
+            await permit(signal);
+            if (signal?.aborted) return;
+            yield await complete(inner, request);
+          } finally {
+            finished++;
+            settle();
+          }
+        },
+      };
+    },
+    allow(n = Infinity) {
+      permits += n;
+      while (permits > 0 && waiting.length > 0) {
+        permits--;
+        waiting.shift()!();
+      }
+    },
+    held: () => watch(true),
+    idle: () => watch(false),
+    get asked() {
+      return asked;
+    },
+    get finished() {
+      return finished;
     },
   };
 };
 
-/** The scripted generator's replies streamed word by word, one word every `wordMs`, abortable. */
-export const slowStreaming = (wordMs: number): Generator => {
+/**
+ * The scripted generator's replies streamed word by word. The room's first utterance reply waits
+ * for `start` (so the test's clients are in before its first word), streams `words` words, and
+ * stays there until the room aborts it (a human cutting in); later replies stream whole.
+ */
+export const stallingReply = (words: number, start: Promise<void>): Generator => {
   const inner = createScriptedGenerator();
+  let stalled = false;
   return {
     name: 'scripted',
     async *stream(request, signal) {
@@ -373,8 +492,11 @@ export const slowStreaming = (wordMs: number): Generator => {
         yield text;
         return;
       }
-      for (const word of text.split(/(?<=\s)/)) {
-        await sleep(wordMs);
+      const stall = !stalled;
+      stalled = true;
+      if (stall) await start;
+      for (const [i, word] of text.split(/(?<=\s)/).entries()) {
+        if (stall && i === words) await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
         if (signal?.aborted) return;
         yield word;
       }

@@ -4,10 +4,8 @@
  * deltas, audio or relayed voices), so nothing reaches them twice. Without LiveKit the flag is ignored.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Generator } from '../../server/providers/generator/port';
-import { ServerMessage } from '../../server/protocol/messages';
-import { Client, closeClients, createSession, sleep, startServer, type InProcessServer } from './helpers';
+import { Client, closeClients, createSession, startServer, type InProcessServer } from './helpers';
 
 const LIVEKIT = { LIVEKIT_URL: 'ws://127.0.0.1:1', LIVEKIT_API_KEY: 'devkey', LIVEKIT_API_SECRET: 'a-test-secret-that-is-at-least-32-characters' };
 
@@ -20,16 +18,16 @@ const stuck: Generator = {
   },
 };
 
-const raw = async (server: InProcessServer, session: string, token: string, query: Record<string, string>) => {
-  const messages: ServerMessage[] = [];
-  const ws = new WebSocket(`${server.wsBase}/api/sessions/${session}/socket?${new URLSearchParams({ token, ...query })}`);
-  ws.on('message', (data) => messages.push(ServerMessage.parse(JSON.parse(data.toString()))));
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  return { ws, messages };
+/** Waits for the welcome and the backlog it announces (every event up to the snapshot's last seq). */
+const welcomed = async (client: Client) => {
+  await client.waitFor((m) => m[0]?.type === 'welcome', 'the welcome');
+  const welcome = client.messages[0]!;
+  if (welcome.type !== 'welcome') throw new Error('unreachable');
+  const last = welcome.snapshot.lastSeq;
+  await client.waitFor(() => (client.events().at(-1)?.seq ?? 0) >= last, `the backlog up to seq ${last}`);
 };
+
+const isAlexSaying = (e: { type: string; speaker?: string }) => e.type === 'utterance' && e.speaker === 'alex';
 
 describe('the socket of a participant on LiveKit', () => {
   let server: InProcessServer;
@@ -42,23 +40,24 @@ describe('the socket of a participant on LiveKit', () => {
   it('brings the welcome and the backlog, takes messages, and sends nothing live', async () => {
     const session = await createSession(server, 'job-interview', 'instant');
     const watcher = await Client.connect(server, session.id, session.tokens.observer!);
-    const alex = await raw(server, session.id, session.tokens.alex!, { stream: 'livekit' });
-    await sleep(100);
-    expect(alex.messages[0]?.type).toBe('welcome');
-    const backlog = alex.messages.filter((m) => m.type === 'event').length;
+    const alex = await Client.connect(server, session.id, session.tokens.alex!, undefined, { stream: 'livekit' });
+    await welcomed(alex);
+    const backlog = alex.events().length;
     expect(backlog).toBeGreaterThan(0); // session-start and what followed
 
-    alex.ws.send(JSON.stringify({ type: 'say', text: 'Hello everyone, thanks for having me.' }));
-    await watcher.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'alex', "Alex's words, live to the observer");
-    await sleep(100);
-    expect(alex.messages.filter((m) => m.type === 'event')).toHaveLength(backlog);
-    alex.ws.close();
+    alex.send({ type: 'say', text: 'Hello everyone, thanks for having me.' });
+    await watcher.waitForEvent(isAlexSaying, "Alex's words, live to the observer");
+    // Anything the room sent Alex live would be on the socket before the pong.
+    await alex.ping();
+    expect(alex.events()).toHaveLength(backlog);
+    expect(alex.messages.filter((m) => m.type !== 'welcome' && m.type !== 'event' && m.type !== 'pong')).toEqual([]);
+    expect(alex.invalid).toEqual([]);
+    await alex.close();
 
     // Reconnecting after seq 0 fills the gap from the socket.
-    const again = await raw(server, session.id, session.tokens.alex!, { stream: 'livekit', after: '0' });
-    await sleep(100);
-    expect(again.messages.some((m) => m.type === 'event' && m.event.type === 'utterance' && m.event.speaker === 'alex')).toBe(true);
-    again.ws.close();
+    const again = await Client.connect(server, session.id, session.tokens.alex!, 0, { stream: 'livekit' });
+    await welcomed(again);
+    expect(again.events().some(isAlexSaying)).toBe(true);
   });
 });
 
@@ -67,14 +66,13 @@ describe('without LiveKit', () => {
   beforeAll(async () => {
     server = await startServer({ generator: () => stuck });
   });
+  afterEach(() => closeClients());
   afterAll(() => server?.close());
 
   it('ignores ?stream=livekit: everything comes on the socket', async () => {
     const session = await createSession(server, 'job-interview', 'instant');
-    const alex = await raw(server, session.id, session.tokens.alex!, { stream: 'livekit' });
-    alex.ws.send(JSON.stringify({ type: 'say', text: 'Hello everyone, thanks for having me.' }));
-    await sleep(200);
-    expect(alex.messages.some((m) => m.type === 'event' && m.event.type === 'utterance' && m.event.speaker === 'alex')).toBe(true);
-    alex.ws.close();
+    const alex = await Client.connect(server, session.id, session.tokens.alex!, undefined, { stream: 'livekit' });
+    alex.send({ type: 'say', text: 'Hello everyone, thanks for having me.' });
+    await alex.waitForEvent(isAlexSaying, "Alex's words, live on the socket");
   });
 });

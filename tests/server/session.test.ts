@@ -5,17 +5,23 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
-import { Client, api, closeClients, createSession, delayedScripted, expectContiguous, logOf, startServer, until, type InProcessServer } from './helpers';
+import { Client, api, closeClients, createSession, createValve, expectContiguous, logOf, startServer, type InProcessServer, type Valve } from './helpers';
 
-/** Replies held back this long (ms) in rooms created from now on; 0 is the plain scripted generator. */
-let replyDelay = 0;
+const openValve = (): Valve => {
+  const valve = createValve();
+  valve.allow();
+  return valve;
+};
+/** Rooms created from now on generate behind this valve: open, unless a test holds it. */
+let valve = openValve();
 let server: InProcessServer;
 
 beforeAll(async () => {
-  server = await startServer({ generator: () => delayedScripted(replyDelay) });
+  server = await startServer({ generator: () => valve.generator() });
 });
 afterEach(async () => {
-  replyDelay = 0;
+  valve.allow();
+  valve = openValve();
   await closeClients();
 });
 afterAll(async () => {
@@ -67,10 +73,11 @@ describe('live sessions over HTTP and WebSocket', () => {
   });
 
   it('a typed question addressed to a persona is answered by that persona next', async () => {
-    replyDelay = 10; // the session must still be running when the human's socket opens
+    valve = createValve(); // no reply until Jordan is in
     const created = await createSession(server, 'team-standup', 'instant');
     const jordan = await Client.connect(server, created.id, created.tokens.jordan!);
     expect(jordan.messages[0]).toMatchObject({ type: 'welcome', you: { participant: 'jordan', role: 'participant' } });
+    valve.allow();
 
     // Jordan is present now: the room waits at their turn instead of simulating them.
     const waiting = await jordan.waitForEvent((e) => e.type === 'human-input-required' && e.participant === 'jordan', 'the room to wait for jordan');
@@ -85,10 +92,11 @@ describe('live sessions over HTTP and WebSocket', () => {
   });
 
   it('an instructor direction (inject) reaches observers only, never the participant', async () => {
-    replyDelay = 10;
+    valve = createValve(); // no reply until both are in
     const created = await createSession(server, 'team-standup', 'instant');
     const jordan = await Client.connect(server, created.id, created.tokens.jordan!);
     const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    valve.allow();
     await jordan.waitForEvent((e) => e.type === 'human-input-required' && e.participant === 'jordan', 'the room to wait for jordan');
 
     const direction = 'Marco should admit he skipped the code review.';
@@ -116,23 +124,33 @@ describe('live sessions over HTTP and WebSocket', () => {
   });
 
   it('reconnecting with ?after=<last seq seen> delivers exactly the missed events while the session kept running', async () => {
-    replyDelay = 15;
+    valve = createValve();
     const created = await createSession(server, 'team-standup', 'instant');
+    /** Lets the room through reply by reply until its log reaches `seq`; then it waits at the valve. */
+    const runTo = async (seq: number) => {
+      await valve.held();
+      while (server.store.lastSeq(created.id) < seq) {
+        valve.allow(1);
+        await valve.held();
+      }
+    };
     const first = await Client.connect(server, created.id, created.tokens.observer!);
-    await first.waitFor(() => first.events().length >= 8, 'eight events');
+    await runTo(8);
+    await first.waitFor(() => first.events().at(-1)?.seq === server.store.lastSeq(created.id), 'every event so far');
     await first.close();
     const before = first.events();
     const lastSeen = before.at(-1)!.seq;
     expect(expectContiguous(before)).toBeNull();
 
-    // The room goes on without us.
-    await until(() => server.store.lastSeq(created.id) >= lastSeen + 5, 'the session to move on by five events');
+    // The room goes on without us, by at least five events, and waits again.
+    await runTo(lastSeen + 5);
 
     const second = await Client.connect(server, created.id, created.tokens.observer!, lastSeen);
     const welcome = second.messages[0];
     expect(welcome).toMatchObject({ type: 'welcome', resumedFrom: lastSeen, snapshot: { phase: 'running' } });
     expect(welcome?.type === 'welcome' && welcome.snapshot.lastSeq).toBeGreaterThan(lastSeen);
-    await second.waitForEvent((e) => e.type === 'end', 'the end event', 0, 10_000);
+    valve.allow();
+    await second.waitForEvent((e) => e.type === 'end', 'the end event');
 
     const after = second.events();
     expect(after[0]!.seq).toBe(lastSeen + 1);
@@ -141,7 +159,7 @@ describe('live sessions over HTTP and WebSocket', () => {
   });
 
   it('two sessions at once are isolated: each socket gets its own events, with its own seqs', async () => {
-    replyDelay = 5;
+    valve = createValve(); // no reply until both observers are in
     const a = await createSession(server, 'team-standup', 'instant');
     const b = await createSession(server, 'job-interview', 'instant');
     const observerA = await Client.connect(server, a.id, a.tokens.observer!);
@@ -149,9 +167,10 @@ describe('live sessions over HTTP and WebSocket', () => {
     // Both were live at once.
     expect(observerA.messages[0]).toMatchObject({ snapshot: { phase: 'running' } });
     expect(observerB.messages[0]).toMatchObject({ snapshot: { phase: 'running' } });
+    valve.allow();
     await Promise.all([
-      observerA.waitForEvent((e) => e.type === 'end', 'the end of session A', 0, 10_000),
-      observerB.waitForEvent((e) => e.type === 'end', 'the end of session B', 0, 10_000),
+      observerA.waitForEvent((e) => e.type === 'end', 'the end of session A'),
+      observerB.waitForEvent((e) => e.type === 'end', 'the end of session B'),
     ]);
 
     const eventsA = observerA.events();

@@ -16,7 +16,7 @@ import { ai, human, makeScene } from '../engine/harness';
 import { fileBytes } from '../fakes/multipart';
 import { startFakeWhisper, type FakeWhisper, type MultipartForm } from '../fakes/whisper-server';
 import { loadAudioFixture } from '../fixtures/audio/fixtures';
-import { Client, api, closeClients, createSession, sleep, startServer, type InProcessServer } from './helpers';
+import { Client, api, closeClients, createSession, startServer, type InProcessServer } from './helpers';
 
 /** Round robin: Ada, Ben, then Tara, for whom the room waits once she is here. */
 const voiceRoom = makeScene(
@@ -47,11 +47,16 @@ const gated = (): Generator => {
 const espeak = createEspeakSynthesizer();
 let whisper: FakeWhisper;
 let server: InProcessServer;
+/** Microphone audio sent so far, in ms: the server's clock runs that far ahead (see `speak`). */
+let spokenMs = 0;
 
 beforeAll(async () => {
   whisper = await startFakeWhisper();
   server = await startServer({
     generator: gated,
+    now: () => Date.now() + spokenMs,
+    // Realtime at a tenth of real speed: a persona's line lasts long enough for the test to cut in.
+    speed: 0.1,
     scenes: (scenes) => [...scenes, voiceRoom],
     synthesizer: () => espeak,
     transcriber: createOpenAITranscriber({ apiKey: 'none', baseUrl: whisper.baseUrl }),
@@ -66,18 +71,24 @@ afterAll(async () => {
   await espeak.close?.();
 });
 
-/** Sends `pcm` as 64 ms binary frames, a little faster than real time (the server allows 1.5x). */
-const speak = async (client: Client, pcm: Int16Array) => {
-  const frame = 1024;
-  for (let at = 0; at < pcm.length; at += frame) {
-    const piece = pcm.slice(at, at + frame);
-    client.ws.send(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
-    await sleep(40);
-  }
-};
-
 const ofType = <T extends ServerMessage['type']>(messages: ServerMessage[], type: T) =>
   messages.filter((m): m is Extract<ServerMessage, { type: T }> => m.type === type);
+
+/**
+ * Sends `pcm` from `client`'s microphone as 64 ms binary frames, as a live microphone does: the
+ * server's clock moves on 64 ms with each frame (so its real-time budget holds), and each frame is
+ * sent once `listener` has had the one before relayed.
+ */
+const speak = async (client: Client, listener: Client, pcm: Int16Array) => {
+  const frame = 1024;
+  const relayed = () => ofType(listener.messages, 'voice').length;
+  for (let at = 0, before = relayed(); at < pcm.length; at += frame, before++) {
+    const piece = pcm.slice(at, at + frame);
+    spokenMs += (piece.length / 16_000) * 1000;
+    client.ws.send(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+    await listener.waitFor(() => relayed() > before, `microphone frame ${at / frame} relayed`);
+  }
+};
 
 describe('a spoken turn, end to end', () => {
   it('relays, detects, transcribes and answers a human voice with a spoken, lip-synced reply', async () => {
@@ -94,9 +105,9 @@ describe('a spoken turn, end to end', () => {
     // "Hello there." then 1.5 s of silence: one turn.
     const { pcm, truth } = await loadAudioFixture('hello-pause');
     const said = truth.segments[0]!;
-    await speak(tara, pcm.subarray(0, Math.round((said.endMs + 1400) * 16)));
+    await speak(tara, watcher, pcm.subarray(0, Math.round((said.endMs + 1400) * 16)));
 
-    const heard = await watcher.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'tara', "Tara's transcribed turn", 0, 15_000);
+    const heard = await watcher.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'tara', "Tara's transcribed turn");
     expect(heard).toMatchObject({ source: 'human', text: 'Hello there, Ada.' });
     if (heard.type !== 'utterance') throw new Error('expected an utterance');
     // The VAD's start and end, around the fixture's speech (pre-roll is not part of the turn).
@@ -121,7 +132,7 @@ describe('a spoken turn, end to end', () => {
     expect(ofType(watcher.messages, 'speech').map((s) => s.active).slice(0, 2)).toEqual([true, false]);
 
     // Ada answers, out loud: audio pieces with cues, tied to her utterance by its draft.
-    const answer = await watcher.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'ada', "Ada's answer", 0, 15_000);
+    const answer = await watcher.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'ada', "Ada's answer");
     if (answer.type !== 'utterance') throw new Error('expected an utterance');
     expect(answer.draft).toBeTruthy();
     const audio = ofType(watcher.messages, 'audio').filter((a) => a.draft === answer.draft);
@@ -152,20 +163,20 @@ describe('barge-in over the socket', () => {
     await tara.waitFor((m) => m.some((x) => x.type === 'welcome'), 'welcome');
     openGate();
     // Ada starts talking; her speech plays in real time on the clients.
-    await tara.waitFor((m) => m.some((x) => x.type === 'audio' && x.speaker === 'ada'), "Ada's first audio", 10_000);
+    await tara.waitFor((m) => m.some((x) => x.type === 'audio' && x.speaker === 'ada'), "Ada's first audio");
     const { pcm } = await loadAudioFixture('hello-pause');
-    await speak(tara, pcm.subarray(0, Math.round(2600 * 16)));
-    await watcher.waitFor((m) => ofType(m, 'audio-stop').length > 0, 'audio-stop', 10_000);
+    await speak(tara, watcher, pcm.subarray(0, Math.round(2600 * 16)));
+    await watcher.waitFor((m) => ofType(m, 'audio-stop').length > 0, 'audio-stop');
     const stop = ofType(watcher.messages, 'audio-stop')[0]!;
     expect(stop).toMatchObject({ speaker: 'ada', reason: 'barge-in' });
 
-    const interruption = await watcher.waitForEvent((e) => e.type === 'interruption', 'the interruption', 0, 15_000);
+    const interruption = await watcher.waitForEvent((e) => e.type === 'interruption', 'the interruption');
     expect(interruption).toMatchObject({ by: 'tara', of: 'ada', vibe: 'barge-in', atMs: Math.round(stop.atMs) });
     const turns = watcher.events().filter((e) => e.type === 'utterance');
     const ada = turns[0]!;
     expect(ada).toMatchObject({ speaker: 'ada', draft: stop.draft });
     if (ada.type === 'utterance') expect(stop.atMs).toBeLessThan(ada.durationMs);
-    await watcher.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'tara', "Tara's words", 0, 15_000);
+    await watcher.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'tara', "Tara's words");
     // Nobody else took the floor while Tara was speaking.
     expect(watcher.events().filter((e) => e.type === 'utterance').map((e) => (e.type === 'utterance' ? e.speaker : '')).slice(0, 2)).toEqual(['ada', 'tara']);
     await api(server, `/api/sessions/${session.id}`, { method: 'DELETE' });
