@@ -6,6 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { clientSources } from '../server/cli/build-client';
 import { describe, expect, it } from 'vitest';
 
 const repo = new URL('../', import.meta.url).pathname;
@@ -86,5 +87,17 @@ describe('the shape of the tree', () => {
       .flatMap(([file, targets]) => targets.map((t) => `${relative(repo, file)} -> ${relative(repo, t)}`))
       .filter((edge) => !/ -> server\/(engine|scene)\//.test(edge));
     expect(outside).toEqual([]);
+  });
+
+  it('rebuilds the client when any server module it bundles changes', () => {
+    const reached = new Set<string>();
+    const visit = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of edges.get(file) ?? []) visit(next);
+    };
+    for (const file of edges.keys()) if (relative(repo, file).startsWith('client/src/') && !/\.test\.tsx?$/.test(file)) visit(file);
+    const uncovered = [...reached].map((f) => relative(repo, f)).filter((f) => !clientSources.some((source) => f === source || f.startsWith(`${source}/`)));
+    expect(uncovered).toEqual([]);
   });
 });

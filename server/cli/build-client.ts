@@ -4,12 +4,25 @@
  *
  *   tsx server/cli/build-client.ts            # build if stale
  *   tsx server/cli/build-client.ts --force    # build anyway
+ *
+ * The build goes to a folder of its own and is then moved into place, so a server (or a second
+ * test run building at the same time) never serves half a client.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = new URL('../../', import.meta.url).pathname;
-const built = join(root, 'dist/client/index.html');
+const outDir = join(root, 'dist/client');
+const built = join(outDir, 'index.html');
+
+/**
+ * What the client bundle is made of: its own sources and the browser-safe server modules it
+ * imports (schemas, protocol, claims, visemes, the engine's events). tests/architecture.test.ts
+ * checks that this list covers every server file the client reaches.
+ */
+export const clientSources = ['client', 'vite.config.ts', 'package-lock.json', 'server/protocol', 'server/scene', 'server/engine', 'server/auth/claims.ts', 'server/media/visemes.ts', 'server/livekit/media.ts'];
 
 /** The newest modification time under `path` (a file or a folder), in ms. */
 const newest = (path: string): number => {
@@ -19,12 +32,23 @@ const newest = (path: string): number => {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
 };
 
-const sources = ['client', 'vite.config.ts', 'server/protocol', 'server/engine/events.ts', 'server/scene/schema.ts', 'package-lock.json'].map((p) => join(root, p));
-const stale = process.argv.includes('--force') || !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
+const runAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+const stale = runAsScript && (process.argv.includes('--force') || !existsSync(built) || Math.max(...clientSources.map((p) => newest(join(root, p)))) > statSync(built).mtimeMs);
 
 if (stale) {
   process.stdout.write('building the client (vite)…\n');
   const { build } = await import('vite');
-  await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+  const partial = `${outDir}.partial-${process.pid}`;
+  const previous = `${outDir}.previous-${process.pid}`;
+  try {
+    await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: partial, emptyOutDir: true } });
+    await rename(outDir, previous).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    await rename(partial, outDir);
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+    await rm(previous, { recursive: true, force: true });
+  }
   process.stdout.write('client built: dist/client\n');
 }

@@ -24,7 +24,7 @@ import type { SessionEvent } from '../engine/events';
 import type { GenerateRequest } from '../engine/requests';
 import type { Cut } from '../engine/session';
 import { countWords } from '../engine/words';
-import type { Notice } from '../providers/resilience';
+import type { Notice } from '../providers/notice';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
 import type { LoadedScene } from '../scene/schema';
 import type { AudioStopReason } from '../protocol/messages';

@@ -16,7 +16,7 @@
  * lets the clause being heard finish (its synthesis too, if it is under way) and drops the rest.
  */
 import { spokenWords } from '../engine/words';
-import type { OnNotice } from '../providers/resilience';
+import type { OnNotice } from '../providers/notice';
 import type { SpeechChunk, Synthesizer, VisemeCue, VoiceSpec, WordTiming } from '../providers/synthesis/port';
 import { createClauseChunker } from './clauses';
 

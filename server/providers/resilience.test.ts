@@ -10,9 +10,9 @@ import {
   resilientTranscriber,
   within,
   type Breaker,
-  type Notice,
   type ResilienceOptions,
 } from './resilience';
+import type { Notice } from './notice';
 import { createElevenLabsSynthesizer } from './synthesis/elevenlabs';
 import { createEspeakSynthesizer, phonemize } from './synthesis/espeak';
 import type { SpeechChunk, Synthesizer } from './synthesis/port';

@@ -35,14 +35,6 @@ import type { Transcriber, Transcript } from './transcription/port';
 import { rngFrom } from '../engine/rng';
 import type { GenerateRequest } from '../engine/requests';
 
-/** Something a caller should know about one call, e.g. that the fallback answered it; logged as a `system` event. */
-export interface Notice {
-  code: string;
-  message: string;
-}
-
-export type OnNotice = (notice: Notice) => void;
-
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 

@@ -7,7 +7,8 @@ import { complete, type Generator } from './port';
 import type { Cue, GenerateRequest } from '../../engine/requests';
 import { createScriptedGenerator } from './scripted';
 import { GeneratorError } from '../errors';
-import { createBreaker, resilientGenerator, type Notice } from '../resilience';
+import { createBreaker, resilientGenerator } from '../resilience';
+import type { Notice } from '../notice';
 
 const cue: Cue = {
   speaker: { id: 'omar', name: 'Omar Haddad', shortName: 'Omar', role: 'backend lead', mood: 'calm', traits: ['analytical'] },

@@ -7,7 +7,8 @@ import { complete, type Generator } from './port';
 import type { Cue, GenerateRequest } from '../../engine/requests';
 import { createScriptedGenerator } from './scripted';
 import { GeneratorError } from '../errors';
-import { resilientGenerator, type Notice } from '../resilience';
+import { resilientGenerator } from '../resilience';
+import type { Notice } from '../notice';
 
 const cue: Cue = {
   speaker: { id: 'pia', name: 'Pia Berg', shortName: 'Pia', role: 'designer', mood: 'curious', traits: ['warm'] },

@@ -6,7 +6,7 @@
  * Requests (`GenerateRequest`, its `Cue` and `Purpose`) are the engine's: server/engine/requests.ts.
  */
 import type { GenerateRequest } from '../../engine/requests';
-import type { OnNotice } from '../resilience';
+import type { OnNotice } from '../notice';
 
 export interface Generator {
   /** Provider name as reported by /api/health: "scripted", "gemini", "openai". */

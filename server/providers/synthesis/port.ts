@@ -6,7 +6,7 @@
  * visemes are the avatars' morph targets `viseme_<name>` (Ready Player Me convention).
  */
 import type { VisemeCue } from '../../media/visemes';
-import type { OnNotice } from '../resilience';
+import type { OnNotice } from '../notice';
 
 export type { Viseme, VisemeCue } from '../../media/visemes';
 
