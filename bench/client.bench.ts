@@ -65,7 +65,7 @@ export default async function clientBench(): Promise<BenchResult[]> {
     ];
   } finally {
     await browser.close();
-    if (!room.ended()) room.live.send({ type: 'end' });
+    if (!room.ended()) room.conversation.send({ type: 'end' });
     server.close();
     store.close();
   }

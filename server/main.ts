@@ -76,7 +76,7 @@ const main = async (): Promise<void> => {
             });
             const bridge = createBridge({ room, media, onError: (error) => log(error.message) });
             bridges.add(bridge);
-            void room.live.ended.then(() => bridges.delete(bridge));
+            void room.conversation.ended.then(() => bridges.delete(bridge));
           },
         }
       : {}),

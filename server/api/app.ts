@@ -197,7 +197,7 @@ export const createApp = (options: AppOptions) => {
     const id = c.req.param('id') ?? '';
     const room = rooms.get(id);
     if (!room) return problem(c, 404, 'not-found', `No live session "${id}".`);
-    if (!room.ended()) room.live.send({ type: 'end' });
+    if (!room.ended()) room.conversation.send({ type: 'end' });
     return c.json({ id, ended: true });
   });
 

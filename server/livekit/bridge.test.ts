@@ -111,9 +111,9 @@ const setup = (
   const observer: Client = { participant: null, role: 'observer', send: (message) => socket.push(message) };
   room.join(observer, 0);
   cleanups.push(async () => {
-    if (!room.ended()) room.live.send({ type: 'end' });
+    if (!room.ended()) room.conversation.send({ type: 'end' });
     await bridge?.close();
-    await room.live.ended;
+    await room.conversation.ended;
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -204,7 +204,7 @@ describe('personas on their own tracks', () => {
     const { media, room, socket, log } = setup(panel, { pace: 'instant', synthesizer: toneSynthesizer(24_000, 300), present: ['tara'] });
     // Ada and Ben speak; then the room waits for Tara.
     await until(() => log().some((e) => e.type === 'floor' && e.speaker === 'tara'), 'the floor to Tara');
-    room.live.send({ type: 'end' });
+    room.conversation.send({ type: 'end' });
     await until(() => media.closed, 'the bridge leaving when the session ends');
 
     expect(media.personas.map((p) => [p.identity, p.sampleRate])).toEqual([
@@ -225,7 +225,7 @@ describe('personas on their own tracks', () => {
   it('sends events, deltas, cues and controls on their topics in the protocol schema, reliably', async () => {
     const { media, room, socket, log } = setup(panel, { pace: 'instant', synthesizer: toneSynthesizer(24_000, 300), present: ['tara'] });
     await until(() => log().some((e) => e.type === 'floor' && e.speaker === 'tara'), 'the floor to Tara');
-    room.live.send({ type: 'end' });
+    room.conversation.send({ type: 'end' });
     await until(() => media.closed, 'the bridge leaving when the session ends');
 
     expect(media.data.every((d) => d.reliable)).toBe(true);

@@ -53,7 +53,7 @@ export interface Room {
   pace: Pace;
   seed: number;
   /** The session's conversation. */
-  live: Conversation;
+  conversation: Conversation;
   /** Joins a client: a welcome with a snapshot, then every event after `afterSeq`, then live ones. */
   join(client: Client, afterSeq: number): () => void;
   /** Carries out one validated message from a client; returns an error message to send back, if any. */
@@ -162,7 +162,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ...(transcriber ? {} : { hint: voiceInputHint }),
     };
     const ears = new Map<string, Listener>();
-    const live = openConversation(scene, {
+    const conversation = openConversation(scene, {
       seed,
       generator: options.generator(),
       synthesizer,
@@ -187,8 +187,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     });
 
     const snapshot = (role: Role): Snapshot => {
-      const s = live.state;
-      const pending = s.pending?.kind === 'utterance' ? s.pending.plan.speaker : null;
+      const { state } = conversation;
+      const pending = state.pending?.kind === 'utterance' ? state.pending.plan.speaker : null;
       return {
         session: id,
         scene: {
@@ -207,15 +207,15 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           present: (connected.get(p.id) ?? 0) > 0,
           avatar: p.avatar ?? null,
         })),
-        phase: s.phase,
-        paused: s.paused,
-        turns: s.turns,
-        snippet: scene.snippets[s.snippet]!.id,
-        expected: s.awaiting?.speaker ?? pending,
-        waitingFor: s.awaiting?.speaker ?? null,
-        hands: s.hands,
-        proposal: role === 'participant' ? null : s.proposal,
-        lastSeq: s.seq,
+        phase: state.phase,
+        paused: state.paused,
+        turns: state.turns,
+        snippet: scene.snippets[state.snippet]!.id,
+        expected: state.awaiting?.speaker ?? pending,
+        waitingFor: state.awaiting?.speaker ?? null,
+        hands: state.hands,
+        proposal: role === 'participant' ? null : state.proposal,
+        lastSeq: state.seq,
       };
     };
 
@@ -232,15 +232,15 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           now,
           onStart: () => {
             broadcast({ type: 'speech', participant, active: true });
-            if (!closed) live.voiceStarted(participant);
+            if (!closed) conversation.voiceStarted(participant);
           },
           onEnd: (heard) => {
             broadcast({ type: 'speech', participant, active: false });
-            if (!closed) live.voiceEnded(participant, heard);
+            if (!closed) conversation.voiceEnded(participant, heard);
           },
           onError: (error) => {
             const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
-            if (!closed) live.send({ type: 'notice', level: 'warn', code: 'transcription-failed', message: `${who}'s speech could not be transcribed (${error.message}); they can type it instead.` });
+            if (!closed) conversation.send({ type: 'notice', level: 'warn', code: 'transcription-failed', message: `${who}'s speech could not be transcribed (${error.message}); they can type it instead.` });
           },
         });
         ears.set(participant, ear);
@@ -258,7 +258,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         ears.delete(participant);
       }
       // A human takes over their seat at the next turn, and hands it back to the simulation on leaving.
-      if ((before === 0) !== (after === 0) && !closed) live.send({ type: 'presence', participant, present: after > 0 });
+      if ((before === 0) !== (after === 0) && !closed) conversation.send({ type: 'presence', participant, present: after > 0 });
     };
 
     const room: Room = {
@@ -266,7 +266,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       scene,
       pace,
       seed,
-      live,
+      conversation,
       voice,
       snapshot,
       audio(client, pcm) {
@@ -289,7 +289,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         listeners.add(listener);
         return () => void listeners.delete(listener);
       },
-      ended: () => closed || live.state.phase === 'ended',
+      ended: () => closed || conversation.state.phase === 'ended',
       join(client, afterSeq) {
         // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
         client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role), voice });
@@ -310,14 +310,14 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         const me = client.participant;
         switch (message.type) {
           case 'say':
-            live.send({ type: 'say', participant: me!, text: message.text });
+            conversation.send({ type: 'say', participant: me!, text: message.text });
             return null;
           case 'raise-hand':
           case 'lower-hand':
-            live.send({ type: message.type, participant: me! });
+            conversation.send({ type: message.type, participant: me! });
             return null;
           case 'typing':
-            live.typing(me!, message.active);
+            conversation.typing(me!, message.active);
             return null;
           case 'leave':
             return null;
@@ -325,20 +325,20 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           case 'resume':
           case 'skip-turn':
           case 'end':
-            live.send({ type: message.type });
+            conversation.send({ type: message.type });
             return null;
           case 'approve':
           case 'dismiss':
-            live.send({ type: 'approval', proposal: message.proposal, decision: message.type });
+            conversation.send({ type: 'approval', proposal: message.proposal, decision: message.type });
             return null;
           case 'edit':
-            live.send({ type: 'approval', proposal: message.proposal, decision: 'edit', text: message.text });
+            conversation.send({ type: 'approval', proposal: message.proposal, decision: 'edit', text: message.text });
             return null;
           case 'regenerate':
-            live.send({ type: 'approval', proposal: message.proposal, decision: 'regenerate', ...(message.intent ? { intent: message.intent } : {}) });
+            conversation.send({ type: 'approval', proposal: message.proposal, decision: 'regenerate', ...(message.intent ? { intent: message.intent } : {}) });
             return null;
           case 'inject':
-            live.send({ type: 'inject', text: message.text });
+            conversation.send({ type: 'inject', text: message.text });
             return null;
         }
       },

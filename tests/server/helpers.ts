@@ -121,7 +121,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     scenes,
     async close() {
       // End every room first, so no generator in flight writes to a closed store.
-      for (const room of rooms.list()) if (!room.ended()) room.live.send({ type: 'end' });
+      for (const room of rooms.list()) if (!room.ended()) room.conversation.send({ type: 'end' });
       // Upgraded sockets are not the HTTP server's to close: close the clients, then the server.
       await closeClients();
       await Promise.race([
@@ -131,7 +131,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
         }),
         sleep(1000),
       ]);
-      await Promise.all(rooms.list().map((room) => room.live.ended));
+      await Promise.all(rooms.list().map((room) => room.conversation.ended));
       store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
