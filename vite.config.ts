@@ -8,6 +8,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: 'client',
   base: '/',
+  // The repository's public/ (the XR controller profiles) is copied into the build as is.
+  publicDir: '../public',
   plugins: [react()],
   // One copy of three for the app, fiber, drei and xr.
   resolve: { dedupe: ['three', 'react', 'react-dom'] },

@@ -18,11 +18,11 @@ const outDir = join(root, 'dist/client');
 const built = join(outDir, 'index.html');
 
 /**
- * What the client bundle is made of: its own sources and the browser-safe server modules it
+ * What the client bundle is made of: its own sources, public/, and the browser-safe server modules it
  * imports (schemas, protocol, claims, visemes, the engine's events). tests/architecture.test.ts
  * checks that this list covers every server file the client reaches.
  */
-export const clientSources = ['client', 'vite.config.ts', 'package-lock.json', 'server/protocol', 'server/scene', 'server/engine', 'server/auth/claims.ts', 'server/media/visemes.ts', 'server/livekit/media.ts'];
+export const clientSources = ['client', 'public', 'vite.config.ts', 'package-lock.json', 'server/protocol', 'server/scene', 'server/engine', 'server/auth/claims.ts', 'server/media/visemes.ts', 'server/livekit/media.ts'];
 
 /** The newest modification time under `path` (a file or a folder), in ms. */
 const newest = (path: string): number => {

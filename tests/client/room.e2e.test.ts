@@ -26,7 +26,7 @@ beforeAll(async () => {
 const offOrigin: string[] = [];
 
 afterEach(() => {
-  expect(offOrigin, 'requests that left the origin').toEqual([]);
+  expect(offOrigin.splice(0), 'requests that left the origin').toEqual([]);
 });
 
 afterAll(async () => {
@@ -84,18 +84,23 @@ describe('the room in a browser', () => {
     // A typed question to Ana: she answers, out loud, on her avatar, lips moving.
     await riley.evaluate(() => window.__room!.say('Ana, why did the design change twice during the sprint?'));
     // Sampled once per rendered frame (software rendering is slow and slower under load), until a
-    // dozen frames have drawn Ana speaking or her reply is over.
+    // dozen frames have drawn Ana speaking, or her reply is logged and she has been silent for 2 s
+    // (speech goes quiet for a moment between clauses).
     const samples = await riley.evaluate(
       () =>
-        new Promise<{ speaking: string | null; mouth: number }[]>((resolve) => {
+        new Promise<{ speaking: string | null; mouth: number; shape: string }[]>((resolve) => {
           const mouthShapes = ['aa', 'E', 'I', 'O', 'U', 'PP', 'SS', 'DD', 'kk', 'nn', 'RR', 'FF'].map((v) => `viseme_${v}`);
-          const seen: { speaking: string | null; mouth: number }[] = [];
+          const seen: { speaking: string | null; mouth: number; shape: string }[] = [];
           const deadline = performance.now() + 90_000;
+          let lastHeard = 0;
           const sample = () => {
             const speaking = window.__room!.speaking();
-            seen.push({ speaking, mouth: mouthShapes.reduce((sum, name) => sum + window.__room!.morph('ana', name), 0) });
+            if (speaking === 'ana') lastHeard = performance.now();
+            const influences = mouthShapes.map((name) => window.__room!.morph('ana', name));
+            seen.push({ speaking, mouth: influences.reduce((sum, w) => sum + w, 0), shape: influences.map((w) => w.toFixed(2)).join(' ') });
             const frames = seen.filter((s) => s.speaking === 'ana').length;
-            const over = frames > 0 && speaking !== 'ana';
+            const lines = (window.__room!.state() as { transcript: { speaker: string; streaming: boolean }[] }).transcript;
+            const over = frames > 0 && lines.some((l) => l.speaker === 'ana' && !l.streaming) && performance.now() - lastHeard > 2000;
             if (frames >= 12 || over || performance.now() > deadline) resolve(seen);
             else requestAnimationFrame(sample);
           };
@@ -104,9 +109,8 @@ describe('the room in a browser', () => {
     );
     const whileAna = samples.filter((s) => s.speaking === 'ana');
     expect(whileAna.length, 'frames drawn while Ana was audible').toBeGreaterThan(3);
-    const mouths = whileAna.map((s) => s.mouth);
-    expect(Math.max(...mouths), 'viseme influences while Ana speaks').toBeGreaterThan(0.2);
-    expect(new Set(mouths.map((m) => m.toFixed(2))).size, 'visemes change over time').toBeGreaterThan(2);
+    expect(Math.max(...whileAna.map((s) => s.mouth)), 'viseme influences while Ana speaks').toBeGreaterThan(0.2);
+    expect(new Set(whileAna.map((s) => s.shape)).size, 'mouth shapes change over time').toBeGreaterThan(2);
 
     const heard = await transcriptOf(riley);
     const question = heard.findIndex((l) => l.speaker === 'riley' && l.text.startsWith('Ana, why did the design change'));

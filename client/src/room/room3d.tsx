@@ -28,7 +28,9 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   const store = useMemo(
     () =>
       createXRStore({
-        // Nothing from a CDN: no controller or hand models (their profiles live on a CDN), no emulated room.
+        // Nothing from a CDN: no controller or hand models, no emulated room; the controllers'
+        // button layouts (trigger for push-to-talk, A/X for the hand) come from public/xr-profiles.
+        baseAssetPath: `${window.location.origin}/xr-profiles/`,
         controller: false,
         hand: false,
         transientPointer: false,
