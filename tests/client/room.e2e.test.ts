@@ -24,9 +24,12 @@ beforeAll(async () => {
 
 /** Requests any page made to somewhere other than this server: nothing may come from a CDN. */
 const offOrigin: string[] = [];
+/** Requests this server could not answer (a missing asset, a controller layout). */
+const failed: string[] = [];
 
 afterEach(() => {
   expect(offOrigin.splice(0), 'requests that left the origin').toEqual([]);
+  expect(failed.splice(0), 'requests the server could not answer').toEqual([]);
 });
 
 afterAll(async () => {
@@ -57,6 +60,9 @@ const open = async (link: string): Promise<Page> => {
   };
   page.on('request', (request) => leaves(request.url()));
   page.on('websocket', (socket) => leaves(socket.url()));
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
   await page.goto(testLink(link, server.port));
   try {
     await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 60_000 });
