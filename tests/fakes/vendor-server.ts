@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { vi } from 'vitest';
 import { parseMultipart } from './multipart';
 
 /** One scripted answer. Calls consume the queue in order; when it is empty, the default answers. */
@@ -128,4 +129,20 @@ export const startVendorServer = async (route: Route, basePath = ''): Promise<Fa
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+};
+
+/** Waits, on real time, until `fake` has been asked `count` times. */
+export const untilRequested = async (fake: FakeVendor, count: number): Promise<void> => {
+  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/**
+ * On fake timers (the fake server's delays run on them too): lets `attempts` requests reach
+ * `fake` one after another, each running out of its `timeoutMs`.
+ */
+export const timeOutAttempts = async (fake: FakeVendor, attempts: number, timeoutMs: number): Promise<void> => {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    await untilRequested(fake, attempt);
+    await vi.advanceTimersByTimeAsync(timeoutMs);
+  }
 };

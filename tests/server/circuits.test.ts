@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
-import { api, createSession, logOf, startChild, tempDir, until, type ChildServer } from './helpers';
+import { api, createSession, logOf, startChild, tempDir, type ChildServer } from './helpers';
 
 let openai: FakeOpenAI;
 let server: ChildServer;

@@ -6,6 +6,7 @@ import { createOpenAIGenerator } from './openai';
 import { complete, type Generator } from './port';
 import type { Cue, GenerateRequest } from '../../engine/requests';
 import { createScriptedGenerator } from './scripted';
+import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
 import { GeneratorError } from '../errors';
 import { resilientGenerator } from '../resilience';
 import type { Notice } from '../notice';
@@ -61,19 +62,6 @@ const resilient = (timeoutMs = 2000) => {
   const wrapped = resilientGenerator(openai(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms) });
   const generator: Generator = { name: wrapped.name, stream: (request, signal) => wrapped.stream(request, signal, (n) => notices.push(n)) };
   return { generator, notices, sleeps };
-};
-
-/** Waits, on real time, until the fake server has been asked `count` times. */
-const requested = async (count: number): Promise<void> => {
-  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
-};
-
-/** Fake time for the time limit (the fake server's delays run on it too); one attempt after another, each timed out. */
-const timeOutAttempts = async (attempts: number, timeoutMs: number): Promise<void> => {
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    await requested(attempt);
-    await vi.advanceTimersByTimeAsync(timeoutMs);
-  }
 };
 
 afterEach(() => {
@@ -172,7 +160,7 @@ describe('OpenAI-compatible generator behind resilientGenerator', () => {
     fake.setDefault({ delayMs: 3000 });
     const { generator, notices } = resilient(150);
     const answer = complete(generator, request());
-    await timeOutAttempts(3, 150);
+    await timeOutAttempts(fake, 3, 150);
     expect(await answer).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(3);
     expect(notices[0]).toMatchObject({ code: 'generator-fallback', message: expect.stringContaining('timed out after 150 ms') });
@@ -183,7 +171,7 @@ describe('OpenAI-compatible generator behind resilientGenerator', () => {
     fake.setDefault({ chunks: ['', 'late'], chunkDelayMs: 3000 });
     const { generator, notices } = resilient(150);
     const answer = complete(generator, request());
-    await timeOutAttempts(3, 150);
+    await timeOutAttempts(fake, 3, 150);
     expect(await answer).toBe(await complete(createScriptedGenerator(), request()));
     expect(notices[0]!.code).toBe('generator-fallback');
   });
