@@ -6,6 +6,7 @@ import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
 import { TranscriptionError } from '../errors';
 import { resilientTranscriber } from '../resilience';
+import { untilRequested } from '../../../tests/fakes/vendor-server';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -29,11 +30,6 @@ const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
   const transcriber = resilientTranscriber(scribe(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
   return { transcriber, sleeps };
-};
-
-/** Waits, on real time, until the fake server has been asked `count` times. */
-const requested = async (count: number): Promise<void> => {
-  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
 };
 
 afterEach(() => {
@@ -125,7 +121,7 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
     const failed = failure(transcriber.transcribe(utterance()));
     // Each attempt's time runs out, on fake time, once the server holds its request.
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await requested(attempt);
+      await untilRequested(fake, attempt);
       await vi.advanceTimersByTimeAsync(100);
     }
     const error = await failed;
@@ -138,7 +134,7 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
     fake.setDefault({ delayMs: 3000 });
     const controller = new AbortController();
     const transcribed = resilient().transcriber.transcribe(utterance(), controller.signal);
-    await requested(1);
+    await untilRequested(fake, 1);
     controller.abort(new Error('the speaker left'));
     await expect(transcribed).rejects.toThrow('the speaker left');
     expect(fake.requests).toHaveLength(1);

@@ -5,6 +5,7 @@ import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
 import { TranscriptionError } from '../errors';
 import { resilientTranscriber } from '../resilience';
+import { untilRequested } from '../../../tests/fakes/vendor-server';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -30,11 +31,6 @@ const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
   const transcriber = resilientTranscriber(gemini(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
   return { transcriber, sleeps };
-};
-
-/** Waits, on real time, until the fake server has been asked `count` times. */
-const requested = async (count: number): Promise<void> => {
-  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
 };
 
 afterEach(() => {
@@ -132,7 +128,7 @@ describe('gemini transcriber behind resilientTranscriber', () => {
     const failed = failure(transcriber.transcribe(utterance()));
     // Each attempt's time runs out, on fake time, once the server holds its request.
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await requested(attempt);
+      await untilRequested(fake, attempt);
       await vi.advanceTimersByTimeAsync(100);
     }
     const error = await failed;
@@ -146,7 +142,7 @@ describe('gemini transcriber behind resilientTranscriber', () => {
     const { transcriber } = resilient();
     const controller = new AbortController();
     const transcribed = transcriber.transcribe(utterance(), controller.signal);
-    await requested(1);
+    await untilRequested(fake, 1);
     controller.abort(new Error('the speaker left'));
     await expect(transcribed).rejects.toThrow('the speaker left');
     expect(fake.requests).toHaveLength(1);

@@ -6,6 +6,7 @@ import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
 import { TranscriptionError } from '../errors';
 import { resilientTranscriber } from '../resilience';
+import { untilRequested } from '../../../tests/fakes/vendor-server';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -30,11 +31,6 @@ const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
   const transcriber = resilientTranscriber(whisper(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
   return { transcriber, sleeps };
-};
-
-/** Waits, on real time, until the fake server has been asked `count` times. */
-const requested = async (count: number): Promise<void> => {
-  while (fake.requests.length < count) await new Promise((resolve) => setImmediate(resolve));
 };
 
 afterEach(() => {
@@ -123,7 +119,7 @@ describe('openai transcriber behind resilientTranscriber', () => {
     const failed = failure(transcriber.transcribe(utterance()));
     // Each attempt's time runs out, on fake time, once the server holds its request.
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await requested(attempt);
+      await untilRequested(fake, attempt);
       await vi.advanceTimersByTimeAsync(100);
     }
     const error = await failed;
