@@ -140,8 +140,8 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       draining = false;
     }
     // Nothing in flight and nobody to wait for: a bug must not hang the session forever.
-    const s = state;
-    if (inFlight.size === 0 && cuts.size === 0 && s.phase === 'running' && !s.paused && !s.pending && !s.awaiting && !s.proposal) {
+    const { phase, paused, pending, awaiting, proposal } = state;
+    if (inFlight.size === 0 && cuts.size === 0 && phase === 'running' && !paused && !pending && !awaiting && !proposal) {
       send({ type: 'notice', level: 'error', code: 'stalled', message: 'The engine had nothing left to do; ending the session.' });
       send({ type: 'end' });
     }
