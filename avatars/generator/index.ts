@@ -113,6 +113,8 @@ export const generateAvatars = async (dir = avatarsDir): Promise<Map<string, Uin
   const io = new NodeIO();
   const files = new Map<string, Uint8Array>();
   const avatars: ManifestEntry[] = [];
+  // Your own GLBs are checked first: a bad one fails before the cast is built.
+  const custom = await readCustom(dir, io);
   for (const character of cast) {
     const built = buildCharacter(character);
     const file = `${character.id}.glb`;
@@ -129,7 +131,7 @@ export const generateAvatars = async (dir = avatarsDir): Promise<Map<string, Uin
     });
   }
   const ids = new Set(avatars.map((a) => a.id));
-  for (const { entry } of await readCustom(dir, io)) {
+  for (const { entry } of custom) {
     if (ids.has(entry.id)) throw new Error(`avatars/custom.json: the id "${entry.id}" is taken by a shipped avatar`);
     avatars.push(entry);
   }
