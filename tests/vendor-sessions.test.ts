@@ -14,6 +14,7 @@ import type { SessionEvent } from '../server/engine/events';
 import { createGenerator } from '../server/providers/generator';
 import { createBreaker, type Breaker } from '../server/providers/resilience';
 import { loadScene } from '../server/scene/load';
+import { knowledgeOf } from '../server/scene/schema';
 import { startFakeGemini, type FakeGemini } from './fakes/gemini-server';
 import { startFakeOpenAI } from './fakes/openai-server';
 
@@ -38,6 +39,38 @@ const session = async (scene: string, env: Record<string, string>, name: 'gemini
 const utterances = (log: SessionEvent[]) => log.filter((e) => e.type === 'utterance');
 
 describe('sessions through vendor generators', () => {
+  for (const vendor of ['gemini', 'openai'] as const) {
+    it(`tell ${vendor} the role, the addressee, the dialogue act and what must not be revealed, and nobody else's secrets`, async () => {
+      const fake = vendor === 'gemini' ? await gemini() : await startFakeOpenAI();
+      if (vendor === 'openai') fakes.push(fake);
+      const env = vendor === 'gemini' ? { GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl } : { OPENAI_BASE_URL: `${fake.baseUrl}/v1`, OPENAI_MODEL: 'test-model' };
+      const scene = await loadScene('scenes/murder-mystery.yaml');
+      await session('murder-mystery', env, vendor, 10);
+      // The bodies as sent, in JSON: texts are compared escaped the same way.
+      const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+      const bodies = fake.requests.map((r) => JSON.stringify(r.body)).filter((b) => b.includes('Dialogue act:'));
+      expect(bodies.length).toBeGreaterThan(3);
+      for (const body of bodies) {
+        expect(body).toMatch(/Your role: [^.]+\./);
+        expect(body).toMatch(/You are speaking to (the group|\w+)\./);
+      }
+      const personas = scene.participants.filter((p) => p.kind === 'ai');
+      const secretsOf = (p: (typeof personas)[number]) => knowledgeOf(p.persona).filter((k) => k.reveal === 'never').map((k) => escaped(k.text));
+      expect(personas.some((p) => secretsOf(p).length > 0)).toBe(true);
+      expect(bodies.some((body) => personas.some((p) => body.includes(escaped(`You are ${p.name}`))))).toBe(true);
+      for (const body of bodies) {
+        // A persona's own prompt, or a simulated human's (which holds no persona's secret at all).
+        const speaker = personas.find((p) => body.includes(escaped(`You are ${p.name}`)));
+        for (const other of personas) {
+          for (const secret of secretsOf(other)) {
+            if (other === speaker) expect(body).toContain('Never reveal');
+            else expect(body).not.toContain(secret);
+          }
+        }
+      }
+    });
+  }
+
   it('speak with the text the vendor streams', async () => {
     const fake = await gemini();
     fake.setDefault({ chunks: ['Thanks for ', 'the question', ', really.'] });

@@ -25,7 +25,7 @@
  */
 import type { SessionEvent } from '../engine/events';
 import type { GenerateRequest } from '../engine/requests';
-import { createSession, step, type EngineInput, type EngineRequest, type SessionState } from '../engine/session';
+import { createSession, screenDraft, step, type EngineInput, type EngineRequest, type SessionState } from '../engine/session';
 import type { Generator } from '../providers/generator/port';
 import { createScriptedGenerator } from '../providers/generator/scripted';
 import type { Notice } from '../providers/notice';
@@ -33,6 +33,7 @@ import { resilientGenerator } from '../providers/resilience';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
 import type { LoadedScene } from '../scene/schema';
 import type { Heard } from './listen';
+import { createClauseChunker } from './clauses';
 import { createPacing, type Pace } from './pacing';
 import { createReplies, type AudioStop, type HeldCut, type Reply } from './replies';
 import type { AudioPiece } from './speech';
@@ -205,11 +206,37 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       await pacing.untilTurn(wanted, () => state.paused);
       if (!wanted()) return { inputs };
       const opened = replies.open(request.id, request.request, report);
-      const text = await generate(request.request, report, opened.signal, (delta) => opened.push(delta));
+      // Nothing is shown or heard until the first clause passes the engine's screen: a line that
+      // repeats the session is stopped there and drawn again, never voiced and then withdrawn.
+      const screening = new AbortController();
+      const gate = createClauseChunker();
+      let held = '';
+      let verdict = 'pending' as 'pending' | 'pass' | 'fail';
+      let whole = false;
+      const judge = (complete: boolean) => {
+        whole = complete;
+        verdict = screenDraft(state, request.id, held, complete) ? 'pass' : 'fail';
+        if (verdict === 'fail') screening.abort();
+        else opened.push(held);
+      };
+      const text = await generate(request.request, report, AbortSignal.any([opened.signal, screening.signal]), (delta) => {
+        if (verdict === 'pass') return opened.push(delta);
+        if (verdict === 'fail') return;
+        held += delta;
+        if (gate.push(delta).length > 0) judge(false);
+      });
+      if (verdict === 'pending' && !opened.signal.aborted) judge(true);
+      if (verdict === 'fail') {
+        opened.discard();
+        inputs.push({ type: 'generated', request: request.id, text: held, ...(whole ? {} : { partial: true }) });
+        return { inputs };
+      }
       const spoken = await opened.finish();
       // Cut off: the human's words come instead; what went wrong on the way is still logged.
       if (!spoken) return { inputs };
-      inputs.push({ type: 'generated', request: request.id, text, ...spoken });
+      // Shown or heard, it stays: the engine keeps it whatever its screen says of the whole.
+      const committed = !!(options.onDelta || options.synthesizer);
+      inputs.push({ type: 'generated', request: request.id, text, ...spoken, ...(committed ? { committed } : {}) });
       reply = opened;
     } else if (request.kind === 'generate') {
       const text = await generate(request.request, report);

@@ -74,6 +74,8 @@ export interface Reply {
   finish(): Promise<{ durationMs?: number } | null>;
   /** The engine has had its say on the finished reply: if it did not accept it, its audio stops. */
   close(): void;
+  /** Stopped before anything of it was shown or heard (the screen rejected its first clause): forgotten. */
+  discard(): void;
 }
 
 export interface Replies {
@@ -201,6 +203,11 @@ export const createReplies = (options: RepliesOptions): Replies => {
             playing = { draft, speaker, speech: current.speech, startedAt: current.startedAt, utterance: null, endsAt: pacing.heardAt(current.startedAt, durationMs) };
           }
           return { durationMs };
+        },
+        discard() {
+          if (streaming === current) streaming = null;
+          unlogged.delete(draft);
+          void current.speech?.stop(0, 'polite');
         },
         close() {
           // Spoken but not accepted (too like the speaker's earlier words): the resample replaces it.

@@ -5,10 +5,9 @@
  * MUCA §3.2.3).
  */
 import { intents as allIntents, type Intent } from '../scene/schema';
-import type { Act } from './events';
 import { chooseFacilitatorAct } from './facilitator';
 import { nextInOrder, selectNextParty } from './policies';
-import { partyAllows, snippetMembers, speakerFor, speakersFor } from './roster';
+import { partOf, partyAllows, rolesFor, snippetMembers, speakerFor, speakersFor } from './roster';
 import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
 import { contextOf, currentSnippet, nextSnippetIndex, type Ctx, type FloorReason, type Plan, type SessionState } from './state';
 
@@ -51,8 +50,19 @@ export interface Selection {
  */
 export const selectNextSpeaker = (state: SessionState): Selection => {
   const c = contextOf(state);
-  const decision = choose(c);
+  const decision = closing(c.state, choose(c));
   return { state: { ...c.state, rng: c.rng.state }, decision };
+};
+
+const opening = new Set<string>(['question', 'request', 'offer', 'invitation', 'greeting', 'moderate', 'encourage']);
+
+/** The session's last turn asks nothing it cannot wait for: a turn planned to open a pair closes instead. */
+const closing = (state: SessionState, decision: Decision): Decision => {
+  if (decision.kind !== 'turn' || !closingTurn(state) || state.present.includes(decision.plan.speaker)) return decision;
+  const { plan } = decision;
+  if (plan.obligation || !opening.has(plan.act)) return decision;
+  const { facilitatorAct: _, ...rest } = plan;
+  return { kind: 'turn', plan: { ...rest, act: 'statement', addressee: null, move: 'close' } };
 };
 
 const choose = (c: Working): Decision => {
@@ -159,7 +169,7 @@ const byPolicy = (c: Working): Decision => {
     case 'cssn-or-ss': {
       // Present humans self-select by speaking; reactive human agents only answer when addressed.
       const bidders = pool.filter((id) => !state.present.includes(id));
-      if (bidders.length === 0) return { kind: 'turn', plan: planFor(c, last ?? pool[0]!, 'continues') };
+      if (bidders.length === 0) return { kind: 'turn', plan: planFor(c, last && partyAllows(c.roster, last) ? last : pool[0]!, 'continues') };
       return { kind: 'think', bidders };
     }
   }
@@ -210,28 +220,18 @@ export type Obligation = { speaker: string; from: string };
 
 /**
  * Sacks et al. rule 1 (MMAgents §3.2.4): a first pair part addressed to someone obliges them to
- * speak next. Honoured by `cssn-or-ss`; under every policy when a real human asks or is asked,
- * for simulated humans, for the facilitator (MUCA's direct reply) and whoever the facilitator
- * asks; and for an approved hand's question in moderated mode.
- * A party in representative mode answers through its representative.
+ * speak next, under every policy: the person named answers, whatever their party's speaking
+ * mode (a question to Sofia is Sofia's to answer, not her party representative's). Not when the
+ * first pair part was cut off, nor, in moderated mode, when the moderator addresses anyone but
+ * the hand they approved (the invitation is the approval).
  */
 export const openObligation = (c: Working): Obligation | null => {
   const { state } = c;
   const last = state.last;
   if (!last || last.interrupted || last.pair === 'none' || !last.addressee) return null;
-  const speaker = speakerFor(c.roster, last.addressee);
-  if (speaker === last.speaker) return null;
+  const speaker = last.addressee;
+  if (speaker === last.speaker || !c.roster.byId.has(speaker)) return null;
   const turnTaking = state.scene.turnTaking;
-  const person = c.roster.byId.get(speaker);
-  const honoured =
-    turnTaking.policy === 'cssn-or-ss' ||
-    person?.kind === 'human' ||
-    state.present.includes(last.speaker) ||
-    turnTaking.facilitator?.participant === speaker ||
-    turnTaking.facilitator?.participant === last.speaker ||
-    (turnTaking.partyMode === 'moderated' && (last.approved || last.speaker === turnTaking.moderator));
-  if (!honoured) return null;
-  // In moderated mode the moderator's invitation is the approval itself.
   if (turnTaking.partyMode === 'moderated' && last.speaker === turnTaking.moderator && state.approved !== speaker) return null;
   return { speaker, from: last.speaker };
 };
@@ -240,7 +240,7 @@ export const openObligation = (c: Working): Obligation | null => {
 export const planFor = (c: Working, speaker: string, reason: FloorReason): Plan => {
   const { state } = c;
   const last = state.last;
-  if (last && !last.interrupted && last.pair !== 'none' && last.addressee && speakerFor(c.roster, last.addressee) === speaker && last.speaker !== speaker) {
+  if (last && !last.interrupted && last.pair !== 'none' && last.addressee === speaker && last.speaker !== speaker) {
     return {
       speaker,
       reason,
@@ -252,28 +252,57 @@ export const planFor = (c: Working, speaker: string, reason: FloorReason): Plan 
   return { speaker, reason, ...chooseAct(c, speaker), obligation: null };
 };
 
-/** The engine's plan for an unobliged turn; the generated text decides what is logged. */
-const chooseAct = (c: Working, speaker: string): { act: Act; addressee: string | null } => {
+/** Whether this turn is the session's last: its turn cap, or the last turn of the last snippet. */
+export const closingTurn = (state: SessionState): boolean =>
+  state.turns + 1 >= state.maxTurns || (nextSnippetIndex(state) === null && state.snippetTurns + 1 >= currentSnippet(state).turns);
+
+/**
+ * The engine's plan for an unobliged turn; the generated text decides what is logged. The scene's
+ * roles shape it: an asker mostly asks the answerers, and follows up on the answer to their own
+ * question; an answerer mostly speaks to the point, now and then asking back. The last turn of
+ * the session opens nothing: it closes.
+ */
+const chooseAct = (c: Working, speaker: string): Pick<Plan, 'act' | 'addressee' | 'move'> => {
   const { state } = c;
   const person = c.roster.byId.get(speaker);
   if (person?.kind === 'human' && state.present.includes(speaker)) return { act: 'statement', addressee: null };
+  if (closingTurn(state)) return { act: 'statement', addressee: null, move: 'close' };
   const roll = c.rng.next();
+  const part = partOf(c.roster, currentSnippet(state), speaker);
+  const last = state.last;
+  // "And then what?": the asker comes back on the answer to their own question.
+  const answeredMe = last && last.speaker !== speaker && last.replyTo === speaker && last.pair === 'none' ? last.speaker : null;
+  if (part === 'asker' && answeredMe && rolesFor(c.roster, currentSnippet(state))?.followUps && roll < 0.55) {
+    return { act: 'question', addressee: answeredMe, move: 'follow-up' };
+  }
   const target = questionTarget(c, speaker);
   if (!target) return { act: 'statement', addressee: null };
-  if (roll < 0.3) return { act: 'question', addressee: target };
-  if (roll < 0.37) return { act: 'request', addressee: target };
-  if (roll < 0.41) return { act: 'offer', addressee: target };
-  if (roll < 0.45) return { act: 'invitation', addressee: target };
+  const asking = part === 'asker' ? 0.6 : part === 'answerer' ? 0.12 : 0.3;
+  if (roll < asking) return { act: 'question', addressee: target };
+  if (part === 'answerer') return { act: 'statement', addressee: null };
+  if (roll < asking + 0.07) return { act: 'request', addressee: target };
+  if (roll < asking + 0.11) return { act: 'offer', addressee: target };
+  if (roll < asking + 0.15) return { act: 'invitation', addressee: target };
   return { act: 'statement', addressee: null };
 };
 
-/** Someone worth asking: prefers those who have spoken least in the snippet; never the speaker. */
+/**
+ * Someone worth asking: by the scene's roles (an asker asks the answerers, an answerer the
+ * askers), else anyone; prefers those who have spoken least in the snippet; never the speaker.
+ */
 export const questionTarget = (c: Working, speaker: string): string | null => {
   const { state } = c;
   const moderator = state.scene.turnTaking.partyMode === 'moderated' ? state.scene.turnTaking.moderator : undefined;
   const speakerParty = c.roster.partyOf.get(speaker)?.id;
   let options = candidatesFor(c, false).filter((id) => id !== speaker && id !== moderator);
-  if (moderator) options = options.filter((id) => c.roster.partyOf.get(id)?.id !== speakerParty) ;
+  if (moderator) options = options.filter((id) => c.roster.partyOf.get(id)?.id !== speakerParty);
+  const roles = rolesFor(c.roster, currentSnippet(state));
+  const part = partOf(c.roster, currentSnippet(state), speaker);
+  if (roles && (part === 'asker' || part === 'answerer')) {
+    const wanted = part === 'asker' ? roles.answerers : roles.askers;
+    const fitting = options.filter((id) => wanted.has(id));
+    if (fitting.length) options = fitting;
+  }
   if (options.length === 0) return null;
   const counts = new Map(options.map((id) => [id, 0]));
   for (const r of state.log) if (counts.has(r.speaker)) counts.set(r.speaker, counts.get(r.speaker)! + 1);

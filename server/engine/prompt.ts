@@ -8,7 +8,7 @@
  * <utterance> tags, and the system instruction says so.
  */
 import type { Pattern } from '../scene/schema';
-import type { Cue, GenerateRequest, Purpose } from './requests';
+import type { Cue, GenerateRequest, Purpose, RolePart } from './requests';
 import type { Roster } from './roster';
 import type { Memory } from './memory';
 
@@ -32,6 +32,21 @@ const intentTask = {
   question: 'Challenge, clarify or redirect the focus of the conversation with a question.',
   emotional: 'React with a genuine emotion (surprise, frustration, delight) to what was just said.',
 } as const;
+
+const partTask: Record<RolePart, string> = {
+  asker: 'In this meeting you ask the questions',
+  answerer: 'In this meeting you are the one being asked: you answer',
+  chair: 'You chair this meeting: you give the floor to the next speaker by name',
+  member: 'You take part in this meeting as an equal',
+};
+
+const moveTask = (cue: Cue): string => {
+  if (cue.move === 'follow-up' && cue.lastMessage) {
+    return `Follow up on ${cue.lastMessage.shortName}'s answer to your question: pick up their own words and ask one deeper question about them.`;
+  }
+  if (cue.move === 'close') return 'The meeting is ending: close it (thanks, what happens next). Ask nothing.';
+  return '';
+};
 
 const actTask = (cue: Cue, roster: Roster): string => {
   const to = cue.addressee?.shortName;
@@ -101,8 +116,6 @@ const personaBlock = (parts: PromptParts): string => {
   if (persona) {
     lines.push(persona.backstory);
     if (persona.goals.length) lines.push(`Your goals: ${persona.goals.join('; ')}.`);
-    // MMAgents §3.1.1: the character sheet; what only this persona knows stays in its own prompt.
-    if (persona.privateKnowledge.length) lines.push(`Only you know: ${persona.privateKnowledge.join(' ')}`);
     lines.push(`Your mood: ${persona.mood}.`);
     if (persona.traits.length) lines.push(`Your manner: ${persona.traits.join(', ')}.`);
   }
@@ -124,11 +137,15 @@ export const buildUtterancePrompt = (parts: PromptParts, purpose: Purpose, tempe
   ].join('\n\n');
 
   const task: string[] = [];
+  const role = roster.byId.get(cue.speaker.id)?.role;
+  task.push(`Your role: ${role ? `${role}. ` : ''}${partTask[cue.role.part]}${cue.role.form ? ` (a ${cue.role.form})` : ''}.`);
+  task.push(cue.addressee ? `You are speaking to ${cue.addressee.shortName}.` : 'You are speaking to the group.');
+  task.push(`Dialogue act: ${cue.move ?? cue.act}.`);
   if (cue.obligation) {
     // MMAgents Fig. 4: the designated speaker must produce the second pair part.
     task.push(`${cue.obligation.fromShortName} ${cue.obligation.pair === 'question' ? 'asked you' : `addressed a ${cue.obligation.pair} to you`}: ${quote(cue.obligation.fromShortName, cue.obligation.text)}. You must ${pairAnswer[cue.obligation.pair] ?? 'respond to them'} now.`);
   }
-  const act = actTask(cue, roster);
+  const act = moveTask(cue) || actTask(cue, roster);
   if (act) task.push(act);
   if (!cue.obligation && cue.lastMessage && cue.act === 'statement') task.push(`Reply to ${cue.lastMessage.shortName}'s message.`);
   if (cue.snippet.goal) task.push(`This part of the conversation is for: ${cue.snippet.goal}`);
@@ -141,7 +158,9 @@ export const buildUtterancePrompt = (parts: PromptParts, purpose: Purpose, tempe
     parts.contents.length ? `Shared material:\n${parts.contents.join('\n')}` : '',
     cue.lastMessage ? `The last person who spoke was ${cue.lastMessage.shortName}.` : '',
     historyBlock(parts),
-    cue.facts.length ? `What you know (private to you unless you choose to share it):\n- ${cue.facts.join('\n- ')}` : '',
+    cue.facts.length ? `What you know and may share now, in your own words (never quote it):\n- ${cue.facts.join('\n- ')}` : '',
+    cue.secrets.length ? `Never reveal, quote or hint at this (it is yours alone):\n- ${cue.secrets.join('\n- ')}` : '',
+    'Never say what another participant privately knows; you do not know it.',
     cue.goals.length ? `What you want from this conversation:\n- ${cue.goals.join('\n- ')}` : '',
     parts.memories.length ? `Earlier in the conversation:\n${parts.memories.map((m) => `- ${m}`).join('\n')}` : '',
     parts.memory.thoughts[cue.speaker.id]?.length ? `Your recent thoughts: ${parts.memory.thoughts[cue.speaker.id]!.join(' / ')}` : '',
@@ -187,6 +206,7 @@ export const buildThinkPrompt = (parts: PromptParts): GenerateRequest => ({
     `Topic: ${parts.roster.scene.topic}`,
     historyBlock(parts),
     parts.cue.facts.length ? `What you know:\n- ${parts.cue.facts.join('\n- ')}` : '',
+    parts.cue.secrets.length ? `What you know and must keep to yourself:\n- ${parts.cue.secrets.join('\n- ')}` : '',
     'Think about your next move toward your goals. Decide whether to speak now or keep listening, and how important it is (0-9) that you speak now.',
     'Answer with JSON only: {"thought": "<your plan>", "action": "speak" | "listen", "importance": <0-9>}',
   ]

@@ -4,7 +4,7 @@
  * templates instead of reading prompts). The engine owns these types; the generator port and
  * every vendor import them from here, never the reverse.
  */
-import type { Intent, ParticipantKind, Pattern } from '../scene/schema';
+import type { ContentKind, Intent, ParticipantKind, Pattern, StructureForm } from '../scene/schema';
 import type { Act, PairType } from './events';
 
 export type Purpose =
@@ -17,11 +17,26 @@ export type Purpose =
   /** MMAgents §3.2.1 think(): JSON {"thought", "action": "speak"|"listen", "importance": 0-9} */
   | 'think';
 
+/** The speaker's part in the scene's structure (schema `structure`, a snippet's `roles`). */
+export type RolePart = 'asker' | 'answerer' | 'chair' | 'member';
+
+/**
+ * How the turn moves the conversation, beyond its act: `follow-up` the asker comes back on the
+ * answer to their own question (pick up the answerer's words); `close` the session is about to end.
+ */
+export type Move = 'follow-up' | 'close';
+
 /** Structured facts about the turn, used by the scripted generator and by tests. */
 export interface Cue {
-  speaker: { id: string; name: string; shortName: string; role?: string; mood: string; traits: string[] };
-  participants: { id: string; name: string; shortName: string; kind: ParticipantKind }[];
+  speaker: { id: string; name: string; shortName: string; role?: string; backstory?: string; mood: string; traits: string[] };
+  participants: { id: string; name: string; shortName: string; kind: ParticipantKind; role?: string }[];
   topic: string;
+  /** The situation, as told to every persona. */
+  context: string;
+  /** The scene's contents this speaker can see: the public ones and their own party's. */
+  contents: { kind: ContentKind; title: string; summary: string; sections: string[] }[];
+  /** Who asks whom: the meeting's form and the speaker's part in it (null form: the scene declares none). */
+  role: { form: StructureForm | null; part: RolePart };
   snippet: { id: string; goal: string; pattern: Pattern };
   /** What the engine wants this turn to do. The text, not this plan, decides the logged act. */
   act: Act;
@@ -32,10 +47,25 @@ export interface Cue {
   lastMessage: { speaker: string; shortName: string; text: string } | null;
   intent?: Intent;
   vibe?: string;
-  /** What the speaker knows that bears on this turn: their private knowledge, most relevant first (often written in the third person). */
+  /**
+   * The private knowledge the speaker may say on this turn (its `reveal` rule allows it: freely, or
+   * when-asked and this turn answers a question), most relevant first, often in the third person.
+   * Said in the speaker's own words: never more than 8 consecutive words of it.
+   */
   facts: string[];
+  /** Private knowledge that must not be said or hinted at on this turn. */
+  secrets: string[];
   /** The speaker's goals, as written in the scene (imperatives such as "get Ruth's card"). */
   goals: string[];
+  /** The scene's authored question bank and talking points for this speaker (may be empty). */
+  bank: { questions: string[]; points: string[] };
+  move: Move | null;
+  /** The speaker's own earlier lines this session: none may come back verbatim or nearly so. */
+  said: string[];
+  /** The opening phrases (first four words, lower case) of the AI lines so far this session: each opens at most one. */
+  openings: string[];
+  /** The last human utterance (a trainee's, or a simulated human's), whose key phrases a follow-up picks up. */
+  human: { id: string; shortName: string; text: string } | null;
   /** Words to aim for (MUCA log-normal length for simulated humans), when set. */
   targetWords?: number;
   /** Candidate names for `select`; bidder for `think`. */

@@ -3,7 +3,8 @@
  * for a party (DialogLab §4.1): a party in `representative` mode speaks only through its
  * representative, a party in `subset` mode only through its subset.
  */
-import { shortNameOf, type LoadedScene, type Participant, type Party, type Snippet } from '../scene/schema';
+import { shortNameOf, type LoadedScene, type Participant, type Party, type Snippet, type StructureForm } from '../scene/schema';
+import type { RolePart } from './requests';
 
 /** The participants of one scene and their parties, indexed for the engine's lookups. */
 export interface Roster {
@@ -64,3 +65,52 @@ export const speakerFor = (roster: Roster, id: string): string => {
 };
 
 export const snippetMembers = (roster: Roster, snippet: Snippet): string[] => snippet.participants ?? roster.order;
+
+/** Who asks whom in a snippet: the snippet's `roles`, else the scene's `structure`; null when neither says. */
+export interface SnippetRoles {
+  form: StructureForm | null;
+  askers: ReadonlySet<string>;
+  answerers: ReadonlySet<string>;
+  chair: string | null;
+  followUps: boolean;
+}
+
+const roleCache = new WeakMap<Snippet, SnippetRoles | null>();
+
+/** Participant ids a list of role references names: participants, parties' members, or everyone for "*". */
+const resolve = (roster: Roster, refs: readonly string[]): Set<string> => {
+  const ids = new Set<string>();
+  for (const ref of refs) {
+    if (ref === '*') roster.order.forEach((id) => ids.add(id));
+    else if (roster.byId.has(ref)) ids.add(ref);
+    else roster.scene.parties.find((p) => p.id === ref)?.members.forEach((id) => ids.add(id));
+  }
+  return ids;
+};
+
+export const rolesFor = (roster: Roster, snippet: Snippet): SnippetRoles | null => {
+  if (roleCache.has(snippet)) return roleCache.get(snippet)!;
+  const structure = roster.scene.structure;
+  const refs = snippet.roles ?? structure;
+  const roles: SnippetRoles | null = refs
+    ? {
+        form: structure?.form ?? null,
+        askers: resolve(roster, refs.askers),
+        answerers: resolve(roster, refs.answerers),
+        chair: structure?.chair ?? null,
+        followUps: structure?.followUps ?? true,
+      }
+    : null;
+  roleCache.set(snippet, roles);
+  return roles;
+};
+
+/** A participant's part in a snippet: the chair, an asker, an answerer, or a plain member (also when asking and answering both). */
+export const partOf = (roster: Roster, snippet: Snippet, id: string): RolePart => {
+  const roles = rolesFor(roster, snippet);
+  if (!roles) return 'member';
+  if (roles.chair === id) return 'chair';
+  const asks = roles.askers.has(id);
+  const answers = roles.answerers.has(id);
+  return asks && !answers ? 'asker' : answers && !asks ? 'answerer' : 'member';
+};

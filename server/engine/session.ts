@@ -15,8 +15,9 @@ import { intents as allIntents } from '../scene/schema';
 import { parseBid, parseSelection, selectMostImportant } from './policies';
 import { rememberThought } from './memory';
 import { defaultSpeakingRate } from './words';
+import { partyAllows, rosterOf } from './roster';
 import { planFor } from './floor';
-import { accept, beginTurn, countTurn, deviate, MAX_SELECTOR_ATTEMPTS, namesOf, onProposal, onUtteranceText, proceed, requestProposal, requestSelection } from './turn';
+import { accept, beginTurn, screen, countTurn, deviate, MAX_RESAMPLES, MAX_SELECTOR_ATTEMPTS, namesOf, onProposal, onUtteranceText, proceed, requestProposal, requestSelection } from './turn';
 import {
   contextOf,
   emit,
@@ -61,7 +62,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
     case 'start':
       return start(c);
     case 'generated':
-      return onGenerated(c, input.request, input.text, input.durationMs);
+      return onGenerated(c, input);
     case 'thoughts':
       return onThoughts(c, input.request, input.answers);
     case 'say':
@@ -159,15 +160,15 @@ const start = (c: Ctx): void => {
   proceed(c);
 };
 
-const onGenerated = (c: Ctx, requestId: string, text: string, durationMs?: number): void => {
+const onGenerated = (c: Ctx, input: Extract<EngineInput, { type: 'generated' }>): void => {
   const { state } = c;
   const pending = state.pending;
-  if (!pending || pending.id !== requestId) return; // stale: the turn was skipped or a human barged in
+  if (!pending || pending.id !== input.request) return; // stale: the turn was skipped or a human barged in
   state.pending = null;
-  const clean = text.trim();
+  const clean = input.text.trim();
   switch (pending.kind) {
     case 'utterance':
-      return onUtteranceText(c, pending, clean, durationMs);
+      return onUtteranceText(c, pending, clean, input.durationMs, { partial: input.partial, committed: input.committed });
     case 'proposal':
       return onProposal(c, pending.participant, pending.intent, clean);
     case 'select': {
@@ -183,6 +184,18 @@ const onGenerated = (c: Ctx, requestId: string, text: string, durationMs?: numbe
   }
 };
 
+/**
+ * Whether the reply to request `request` may be shown and voiced, judged on its first clause (or
+ * on the whole text, when it is `complete` that soon): false when the screen rejects it, so the
+ * shell stops it unseen and unheard and sends it back (`partial` unless complete) to be drawn
+ * again. True for anything but the pending utterance, and on its last attempt.
+ */
+export const screenDraft = (state: SessionState, request: string, text: string, complete: boolean): boolean => {
+  const pending = state.pending;
+  if (pending?.kind !== 'utterance' || pending.id !== request || pending.attempt >= MAX_RESAMPLES) return true;
+  return screen({ state, roster: rosterOf(state.scene) }, pending.plan.speaker, text.trim(), !complete).ok;
+};
+
 const onThoughts = (c: Ctx, requestId: string, answers: { participant: string; text: string }[]): void => {
   const { state } = c;
   const pending = state.pending;
@@ -194,7 +207,9 @@ const onThoughts = (c: Ctx, requestId: string, answers: { participant: string; t
   });
   // MMAgents Algorithm 1: every listener's thought goes to its short-term memory.
   for (const bid of bids) if (bid.thought) state.memory = rememberThought(state.memory, bid.participant, bid.thought);
-  const current = state.last?.speaker ?? null;
+  // Sacks et al. rule 3: the current speaker may go on, if their party lets them speak at all.
+  const last = state.last?.speaker ?? null;
+  const current = last && partyAllows(c.roster, last) ? last : null;
   const choice = selectMostImportant(bids, current, c.rng);
   const speaker = choice.speaker ?? c.rng.pick(pending.bidders);
   beginTurn(c, { ...planFor(c, speaker, choice.speaker ? choice.reason : 'random'), bids });

@@ -3,7 +3,7 @@
  * the initial state, and the small operations that write events (snippets, hands, the end).
  */
 import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../scene/schema';
-import type { GenerateRequest } from './requests';
+import type { GenerateRequest, Move } from './requests';
 import type { Act, EventDraft, EventOf, PairType, SessionEvent, SessionPhase } from './events';
 import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './facilitator';
 import { emptyMemory, type Memory } from './memory';
@@ -25,6 +25,8 @@ export interface Plan {
   impromptu?: boolean;
   /** The instructor's direction for this turn. */
   direction?: string;
+  /** How the turn moves the conversation: a follow-up on the answer to one's own question, or closing. */
+  move?: Move;
   /** Set when the facilitator took this turn for one of its acts. */
   facilitatorAct?: Exclude<FacilitatorAct, 'direct-reply'>;
   bids?: Bid[];
@@ -37,12 +39,14 @@ export interface LastUtterance {
   addressee: string | null;
   pair: PairType;
   interrupted: boolean;
+  /** Whose first pair part this answered, if it answered one. */
+  replyTo: string | null;
   /** Spoken by the hand the moderator approved (moderated mode). */
   approved: boolean;
 }
 
 export type Pending =
-  | { id: string; kind: 'utterance'; plan: Plan; attempt: number; rejected: { text: string; similarity: number }[] }
+  | { id: string; kind: 'utterance'; plan: Plan; attempt: number; rejected: { text: string; similarity: number; partial?: boolean }[] }
   | { id: string; kind: 'proposal'; participant: string; intent: Intent }
   | { id: string; kind: 'select'; attempt: number; candidates: string[] }
   | { id: string; kind: 'think'; bidders: string[] };
@@ -67,6 +71,8 @@ export interface SessionState {
   memory: Memory;
   /** Each participant's own recent utterances, for the anti-repetition constraint. */
   said: Record<string, string[]>;
+  /** Every line of the session, for the screen against verbatim repeats, near-duplicates and reused openings (novelty.ts). */
+  spoken: { speaker: string; text: string; ai: boolean }[];
   log: TurnRecord[];
   rrCursor: string | null;
   partyCursor: Record<string, string | null>;
@@ -94,7 +100,16 @@ export type EngineInput =
    * The text answering request `request` (utterance, proposal or selector). Empty when generation
    * failed outright. `durationMs`: the length of its synthesized speech, when it was voiced.
    */
-  | { type: 'generated'; request: string; text: string; durationMs?: number }
+  | {
+      type: 'generated';
+      request: string;
+      text: string;
+      durationMs?: number;
+      /** Stopped at its first clause by the screen, unseen and unheard: only a beginning. */
+      partial?: boolean;
+      /** Already shown or heard in part: kept, never withdrawn for repetition. */
+      committed?: boolean;
+    }
   /** think() answers for request `request`. */
   | { type: 'thoughts'; request: string; answers: { participant: string; text: string }[] }
   /**
@@ -155,6 +170,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   last: null,
   memory: emptyMemory(),
   said: {},
+  spoken: [],
   log: [],
   rrCursor: null,
   partyCursor: {},

@@ -3,7 +3,7 @@
  * shell (generate, think, select), and what happens when an utterance is accepted: anti-repetition
  * (MPOD §3.2), designation, interruptions, backchannels, memory, budgets and hand raising.
  */
-import type { Intent } from '../scene/schema';
+import { knowledgeOf, type Intent, type LoadedScene } from '../scene/schema';
 import type { Cue } from './requests';
 import { detectDesignation } from './designation';
 import type { Act, PairType, UtteranceEvent } from './events';
@@ -11,8 +11,8 @@ import { afterTurn } from './facilitator';
 import { remember, retrieve } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
 import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
-import { partyAllows, snippetMembers, type Roster } from './roster';
-import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
+import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
+import { openingOf, screenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { candidatesFor, openObligation, planFor, selectNextSpeaker } from './floor';
 import { rngFrom } from './rng';
@@ -187,9 +187,13 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const query = last?.text ?? state.scene.topic;
   const persona = person.persona;
   const shown = state.memory.history.slice(-state.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${roster.name(u.speaker)}: `, text: u.text }));
-  // MMAgents §3.1.2: goals and own private knowledge most relevant to the last utterance...
-  const privateKnowledge = persona?.privateKnowledge ?? [];
-  const facts = [...retrieve(privateKnowledge, query, 2), ...privateKnowledge].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
+  // Private knowledge is said only where its rule allows: freely, or when-asked in answer to a direct question.
+  const asked = plan.obligation?.pair === 'question' || plan.obligation?.pair === 'request';
+  const knowledge = knowledgeOf(persona);
+  const sayable = knowledge.filter((k) => k.reveal === 'freely' || (k.reveal === 'when-asked' && asked)).map((k) => k.text);
+  const secrets = knowledge.map((k) => k.text).filter((t) => !sayable.includes(t));
+  // MMAgents §3.1.2: goals and sayable knowledge most relevant to the last utterance...
+  const facts = [...retrieve(sayable, query, 2), ...sayable].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
   const goals = [...retrieve(persona?.goals ?? [], query, 1), ...(persona?.goals ?? [])].filter((g, i, all) => all.indexOf(g) === i).slice(0, 2);
   // ...and long-term memories of what was said, retrieved by similarity, minus what the history window already shows.
   const unseen = state.memory.facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
@@ -197,17 +201,25 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const nextSnippetGoal = plan.act === 'transition' ? state.scene.snippets[nextSnippetIndex(state) ?? -1]?.goal : undefined;
   const party = roster.partyOf.get(plan.speaker);
   const sim = person.kind === 'human' ? person.simulated : undefined;
+  const partyId = party?.id;
+  const human = [...state.spoken].reverse().find((u) => roster.byId.get(u.speaker)?.kind === 'human' && u.speaker !== plan.speaker);
   const cue: Cue = {
     speaker: {
       id: person.id,
       name: person.name,
       shortName: roster.shortName(person.id),
       ...(person.role ? { role: person.role } : {}),
+      ...(persona?.backstory ? { backstory: persona.backstory } : {}),
       mood: persona?.mood ?? 'neutral',
       traits: [...(persona?.traits ?? []), ...(sim?.traits ?? [])],
     },
-    participants: state.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: roster.shortName(p.id), kind: p.kind })),
+    participants: state.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: roster.shortName(p.id), kind: p.kind, ...(p.role ? { role: p.role } : {}) })),
     topic: state.scene.topic,
+    context: state.scene.context,
+    contents: state.scene.contents
+      .filter((content) => content.owner === 'public' || content.owner === partyId)
+      .map(({ kind, title, summary, sections }) => ({ kind, title, summary, sections })),
+    role: { form: rolesFor(roster, snippet)?.form ?? null, part: partOf(roster, snippet, plan.speaker) },
     snippet: { id: snippet.id, goal: nextSnippetGoal ?? snippet.goal, pattern: snippet.pattern },
     act: plan.act,
     addressee: plan.addressee ? { id: plan.addressee, shortName: roster.shortName(plan.addressee) } : null,
@@ -218,11 +230,17 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
     ...(plan.intent ? { intent: plan.intent } : {}),
     ...(plan.vibe ? { vibe: plan.vibe } : {}),
     facts,
+    secrets,
     goals,
+    bank: { questions: persona?.questions ?? [], points: persona?.points ?? [] },
+    move: plan.move ?? null,
+    said: state.spoken.filter((u) => u.speaker === plan.speaker).map((u) => u.text),
+    openings: [...new Set(state.spoken.filter((u) => u.ai).map((u) => openingOf(u.text)))],
+    human: human ? { id: human.speaker, shortName: roster.shortName(human.speaker), text: human.text } : null,
     ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
     variant: c.rng.int(0, 2 ** 31 - 1),
   };
-  const contents = state.scene.contents.map((content) => `${content.kind} "${content.title}"${content.summary ? `: ${content.summary}` : ''}`);
+  const contents = cue.contents.map((content) => `${content.kind} "${content.title}"${content.summary ? `: ${content.summary}` : ''}`);
   return {
     roster,
     memory: state.memory,
@@ -241,7 +259,31 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
 // ---------------------------------------------------------------------------------------------
 // Accepting an utterance
 
-export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utterance' }>, text: string, durationMs?: number): void => {
+/** The screen a persona's line must pass before it is said (novelty.ts): new, not a quotation of anyone's private knowledge. */
+export const screen = (c: Pick<Ctx, 'state' | 'roster'>, speaker: string, text: string, partial = false): ScreenVerdict => {
+  const ai = c.roster.byId.get(speaker)?.kind === 'ai';
+  return screenLine({ spoken: c.state.spoken, protectedTexts: protectedTextsOf(c.state.scene) }, speaker, text, ai, partial);
+};
+
+const protectedTexts = new WeakMap<LoadedScene, string[]>();
+const protectedTextsOf = (scene: LoadedScene): string[] => {
+  let texts = protectedTexts.get(scene);
+  if (!texts) protectedTexts.set(scene, (texts = scene.participants.flatMap((p) => knowledgeOf(p.persona).map((k) => k.text))));
+  return texts;
+};
+
+/**
+ * A generated line for `pending`. `partial`: the shell stopped it at its first clause because it
+ * failed the screen, before anyone saw or heard it. `committed`: some of it has already been shown
+ * or heard, so it is kept whatever the screen says: a voiced line is never withdrawn.
+ */
+export const onUtteranceText = (
+  c: Ctx,
+  pending: Extract<Pending, { kind: 'utterance' }>,
+  text: string,
+  durationMs?: number,
+  how: { partial?: boolean; committed?: boolean } = {},
+): void => {
   const { state } = c;
   const plan = pending.plan;
   if (!text) {
@@ -251,14 +293,15 @@ export const onUtteranceText = (c: Ctx, pending: Extract<Pending, { kind: 'utter
     countTurn(c, !!plan.impromptu);
     return proceed(c);
   }
-  // MPOD §3.2: reject an utterance too similar to the speaker's last 5; resample hotter, up to 5 times.
-  const similarity = maxSimilarity(text, (state.said[plan.speaker] ?? []).slice(-5));
-  if (similarity > REPETITION_THRESHOLD && pending.attempt < MAX_RESAMPLES) {
-    return requestUtterance(c, plan, pending.attempt + 1, [...pending.rejected, { text, similarity }]);
+  // MPOD §3.2, widened: a line that repeats the session, reuses an opening or quotes private
+  // knowledge is drawn again, hotter, up to 5 times.
+  const verdict = screen(c, plan.speaker, text);
+  if (!verdict.ok && !how.committed && pending.attempt < MAX_RESAMPLES) {
+    return requestUtterance(c, plan, pending.attempt + 1, [...pending.rejected, { text, similarity: verdict.similarity, ...(how.partial ? { partial: true } : {}) }]);
   }
-  let chosen = { text, similarity };
-  // All attempts too similar: keep the least similar candidate to maintain flow.
-  for (const candidate of pending.rejected) if (candidate.similarity < chosen.similarity) chosen = candidate;
+  let chosen: { text: string; similarity: number } = { text, similarity: verdict.similarity };
+  // All attempts rejected: keep the least similar whole candidate to maintain flow.
+  if (!verdict.ok && !how.committed) for (const candidate of pending.rejected) if (!candidate.partial && candidate.similarity < chosen.similarity) chosen = candidate;
   const source = c.roster.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
   // The measured speech length belongs to this text only; an earlier candidate's is estimated.
   const spokenMs = chosen.text === text ? durationMs : undefined;
@@ -327,9 +370,15 @@ export const accept = (
     text,
   });
   const detected = designation.next ? (roster.idByName.get(designation.next) ?? null) : null;
-  // An interrupted first pair part obliges nobody: the interrupter takes the floor.
-  const pair: PairType = interruption ? 'none' : designation.pair;
-  const addressee = detected ?? (plan.obligation ? plan.obligation.from : null) ?? (interruption ? plan.addressee : null);
+  // An interrupted first pair part obliges nobody: the interrupter takes the floor. A greeting
+  // returned closes the exchange rather than opening another.
+  const returned = plan.obligation?.pair === 'greeting' && designation.pair === 'greeting';
+  const pair: PairType = interruption || returned ? 'none' : designation.pair;
+  // Whom it addresses: a human's words decide for themselves. For a persona the engine's plan
+  // decides, unless the text itself calls someone else by name (a bare "you" points at nobody new).
+  const named = source === 'human' ? null : namedIn(roster, speaker, text);
+  const planned = plan.addressee ?? (plan.obligation ? plan.obligation.from : null);
+  const addressee = source === 'human' ? (detected ?? (plan.obligation ? plan.obligation.from : null)) : (named ?? planned);
   const act: Act = plan.obligation
     ? 'answer'
     : ['moderate', 'interrupt', 'deviation', 'summarize', 'transition', 'resolve-conflict', 'chime-in', 'encourage'].includes(plan.act)
@@ -389,7 +438,8 @@ export const accept = (
   const wasApproved = state.approved === speaker;
   if (wasApproved) state.approved = null;
   if (state.hands.includes(speaker)) setHand(c, speaker, false);
-  state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, approved: wasApproved };
+  state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
+  state.spoken = [...state.spoken, { speaker, text, ai: source === 'ai' || source === 'scripted' }];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
   state.said = { ...state.said, [speaker]: [...(state.said[speaker] ?? []), text].slice(-5) };
   state.log = [
@@ -410,6 +460,12 @@ export const accept = (
   countTurn(c, !!(plan.impromptu || state.impromptu));
   if (plan.facilitatorAct === 'transition') advanceSnippet(c);
   if (state.scene.turnTaking.partyMode === 'moderated') raiseHands(c, speaker);
+};
+
+/** Whom a persona's text calls by name as the one to answer, without reading a bare "you" as anyone. */
+const namedIn = (roster: Roster, speaker: string, text: string): string | null => {
+  const { next } = detectDesignation({ participants: roster.names, speaker: roster.name(speaker), previousSpeaker: null, text });
+  return next ? (roster.idByName.get(next) ?? null) : null;
 };
 
 /** Whether `text` contains `word` as a whole word or phrase ("%" as a symbol anywhere), ignoring case. */

@@ -37,6 +37,15 @@ const cue: Cue = {
   lastMessage: null,
   facts: [],
   goals: [],
+  context: '',
+  contents: [],
+  role: { form: null, part: 'member' },
+  secrets: [],
+  bank: { questions: [], points: [] },
+  move: null,
+  said: [],
+  openings: [],
+  human: null,
   variant: 42,
 };
 const request: GenerateRequest = { purpose: 'utterance', system: '', prompt: '', temperature: 0.7, json: false, maxTokens: 60, cue };

@@ -28,6 +28,14 @@ export const patterns = ['agree', 'disagree', 'neutral'] as const;
 export const humanAgentModes = ['reactive', 'human-control', 'autonomous'] as const;
 /** DialogLab §5.2.2: the four deviations a simulated human can bring into the conversation. */
 export const intents = ['drift', 'extend', 'question', 'emotional'] as const;
+/** What a persona may say of a piece of its private knowledge: nothing, only in answer to a direct question about it, or whenever it bears on the talk. */
+export const reveals = ['never', 'when-asked', 'freely'] as const;
+/**
+ * The shape of the meeting (who asks whom): an interview (the panel asks the candidate), a Q&A (the
+ * chair assigns the floor, the audience asks the presenter), a stand-up (each reports in turn), a
+ * critique (the presenter presents, the reviewers critique), and the rest.
+ */
+export const structureForms = ['interview', 'qa', 'standup', 'critique', 'review', 'retro', 'poster', 'investigation', 'social', 'discussion'] as const;
 /** MUCA §3.2.3: the facilitator's dialog acts, in their default priority order. */
 export const facilitatorActs = ['direct-reply', 'encourage', 'summarize', 'transition', 'resolve-conflict', 'chime-in'] as const;
 
@@ -40,11 +48,28 @@ export const Voice = z
   })
   .strict();
 
+/** A piece of private knowledge with its own rule, where it differs from the persona's `reveal`. */
+export const KnowledgeItem = z
+  .object({
+    text: z.string().min(1, 'private knowledge needs a text'),
+    reveal: z.enum(reveals).describe('never, when-asked (to a direct question about it, in the persona\'s own words) or freely'),
+  })
+  .strict();
+
 export const Persona = z
   .object({
     backstory: z.string().min(1, 'a persona needs a backstory'),
     goals: z.array(z.string()).default([]),
-    privateKnowledge: z.array(z.string()).default([]).describe('facts only this participant knows; never shown to others'),
+    privateKnowledge: z
+      .array(z.union([z.string().min(1, 'private knowledge needs a text'), KnowledgeItem]))
+      .default([])
+      .describe('facts only this participant knows; never shown to others. A string follows `reveal`; {text, reveal} sets its own rule'),
+    reveal: z
+      .enum(reveals)
+      .default('never')
+      .describe('what the persona may say of its private knowledge: never (default), when-asked, or freely; always in its own words'),
+    questions: z.array(z.string().min(1)).default([]).describe('an authored question bank: questions this persona may ask, in its own voice'),
+    points: z.array(z.string().min(1)).default([]).describe('talking points: things this persona wants to say when it has the floor'),
     mood: z.string().default('neutral'),
     traits: z.array(z.string()).default([]),
     /** Speaking rate in words per minute; speaking time is estimated from it until real audio exists. */
@@ -165,6 +190,24 @@ export const ScriptedLine = z
   .object({ speaker: z.string(), text: z.string().min(1), to: z.string().optional() })
   .strict();
 
+/** Who asks whom: participant ids, party ids, or "*" for everyone. */
+export const Roles = z
+  .object({
+    askers: z.array(z.string()).min(1, 'name at least one asker').describe('participant or party ids (or "*") whose questions go to the answerers'),
+    answerers: z.array(z.string()).min(1, 'name at least one answerer').describe('participant or party ids (or "*") who are asked'),
+  })
+  .strict();
+
+export const Structure = z
+  .object({
+    form: z.enum(structureForms).describe('the shape of the meeting'),
+    askers: Roles.shape.askers,
+    answerers: Roles.shape.answerers,
+    chair: z.string().optional().describe('a participant who assigns the floor: invites each next speaker by name'),
+    followUps: z.boolean().default(true).describe('an asker may follow up on the answer to their own question'),
+  })
+  .strict();
+
 export const Snippet = z
   .object({
     id,
@@ -177,6 +220,7 @@ export const Snippet = z
     interruptions: z.array(InterruptionRule).default([]),
     backchannels: z.array(BackchannelRule).default([]),
     lines: z.array(ScriptedLine).default([]).describe('scripted opening lines, spoken in order'),
+    roles: Roles.optional().describe("who asks whom in this snippet, instead of the scene's structure"),
     next: z.string().nullable().optional().describe('the snippet that follows; defaults to the next in the list, null ends'),
   })
   .strict();
@@ -190,6 +234,7 @@ export const Scene = z
     contents: z.array(Content).default([]),
     participants: z.array(Participant).min(2, 'a scene needs at least two participants'),
     parties: z.array(Party).default([]),
+    structure: Structure.optional().describe('who asks whom: the roles that drive the conversation'),
     turnTaking: TurnTaking.default({ policy: 'cssn-or-ss', historyWindow: 5, maxTurns: 60 }),
     snippets: z.array(Snippet).min(1, 'a scene needs at least one snippet'),
   })
@@ -213,6 +258,14 @@ export type PartyMode = (typeof partyModes)[number];
 export type Pattern = (typeof patterns)[number];
 export type Intent = (typeof intents)[number];
 export type FacilitatorAct = (typeof facilitatorActs)[number];
+export type Reveal = (typeof reveals)[number];
+export type StructureForm = (typeof structureForms)[number];
+export type Structure = z.infer<typeof Structure>;
+export type Roles = z.infer<typeof Roles>;
+
+/** A persona's private knowledge, each item with its rule. */
+export const knowledgeOf = (persona: Pick<Persona, 'privateKnowledge' | 'reveal'> | undefined): { text: string; reveal: Reveal }[] =>
+  (persona?.privateKnowledge ?? []).map((k) => (typeof k === 'string' ? { text: k, reveal: persona!.reveal } : k));
 
 /** A loaded scene: the validated content plus its id (the file name without extension). */
 export type LoadedScene = Scene & { id: string };

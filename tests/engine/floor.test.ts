@@ -20,6 +20,7 @@ const said = (speaker: string, extra: Partial<LastUtterance> = {}): LastUtteranc
   text: 'A remark.',
   addressee: null,
   pair: 'none',
+  replyTo: null,
   interrupted: false,
   approved: false,
   ...extra,

@@ -90,7 +90,7 @@ describe('conversation flow (DialogLab Algorithm 1)', () => {
   it('puts the snippet pattern into the generation context', () => {
     const scene = makeScene({ participants: trio, snippets: [{ id: 'a', initiator: 'ada', turns: 3, pattern: 'disagree' }] });
     const prompts = run(scene).requests.flatMap((r) => (r.kind === 'generate' ? [r.request] : []));
-    const utterancePrompts = prompts.filter((p) => p.purpose === 'utterance' && p.cue.act === 'statement');
+    const utterancePrompts = prompts.filter((p) => p.purpose === 'utterance' && p.cue.act === 'statement' && p.cue.move !== 'close');
     expect(utterancePrompts.length).toBeGreaterThan(0);
     for (const p of utterancePrompts) expect(p.prompt).toContain('respectfully disagree');
   });

@@ -133,7 +133,7 @@ describe('invariants', () => {
     );
   });
 
-  it('representative: a party in representative mode speaks only through its representative, under every policy', () => {
+  it('representative: a party in representative mode speaks through its representative, a member only when asked by name, under every policy', () => {
     fc.assert(
       fc.property(sceneArb, fc.constantFrom('round-robin', 'random', 'cssn-or-ss', 'party', 'llm-selector'), (shape, policy) => {
         const participants = cast(Math.max(shape.size, 5), shape.humans, shape.mode, shape.derail);
@@ -157,7 +157,14 @@ describe('invariants', () => {
           ],
         });
         const { events } = run(scene, { seed: shape.seed, respond: chatty(shape.bias) });
-        expect(utterances(events).filter((u) => u.speaker === member)).toEqual([]);
+        // A member speaks only to answer what was put to them by name: never for the party.
+        const all = utterances(events);
+        all.forEach((u, i) => {
+          if (u.speaker !== member) return;
+          const previous = all[i - 1];
+          expect(u.act).toBe('answer');
+          expect(previous?.addressee).toBe(member);
+        });
         expect(events.filter((e) => e.type === 'interruption' && e.by === member)).toEqual([]);
       }),
       { numRuns: 60 },

@@ -29,7 +29,7 @@ describe('party policy (DialogLab A.2)', () => {
     expect(speakers).toEqual(['p1', 'q1', 'p3', 'q2', 'p1', 'q1', 'p3', 'q2', 'p1']);
   });
 
-  it('speaks for a representative party only through its representative, even when a member is asked', () => {
+  it('speaks for a representative party through its representative, but a member asked by name answers', () => {
     const scene = makeScene({
       participants: panel,
       parties: [
@@ -42,12 +42,15 @@ describe('party policy (DialogLab A.2)', () => {
     const respond = (r: GenerateRequest) =>
       r.purpose === 'utterance' && r.cue.act !== 'answer' ? `Priya, how did you choose sample ${r.cue.variant}?` : cueText(r);
     const { events } = run(scene, { respond, seed: 2 });
-    const speakers = new Set(utterances(events).map((u) => u.speaker));
-    expect(speakers.has('p1')).toBe(false);
+    const all = utterances(events);
+    const speakers = new Set(all.map((u) => u.speaker));
     expect(speakers.has('p3')).toBe(false);
     expect(speakers.has('p2')).toBe(true);
-    const asked = utterances(events).findIndex((u) => u.addressee === 'p1');
-    expect(utterances(events)[asked + 1]!.speaker).toBe('p2');
+    const asked = all.findIndex((u) => u.addressee === 'p1' && u.pair === 'question');
+    expect(asked).toBeGreaterThanOrEqual(0);
+    expect(all[asked + 1]).toMatchObject({ speaker: 'p1', act: 'answer', addressee: all[asked]!.speaker });
+    // p1 speaks only in answer to what was put to them.
+    all.forEach((u, i) => u.speaker === 'p1' && expect(all[i - 1]!.addressee).toBe('p1'));
   });
 
   it('picks a random member of a random-mode party', () => {

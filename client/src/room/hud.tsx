@@ -3,7 +3,7 @@
  * microphone (open mic or push-to-talk on the space bar), raise / lower hand, and a mute per voice.
  */
 import { useEffect, useState } from 'react';
-import { nameOf, type RoomView } from '../state/room';
+import { nameOf, yourTurnText, type RoomView } from '../state/room';
 import type { MicMode, Session } from './session';
 import { Transcript } from './transcript';
 
@@ -67,7 +67,7 @@ export const Hud = ({ session, view }: { session: Session; view: RoomView }) => 
     <aside className="hud">
       <header>
         <b>{view.snapshot?.scene.title}</b>
-        <span className={yourTurn ? 'turn you' : 'turn'}>{yourTurn ? 'Your turn' : view.floor.speaker ? `${nameOf(view, view.floor.speaker)} has the floor` : ''}</span>
+        <span className={yourTurn ? 'turn you' : 'turn'}>{yourTurn ? yourTurnText(view) : view.floor.speaker ? `${nameOf(view, view.floor.speaker)} has the floor` : ''}</span>
       </header>
       <Transcript view={view} />
       <div className="say">

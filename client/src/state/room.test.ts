@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../server/engine/events';
 import type { ServerMessage, Snapshot } from '../../../server/protocol/messages';
-import { emptyRoom, reduceRoom, type RoomView } from './room';
+import { emptyRoom, reduceRoom, yourTurnText, type RoomView } from './room';
 
 const snapshot: Snapshot = {
   session: 's1',
@@ -59,6 +59,9 @@ describe('the client view of a room', () => {
       { type: 'speech', participant: 'alex', active: true },
     );
     expect(view.waitingFor).toBe('alex');
+    expect(view.waitingOn).toEqual({ from: 'sofia', pair: 'question' });
+    expect(yourTurnText(view)).toMatch(/^\S+ asked you a question: your turn$/);
+    expect(yourTurnText({ ...view, waitingOn: null })).toBe('Your turn');
     expect(view.hands).toEqual(['mia']);
     expect(view.cuts).toEqual({ sofia: 1 });
     expect(view.proposal).toMatchObject({ id: 'p1', intent: 'question' });

@@ -46,6 +46,8 @@ export interface RoomView {
   floor: { speaker: string | null; addressee: string | null };
   /** The human the room is waiting for (your turn, when it is you). */
   waitingFor: string | null;
+  /** Who put the question (or request, greeting…) the room waits for that human to answer. */
+  waitingOn: { from: string; pair: string } | null;
   hands: string[];
   snippet: string | null;
   impromptu: string | null;
@@ -72,6 +74,7 @@ export const emptyRoom = (): RoomView => ({
   transcript: [],
   floor: { speaker: null, addressee: null },
   waitingFor: null,
+  waitingOn: null,
   hands: [],
   snippet: null,
   impromptu: null,
@@ -102,6 +105,7 @@ export const reduceRoom = (view: RoomView, message: ServerMessage): RoomView => 
         snapshot: s,
         lastSeq: fresh ? 0 : view.lastSeq,
         waitingFor: s.waitingFor,
+        waitingOn: s.waitingFor === view.waitingFor ? view.waitingOn : null,
         hands: s.hands,
         snippet: s.snippet,
         paused: s.paused,
@@ -168,12 +172,13 @@ const onEvent = (previous: RoomView, event: SessionEvent): RoomView => {
         transcript: [...transcript, line].slice(-MAX_LINES),
         floor: { speaker: event.speaker, addressee: event.addressee },
         waitingFor: view.waitingFor === event.speaker ? null : view.waitingFor,
+        waitingOn: view.waitingFor === event.speaker ? null : view.waitingOn,
       };
     }
     case 'floor':
       return { ...view, floor: { speaker: event.speaker, addressee: null } };
     case 'human-input-required':
-      return { ...view, waitingFor: event.participant };
+      return { ...view, waitingFor: event.participant, waitingOn: event.addressedBy ? { from: event.addressedBy, pair: event.pair } : null };
     case 'backchannel':
       return event.kind === 'nod' || event.kind === 'verbal' ? { ...view, nods: bump(view.nods, event.participant) } : view;
     case 'interruption':
@@ -198,7 +203,7 @@ const onEvent = (previous: RoomView, event: SessionEvent): RoomView => {
       return next;
     }
     case 'end':
-      return { ...view, ended: true, floor: { speaker: null, addressee: null }, waitingFor: null };
+      return { ...view, ended: true, floor: { speaker: null, addressee: null }, waitingFor: null, waitingOn: null };
     case 'session-start':
       return view;
   }
@@ -206,3 +211,18 @@ const onEvent = (previous: RoomView, event: SessionEvent): RoomView => {
 
 /** The participant's display name, or the id when unknown. */
 export const nameOf = (view: RoomView, id: string | null): string => (id ? (view.snapshot?.participants.find((p) => p.id === id)?.name ?? id) : '');
+
+const waitedFor: Record<string, string> = {
+  question: 'asked you a question',
+  request: 'asked you for something',
+  offer: 'made you an offer',
+  greeting: 'greeted you',
+  invitation: 'invited you to speak',
+};
+
+/** The HUD's turn line when the floor is yours: who is waiting on you, and for what. */
+export const yourTurnText = (view: RoomView): string => {
+  const on = view.waitingOn;
+  const what = on ? waitedFor[on.pair] : undefined;
+  return on && what ? `${nameOf(view, on.from).split(/\s+/)[0]} ${what}: your turn` : 'Your turn';
+};

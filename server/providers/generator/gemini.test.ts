@@ -26,6 +26,15 @@ const cue: Cue = {
   lastMessage: { speaker: 'nora', shortName: 'Nora', text: 'Omar, can the backend be ready by March?' },
   facts: ['The sync service still fails under load', 'Two engineers are on leave in February'],
   goals: ['ship the beta on time'],
+  context: '',
+  contents: [],
+  role: { form: null, part: 'member' },
+  secrets: [],
+  bank: { questions: [], points: [] },
+  move: null,
+  said: [],
+  openings: [],
+  human: null,
   variant: 1234,
 };
 

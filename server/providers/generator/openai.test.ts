@@ -26,6 +26,15 @@ const cue: Cue = {
   lastMessage: { speaker: 'omar', shortName: 'Omar', text: 'We should drop the bank-linking step from onboarding entirely.' },
   facts: ['Testers abandoned onboarding most often at the bank-linking step', 'Pia designed the progress bar'],
   goals: ['ship the beta on time'],
+  context: '',
+  contents: [],
+  role: { form: null, part: 'member' },
+  secrets: [],
+  bank: { questions: [], points: [] },
+  move: null,
+  said: [],
+  openings: [],
+  human: null,
   variant: 987,
 };
 

@@ -1,0 +1,101 @@
+/**
+ * What makes a line new: the definitions the engine screens each generated line with, the
+ * scripted generator writes to, and the simulator's metrics measure by, so the three agree.
+ *
+ * - a **verbatim repeat** is a line whose normalised text (lower case, words only) was already
+ *   said in the session, by anyone;
+ * - a **near-duplicate** shares ≥ 0.8 of its word set with one of the same speaker's earlier
+ *   lines (the overlap coefficient |A∩B| / min(|A|, |B|), stricter than Jaccard);
+ * - an **opening** is a line's first four words; an AI line may not reuse one;
+ * - **quoting** private knowledge is saying more than 8 consecutive words of it.
+ *
+ * ```ts
+ * openingOf('Alex, what did you make of it?'); // "alex what did you"
+ * tokenOverlap('I agree with Raj.', 'I agree with Raj on that.'); // 1
+ * longestSharedRun('She saw a lamp in the barrel room', 'I saw a lamp in the barrel room window'); // 7
+ * ```
+ */
+import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
+
+export const NEAR_DUPLICATE = 0.8;
+export const OPENING_WORDS = 4;
+/** Private knowledge is said in one's own words: at most this many consecutive words of the scene's text. */
+export const MAX_QUOTED_WORDS = 8;
+
+/** Lower-case words (letters, digits, inner apostrophes), punctuation dropped. */
+export const wordsOf = (text: string): string[] => text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu) ?? [];
+
+export const normalizeLine = (text: string): string => wordsOf(text).join(' ');
+
+/** The first four words, lower case: what "the same opening" compares. */
+export const openingOf = (text: string): string => wordsOf(text).slice(0, OPENING_WORDS).join(' ');
+
+/** The overlap coefficient of two texts' word sets, 0..1 (0 when either has no words). */
+export const tokenOverlap = (a: string, b: string): number => {
+  const x = new Set(wordsOf(a));
+  const y = new Set(wordsOf(b));
+  if (x.size === 0 || y.size === 0) return 0;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / Math.min(x.size, y.size);
+};
+
+/** The longest run of consecutive words `text` shares with `source`. */
+export const longestSharedRun = (text: string, source: string): number => {
+  const a = wordsOf(text);
+  const b = wordsOf(source);
+  if (a.length === 0 || b.length === 0) return 0;
+  // Dynamic programming over the two word lists, one row at a time.
+  let previous = new Uint16Array(b.length + 1);
+  let best = 0;
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Uint16Array(b.length + 1);
+    for (let j = 1; j <= b.length; j++) {
+      if (a[i - 1] === b[j - 1]) {
+        row[j] = previous[j - 1]! + 1;
+        if (row[j]! > best) best = row[j]!;
+      }
+    }
+    previous = row;
+  }
+  return best;
+};
+
+/** What the screen compares a line with. */
+export interface ScreenContext {
+  /** Every line said this session so far, in order. */
+  spoken: readonly { speaker: string; text: string; ai: boolean }[];
+  /** Texts the speaker must not quote at length (private knowledge, their own and anyone's). */
+  protectedTexts: readonly string[];
+}
+
+export type ScreenVerdict =
+  | { ok: true; similarity: number }
+  | { ok: false; similarity: number; reason: 'verbatim' | 'near-duplicate' | 'similar' | 'opening' | 'quotes-knowledge' };
+
+/**
+ * Whether `speaker` may say `text` now. `partial`: only the beginning of the line is known (the
+ * first clause, before it is voiced), so the comparisons that need the whole line (verbatim,
+ * near-duplicate by word set) are made against its prefix only where they can already fail.
+ */
+export const screenLine = (context: ScreenContext, speaker: string, text: string, ai: boolean, partial = false): ScreenVerdict => {
+  const own = context.spoken.filter((line) => line.speaker === speaker).map((line) => line.text);
+  const similarity = maxSimilarity(text, own.slice(-5));
+  const words = wordsOf(text);
+  if (words.length === 0) return { ok: true, similarity };
+  const normal = words.join(' ');
+  if (!partial && context.spoken.some((line) => normalizeLine(line.text) === normal)) return { ok: false, similarity, reason: 'verbatim' };
+  // A short acknowledgement ("Yes, exactly.") is judged by its opening; a near-duplicate needs substance.
+  if (!partial && words.length >= 4 && own.some((earlier) => wordsOf(earlier).length >= 4 && tokenOverlap(text, earlier) >= NEAR_DUPLICATE)) {
+    return { ok: false, similarity, reason: 'near-duplicate' };
+  }
+  if (!partial && similarity > REPETITION_THRESHOLD) return { ok: false, similarity, reason: 'similar' };
+  if (ai && words.length >= OPENING_WORDS) {
+    const opening = words.slice(0, OPENING_WORDS).join(' ');
+    if (context.spoken.some((line) => line.ai && openingOf(line.text) === opening)) return { ok: false, similarity, reason: 'opening' };
+  }
+  for (const source of context.protectedTexts) {
+    if (longestSharedRun(text, source) > MAX_QUOTED_WORDS) return { ok: false, similarity, reason: 'quotes-knowledge' };
+  }
+  return { ok: true, similarity };
+};
