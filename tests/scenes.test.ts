@@ -9,8 +9,9 @@ import { driveSession } from '../server/conversation/drive';
 import { SessionEvent } from '../server/engine/events';
 import { runMetrics } from '../server/metrics/metrics';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
-import { loadScene } from '../server/scene/load';
-import type { LoadedScene } from '../server/scene/schema';
+import { loadScene, loadScenes } from '../server/scene/load';
+import { knowledgeOf, type LoadedScene } from '../server/scene/schema';
+import { longestSharedRun, MAX_QUOTED_WORDS, wordsOf } from '../server/engine/novelty';
 
 const files = readdirSync('scenes').filter((f) => f.endsWith('.yaml'));
 
@@ -80,6 +81,54 @@ describe('shipped scenes', async () => {
       u.slice(0, -1).forEach((x, i) => {
         if (x.type === 'utterance' && x.pair !== 'none' && x.addressee) expect(u[i + 1]).toMatchObject({ speaker: x.addressee });
       });
+    }
+  });
+});
+
+/** Participant ids a list of role references names: participants, parties' members, or everyone for "*". */
+const resolveRoles = (scene: LoadedScene, refs: readonly string[]): string[] =>
+  refs.flatMap((ref) =>
+    ref === '*' ? scene.participants.map((p) => p.id) : (scene.parties.find((party) => party.id === ref)?.members ?? [ref]),
+  );
+
+describe('the authored scene text', async () => {
+  const scenes = await loadScenes('scenes');
+  const banks = (scene: LoadedScene) =>
+    scene.participants.flatMap((p) => [...(p.persona?.questions ?? []), ...(p.persona?.points ?? [])].map((text) => ({ speaker: p.id, text })));
+
+  it('declares who asks whom in every scene', () => {
+    for (const scene of scenes) expect(scene.structure, scene.id).toBeDefined();
+  });
+
+  it('never quotes more than 8 consecutive words of private knowledge in a question or a talking point', () => {
+    for (const scene of scenes) {
+      const secrets = scene.participants.flatMap((p) => knowledgeOf(p.persona).map((k) => k.text));
+      for (const { speaker, text } of banks(scene)) {
+        for (const secret of secrets) expect(longestSharedRun(text, secret), `${scene.id} ${speaker}: "${text}" quotes "${secret}"`).toBeLessThanOrEqual(MAX_QUOTED_WORDS);
+      }
+    }
+  });
+
+  it('opens no two questions, talking points or scripted lines of a scene with the same four words', () => {
+    for (const scene of scenes) {
+      const lines = [...banks(scene).map((b) => b.text), ...scene.snippets.flatMap((s) => s.lines.map((l) => l.text))];
+      const openings = lines.map((text) => wordsOf(text).slice(0, 4).join(' '));
+      const repeated = openings.filter((o, i) => openings.indexOf(o) !== i);
+      expect(repeated, scene.id).toEqual([]);
+    }
+  });
+
+  it('gives every AI asker 3-6 questions and every AI persona 2-5 talking points', () => {
+    for (const scene of scenes) {
+      const roles = [scene.structure!, ...scene.snippets.flatMap((s) => (s.roles ? [s.roles] : []))];
+      const askers = new Set(roles.flatMap((r) => resolveRoles(scene, r.askers)));
+      for (const p of scene.participants.filter((p) => p.kind === 'ai')) {
+        const { questions, points } = p.persona!;
+        if (askers.has(p.id)) expect(questions.length, `${scene.id} ${p.id} questions`).toBeGreaterThanOrEqual(3);
+        expect(questions.length, `${scene.id} ${p.id} questions`).toBeLessThanOrEqual(6);
+        expect(points.length, `${scene.id} ${p.id} points`).toBeGreaterThanOrEqual(2);
+        expect(points.length, `${scene.id} ${p.id} points`).toBeLessThanOrEqual(5);
+      }
     }
   });
 });

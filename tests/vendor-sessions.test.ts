@@ -43,7 +43,7 @@ describe('sessions through vendor generators', () => {
     it(`tell ${vendor} the role, the addressee, the dialogue act and what must not be revealed, and nobody else's secrets`, async () => {
       const fake = vendor === 'gemini' ? await gemini() : await startFakeOpenAI();
       if (vendor === 'openai') fakes.push(fake);
-      const env = vendor === 'gemini' ? { GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl } : { OPENAI_BASE_URL: `${fake.baseUrl}/v1`, OPENAI_MODEL: 'test-model' };
+      const env: Record<string, string> = vendor === 'gemini' ? { GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl } : { OPENAI_BASE_URL: `${fake.baseUrl}/v1`, OPENAI_MODEL: 'test-model' };
       const scene = await loadScene('scenes/murder-mystery.yaml');
       await session('murder-mystery', env, vendor, 10);
       // The bodies as sent, in JSON: texts are compared escaped the same way.

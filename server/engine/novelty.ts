@@ -61,12 +61,39 @@ export const longestSharedRun = (text: string, source: string): number => {
   return best;
 };
 
+/** A line as the screen keeps it: its text and, computed once, its normal form and opening. */
+export interface SpokenLine {
+  speaker: string;
+  text: string;
+  ai: boolean;
+  normal: string;
+  opening: string;
+}
+
+export const spokenLine = (speaker: string, text: string, ai: boolean): SpokenLine => ({ speaker, text, ai, normal: normalizeLine(text), opening: openingOf(text) });
+
+/** The word runs one longer than may be quoted, of each protected text: a line containing one quotes too much. */
+export const quotableRuns = (texts: readonly string[]): Set<string> => {
+  const runs = new Set<string>();
+  for (const text of texts) {
+    const words = wordsOf(text);
+    for (let i = 0; i + MAX_QUOTED_WORDS < words.length; i++) runs.add(words.slice(i, i + MAX_QUOTED_WORDS + 1).join(' '));
+  }
+  return runs;
+};
+
+const quotes = (words: readonly string[], runs: ReadonlySet<string>): boolean => {
+  if (runs.size === 0) return false;
+  for (let i = 0; i + MAX_QUOTED_WORDS < words.length; i++) if (runs.has(words.slice(i, i + MAX_QUOTED_WORDS + 1).join(' '))) return true;
+  return false;
+};
+
 /** What the screen compares a line with. */
 export interface ScreenContext {
   /** Every line said this session so far, in order. */
-  spoken: readonly { speaker: string; text: string; ai: boolean }[];
-  /** Texts the speaker must not quote at length (private knowledge, their own and anyone's). */
-  protectedTexts: readonly string[];
+  spoken: readonly SpokenLine[];
+  /** Runs of MAX_QUOTED_WORDS + 1 words of the texts nobody may quote (private knowledge, anyone's): see `quotableRuns`. */
+  protectedRuns: ReadonlySet<string>;
 }
 
 export type ScreenVerdict =
@@ -75,27 +102,28 @@ export type ScreenVerdict =
 
 /**
  * Whether `speaker` may say `text` now. `partial`: only the beginning of the line is known (the
- * first clause, before it is voiced), so the comparisons that need the whole line (verbatim,
- * near-duplicate by word set) are made against its prefix only where they can already fail.
+ * first clause, before it is voiced), so only what a beginning can already fail is judged: a
+ * reused opening, a quotation.
  */
 export const screenLine = (context: ScreenContext, speaker: string, text: string, ai: boolean, partial = false): ScreenVerdict => {
-  const own = context.spoken.filter((line) => line.speaker === speaker).map((line) => line.text);
-  const similarity = maxSimilarity(text, own.slice(-5));
+  const own: string[] = [];
+  for (const line of context.spoken) if (line.speaker === speaker) own.push(line.text);
+  const similarity = partial ? 0 : maxSimilarity(text, own.slice(-5));
   const words = wordsOf(text);
   if (words.length === 0) return { ok: true, similarity };
-  const normal = words.join(' ');
-  if (!partial && context.spoken.some((line) => normalizeLine(line.text) === normal)) return { ok: false, similarity, reason: 'verbatim' };
-  // A short acknowledgement ("Yes, exactly.") is judged by its opening; a near-duplicate needs substance.
-  if (!partial && words.length >= 4 && own.some((earlier) => wordsOf(earlier).length >= 4 && tokenOverlap(text, earlier) >= NEAR_DUPLICATE)) {
-    return { ok: false, similarity, reason: 'near-duplicate' };
+  if (!partial) {
+    const normal = words.join(' ');
+    if (context.spoken.some((line) => line.normal === normal)) return { ok: false, similarity, reason: 'verbatim' };
+    // A short acknowledgement ("Yes, exactly.") is judged by its opening; a near-duplicate needs substance.
+    if (words.length >= 4 && own.some((earlier) => wordsOf(earlier).length >= 4 && tokenOverlap(text, earlier) >= NEAR_DUPLICATE)) {
+      return { ok: false, similarity, reason: 'near-duplicate' };
+    }
+    if (similarity > REPETITION_THRESHOLD) return { ok: false, similarity, reason: 'similar' };
   }
-  if (!partial && similarity > REPETITION_THRESHOLD) return { ok: false, similarity, reason: 'similar' };
   if (ai && words.length >= OPENING_WORDS) {
     const opening = words.slice(0, OPENING_WORDS).join(' ');
-    if (context.spoken.some((line) => line.ai && openingOf(line.text) === opening)) return { ok: false, similarity, reason: 'opening' };
+    if (context.spoken.some((line) => line.ai && line.opening === opening)) return { ok: false, similarity, reason: 'opening' };
   }
-  for (const source of context.protectedTexts) {
-    if (longestSharedRun(text, source) > MAX_QUOTED_WORDS) return { ok: false, similarity, reason: 'quotes-knowledge' };
-  }
+  if (quotes(words, context.protectedRuns)) return { ok: false, similarity, reason: 'quotes-knowledge' };
   return { ok: true, similarity };
 };

@@ -8,6 +8,7 @@ import type { Act, EventDraft, EventOf, PairType, SessionEvent, SessionPhase } f
 import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './facilitator';
 import { emptyMemory, type Memory } from './memory';
 import type { Bid } from './policies';
+import type { SpokenLine } from './novelty';
 import { rngFrom, type Rng } from './rng';
 import { rosterOf, type Roster } from './roster';
 
@@ -72,7 +73,7 @@ export interface SessionState {
   /** Each participant's own recent utterances, for the anti-repetition constraint. */
   said: Record<string, string[]>;
   /** Every line of the session, for the screen against verbatim repeats, near-duplicates and reused openings (novelty.ts). */
-  spoken: { speaker: string; text: string; ai: boolean }[];
+  spoken: SpokenLine[];
   log: TurnRecord[];
   rrCursor: string | null;
   partyCursor: Record<string, string | null>;

@@ -12,7 +12,7 @@ import { remember, retrieve } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
 import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
-import { openingOf, screenLine, type ScreenVerdict } from './novelty';
+import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { candidatesFor, openObligation, planFor, selectNextSpeaker } from './floor';
 import { rngFrom } from './rng';
@@ -235,7 +235,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
     bank: { questions: persona?.questions ?? [], points: persona?.points ?? [] },
     move: plan.move ?? null,
     said: state.spoken.filter((u) => u.speaker === plan.speaker).map((u) => u.text),
-    openings: [...new Set(state.spoken.filter((u) => u.ai).map((u) => openingOf(u.text)))],
+    openings: [...new Set(state.spoken.filter((u) => u.ai).map((u) => u.opening))],
     human: human ? { id: human.speaker, shortName: roster.shortName(human.speaker), text: human.text } : null,
     ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
     variant: c.rng.int(0, 2 ** 31 - 1),
@@ -262,14 +262,14 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
 /** The screen a persona's line must pass before it is said (novelty.ts): new, not a quotation of anyone's private knowledge. */
 export const screen = (c: Pick<Ctx, 'state' | 'roster'>, speaker: string, text: string, partial = false): ScreenVerdict => {
   const ai = c.roster.byId.get(speaker)?.kind === 'ai';
-  return screenLine({ spoken: c.state.spoken, protectedTexts: protectedTextsOf(c.state.scene) }, speaker, text, ai, partial);
+  return screenLine({ spoken: c.state.spoken, protectedRuns: protectedRunsOf(c.state.scene) }, speaker, text, ai, partial);
 };
 
-const protectedTexts = new WeakMap<LoadedScene, string[]>();
-const protectedTextsOf = (scene: LoadedScene): string[] => {
-  let texts = protectedTexts.get(scene);
-  if (!texts) protectedTexts.set(scene, (texts = scene.participants.flatMap((p) => knowledgeOf(p.persona).map((k) => k.text))));
-  return texts;
+const protectedRuns = new WeakMap<LoadedScene, Set<string>>();
+const protectedRunsOf = (scene: LoadedScene): Set<string> => {
+  let runs = protectedRuns.get(scene);
+  if (!runs) protectedRuns.set(scene, (runs = quotableRuns(scene.participants.flatMap((p) => knowledgeOf(p.persona).map((k) => k.text)))));
+  return runs;
 };
 
 /**
@@ -439,7 +439,7 @@ export const accept = (
   if (wasApproved) state.approved = null;
   if (state.hands.includes(speaker)) setHand(c, speaker, false);
   state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
-  state.spoken = [...state.spoken, { speaker, text, ai: source === 'ai' || source === 'scripted' }];
+  state.spoken = [...state.spoken, spokenLine(speaker, text, source === 'ai' || source === 'scripted')];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
   state.said = { ...state.said, [speaker]: [...(state.said[speaker] ?? []), text].slice(-5) };
   state.log = [

@@ -55,6 +55,13 @@ const edit = (...replacements: [from: string, to: string][]): string =>
     return text.replace(from, to);
   }, valid);
 
+/** A structure to insert before `turnTaking:` (lines 21-24 of the edited fixture). */
+const structure = 'structure:\n  form: qa\n  askers: [maya]\n  answerers: [panel]\n';
+
+/** Omar's persona with two private-knowledge items, the second given as `item` (line 16 of the edited fixture). */
+const knowledge = (item: string): string =>
+  `    persona:\n      backstory: A seasoned chair.\n      privateKnowledge:\n        - The panel meets twice.\n        - ${item}\n`;
+
 const problemsIn = (text: string): string[] => parseScene(text, 'scenes/fixture.yaml').problems.map(formatProblem);
 
 describe('the shipped scenes', () => {
@@ -87,6 +94,23 @@ describe('parseScene', () => {
     expect(scene?.id).toBe('fixture');
     expect(scene?.snippets[0]?.pattern).toBe('neutral');
     expect(scene?.parties[0]?.speakingMode).toBe('all');
+  });
+
+  it('accepts who asks whom by participant, party or "*", with follow-ups on by default', () => {
+    const text = edit(['turnTaking:\n', `${structure}turnTaking:\n`], ['    turns: 6\n', '    turns: 6\n    roles: { askers: ["*"], answerers: [omar] }\n']);
+    const { scene, problems } = parseScene(text, 'scenes/fixture.yaml');
+    expect(problems).toEqual([]);
+    expect(scene?.structure).toEqual({ form: 'qa', askers: ['maya'], answerers: ['panel'], followUps: true });
+    expect(scene?.snippets[1]?.roles).toEqual({ askers: ['*'], answerers: ['omar'] });
+  });
+
+  it('accepts private knowledge as text, which follows the persona\'s reveal, or as a map with its own', () => {
+    const { scene, problems } = parseScene(edit(['    persona: { backstory: A seasoned chair. }\n', knowledge('{ text: The budget is spent., reveal: when-asked }')]), 'scenes/fixture.yaml');
+    expect(problems).toEqual([]);
+    expect(scene?.participants[1]?.persona).toMatchObject({
+      reveal: 'never',
+      privateKnowledge: ['The panel meets twice.', { text: 'The budget is spent.', reveal: 'when-asked' }],
+    });
   });
 
   it('reports a YAML syntax error at its line and column, under (yaml)', () => {
@@ -124,13 +148,44 @@ describe('parseScene', () => {
 
   it('lists the allowed keys when no allowed key is close', () => {
     expect(problemsIn(edit(['title: Test scene', 'title: Test scene\ncolor: blue']))).toEqual([
-      'scenes/fixture.yaml:2:1 color: unknown key "color" (allowed: title, topic, context, formation, contents, participants, parties, turnTaking, snippets)',
+      'scenes/fixture.yaml:2:1 color: unknown key "color" (allowed: title, topic, context, formation, contents, participants, parties, structure, turnTaking, snippets)',
     ]);
   });
 
   it('reports an unknown enum value with the allowed ones', () => {
     expect(problemsIn(edit(['formation: table', 'formation: sphere']))).toEqual([
       'scenes/fixture.yaml:3:12 formation: expected one of circle, table, panel, audience, poster, u-shape; got "sphere"',
+    ]);
+  });
+
+  it('reports an unknown structure form with the allowed ones', () => {
+    expect(problemsIn(edit(['turnTaking:\n', `${structure}turnTaking:\n`], ['form: qa', 'form: panel']))).toEqual([
+      'scenes/fixture.yaml:22:9 structure.form: expected one of interview, qa, standup, critique, review, retro, poster, investigation, social, discussion; got "panel"',
+    ]);
+  });
+
+  it('reports a knowledge item whose reveal is not never, when-asked or freely, at the value', () => {
+    expect(problemsIn(edit(['    persona: { backstory: A seasoned chair. }\n', knowledge('{ text: The budget is spent., reveal: sometimes }')]))).toEqual([
+      'scenes/fixture.yaml:16:49 participants[1].persona.privateKnowledge[1].reveal: expected one of never, when-asked, freely; got "sometimes"',
+    ]);
+  });
+
+  it('reports a knowledge item without a reveal at the map that lacks it', () => {
+    expect(problemsIn(edit(['    persona: { backstory: A seasoned chair. }\n', knowledge('{ text: The budget is spent. }')]))).toEqual([
+      'scenes/fixture.yaml:16:11 participants[1].persona.privateKnowledge[1].reveal: required (one of never, when-asked, freely)',
+    ]);
+  });
+
+  it('names what a knowledge item may be when it is neither text nor a map', () => {
+    expect(problemsIn(edit(['    persona: { backstory: A seasoned chair. }\n', knowledge('42')]))).toEqual([
+      'scenes/fixture.yaml:16:11 participants[1].persona.privateKnowledge[1]: expected text or a map, got 42',
+    ]);
+  });
+
+  it('reports an unknown key in a knowledge item at the key', () => {
+    expect(problemsIn(edit(['    persona: { backstory: A seasoned chair. }\n', knowledge('{ text: The budget is spent., reveel: never }')]))).toEqual([
+      'scenes/fixture.yaml:16:11 participants[1].persona.privateKnowledge[1].reveal: required (one of never, when-asked, freely)',
+      'scenes/fixture.yaml:16:41 participants[1].persona.privateKnowledge[1].reveel: unknown key "reveel" (did you mean "reveal"?)',
     ]);
   });
 
@@ -220,6 +275,36 @@ describe('cross-reference checks', () => {
         '5:5 participants[0].persona: an AI participant needs a persona',
         '8:5 participants[0].simulated: only human participants can be simulated',
       ],
+    ],
+    [
+      'structure askers name participants, parties or "*"',
+      [['turnTaking:\n', `${structure}turnTaking:\n`], ['askers: [maya]', 'askers: [maya, zoe]']],
+      ['23:18 structure.askers[1]: unknown participant or party "zoe" (known: maya, omar, panel, *)'],
+    ],
+    [
+      'structure answerers name participants, parties or "*"',
+      [['turnTaking:\n', `${structure}turnTaking:\n`], ['answerers: [panel]', 'answerers: [panels]']],
+      ['24:15 structure.answerers[0]: unknown participant or party "panels" (known: maya, omar, panel, *)'],
+    ],
+    [
+      'the chair must be a participant',
+      [['turnTaking:\n', `${structure}  chair: zoe\nturnTaking:\n`]],
+      ['25:10 structure.chair: unknown participant "zoe" (known: maya, omar)'],
+    ],
+    [
+      'the chair is one person, not a party',
+      [['turnTaking:\n', `${structure}  chair: panel\nturnTaking:\n`]],
+      ['25:10 structure.chair: the chair must be a participant; "panel" is a party'],
+    ],
+    [
+      "a snippet's roles name participants, parties or \"*\"",
+      [['    turns: 6\n', '    turns: 6\n    roles: { askers: [maya], answerers: [omar, olga] }\n']],
+      ['33:48 snippets[1].roles.answerers[1]: unknown participant or party "olga" (known: maya, omar, panel, *)'],
+    ],
+    [
+      'a role names a participant or a party, never an id that is both',
+      [['  - id: panel\n', '  - id: omar\n'], ['owner: panel', 'owner: omar'], ['    turns: 6\n', '    turns: 6\n    roles: { askers: [omar], answerers: ["*"] }\n']],
+      ['33:23 snippets[1].roles.askers[0]: "omar" is both a participant and a party; rename one of them'],
     ],
     ['an avatar id is not empty', [['    name: Omar\n', '    name: Omar\n    avatar: ""\n']], ['12:13 participants[1].avatar: expected an avatar id, e.g. "avatar-01"']],
   ])('%s', (_rule, replacements, expected) => {

@@ -5,7 +5,7 @@
  *   scenes/x.yaml:14:7 snippets[1].turns: expected a positive integer, got "six"
  *
  * Three passes, all reported together: YAML syntax, the zod schema, then the cross-references the
- * schema cannot see (party members, initiators, next snippets, the moderator, ...).
+ * schema cannot see (party members, initiators, next snippets, the moderator, who asks whom, ...).
  * `parseScene` does no I/O so the browser can check a scene as it is edited; only `loadScene` and
  * `loadScenes` touch the file system.
  *
@@ -142,24 +142,46 @@ const offsetOf = (doc: Document, path: Path, at: 'key' | 'value'): number => {
 
 const validate = (data: unknown): { scene?: Scene; findings: Finding[] } => {
   // An unknown key is reported at the key itself, with a suggestion from the keys its object allows.
-  const allowedKeys = new Map<string, string[]>();
+  // Keyed by the object that has the unknown keys: inside a union the issue's path is relative to the union.
+  const allowedKeys = new WeakMap<object, string[]>();
   const result = Scene.safeParse(data, {
     error: (issue) => {
-      if (issue.code === 'unrecognized_keys' && issue.schema instanceof z.ZodObject) {
-        allowedKeys.set(formatPath(toPath(issue.path ?? [])), Object.keys(issue.schema.shape));
+      if (issue.code === 'unrecognized_keys' && issue.schema instanceof z.ZodObject && typeof issue.input === 'object' && issue.input !== null) {
+        allowedKeys.set(issue.input, Object.keys(issue.schema.shape));
       }
       return schemaMessage(issue);
     },
   });
   if (result.success) return { scene: result.data, findings: [] };
-  const findings = result.error.issues.flatMap((issue): Finding[] => {
-    const path = toPath(issue.path);
-    if (issue.code !== 'unrecognized_keys') return [{ path, message: issue.message }];
-    const allowed = allowedKeys.get(formatPath(path)) ?? [];
-    return issue.keys.map((key) => ({ path: [...path, key], message: unknownKey(key, allowed), at: 'key' }));
-  });
-  return { findings };
+
+  const findingsOf = (issues: readonly z.core.$ZodIssue[], base: Path): Finding[] =>
+    issues.flatMap((issue): Finding[] => {
+      const path = [...base, ...toPath(issue.path)];
+      if (issue.code === 'invalid_union') return unionFindings(issue, path);
+      if (issue.code !== 'unrecognized_keys') return [{ path, message: issue.message }];
+      const object = valueAt(data, path);
+      const allowed = (typeof object === 'object' && object !== null && allowedKeys.get(object)) || [];
+      return issue.keys.map((key) => ({ path: [...path, key], message: unknownKey(key, allowed), at: 'key' }));
+    });
+
+  // zod words a failed union as "Invalid input". The options the value has the right type for say
+  // better what is wrong (a knowledge item's bad `reveal`); when it fits none, name the types it could be.
+  const unionFindings = (issue: z.core.$ZodIssueInvalidUnion, path: Path): Finding[] => {
+    const wrongType = (option: readonly z.core.$ZodIssue[]): boolean => option.some((i) => i.code === 'invalid_type' && i.path.length === 0);
+    const fitting = issue.errors.find((option) => !wrongType(option));
+    if (fitting !== undefined) return findingsOf(fitting, path);
+    const expected = issue.errors.flatMap((option) => option.flatMap((i) => (i.code === 'invalid_type' && i.path.length === 0 ? [i.expected] : [])));
+    if (expected.length === 0) return [{ path, message: issue.message }];
+    const names = [...new Set(expected.map((type) => typeNames[type] ?? type))];
+    return [{ path, message: `expected ${names.join(' or ')}, got ${describe(valueAt(data, path))}` }];
+  };
+
+  return { findings: findingsOf(result.error.issues, []) };
 };
+
+/** The raw value at `path`, or undefined where the path leaves the data. */
+const valueAt = (data: unknown, path: Path): unknown =>
+  path.reduce<unknown>((value, segment) => (typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[segment] : undefined), data);
 
 const schemaMessage = (issue: z.core.$ZodRawIssue): string | undefined => {
   switch (issue.code) {
@@ -173,6 +195,7 @@ const schemaMessage = (issue: z.core.$ZodRawIssue): string | undefined => {
       return `expected ${expected}, got ${describe(issue.input)}`;
     }
     case 'invalid_value':
+      if (issue.input === undefined) return `required (one of ${issue.values.map(String).join(', ')})`;
       return `expected one of ${issue.values.map(String).join(', ')}; got ${describe(issue.input)}`;
     case 'too_small':
       if (issue.origin === 'string') return issue.minimum === 1 ? 'expected non-empty text' : `expected at least ${issue.minimum} characters`;
@@ -334,6 +357,27 @@ const checkReferences = (data: unknown): Finding[] => {
 
   contents.forEach((c, i) => expectOneOf('party', partyIds, ['public'])(c.owner, ['contents', i, 'owner']));
 
+  // Who asks whom: each side names participants, parties (all their members) or "*" (everyone).
+  // An id that is both a participant and a party would be read as the participant alone (roster.ts).
+  const expectRole = (ref: unknown, path: Path): void => {
+    expectOneOf('participant or party', [...participantIds, ...partyIds], ['*'])(ref, path);
+    if (typeof ref === 'string' && participantIds.includes(ref) && partyIds.includes(ref)) {
+      report(path, `"${ref}" is both a participant and a party; rename one of them`);
+    }
+  };
+  const checkRoles = (roles: Loose, at: Path): void => {
+    list(roles.askers).forEach((ref, j) => expectRole(ref, [...at, 'askers', j]));
+    list(roles.answerers).forEach((ref, j) => expectRole(ref, [...at, 'answerers', j]));
+  };
+  const structure = record(scene.structure);
+  checkRoles(structure, ['structure']);
+  // The chair invites each next speaker by name, so it is one person, never a party.
+  if (typeof structure.chair === 'string' && partyIds.includes(structure.chair) && !participantIds.includes(structure.chair)) {
+    report(['structure', 'chair'], `the chair must be a participant; "${structure.chair}" is a party`);
+  } else {
+    expectParticipant(structure.chair, ['structure', 'chair']);
+  }
+
   const turnTaking = record(scene.turnTaking);
   if (turnTaking.policy === 'party') {
     if (turnTaking.partyMode === undefined) report(['turnTaking', 'partyMode'], 'the party policy needs a partyMode (free, round-robin or moderated)');
@@ -368,6 +412,7 @@ const checkReferences = (data: unknown): Finding[] => {
       expectParticipant(record(rule).to, [...at, 'interruptions', j, 'to']);
     });
     list(s.backchannels).forEach((rule, j) => expectOneOf('participant', participantIds, ['*'])(record(rule).from, [...at, 'backchannels', j, 'from']));
+    checkRoles(record(s.roles), [...at, 'roles']);
     expectSnippet(s.next, [...at, 'next']);
   });
 

@@ -7,7 +7,8 @@
  * The model follows DialogLab §4.1 and §5.1: a scene has a topic, a formation, shared contents,
  * participants (AI personas or humans), parties with speaking modes, a turn-taking policy and
  * an ordered list of snippets. Cross-references (party members, initiators, next snippets, the
- * moderator) are checked in `load.ts`, where their file positions are known.
+ * moderator, the structure's and snippets' roles, the chair) are checked in `load.ts`, where their
+ * file positions are known.
  */
 import { z } from 'zod';
 
