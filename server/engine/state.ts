@@ -47,7 +47,7 @@ export interface LastUtterance {
 }
 
 export type Pending =
-  | { id: string; kind: 'utterance'; plan: Plan; attempt: number; rejected: { text: string; similarity: number; partial?: boolean }[] }
+  | { id: string; kind: 'utterance'; plan: Plan; attempt: number; rejected: { text: string; similarity: number; severity: number; partial?: boolean }[] }
   | { id: string; kind: 'proposal'; participant: string; intent: Intent }
   | { id: string; kind: 'select'; attempt: number; candidates: string[] }
   | { id: string; kind: 'think'; bidders: string[] };

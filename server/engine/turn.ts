@@ -135,7 +135,7 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
   requestUtterance(c, plan, 0, []);
 };
 
-export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: { text: string; similarity: number }[]): void => {
+export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: Extract<Pending, { kind: 'utterance' }>['rejected']): void => {
   const id = nextId(c, 'g');
   // The instructor's direction goes to the next AI turn requested, and stays with it through resamples.
   if (c.state.direction && !plan.direction && c.roster.byId.get(plan.speaker)?.kind === 'ai') {
@@ -272,6 +272,9 @@ const protectedRunsOf = (scene: LoadedScene): Set<string> => {
   return runs;
 };
 
+/** How bad each fault is, when every candidate has one. */
+const severity: Record<Exclude<ScreenVerdict, { ok: true }>['reason'], number> = { opening: 1, similar: 1, 'near-duplicate': 2, verbatim: 3, 'quotes-knowledge': 3 };
+
 /**
  * A generated line for `pending`. `partial`: the shell stopped it at its first clause because it
  * failed the screen, before anyone saw or heard it. `committed`: some of it has already been shown
@@ -297,11 +300,20 @@ export const onUtteranceText = (
   // knowledge is drawn again, hotter, up to 5 times.
   const verdict = screen(c, plan.speaker, text);
   if (!verdict.ok && !how.committed && pending.attempt < MAX_RESAMPLES) {
-    return requestUtterance(c, plan, pending.attempt + 1, [...pending.rejected, { text, similarity: verdict.similarity, ...(how.partial ? { partial: true } : {}) }]);
+    return requestUtterance(c, plan, pending.attempt + 1, [
+      ...pending.rejected,
+      { text, similarity: verdict.similarity, severity: severity[verdict.reason], ...(how.partial ? { partial: true } : {}) },
+    ]);
   }
-  let chosen: { text: string; similarity: number } = { text, similarity: verdict.similarity };
-  // All attempts rejected: keep the least similar whole candidate to maintain flow.
-  if (!verdict.ok && !how.committed) for (const candidate of pending.rejected) if (!candidate.partial && candidate.similarity < chosen.similarity) chosen = candidate;
+  let chosen: { text: string; similarity: number; severity: number } = { text, similarity: verdict.similarity, severity: verdict.ok ? 0 : severity[verdict.reason] };
+  // All attempts rejected: keep the whole candidate with the mildest fault, least similar among
+  // them, to maintain flow (a line too like one's own last is better than a verbatim repeat).
+  if (!verdict.ok && !how.committed) {
+    for (const candidate of pending.rejected) {
+      if (candidate.partial) continue;
+      if (candidate.severity < chosen.severity || (candidate.severity === chosen.severity && candidate.similarity < chosen.similarity)) chosen = candidate;
+    }
+  }
   const source = c.roster.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
   // The measured speech length belongs to this text only; an earlier candidate's is estimated.
   const spokenMs = chosen.text === text ? durationMs : undefined;
