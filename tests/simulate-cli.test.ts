@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionEvent } from '../server/engine/events';
 import { aggregateMetrics, runMetrics } from '../server/metrics/metrics';
+import { loadScene } from '../server/scene/load';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const scene = existsSync(join(repo, 'scenes/team-standup.yaml'))
@@ -105,7 +106,8 @@ describe('npm run simulate', () => {
 
   it('summarizes the metrics of the written runs', async () => {
     const summary = JSON.parse(await readFile(join(dirs.first, 'summary.json'), 'utf8'));
-    const runs = (await readRuns(dirs.first, 3)).map(runMetrics);
+    const loaded = await loadScene(join(repo, scene));
+    const runs = (await readRuns(dirs.first, 3)).map((events) => runMetrics(events, loaded));
     expect(summary).toEqual({
       scene: scene.replace(/^scenes\/|\.yaml$/g, ''),
       generator: 'scripted',
@@ -148,5 +150,56 @@ describe('npm run simulate', () => {
     const exit = await simulate(['--help']);
     expect(exit.code).toBe(0);
     expect(exit.stdout).toContain('--runs <N>');
+    expect(exit.stdout).toContain('--all');
+  });
+
+  it('exits 1 when given both --all and a scene file', async () => {
+    const exit = await simulate(['--all', scene]);
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('not both');
+  });
+});
+
+describe('npm run simulate -- --all', () => {
+  const scenes = readdirSync(join(repo, 'scenes'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''))
+    .sort();
+  let tmp: string;
+  let exit: Exit;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'simulate-all-'));
+    exit = await simulate(['--all', '--runs', '1', '--seed', '3', '--out', tmp]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('runs every scene, writing each one’s files under <out>/<scene id> and a stderr line per scene', () => {
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(scenes).toHaveLength(9);
+    for (const id of scenes) {
+      expect(existsSync(join(tmp, id, 'run-1.jsonl')), id).toBe(true);
+      expect(existsSync(join(tmp, id, 'summary.json')), id).toBe(true);
+    }
+    expect(exit.stderr.trimEnd().split('\n').map((l) => /^1 run of (\S+) /.exec(l)?.[1])).toEqual(scenes);
+  });
+
+  it('prints one table: a row per scene in file order, then all, every number readable', async () => {
+    const [header, ...rows] = exit.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
+    expect(header).toEqual(['scene', 'runs', 'turns', 'answered-next', 'repeat', 'near-dup', 'top-opening', 'leaks', 'role-adherence', 'breakdowns']);
+    expect(rows.map((r) => r[0])).toEqual([...scenes, 'all']);
+    for (const row of rows) {
+      expect(row, row.join(' ')).toHaveLength(header!.length);
+      const [, runs, turns, ...measures] = row;
+      expect(Number(runs)).toBe(row[0] === 'all' ? scenes.length : 1);
+      expect(Number(turns)).toBeGreaterThan(0);
+      for (const value of measures) expect(value === '-' || Number.isFinite(parseFloat(value)), `${row[0]}: ${value}`).toBe(true);
+    }
+    // The table's means are the summaries' (turns of run 1 here).
+    const summary = JSON.parse(await readFile(join(tmp, scenes[0]!, 'summary.json'), 'utf8'));
+    expect(Number(rows[0]![2])).toBeCloseTo(summary.metrics.runs[0].turns, 1);
   });
 });

@@ -276,7 +276,7 @@ const main = async (): Promise<void> => {
     rl.close();
   }
   const log = await conversation.ended;
-  const metrics = runMetrics(log);
+  const metrics = runMetrics(log, scene);
   const share = you ? metrics.participants[you]?.speakingShare : undefined;
   process.stdout.write(
     dim(

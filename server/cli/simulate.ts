@@ -1,8 +1,10 @@
 /**
  * The batch simulator: runs a scene several times with every human simulated, writes each run's
- * event log and a summary of conversation metrics.
+ * event log and a summary of conversation metrics. With `--all` it does so for every scene in
+ * `scenes/` and prints one table comparing them.
  *
  *   npm run -s simulate -- scenes/team-standup.yaml --runs 10 --seed 1 --out out/standup
+ *   npm run -s simulate -- --all --runs 3
  *
  * Run k (1-based) uses seed S + k - 1. The summary holds nothing from the wall clock, so with the
  * scripted generator the same scene and seed write byte-identical files.
@@ -13,19 +15,31 @@ import { parseArgs } from 'node:util';
 import { driveSession } from '../conversation/drive';
 import type { SessionEvent } from '../engine/events';
 import { aggregateMetrics, runMetrics, type RunMetrics } from '../metrics/metrics';
+import { formatTable, type TableRow } from '../metrics/table';
 import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator/index';
-import { loadScene, SceneError } from '../scene/load';
+import type { Generator } from '../providers/generator/port';
+import { loadScene, loadScenes, SceneError, type LoadedScene } from '../scene/load';
+
+/** Where `--all` finds the scenes, relative to the working directory. */
+const scenesDir = 'scenes';
 
 const usage = `Usage: npm run -s simulate -- <scene file> [options]
+       npm run -s simulate -- --all [options]
 
 Runs a scene N times with every human simulated and writes
   <out>/run-<k>.jsonl   the event log of run k, one JSON event per line
   <out>/summary.json    conversation metrics per run and aggregated over runs
 
+With --all, runs every scene in ${scenesDir}/ (sorted by file name), writes each one's files
+under <out>/<scene id>/ and prints one table to stdout: a row per scene and one for all runs,
+with the mean per run of turns, answered-next rate, repeat and near-duplicate rates, the most
+frequent opening's share, private-knowledge leaks, role adherence and breakdowns.
+
 Options:
-  --runs <N>              number of sessions (default 1)
+  --all                   run every scene in ${scenesDir}/ instead of one scene file
+  --runs <N>              number of sessions per scene (default 1)
   --seed <S>              seed of run 1; run k uses S + k - 1 (default 1)
-  --out <dir>             output folder (default out/<scene id>)
+  --out <dir>             output folder (default out/<scene id>; with --all, the parent folder, default out)
   --generator <name>      scripted | gemini | openai (default scripted)
   --approvals <decision>  approve | dismiss: how simulated approvals are resolved
   -h, --help              show this help
@@ -45,7 +59,8 @@ const requiredVariables: Record<GeneratorName, string[]> = {
 };
 
 interface Options {
-  scene: string;
+  /** A scene file, or `null` for every scene (--all). */
+  scene: string | null;
   runs: number;
   seed: number;
   out: string | undefined;
@@ -83,6 +98,7 @@ const parseOptions = (argv: string[]): Options | null => {
         out: { type: 'string' },
         generator: { type: 'string' },
         approvals: { type: 'string' },
+        all: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -94,13 +110,14 @@ const parseOptions = (argv: string[]): Options | null => {
   const { values, positionals } = parsed;
   if (values.help) return null;
   const [scene, ...extra] = positionals;
-  if (scene === undefined) throw new UsageError('missing the scene file, e.g. scenes/team-standup.yaml');
+  if (values.all && scene !== undefined) throw new UsageError(`--all runs every scene in ${scenesDir}/; give a scene file or --all, not both`);
+  if (!values.all && scene === undefined) throw new UsageError('missing the scene file, e.g. scenes/team-standup.yaml (or --all for every scene)');
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
   const seed = integer('--seed', values.seed, 1);
   const runs = integer('--runs', values.runs, 1, 1);
   if (!Number.isSafeInteger(seed + runs - 1)) throw new UsageError(`--seed ${seed} with --runs ${runs} overflows the seed range`);
   return {
-    scene,
+    scene: scene ?? null,
     runs,
     seed,
     out: values.out,
@@ -109,54 +126,30 @@ const parseOptions = (argv: string[]): Options | null => {
   };
 };
 
-const progressBar = (done: number, total: number, turns: number): string => {
+const progressBar = (label: string, done: number, total: number, turns: number): string => {
   const width = 20;
   const filled = Math.round((done / total) * width);
-  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} runs, ${turns} turns`;
+  return `${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} runs, ${turns} turns`;
 };
 
-const main = async (argv: string[]): Promise<number> => {
-  let options: Options | null;
+/** The scene file, or every scene for --all; `null` after telling the user what is wrong. */
+const scenesFor = async (options: Options): Promise<LoadedScene[] | null> => {
+  const path = options.scene ?? scenesDir;
   try {
-    options = parseOptions(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`simulate: ${error.message}\nRun with --help for usage.\n`);
-    return 1;
-  }
-  if (options === null) {
-    process.stdout.write(usage);
-    return 0;
-  }
-
-  let scene;
-  try {
-    scene = await loadScene(options.scene);
+    return options.scene === null ? await loadScenes(scenesDir) : [await loadScene(options.scene)];
   } catch (error) {
     // A SceneError's message lists every problem as file:line:col; anything else is the file system's.
     const { code, message: reason } = error as NodeJS.ErrnoException;
+    const what = options.scene === null ? 'scenes folder' : 'scene file';
     const message =
-      error instanceof SceneError
-        ? error.message
-        : code === 'ENOENT'
-          ? `scene file not found: ${options.scene}`
-          : `cannot read scene file ${options.scene}: ${reason}`;
+      error instanceof SceneError ? error.message : code === 'ENOENT' ? `${what} not found: ${path}` : `cannot read ${what} ${path}: ${reason}`;
     process.stderr.write(`simulate: ${message}\n`);
-    return 1;
+    return null;
   }
+};
 
-  // A vendor's fallbacks become system events in each run's log, where the metrics count them;
-  // its breaker is shared by the runs, so a vendor that is down is not called run after run.
-  let generator;
-  try {
-    generator = createGenerator(options.generator, process.env);
-  } catch (error) {
-    const unset = requiredVariables[options.generator].filter((variable) => !process.env[variable]?.trim());
-    process.stderr.write(`simulate: ${(error as Error).message}\n${unset.map((variable) => `set ${variable}=...\n`).join('')}`);
-    return 1;
-  }
-
-  const out = options.out ?? join('out', scene.id);
+/** Runs one scene `options.runs` times, writes its logs and summary to `out`, and returns the runs' metrics. */
+const simulateScene = async (scene: LoadedScene, options: Options, generator: Generator, out: string): Promise<RunMetrics[]> => {
   await mkdir(out, { recursive: true });
 
   // The bar redraws at most every 100 ms: the scripted generator produces thousands of turns a second.
@@ -166,7 +159,7 @@ const main = async (argv: string[]): Promise<number> => {
   const draw = (done: number, force = false): void => {
     if (!tty || (!force && performance.now() - drawnAt < 100)) return;
     drawnAt = performance.now();
-    process.stderr.write(`\r${progressBar(done, options.runs, turns)}\x1b[K`);
+    process.stderr.write(`\r${progressBar(scene.id, done, options.runs, turns)}\x1b[K`);
   };
 
   const metrics: RunMetrics[] = [];
@@ -183,10 +176,10 @@ const main = async (argv: string[]): Promise<number> => {
       },
     });
     await writeFile(join(out, `run-${k}.jsonl`), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    metrics.push(runMetrics(events));
+    metrics.push(runMetrics(events, scene));
     draw(k, true);
   }
-  if (tty) process.stderr.write('\n');
+  if (tty) process.stderr.write('\r\x1b[K');
 
   const summary = {
     scene: scene.id,
@@ -200,6 +193,52 @@ const main = async (argv: string[]): Promise<number> => {
   const total = metrics.reduce((sum, m) => sum + m.turns, 0);
   const plural = options.runs === 1 ? 'run' : 'runs';
   process.stderr.write(`${options.runs} ${plural} of ${scene.id} (${options.generator}, seed ${options.seed}): ${total} turns -> ${out}\n`);
+  return metrics;
+};
+
+const main = async (argv: string[]): Promise<number> => {
+  let options: Options | null;
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`simulate: ${error.message}\nRun with --help for usage.\n`);
+    return 1;
+  }
+  if (options === null) {
+    process.stdout.write(usage);
+    return 0;
+  }
+
+  const scenes = await scenesFor(options);
+  if (scenes === null) return 1;
+
+  // A vendor's fallbacks become system events in each run's log, where the metrics count them;
+  // its breaker is shared by the runs (and the scenes), so a vendor that is down is not called run after run.
+  let generator;
+  try {
+    generator = createGenerator(options.generator, process.env);
+  } catch (error) {
+    const unset = requiredVariables[options.generator].filter((variable) => !process.env[variable]?.trim());
+    process.stderr.write(`simulate: ${(error as Error).message}\n${unset.map((variable) => `set ${variable}=...\n`).join('')}`);
+    return 1;
+  }
+
+  if (options.scene !== null) {
+    const scene = scenes[0]!;
+    await simulateScene(scene, options, generator, options.out ?? join('out', scene.id));
+    return 0;
+  }
+
+  const rows: TableRow[] = [];
+  const everyRun: RunMetrics[] = [];
+  for (const scene of scenes) {
+    const metrics = await simulateScene(scene, options, generator, join(options.out ?? 'out', scene.id));
+    rows.push({ name: scene.id, aggregate: aggregateMetrics(metrics) });
+    everyRun.push(...metrics);
+  }
+  rows.push({ name: 'all', aggregate: aggregateMetrics(everyRun) });
+  process.stdout.write(formatTable(rows));
   return 0;
 };
 

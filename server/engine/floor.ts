@@ -297,9 +297,11 @@ export const questionTarget = (c: Working, speaker: string): string | null => {
   let options = candidatesFor(c, false).filter((id) => id !== speaker && id !== moderator);
   if (moderator) options = options.filter((id) => c.roster.partyOf.get(id)?.id !== speakerParty);
   const roles = rolesFor(c.roster, currentSnippet(state));
-  const part = partOf(c.roster, currentSnippet(state), speaker);
-  if (roles && (part === 'asker' || part === 'answerer')) {
-    const wanted = part === 'asker' ? roles.answerers : roles.askers;
+  // By membership, not part: a chair who is also among the askers asks the answerers too.
+  const asks = roles?.askers.has(speaker) ?? false;
+  const answers = roles?.answerers.has(speaker) ?? false;
+  if (roles && asks !== answers) {
+    const wanted = asks ? roles.answerers : roles.askers;
     const fitting = options.filter((id) => wanted.has(id));
     if (fitting.length) options = fitting;
   }

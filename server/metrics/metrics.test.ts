@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDraft, SessionEvent } from '../engine/events';
 import { countWords } from '../engine/words';
-import { aggregateMetrics, runMetrics, type RunMetrics } from './metrics';
+import { Scene, type LoadedScene } from '../scene/schema';
+import { aggregateMetrics, numericMetrics, runMetrics, type RunMetrics } from './metrics';
 
 /** Numbers and times the drafts: one event every second. */
 const log = (...drafts: EventDraft[]): SessionEvent[] => drafts.map((d, i) => ({ ...d, seq: i + 1, t: i * 1000 }) as SessionEvent);
@@ -90,6 +91,24 @@ describe('runMetrics', () => {
     expect(m.adjacencyCompletion).toBeCloseTo(2 / 3, 10);
   });
 
+  it('answers next when the addressee of a designated question speaks next, whatever they say', () => {
+    const m = runMetrics(
+      log(
+        start(['a', 'b', 'c']),
+        say('a', 'Bea, what do you think?', { addressee: 'b', pair: 'question', act: 'question' }),
+        say('b', 'Let me think about it.'), // answered next: Bea speaks
+        say('b', 'Cy, could you send the file?', { addressee: 'c', pair: 'request', act: 'request' }), // a request, not a question
+        say('a', 'I can send it.'),
+        say('a', 'Cy, are you there?', { addressee: 'c', pair: 'question', act: 'question' }),
+        say('b', 'He stepped out.'), // not Cy
+        say('b', 'Any questions?', { pair: 'question', act: 'question' }), // to nobody in particular
+        say('a', 'Bea, is it done?', { addressee: 'b', pair: 'question', act: 'question' }), // unanswered at the end
+      ),
+    );
+    expect(m.answeredNext).toBeCloseTo(1 / 3, 10);
+    expect(runMetrics(log(start(['a', 'b']), say('a', 'Hello Bea.', { addressee: 'b', pair: 'greeting' }))).answeredNext).toBeNull();
+  });
+
   it('counts a first pair part left unanswered at the end as not completed', () => {
     const m = runMetrics(log(start(['a', 'b']), say('a', 'Bea, any questions?', { addressee: 'b', pair: 'question' })));
     expect(m.adjacencyCompletion).toBe(0);
@@ -126,6 +145,52 @@ describe('runMetrics', () => {
     const fillers = ['Penguins enjoy cold water', 'Trains leave hourly', 'Violins need tuning', 'Gardens bloom slowly', 'Clocks tick loudly'];
     const m = runMetrics(log(start(['a']), say('a', line), ...fillers.map((f) => say('a', f)), say('a', line)));
     expect(m.repetitionRate).toBe(0);
+  });
+
+  it('measures repeats by anyone, near-duplicates of one’s own lines and the top opening of AI lines', () => {
+    const m = runMetrics(
+      log(
+        start(['a', 'b']),
+        say('a', 'The budget report is due on Friday.', { source: 'ai' }),
+        say('b', 'The budget report is due on Friday!', { source: 'ai' }), // verbatim repeat, not b's near-duplicate
+        say('a', 'The budget report is due this Friday.', { source: 'ai' }), // a's near-duplicate: 6 of its 7 words
+        say('b', 'Penguins enjoy cold water.'), // scripted: not an AI line
+      ),
+    );
+    expect(m.repeatRate).toBe(1 / 4);
+    expect(m.nearDuplicateRate).toBe(1 / 4);
+    expect(m.topOpening).toEqual({ phrase: 'the budget report is', lines: 3, share: 1 });
+    expect(m.topOpeningShare).toBe(1);
+  });
+
+  it('measures leaks and role adherence only with the scene; breakdowns without it leave off-topic out', () => {
+    const scene: LoadedScene = {
+      id: 'test',
+      ...Scene.parse({
+        title: 'Interview',
+        topic: 'hiring a product manager',
+        formation: 'panel',
+        participants: [
+          { id: 'a', kind: 'ai', name: 'Ann', persona: { backstory: 'Hiring manager.', privateKnowledge: ['The salary band tops out below the ask.'] } },
+          { id: 'b', kind: 'ai', name: 'Bea', persona: { backstory: 'Candidate.' } },
+        ],
+        structure: { form: 'interview', askers: ['a'], answerers: ['b'] },
+        snippets: [{ id: 's1', initiator: 'a', turns: 10 }],
+      }),
+    };
+    const events = log(
+      start(['a', 'b']),
+      say('a', 'Bea, why product management?', { addressee: 'b', pair: 'question', act: 'question', source: 'ai' }),
+      say('b', 'Ann, the salary band for product managers tops out below my ask, right?', { source: 'ai' }), // another's knowledge, and no answer
+      say('a', 'Penguins enjoy swimming in freezing water.', { source: 'ai' }), // off-topic
+    );
+    const withScene = runMetrics(events, scene);
+    expect(withScene).toMatchObject({ leaks: 1, roleAdherence: 1, questionsByPart: { 'asker->answerer': 1 }, breakdowns: 2 });
+    expect(withScene.leakDetails).toEqual([{ utterance: 'u' + (utteranceCount - 1), speaker: 'b', owner: 'a', kind: 'another' }]);
+    expect(withScene.breakdownKinds).toEqual({ 'ignored-question': 1, 'wrong-addressee': 0, repetition: 0, 'self-contradiction': 0, 'off-topic': 1 });
+    const without = runMetrics(events);
+    expect(without).toMatchObject({ leaks: null, leakDetails: [], roleAdherence: null, questionsByPart: {}, breakdowns: 1 });
+    expect(without.breakdownKinds['off-topic']).toBe(0);
   });
 
   it('counts interruptions, backchannels, impromptu phases, hand raises, approvals and fallbacks', () => {
@@ -183,9 +248,15 @@ describe('runMetrics', () => {
       gini: null,
       adjacencyPairs: 0,
       adjacencyCompletion: null,
+      answeredNext: null,
       longestRun: 0,
       longestRunSpeaker: null,
       repetitionRate: null,
+      repeatRate: null,
+      nearDuplicateRate: null,
+      topOpening: null,
+      topOpeningShare: null,
+      breakdowns: 0,
       durationMs: 1000,
       endReason: 'ended',
     });
@@ -235,10 +306,24 @@ describe('aggregateMetrics', () => {
     expect(a.metrics.turns?.std).toBeCloseTo(Math.sqrt(8), 12);
   });
 
+  it('aggregates the quality measures like the others, and breakdowns per kind', () => {
+    const repeats = (n: number): RunMetrics =>
+      runMetrics(log(start(['a', 'b']), say('a', 'We should ship on Friday.'), ...Array.from({ length: n }, () => say('b', 'We should ship on Friday.'))));
+    const a = aggregateMetrics([repeats(1), repeats(3)]);
+    expect(numericMetrics).toEqual(expect.arrayContaining(['answeredNext', 'repeatRate', 'nearDuplicateRate', 'topOpeningShare', 'leaks', 'roleAdherence', 'breakdowns']));
+    // repeat rates 1/2 and 3/4; repetition breakdowns 1 and 3.
+    expect(a.metrics.repeatRate).toMatchObject({ mean: 5 / 8, min: 1 / 2, max: 3 / 4 });
+    expect(a.metrics.breakdowns).toMatchObject({ mean: 2, min: 1, max: 3 });
+    expect(a.breakdownKinds.repetition).toMatchObject({ mean: 2, min: 1, max: 3 });
+    expect(a.breakdownKinds['off-topic']).toEqual({ mean: 0, std: 0, min: 0, max: 0 });
+    expect(a.metrics.leaks).toBeNull();
+  });
+
   it('returns an empty aggregate for no runs', () => {
     const a = aggregateMetrics([]);
     expect(a.runs).toBe(0);
     expect(a.metrics.turns).toBeNull();
     expect(a.participants).toEqual({});
+    expect(a.breakdownKinds.repetition).toBeNull();
   });
 });

@@ -4,14 +4,21 @@
  *
  * Ratios whose denominator is empty (completion without designated utterances, evenness without
  * words) are `null`, not 0, so that they do not drag an aggregate toward a value nobody observed.
+ * Measures that need the scene (leaks, role adherence, off-topic breakdowns) are `null`, or not
+ * counted, when it is not given.
  *
  * @example
- * const metrics = runMetrics(events);
+ * const metrics = runMetrics(events, scene);
  * metrics.evenness; // 50 when three participants spoke 10, 20 and 30 words
  */
 import type { EventOf, SessionEvent } from '../engine/events';
 import { maxSimilarity, REPETITION_THRESHOLD } from '../engine/similarity';
 import { countWords, speakingMs } from '../engine/words';
+import type { LoadedScene } from '../scene/schema';
+import { breakdownKinds, breakdownsOf, type Breakdown, type BreakdownKind } from './breakdowns';
+import { leaksOf, type Leak } from './leaks';
+import { repetitionOf, topOpeningOf, type TopOpening } from './repetition';
+import { roleAdherenceOf } from './roles';
 
 export interface ParticipantMetrics {
   /** Utterances spoken. */
@@ -49,6 +56,12 @@ export interface RunMetrics {
    * `null` when there are none.
    */
   adjacencyCompletion: number | null;
+  /**
+   * Of the designated questions (`pair` question with an addressee), the share whose next
+   * utterance is spoken by the addressee; one left unanswered at the end of the log counts as not
+   * answered. `null` when there are none.
+   */
+  answeredNext: number | null;
   /** The longest stretch of consecutive utterances by one speaker (the first, on a tie). */
   longestRun: number;
   longestRunSpeaker: string | null;
@@ -57,6 +70,28 @@ export interface RunMetrics {
    * five utterances exceeds 0.5, recomputed from the texts. `null` without utterances.
    */
   repetitionRate: number | null;
+  /** The share of utterances whose normalised text was already said in the run, by anyone (engine/novelty.ts). */
+  repeatRate: number | null;
+  /**
+   * The share of utterances (all of them, as for `repeatRate`) that have four words or more and
+   * share at least NEAR_DUPLICATE of their word set with one of the same speaker's earlier lines of
+   * four words or more; verbatim repeats of one's own lines included.
+   */
+  nearDuplicateRate: number | null;
+  /** The most frequent opening of AI lines (source `ai`) and its share of them; `null` without AI lines. */
+  topOpening: TopOpening | null;
+  topOpeningShare: number | null;
+  /** Generated lines that leak private knowledge (leaks.ts); `null` without the scene. */
+  leaks: number | null;
+  leakDetails: Leak[];
+  /** Of the askers' designated questions, the share put to an answerer (roles.ts); `null` without the scene, roles or such questions. */
+  roleAdherence: number | null;
+  /** Designated questions in snippets with roles, by the parts of asker and addressee: `asker->answerer`... */
+  questionsByPart: Record<string, number>;
+  /** Breakdowns found (breakdowns.ts), all kinds together; off-topic ones only with the scene. */
+  breakdowns: number;
+  breakdownKinds: Record<BreakdownKind, number>;
+  breakdownDetails: Breakdown[];
   interruptions: number;
   backchannels: number;
   impromptuPhases: number;
@@ -84,8 +119,15 @@ export const numericMetrics = [
   'gini',
   'adjacencyPairs',
   'adjacencyCompletion',
+  'answeredNext',
   'longestRun',
   'repetitionRate',
+  'repeatRate',
+  'nearDuplicateRate',
+  'topOpeningShare',
+  'leaks',
+  'roleAdherence',
+  'breakdowns',
   'interruptions',
   'backchannels',
   'impromptuPhases',
@@ -113,6 +155,8 @@ export interface AggregateMetrics {
   metrics: Record<NumericMetric, Stats | null>;
   /** Keyed by participant id, over the runs the participant appears in. */
   participants: Record<string, Record<keyof ParticipantMetrics, Stats>>;
+  /** Breakdowns of each kind per run; `null` for no runs. */
+  breakdownKinds: Record<BreakdownKind, Stats | null>;
   /** How many runs ended for each reason; runs without an end event are not counted. */
   endReasons: Partial<Record<EndReason, number>>;
 }
@@ -143,7 +187,7 @@ const evennessOf = (values: readonly number[]): number | null => {
   return m === 0 ? null : (sampleStd(values) / m) * 100;
 };
 
-export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
+export const runMetrics = (events: readonly SessionEvent[], scene?: LoadedScene): RunMetrics => {
   const start = events.find((e): e is EventOf<'session-start'> => e.type === 'session-start');
   const utterances = events.filter((e): e is EventOf<'utterance'> => e.type === 'utterance');
   const count = (predicate: (e: SessionEvent) => boolean): number => events.filter(predicate).length;
@@ -158,6 +202,8 @@ export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
   let repeated = 0;
   let adjacencyPairs = 0;
   let completed = 0;
+  let questions = 0;
+  let answered = 0;
   let longestRun = 0;
   let longestRunSpeaker: string | null = null;
   let run = 0;
@@ -175,8 +221,13 @@ export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
     previousTexts.set(u.speaker, [...previous, u.text].slice(-repetitionWindow));
 
     if (u.addressee !== null && u.pair !== 'none') {
+      const addresseeNext = utterances[i + 1]?.speaker === u.addressee;
       adjacencyPairs += 1;
-      if (utterances[i + 1]?.speaker === u.addressee) completed += 1;
+      if (addresseeNext) completed += 1;
+      if (u.pair === 'question') {
+        questions += 1;
+        if (addresseeNext) answered += 1;
+      }
     }
 
     run = utterances[i - 1]?.speaker === u.speaker ? run + 1 : 1;
@@ -192,6 +243,15 @@ export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
   const wordsPer = tables.map((p) => p.words);
   const end = events.findLast((e): e is EventOf<'end'> => e.type === 'end');
 
+  const share = (n: number): number | null => (utterances.length > 0 ? n / utterances.length : null);
+  const repetition = repetitionOf(utterances);
+  const topOpening = topOpeningOf(utterances);
+  const leakDetails = scene ? leaksOf(utterances, scene) : [];
+  const roles = scene ? roleAdherenceOf(utterances, scene) : { adherence: null, questionsByPart: {} };
+  const breakdownDetails = breakdownsOf(utterances, repetition, scene);
+  const kinds = Object.fromEntries(breakdownKinds.map((kind) => [kind, 0])) as Record<BreakdownKind, number>;
+  for (const b of breakdownDetails) kinds[b.kind] += 1;
+
   return {
     seed: start?.seed ?? null,
     turns: utterances.length,
@@ -201,9 +261,21 @@ export const runMetrics = (events: readonly SessionEvent[]): RunMetrics => {
     gini: giniOf(wordsPer),
     adjacencyPairs,
     adjacencyCompletion: adjacencyPairs > 0 ? completed / adjacencyPairs : null,
+    answeredNext: questions > 0 ? answered / questions : null,
     longestRun,
     longestRunSpeaker,
-    repetitionRate: utterances.length > 0 ? repeated / utterances.length : null,
+    repetitionRate: share(repeated),
+    repeatRate: share(repetition.verbatim.filter(Boolean).length),
+    nearDuplicateRate: share(repetition.nearDuplicate.filter(Boolean).length),
+    topOpening,
+    topOpeningShare: topOpening?.share ?? null,
+    leaks: scene ? leakDetails.length : null,
+    leakDetails,
+    roleAdherence: roles.adherence,
+    questionsByPart: roles.questionsByPart,
+    breakdowns: breakdownDetails.length,
+    breakdownKinds: kinds,
+    breakdownDetails,
     interruptions: count((e) => e.type === 'interruption'),
     backchannels: count((e) => e.type === 'backchannel'),
     impromptuPhases: count((e) => e.type === 'impromptu-start'),
@@ -240,8 +312,11 @@ export const aggregateMetrics = (runs: readonly RunMetrics[]): AggregateMetrics 
     participants[id] = table;
   }
 
+  const kinds = {} as Record<BreakdownKind, Stats | null>;
+  for (const kind of breakdownKinds) kinds[kind] = runs.length > 0 ? statsOf(runs.map((r) => r.breakdownKinds[kind])) : null;
+
   const endReasons: AggregateMetrics['endReasons'] = {};
   for (const r of runs) if (r.endReason !== null) endReasons[r.endReason] = (endReasons[r.endReason] ?? 0) + 1;
 
-  return { runs: runs.length, metrics, participants, endReasons };
+  return { runs: runs.length, metrics, participants, breakdownKinds: kinds, endReasons };
 };

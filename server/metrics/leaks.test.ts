@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { UtteranceEvent } from '../engine/events';
+import { Scene, type LoadedScene } from '../scene/schema';
+import { leaksOf } from './leaks';
+
+const scene: LoadedScene = {
+  id: 'manor',
+  ...Scene.parse({
+    title: 'Dinner at the manor',
+    topic: 'who poisoned the host',
+    context: 'The host died after dinner. Everyone was in the house.',
+    formation: 'table',
+    participants: [
+      {
+        id: 'vivian',
+        kind: 'ai',
+        name: 'Vivian Ashdown',
+        persona: { backstory: 'The widow.', privateKnowledge: ['She saw a lamp in the barrel room window.'] }, // reveal: never
+      },
+      {
+        id: 'rupert',
+        kind: 'ai',
+        name: 'Rupert Ashdown',
+        persona: {
+          backstory: 'The brother.',
+          privateKnowledge: [{ text: 'He sold relabelled vintage bottles to premium customers last winter.', reveal: 'when-asked' }],
+        },
+      },
+      {
+        id: 'theo',
+        kind: 'ai',
+        name: 'Theo Ashdown',
+        persona: {
+          backstory: 'The son.',
+          goals: ['find out who carried a lamp to the barrel room'],
+          privateKnowledge: [{ text: 'He borrowed the cellar key and left the door unlocked overnight.', reveal: 'freely' }],
+        },
+      },
+      { id: 'det', kind: 'human', name: 'Inspector Hale' },
+    ],
+    snippets: [{ id: 'main', initiator: 'det', turns: 20 }],
+  }),
+};
+
+let count = 0;
+const line = (speaker: string, text: string, extra: Partial<UtteranceEvent> = {}): UtteranceEvent => ({
+  type: 'utterance',
+  seq: ++count,
+  t: count * 1000,
+  id: `u${count}`,
+  speaker,
+  text,
+  addressee: null,
+  pair: 'none',
+  act: 'statement',
+  snippet: 'main',
+  source: 'ai',
+  durationMs: 0,
+  ...extra,
+});
+
+describe('leaksOf', () => {
+  it('counts a line quoting more than eight consecutive words of private knowledge, even one’s own freely told', () => {
+    const quoted = line('theo', 'Well, I borrowed the cellar key and left the door unlocked, sorry.'); // 9 words of theo's item
+    expect(leaksOf([quoted], scene)).toEqual([{ utterance: quoted.id, speaker: 'theo', owner: 'theo', kind: 'quote' }]);
+    expect(leaksOf([line('theo', 'Yes, the cellar key and left the door unlocked, sorry.')], scene)).toEqual([]); // 8 words
+  });
+
+  it('counts a line stating most of another participant’s distinctive words', () => {
+    // Vivian's item has five distinctive words (saw, lamp, barrel, room, window); three are enough.
+    const stated = line('rupert', 'A lamp was lit in the barrel room.');
+    expect(leaksOf([stated], scene)).toEqual([{ utterance: stated.id, speaker: 'rupert', owner: 'vivian', kind: 'another' }]);
+    expect(leaksOf([line('rupert', 'Was there a lamp in the hall?')], scene)).toEqual([]);
+  });
+
+  it('does not count words the speaker knows from its own persona', () => {
+    // Theo's goal names the lamp and the barrel room, leaving him only "saw" and "window" to give away.
+    expect(leaksOf([line('theo', 'A lamp was lit in the barrel room.')], scene)).toEqual([]);
+  });
+
+  it('counts one’s own never-to-reveal knowledge, and when-asked knowledge outside an answer', () => {
+    const never = line('vivian', 'I saw a lamp in the window of the barrel room.');
+    const unasked = line('rupert', 'I sold relabelled vintage bottles to premium customers.');
+    expect(leaksOf([never], scene)).toEqual([{ utterance: never.id, speaker: 'vivian', owner: 'vivian', kind: 'never' }]);
+    expect(leaksOf([unasked], scene)).toEqual([{ utterance: unasked.id, speaker: 'rupert', owner: 'rupert', kind: 'unasked' }]);
+    expect(leaksOf([line('rupert', 'I sold relabelled vintage bottles to premium customers.', { act: 'answer' })], scene)).toEqual([]);
+  });
+
+  it('lets anyone repeat knowledge once it is out in the room', () => {
+    const answer = line('rupert', 'I sold relabelled vintage bottles to premium customers.', { act: 'answer' });
+    const repeat = line('vivian', 'So you sold relabelled vintage bottles to premium customers!');
+    expect(leaksOf([answer, repeat], scene)).toEqual([]);
+    expect(leaksOf([repeat], scene)).toHaveLength(1);
+  });
+
+  it('judges only generated lines, though a person’s or an author’s line lets the knowledge out', () => {
+    const human = line('det', 'Someone saw a lamp in the barrel room window.', { source: 'human' });
+    const scripted = line('rupert', 'A lamp was lit in the barrel room.', { source: 'scripted' });
+    expect(leaksOf([human, scripted], scene)).toEqual([]);
+    expect(leaksOf([human, line('rupert', 'A lamp was lit in the barrel room.')], scene)).toEqual([]);
+    expect(leaksOf([line('rupert', 'A lamp was lit in the barrel room.', { source: 'simulated-human' })], scene)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Repetition as the engine's novelty screen defines it (engine/novelty.ts), measured after the
+ * fact: which lines repeat an earlier one verbatim or nearly, and how often AI lines open alike.
+ *
+ * ```ts
+ * const { verbatim, nearDuplicate } = repetitionOf(utterances);
+ * topOpeningOf(utterances); // { phrase: 'that is a fair', lines: 4, share: 0.2 }
+ * ```
+ */
+import type { UtteranceEvent } from '../engine/events';
+import { NEAR_DUPLICATE, normalizeLine, OPENING_WORDS, openingOf, tokenOverlap, wordsOf } from '../engine/novelty';
+
+/** Lines shorter than this are acknowledgements, too short to nearly duplicate anything (the screen's rule). */
+const NEAR_DUPLICATE_MIN_WORDS = 4;
+
+export interface Repetition {
+  /** Per utterance: its normalised text was already said in the run, by anyone. */
+  verbatim: boolean[];
+  /**
+   * Per utterance: it has at least four words and shares at least NEAR_DUPLICATE of its word set
+   * with one of the same speaker's earlier lines of at least four words. A verbatim repeat of one's
+   * own line of four words or more is also a near-duplicate: the flags overlap, as the screen's rules do.
+   */
+  nearDuplicate: boolean[];
+}
+
+export const repetitionOf = (utterances: readonly UtteranceEvent[]): Repetition => {
+  const said = new Set<string>();
+  const longLines = new Map<string, string[]>();
+  const verbatim: boolean[] = [];
+  const nearDuplicate: boolean[] = [];
+  for (const u of utterances) {
+    const words = wordsOf(u.text);
+    const normal = normalizeLine(u.text);
+    verbatim.push(normal !== '' && said.has(normal));
+    said.add(normal);
+    if (words.length < NEAR_DUPLICATE_MIN_WORDS) {
+      nearDuplicate.push(false);
+      continue;
+    }
+    const earlier = longLines.get(u.speaker);
+    nearDuplicate.push(earlier?.some((line) => tokenOverlap(u.text, line) >= NEAR_DUPLICATE) ?? false);
+    if (earlier) earlier.push(u.text);
+    else longLines.set(u.speaker, [u.text]);
+  }
+  return { verbatim, nearDuplicate };
+};
+
+export interface TopOpening {
+  /** The most frequent opening (first four words, lower case), on a tie the first to reach that count; `null` when no AI line has four words. */
+  phrase: string | null;
+  lines: number;
+  /** `lines` over every AI line, short ones included. */
+  share: number;
+}
+
+/**
+ * The most frequent opening among AI lines: those a generator wrote for an AI persona (source
+ * `ai`). Authored lines (`scripted`) and people's (`human`, `simulated-human`) are left out, as the
+ * screen's opening rule leaves them out. Lines shorter than four words have no opening but count
+ * in the share's denominator. `null` without AI lines.
+ */
+export const topOpeningOf = (utterances: readonly UtteranceEvent[]): TopOpening | null => {
+  const counts = new Map<string, number>();
+  let aiLines = 0;
+  let top: string | null = null;
+  for (const u of utterances) {
+    if (u.source !== 'ai') continue;
+    aiLines += 1;
+    if (wordsOf(u.text).length < OPENING_WORDS) continue;
+    const opening = openingOf(u.text);
+    const count = (counts.get(opening) ?? 0) + 1;
+    counts.set(opening, count);
+    if (top === null || count > counts.get(top)!) top = opening;
+  }
+  if (aiLines === 0) return null;
+  const lines = top === null ? 0 : counts.get(top)!;
+  return { phrase: top, lines, share: lines / aiLines };
+};

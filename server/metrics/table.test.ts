@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { EventDraft, SessionEvent } from '../engine/events';
+import { aggregateMetrics, runMetrics } from './metrics';
+import { formatTable } from './table';
+
+const log = (...drafts: EventDraft[]): SessionEvent[] => drafts.map((d, i) => ({ ...d, seq: i + 1, t: i * 1000 }) as SessionEvent);
+const say = (id: string, speaker: string, text: string, extra: Partial<EventDraft & { type: 'utterance' }> = {}): EventDraft => ({
+  type: 'utterance',
+  id,
+  speaker,
+  text,
+  addressee: null,
+  pair: 'none',
+  act: 'statement',
+  snippet: 's1',
+  source: 'ai',
+  durationMs: 0,
+  ...extra,
+});
+
+describe('formatTable', () => {
+  it('prints a header and a row per entry with the means: rates in percent, counts per run, - where undefined', () => {
+    const run = runMetrics(
+      log(
+        say('u1', 'a', 'Bea, what do you think of the plan?', { addressee: 'b', pair: 'question', act: 'question' }),
+        say('u2', 'b', 'I like the plan a lot.', { act: 'answer' }),
+        say('u3', 'a', 'I like the plan a lot.'),
+        say('u4', 'b', 'Then we agree on the plan.'),
+      ),
+    );
+    const lines = formatTable([
+      { name: 'one-scene', aggregate: aggregateMetrics([run]) },
+      { name: 'all', aggregate: aggregateMetrics([run, run]) },
+    ]).split('\n');
+    expect(lines[0]!.split(/\s+/)).toEqual(['scene', 'runs', 'turns', 'answered-next', 'repeat', 'near-dup', 'top-opening', 'leaks', 'role-adherence', 'breakdowns']);
+    expect(lines[1]!.split(/\s+/)).toEqual(['one-scene', '1', '4.0', '100.0%', '25.0%', '0.0%', '50.0%', '-', '-', '1.0']);
+    expect(lines[2]!.split(/\s+/)[1]).toBe('2');
+    expect(lines[3]).toBe('');
+    // Right-aligned numbers end in the same column as their header.
+    expect(lines[1]!.indexOf('100.0%') + '100.0%'.length).toBe(lines[0]!.indexOf('answered-next') + 'answered-next'.length);
+  });
+});

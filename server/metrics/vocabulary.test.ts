@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { Scene } from '../scene/schema';
+import { contentWords, isNegation, publicVocabulary, stemOf } from './vocabulary';
+
+describe('contentWords', () => {
+  it('keeps stemmed content words, dropping function words, fillers, negations and contraction endings', () => {
+    expect(contentWords("No, she hasn't washed Henry's decanter, honestly.")).toEqual(['wash', 'henry', 'decanter']);
+    expect(contentWords('Okay, I think that is right.')).toEqual([]);
+  });
+
+  it('brings inflections of one word together', () => {
+    expect(new Set(['move', 'moved', 'moving', 'moves'].map(stemOf))).toEqual(new Set(['mov']));
+    expect(new Set(['plan', 'planned', 'planning', 'plans'].map(stemOf))).toEqual(new Set(['plan']));
+    expect(new Set(['carry', 'carried', 'carries'].map(stemOf))).toEqual(new Set(['carry']));
+    expect(stemOf('staffed')).toBe(stemOf('staff'));
+    expect(stemOf('glasses')).toBe(stemOf('glass'));
+  });
+
+  it('drops a stopword in any inflection', () => {
+    expect(contentWords('times points thanks')).toEqual([]);
+  });
+});
+
+describe('isNegation', () => {
+  it('knows negative words and n’t contractions', () => {
+    expect(['not', 'never', 'nobody', "isn't", "don't"].every(isNegation)).toBe(true);
+    expect(['note', 'know', 'nothingness'].some(isNegation)).toBe(false);
+  });
+});
+
+describe('publicVocabulary', () => {
+  it('holds what everyone in the scene is told or hears, and no private knowledge', () => {
+    const scene = {
+      id: 'test',
+      ...Scene.parse({
+        title: 'Sprint review',
+        topic: 'the checkout redesign',
+        formation: 'table',
+        participants: [
+          { id: 'a', kind: 'ai', name: 'Ana', role: 'designer', persona: { backstory: 'Joined from an agency.', privateKnowledge: ['The launch slipped twice.'] } },
+          { id: 'b', kind: 'human', name: 'Ben' },
+        ],
+        snippets: [{ id: 'main', initiator: 'a', turns: 4, goal: 'Demo the prototype.', lines: [{ speaker: 'a', text: 'Here is the mock-up.' }] }],
+      }),
+    };
+    const vocabulary = publicVocabulary(scene);
+    for (const word of ['sprint', 'checkout', 'redesign', 'ana', 'designer', 'agency', 'ben', 'demo', 'prototyp', 'mock']) expect(vocabulary).toContain(word);
+    expect(vocabulary).not.toContain('launch');
+    expect(vocabulary).not.toContain('slip');
+  });
+});
