@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { similarity } from '../../engine/similarity';
+import { detectDesignation } from '../../engine/designation';
 import type { Act, PairType } from '../../engine/events';
-import type { Intent, Pattern } from '../../scene/schema';
+import { longestSharedRun, MAX_QUOTED_WORDS, normalizeLine, openingOf, tokenOverlap, wordsOf } from '../../engine/novelty';
+import type { Intent } from '../../scene/schema';
 import { complete } from './port';
 import type { Cue, GenerateRequest, Purpose } from '../../engine/requests';
+import { loadScene } from '../../scene/load';
+import { driveSession } from '../../conversation/drive';
 import { createScriptedGenerator } from './scripted';
 
 /** A product team deciding on a launch date; Nora (product lead) speaks, Omar spoke last. */
@@ -34,6 +37,15 @@ const cue: Cue = {
     'Support wants two weeks of training before launch',
   ],
   goals: ['ship a stable release before the April campaign'],
+  context: '',
+  contents: [],
+  role: { form: null, part: 'member' },
+  secrets: [],
+  bank: { questions: [], points: [] },
+  move: null,
+  said: [],
+  openings: [],
+  human: null,
   variant: 0.3141,
 };
 
@@ -147,7 +159,7 @@ describe('scripted generator', () => {
 
     it('returns a greeting', async () => {
       const texts = await sample({ act: 'answer', obligation: { pair: 'greeting', from: 'hugo', fromShortName: 'Hugo', text: 'Good morning, Nora!' } });
-      for (const text of texts) expect(text).toMatch(/good morning|hi|hello/i);
+      for (const text of texts) expect(text).toMatch(/morning|hi|hello/i);
     });
 
     it('both accepts and declines requests across variants', async () => {
@@ -163,20 +175,6 @@ describe('scripted generator', () => {
       expect(new Set(texts).size).toBeGreaterThanOrEqual(variants.length * 0.75);
     });
 
-    it.each(['agree', 'disagree', 'neutral'] as Pattern[])('are rarely near-duplicates under the engine measure (%s)', async (pattern) => {
-      const texts = await sample({ act: 'statement', snippet: { ...cue.snippet, pattern } });
-      let similar = 0;
-      let pairs = 0;
-      for (let i = 0; i < texts.length; i++) {
-        for (let j = i + 1; j < texts.length; j++) {
-          pairs++;
-          if (similarity(texts[i]!, texts[j]!) > 0.5) similar++;
-        }
-      }
-      // The engine resamples the rest (MPOD §3.2), so most first draws should pass.
-      expect(similar / pairs).toBeLessThan(0.25);
-    });
-
     it('often draw on the facts or the topic', async () => {
       const texts = await sample({ act: 'statement' });
       const grounded = texts.filter((t) => /launch|QA backlog|campaign|training|stable release/i.test(t));
@@ -186,9 +184,9 @@ describe('scripted generator', () => {
     it('build on the last message when the snippet agrees, and challenge it when it disagrees', async () => {
       const agree = await sample({ act: 'statement', snippet: { ...cue.snippet, pattern: 'agree' } });
       const disagree = await sample({ act: 'statement', snippet: { ...cue.snippet, pattern: 'disagree' } });
-      expect(agree.filter((t) => /agree|right|exactly|matches|with Omar|same here|get behind|well put|building on/i.test(t)).length).toBeGreaterThan(agree.length / 2);
-      expect(disagree.filter((t) => /differently|push back|not sure|not convinced|challenge|different angle|do not fully|other way|slow down|not match|underestimating|not against/i.test(t)).length).toBeGreaterThan(disagree.length / 2);
-      for (const text of agree) expect(text).not.toMatch(/push back|I do not fully buy/);
+      expect(agree.filter((t) => /agree|right about|matches|with Omar|same here|back Omar|the crux|has a point/i.test(t)).length).toBeGreaterThan(agree.length / 2);
+      expect(disagree.filter((t) => /differently|push back|not sure|not convinced|not quite how|wary of|question|doubt/i.test(t)).length).toBeGreaterThan(disagree.length / 2);
+      for (const text of agree) expect(text).not.toMatch(/push back|not convinced|wary of/);
     });
 
     it('speak from their own perspective when nobody spoke yet', async () => {
@@ -207,7 +205,7 @@ describe('scripted generator', () => {
       const texts = await sample({ act: 'moderate', speaker: { ...cue.speaker, id: 'hugo', shortName: 'Hugo', name: 'Hugo Laurent' } });
       for (const text of texts) {
         expect(names(text, 'Pia'), text).toBe(true);
-        expect(text).toMatch(/go ahead|over to you|floor is yours/);
+        expect(text).toMatch(/go ahead|over to you|floor is yours/i);
       }
       expect(texts.some((t) => /^(Thank you|Thanks|Good point|Noted), Omar/.test(t))).toBe(true);
     });
@@ -291,8 +289,8 @@ describe('scripted generator', () => {
       goals: ["get Ruth's card", 'pitch his product to anyone with budget'],
     };
 
-    it('voices goals as intentions and never reads them out', async () => {
-      const statements = await sample({ act: 'statement' });
+    it('voices goals as intentions, once it has said what it knows, and never reads them out', async () => {
+      const statements = await sample({ act: 'statement', said: cue.facts.map((f) => `${f}.`) });
       const voiced = statements.filter((t) => /stable release/.test(t));
       expect(voiced.length).toBeGreaterThan(0);
       for (const text of voiced) expect(text, text).toMatch(/(I would really like to|what I want out of this is to|I am hoping to) ship a stable release/i);
@@ -320,22 +318,24 @@ describe('scripted generator', () => {
         expect(found.length).toBeGreaterThan(0);
         return found;
       };
-      for (const text of mentioning(await answersWith(["Her network's outpatient no-show rate is 19%, and she has budget for a six-month analytics pilot."]), /no-show/)) {
-        expect(text, text).toMatch(/[Mm]y network's outpatient no-show rate is 19%, and I have budget/);
+      for (const text of mentioning(await answersWith(["Her network's outpatient no-show rate is 19%, and she has budget for a six-month analytics pilot."]), /no-show|analytics pilot/)) {
+        expect(text, text).toMatch(/[Mm]y network's outpatient no-show rate|I have budget/);
+        expect(text, text).not.toMatch(/\b(she|her)\b/i);
       }
       for (const text of mentioning(await answersWith(['Dr. Marsh asked her at 10:15 to wash the port decanter before the police came, and she did.']), /decanter/)) {
-        expect(text, text).toMatch(/Dr\. Marsh asked me at 10:15 .* and I did/);
+        expect(text, text).toMatch(/Dr\. Marsh (asked|told) me\b/);
       }
       for (const text of mentioning(await answersWith(['She left the port tray on the kitchen counter at 9:10 for Henry to collect on his way down, as always.']), /port tray/)) {
-        expect(text, text).toMatch(/I left the port tray .* for Henry to collect on his way down/);
+        expect(text, text).toMatch(/I left the port tray/);
+        expect(text, text).toMatch(/for Henry to collect\b.* his way down/);
       }
       const marco = { id: 'marco', name: 'Marco Bellini', shortName: 'Marco' };
       for (const text of mentioning(await answersWith(["He found that the staging errors started when Jordan's migration added a NOT NULL column, and he knows it."], marco), /staging errors/)) {
-        expect(text, text).toMatch(/I found that the staging errors .*, and I know it/);
+        expect(text, text).toMatch(/I found that the staging errors/);
       }
       const rupert = { id: 'rupert', name: 'Rupert Vale', shortName: 'Rupert' };
-      for (const text of mentioning(await answersWith(['He left the cellar at 9:35; the bottles were the ones Rupert sold as a premium vintage.'], rupert), /premium vintage/)) {
-        expect(text, text).toMatch(/I left the cellar at 9:35; the bottles were the ones I sold/);
+      for (const text of mentioning(await answersWith(['He left the cellar at 9:35; the bottles were the ones Rupert sold as a premium vintage.'], rupert), /cellar|premium vintage/)) {
+        expect(text, text).toMatch(/I left the cellar|the ones I sold/);
       }
       // A pronoun that only another person in the sentence can mean stays as it is.
       for (const text of mentioning(await answersWith(['The last PM quit after the CTO rewrote the roadmap without telling her.']), /last PM/)) {
@@ -380,6 +380,213 @@ describe('scripted generator', () => {
         obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, why is the QA backlog still growing?' },
       });
       for (const text of texts) expect(text, text).toMatch(/QA backlog|campaign|training|stable release/);
+    });
+  });
+
+  describe('a line is new (engine/novelty.ts)', () => {
+    const everyAct: Act[] = ['statement', 'answer', 'question', 'request', 'offer', 'invitation', 'moderate', 'interrupt', 'encourage', 'summarize', 'chime-in'];
+    const obligation = { pair: 'question' as const, from: 'omar', fromShortName: 'Omar', text: 'Nora, why is the QA backlog still growing?' };
+
+    /** One persona speaking `turns` times in a row, each line told what came before, as the engine does. */
+    const session = async (overrides: Partial<Cue>, acts: Act[], turns: number): Promise<string[]> => {
+      const said: string[] = [];
+      const openings: string[] = [];
+      for (let i = 0; i < turns; i++) {
+        const act = acts[i % acts.length]!;
+        const text = await say({ ...overrides, act, obligation: act === 'answer' ? obligation : null, said: [...said], openings: [...openings], variant: i * 7919 + 13 });
+        said.push(text);
+        openings.push(openingOf(text));
+      }
+      return said;
+    };
+
+    it('never repeats one of its own lines (cue.said) verbatim', async () => {
+      for (const act of everyAct) {
+        for (const variant of variants.slice(0, 8)) {
+          const first = await say({ act, obligation: act === 'answer' ? obligation : null, variant });
+          const again = await say({ act, obligation: act === 'answer' ? obligation : null, variant, said: [first], openings: [openingOf(first)] });
+          expect(normalizeLine(again), `${act}: ${first}`).not.toBe(normalizeLine(first));
+        }
+      }
+    });
+
+    it('opens with words no AI line has opened with yet (cue.openings)', async () => {
+      for (const act of everyAct) {
+        // Far more of one act than a session holds: a dozen lines of it already said.
+        const taken = (await sample({ act, obligation: act === 'answer' ? obligation : null })).slice(0, 12).map(openingOf);
+        for (const variant of variants.slice(12, 20)) {
+          const text = await say({ act, obligation: act === 'answer' ? obligation : null, variant, openings: taken });
+          expect(taken, `${act}: ${text}`).not.toContain(openingOf(text));
+        }
+      }
+    });
+
+    it('keeps a persona from repeating itself over a long session: no repeat, no near-duplicate, no reused opening', async () => {
+      const lines = await session({ lastMessage: { speaker: 'omar', shortName: 'Omar', text: 'The backend can be ready by March if we cut the reporting feature.' } }, ['statement', 'answer', 'question', 'statement', 'chime-in', 'summarize'], 24);
+      const openings = lines.map(openingOf);
+      expect(new Set(openings).size, openings.join(' | ')).toBe(lines.length);
+      for (let i = 0; i < lines.length; i++) {
+        for (let j = 0; j < i; j++) {
+          expect(normalizeLine(lines[i]!)).not.toBe(normalizeLine(lines[j]!));
+          if (wordsOf(lines[i]!).length >= 4 && wordsOf(lines[j]!).length >= 4) expect(tokenOverlap(lines[i]!, lines[j]!), `${lines[i]} ~ ${lines[j]}`).toBeLessThan(0.8);
+        }
+      }
+    });
+  });
+
+  describe('private knowledge', () => {
+    const facts = [
+      'At about 9:30 he heard raised voices in the cellar passage and recognised Rupert\'s laugh through the door.',
+      'He took the cellar key from the hall at 9:10 to fetch a bottle for Vivian and put it back at 9:15, leaving the cellar unlocked.',
+    ];
+    const theo: Partial<Cue> = {
+      speaker: { id: 'theo', name: 'Theo Ashcombe', shortName: 'Theo', role: 'estranged son', mood: 'bitter', traits: ['sarcastic'] },
+      participants: [
+        { id: 'theo', name: 'Theo Ashcombe', shortName: 'Theo', kind: 'ai' },
+        { id: 'kit', name: 'Kit Ramsay', shortName: 'Kit', kind: 'human' },
+        { id: 'rupert', name: 'Rupert Vale', shortName: 'Rupert', kind: 'ai' },
+      ],
+      topic: 'Who killed the winemaker Henry Ashcombe on the night of the harvest dinner?',
+      addressee: { id: 'kit', shortName: 'Kit' },
+      lastMessage: { speaker: 'kit', shortName: 'Kit', text: 'Theo, where were you at half past nine, and what did you hear?' },
+      obligation: { pair: 'question', from: 'kit', fromShortName: 'Kit', text: 'Theo, where were you at half past nine, and what did you hear?' },
+      facts,
+      secrets: ['He owes his bookmaker eleven thousand pounds and sold his mother\'s brooch to cover it.'],
+      goals: ['find out whether his father meant to leave him the vineyard'],
+    };
+
+    it('says sayable facts in its own words: never more than 8 consecutive words of them', async () => {
+      const texts = await sample({ ...theo, act: 'answer' });
+      const telling = texts.filter((t) => /voices|cellar key|laugh/i.test(t));
+      expect(telling.length).toBeGreaterThan(texts.length / 2);
+      for (const text of texts) for (const fact of facts) expect(longestSharedRun(text, fact), `${text}\n${fact}`).toBeLessThanOrEqual(MAX_QUOTED_WORDS);
+    });
+
+    it('never says or hints at a secret, in any act', async () => {
+      const acts: Act[] = ['statement', 'answer', 'question', 'request', 'offer', 'interrupt', 'chime-in', 'summarize', 'deviation'];
+      for (const act of acts) {
+        for (const text of await sample({ ...theo, act, obligation: act === 'answer' ? theo.obligation! : null, intent: 'extend' })) {
+          expect(text, `${act}: ${text}`).not.toMatch(/bookmaker|brooch|eleven thousand|pounds/i);
+        }
+      }
+    });
+  });
+
+  describe('following the plan', () => {
+    const names = cue.participants.map((p) => p.name);
+    const designation = (text: string, speaker = 'Nora Lind', previous: string | null = 'Omar Haddad') => detectDesignation({ participants: names, speaker, previousSpeaker: previous, text });
+
+    it('asks its question of the addressee, by the engine\'s own reading, and ends it with "?"', async () => {
+      for (const addressee of [{ id: 'pia', shortName: 'Pia' }, { id: 'omar', shortName: 'Omar' }, { id: 'hugo', shortName: 'Hugo' }]) {
+        for (const text of await sample({ act: 'question', addressee })) {
+          expect(text.endsWith('?'), text).toBe(true);
+          expect(designation(text), text).toMatchObject({ next: names.find((n) => n.startsWith(addressee.shortName)) });
+        }
+      }
+    });
+
+    it('never opens a pair in a statement or an answer, and never names someone else to answer', async () => {
+      const plans: Partial<Cue>[] = [
+        { act: 'statement', addressee: null },
+        { act: 'statement', addressee: null, snippet: { ...cue.snippet, pattern: 'disagree' } },
+        { act: 'answer', addressee: { id: 'omar', shortName: 'Omar' }, obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, what would you cut first?' } },
+        { act: 'summarize', addressee: null },
+        { act: 'chime-in', addressee: null },
+      ];
+      for (const plan of plans) {
+        for (const text of await sample(plan)) {
+          expect(text, text).not.toContain('?');
+          expect(designation(text), `${plan.act}: ${text}`).toEqual({ next: null, pair: 'none' });
+        }
+      }
+    });
+
+    it('asks the authored question bank first, each question once', async () => {
+      const bank = { questions: ['What would you cut if the launch moved up a month?', 'Which bug on the QA list worries you most?'], points: [] };
+      const first = await sample({ act: 'question', bank });
+      for (const text of first) expect(text, text).toMatch(/cut if the launch moved up a month|bug on the QA list worries you most/);
+      for (const text of await sample({ act: 'question', bank, said: ['Pia, what would you cut if the launch moved up a month?'] })) {
+        expect(text, text).toMatch(/bug on the QA list worries you most/);
+      }
+    });
+
+    it('skips a bank question that names someone other than the addressee', async () => {
+      const bank = { questions: ['Omar, why did the backend estimate double?'], points: [] };
+      for (const text of await sample({ act: 'question', bank })) expect(text, text).not.toMatch(/Omar, why did the backend estimate double/);
+    });
+
+    it('says its authored talking points', async () => {
+      const points = ['Support has never had less than two weeks to learn a new release, and that is not going to change now.'];
+      const texts = await sample({ act: 'statement', bank: { questions: [], points } });
+      expect(texts.filter((t) => /two weeks to learn a new release/.test(t)).length).toBeGreaterThan(texts.length / 4);
+    });
+
+    it('follows up on the answerer\'s own words with a deeper question', async () => {
+      const lastMessage = { speaker: 'pia', shortName: 'Pia', text: 'We rebuilt the reminder scheduler in three weeks and cut missed slots by a tenth.' };
+      for (const text of await sample({ act: 'question', move: 'follow-up', lastMessage })) {
+        expect(text, text).toMatch(/reminder scheduler|missed slots/);
+        expect(text.endsWith('?'), text).toBe(true);
+        expect(designation(text, 'Nora Lind', 'Pia Berg').next, text).toBe('Pia Berg');
+      }
+    });
+
+    it('picks up the trainee\'s key phrases when asking them', async () => {
+      const human = { id: 'pia', shortName: 'Pia', text: 'Honestly I think the onboarding checklist is what slows new clinics down.' };
+      const texts = await sample({ act: 'question', human, lastMessage: { speaker: 'pia', shortName: 'Pia', text: human.text } });
+      expect(texts.filter((t) => /onboarding checklist|new clinics/.test(t)).length).toBeGreaterThan(texts.length / 2);
+    });
+
+    it('answers what was asked: its key phrase or words, and a time to a "when"', async () => {
+      const asked = (text: string) => sample({ act: 'answer', addressee: { id: 'omar', shortName: 'Omar' }, obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text } });
+      for (const text of await asked('Nora, what is the real state of the QA backlog?')) expect(text, text).toMatch(/QA backlog/);
+      for (const text of await asked('Nora, how do we keep the marketing campaign on track?')) expect(text, text).toMatch(/campaign/i);
+      const when = await asked('Nora, when does marketing need a final date?');
+      expect(when.filter((t) => /April|weeks|March|date/.test(t)).length).toBeGreaterThan(when.length / 2);
+    });
+
+    it('never answers with an empty excuse', async () => {
+      const texts = await sample({ act: 'answer', facts: [], goals: [], obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, what happened with the reporting feature?' } });
+      for (const text of texts) {
+        expect(text, text).not.toMatch(/sorry, one small thing|told you everything|already said what I know/i);
+        expect(text, text).toMatch(/reporting feature|launch date/);
+      }
+    });
+
+    it('closes the session without a question when the engine plans the last turn', async () => {
+      const speakers: Partial<Cue>[] = [{}, { speaker: { ...cue.speaker, role: 'scrum master' } }];
+      for (const speaker of speakers) {
+        for (const text of await sample({ ...speaker, act: 'statement', move: 'close', human: { id: 'pia', shortName: 'Pia', text: 'Thanks, I think the plan works.' } })) {
+          expect(text, text).not.toContain('?');
+          expect(text, text).toMatch(/thank/i);
+          expect(designation(text).pair, text).toBe('none');
+        }
+      }
+    });
+
+    it('stays within 2 ms a line', async () => {
+      const request = (variant: number): GenerateRequest => ({ purpose: 'utterance', system: '', prompt: '', temperature: 1, json: false, maxTokens: 80, cue: { ...cue, act: 'answer', obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, why is the QA backlog still growing?' }, variant } });
+      for (let i = 0; i < 50; i++) await complete(generator, request(i));
+      const times: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const start = performance.now();
+        await complete(generator, request(i * 31));
+        times.push(performance.now() - start);
+      }
+      times.sort((a, b) => a - b);
+      expect(times[Math.floor(times.length * 0.95)]).toBeLessThan(2);
+    });
+  });
+
+  describe('in a whole simulated session', () => {
+    it.each(['job-interview', 'murder-mystery'])('%s: no AI line repeats, reuses an opening or quotes private knowledge', async (id) => {
+      const scene = await loadScene(`scenes/${id}.yaml`);
+      const knowledge = scene.participants.flatMap((p) => (p.persona?.privateKnowledge ?? []).map((k) => (typeof k === 'string' ? k : k.text)));
+      const events = await driveSession(scene, { seed: 2, generator });
+      const lines = events.flatMap((e) => (e.type === 'utterance' && e.source !== 'scripted' ? [e] : []));
+      const ai = lines.filter((u) => u.source === 'ai');
+      expect(new Set(ai.map((u) => openingOf(u.text))).size).toBe(ai.length);
+      expect(new Set(lines.map((u) => normalizeLine(u.text))).size).toBe(lines.length);
+      for (const line of lines) for (const text of knowledge) expect(longestSharedRun(line.text, text), line.text).toBeLessThanOrEqual(MAX_QUOTED_WORDS);
     });
   });
 

@@ -1,0 +1,255 @@
+/**
+ * Material: what a persona can say this turn, each item a sentence in their own voice. In order
+ * of preference: the scene's talking points for them (`cue.bank.points`), their sayable private
+ * knowledge (`cue.facts`, retold so that no more than 8 consecutive words are the scene's), their
+ * backstory, their goals voiced as intentions, the contents they can see and the shared context.
+ *
+ * Nothing here may hint at `cue.secrets`: an item carrying one of a secret's distinctive words (a
+ * word of the secret nobody has said in public: the topic, the context, the contents, what was just
+ * said) or a word a concealment goal names ("the 2019 vintage") is dropped, and so is a confession.
+ * Knowledge the persona keeps to themselves (something private, something a goal means to hide)
+ * waits for a direct question about it, even when its reveal rule lets it into `cue.facts`.
+ */
+import type { Cue } from '../../../engine/requests';
+import type { Rng } from '../../../engine/rng';
+import { concealment, roleReference, voicedGoals, type VoicedGoal } from './goals';
+import { isHedged, quoting, retellings, type Quoting } from './paraphrase';
+import { backstoryForms, backstoryVoice, firstPerson, listenerOf, selfNames, speakerForms, toAddressee } from './person';
+import { clause, contentWords, properNouns, sentence, sentencesOf, shared, tokens, verbWords, wordCount } from './words';
+
+export type Source = 'point' | 'fact' | 'backstory' | 'goal' | 'content' | 'context';
+
+/** What an item speaks to, so an answer can fit the question: "when" wants a time, "how many" a number. */
+export type Tag = 'time' | 'place' | 'number' | 'reason' | 'person' | 'identity';
+
+export interface Material {
+  /** A sentence in the speaker's voice, ready to say. */
+  text: string;
+  /** The same, to embed after a lead: no final stop, lower case unless it starts with a name. */
+  clause: string;
+  source: Source;
+  /** Its content words, stemmed. */
+  words: Set<string>;
+  tags: Set<Tag>;
+  /** Already said this session, by the speaker or just now by someone else, nearly or wholly. */
+  used: boolean;
+  /** Where it came from, for content: "the doctor's note". */
+  cite?: string;
+  /** Items retold from the same text share it: an answer does not say the same fact twice. */
+  origin: string;
+  /** Retold with a hedge to avoid quoting: the plainer retellings come first. */
+  hedged: boolean;
+}
+
+/** Knowledge nobody would volunteer: a confession. */
+const confession = /\b(nobody knows|no one knows|nobody else knows|secret|secretly|killed|murder(ed|er)?|poison(ed)?|removed the evidence)\b/i;
+/** What one keeps to oneself: said only in answer to a direct question about it. */
+const private_ = /\b(not public|did not tell|didn't tell|has not told|hasn't told|never told|has not said|hasn't said|not sure|confidential|another company|job offer|resign\w*|divorce|affair|owes|owe|privately|quietly|secretly)\b/i;
+
+const tagPatterns: [Tag, RegExp][] = [
+  ['time', /\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(am|pm)\b|o'clock|half past|quarter (past|to)|\b(yesterday|tonight|last night|this morning|next (week|year|month|tuesday|wednesday|thursday|friday)|ago|since|until|before|after|when|day|days|weeks?|months?|years?|quarter|june|july|autumn|spring|thursday|wednesday)\b/i],
+  ['place', /\b(in|at|into|from|through|toward|near) (the|my|our|his|her) (\w+ )?(room|hall|kitchen|cellar|garden|passage|library|window|office|table|car|house|ward|clinic|clinics|hospital|city|county|lab|door|counter|board|screen)\b/i],
+  ['number', /\d|percent|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|half|third|fifth)\b/i],
+  ['reason', /\b(because|so that|since|due to|which is why|so|why|caused?|reason)\b/i],
+];
+
+const tagsOf = (text: string, names: ReadonlySet<string>): Set<Tag> => {
+  const tags = new Set<Tag>(tagPatterns.filter(([, p]) => p.test(text)).map(([t]) => t));
+  if (tokens(text).some((w) => names.has(w))) tags.add('person');
+  return tags;
+};
+
+/** Sentences of the context that say something about the situation, not about the rehearsal or the room's rules. */
+const meta = /\b(trainee|rehears|practis|practic|panelists take turns|answers in between|anyone may|nobody is in charge|facilitates|runs a strict|the conversation is open|sit(s)? around|face a screen|meets? for|share a round|each will stay|\d+-minute|fortnightly|the designer presenting)\b/i;
+
+const citationOf = (content: Cue['contents'][number]): string => {
+  if (content.kind === 'slides') return 'the slides';
+  if (content.kind === 'poster') return 'the poster';
+  const head = content.title.split(/\s+(?:on|for|of|about|,|-)\s+|,\s*/)[0]!.trim();
+  return wordCount(head) <= 4 ? `the ${head.charAt(0).toLowerCase()}${head.slice(1)}` : `the ${content.kind}`;
+};
+
+/** Words that make a fragment a clause: "Burnout affects about 40% ...", "Bank linking moved ...". */
+const hasVerb = (text: string): boolean =>
+  tokens(text).some((w) => /^(is|are|was|were|has|have|had|affects?|happens?|happen|showed|shows?|fell|rose|moved|predicted|arrives?|runs?|comes?|goes|takes?|needs?|means?)$/.test(w));
+
+/**
+ * A section line as something to say: "Cellar key: on its hook in the hall" is "The cellar key was
+ * on its hook in the hall", "Cost: about $1,900 per roof" is "The cost is about $1,900 per roof",
+ * "On the table: one glass of port" is "On the table, one glass of port". A label that ends in a
+ * preposition ("Found by:") or a body that starts with a verb ("onboarded two accounts") reads as
+ * a note, not as speech, and is left out.
+ */
+const sectionLine = (section: string): string | undefined => {
+  const m = section.match(/^([^:]{2,40}):\s+(.+)$/);
+  if (!m) return section;
+  const label = m[1]!.trim().replace(/^(the|a|an)\s+/i, '');
+  const body = m[2]!.trim();
+  const noun = /^[A-Z]{2,}/.test(label) ? label : label.toLowerCase();
+  const plural = /[^s]s$/.test(label) && !/(sis|ics)$/i.test(label);
+  if (/\b(by|from|to|of|with)$/i.test(label) || /^[a-z]+ed\b/.test(body)) return undefined;
+  if (/^(on|in|at|under|over|inside|behind)\b/i.test(label)) return `${label}, ${body}`;
+  if (/^(on|in|at|by|from|under|over)\b/i.test(body)) return `the ${noun} ${plural ? 'were' : 'was'} ${body}`;
+  if (/^(why|what|how|who|when|where)\b/i.test(label) || (wordCount(body) >= 5 && hasVerb(body))) return body;
+  if (/^next$/i.test(label)) return `the next step is ${body}`;
+  return `the ${noun} ${plural ? 'are' : 'is'} ${body}`;
+};
+
+/** "I'm a staff engineer ...", "I've had eleven years on the job": who one is, said when asked or introducing oneself. */
+const identity = /^(I'm (a|an|the|[A-Z])|I've had|I was married)/;
+
+/** Words of a concealment goal that say how, not what ("hide that ... that night"). */
+const concealing = new Set(['hide', 'keep', 'never', 'mention', 'avoid', 'subject', 'private', 'secret', 'quiet', 'hidden', 'night', 'own', 'away']);
+
+/**
+ * What the speaker must not hint at: the distinctive words of their secrets (in no public text so
+ * far and in none of the facts they may say), and what their concealment goals name (the 2019
+ * vintage of "avoid the subject of the 2019 vintage"). `concealed` are the latter, facts about
+ * which wait for a direct question.
+ */
+const sensitiveWords = (cue: Cue): { avoid: Set<string>; concealed: Set<string> } => {
+  const visible = contentWords(
+    [
+      cue.topic,
+      cue.context,
+      ...cue.contents.flatMap((c) => [c.title, c.summary, ...c.sections]),
+      cue.lastMessage?.text ?? '',
+      cue.human?.text ?? '',
+      cue.obligation?.text ?? '',
+      ...cue.participants.map((p) => `${p.name} ${p.role ?? ''}`),
+    ].join(' '),
+  );
+  const sayable = contentWords(cue.facts.join(' '));
+  const avoid = new Set<string>();
+  for (const secret of cue.secrets) for (const w of contentWords(secret)) if (!visible.has(w) && !sayable.has(w)) avoid.add(w);
+  const concealed = new Set<string>();
+  for (const goal of cue.goals) {
+    if (!concealment.test(goal.trim())) continue;
+    for (const w of contentWords(goal)) if (!concealing.has(w) && !visible.has(w)) concealed.add(w);
+  }
+  for (const w of concealed) if (!sayable.has(w)) avoid.add(w);
+  return { avoid, concealed };
+};
+
+const usedIn = (words: ReadonlySet<string>, said: readonly Set<string>[]): boolean =>
+  words.size > 0 && said.some((s) => shared(words, s) >= Math.max(2, Math.ceil(words.size * 0.6)));
+
+export interface Gathered {
+  material: Material[];
+  goals: VoicedGoal[];
+  /** What the speaker would rather not touch: their secrets' distinctive words and what their concealment goals name. */
+  avoid: Set<string>;
+  /** Whether a text quotes private knowledge (facts and secrets) at length. */
+  quotes: Quoting;
+}
+
+export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered => {
+  const { avoid, concealed } = sensitiveWords(cue);
+  const question = cue.obligation?.pair === 'question' || cue.obligation?.pair === 'request' ? contentWords(cue.obligation.text) : new Set<string>();
+  const quotes = quoting([...cue.facts, ...cue.secrets]);
+  const said = cue.said.map(contentWords);
+  const listener = listenerOf(cue);
+  const self = selfNames(cue);
+  const items: Material[] = [];
+  // What someone just said (not asked) is said: nobody repeats it as news.
+  const heard = [cue.lastMessage?.text, cue.human?.text].filter((t): t is string => !!t && !t.includes('?')).map(contentWords);
+  const proper = properNouns([cue.context, cue.speaker.backstory ?? '', ...cue.facts, ...cue.bank.points, ...cue.contents.flatMap((c) => [c.summary, ...c.sections])]);
+  for (const p of cue.participants) for (const n of tokens(p.name)) proper.add(n);
+  const add = (text: string | undefined, source: Source, cite?: string, origin = text ?? '') => {
+    if (!text || wordCount(text) < 4) return;
+    const words = contentWords(text);
+    if ([...words].some((w) => avoid.has(w))) return;
+    const tags = tagsOf(text, names);
+    if (identity.test(text)) tags.add('identity');
+    const said_ = sentence(text);
+    items.push({ text: said_, clause: clause(said_, proper), source, words, tags, used: usedIn(words, said) || usedIn(words, heard), origin, hedged: isHedged(said_), ...(cite ? { cite } : {}) });
+  };
+
+  for (const point of cue.bank.points) add(point, 'point');
+
+  for (const fact of cue.facts) {
+    if (confession.test(fact)) continue;
+    // Facts reach the cue only when their reveal rule allows them; what one keeps private, or means to
+    // hide, still waits for a question about it (two words in common: "your boots ... so muddy").
+    const words = contentWords(fact);
+    if ((private_.test(fact) || shared(words, concealed) > 0) && shared(words, question) < 2) continue;
+    const mine = toAddressee(firstPerson(fact.trim(), speakerForms(cue, fact), self), listener);
+    for (const told of retellings(mine, quotes, rng)) add(told, 'fact', undefined, fact);
+  }
+
+  const forms = backstoryForms(cue);
+  for (const line of sentencesOf(cue.speaker.backstory ?? '')) {
+    if (confession.test(line) || private_.test(line)) continue;
+    const voiced = backstoryVoice(line, forms, self);
+    add(voiced && toAddressee(voiced, listener), 'backstory');
+  }
+
+  const goals = voicedGoals(cue, rng);
+  for (const goal of goals) add(goal.line, 'goal');
+
+  for (const content of cue.contents) {
+    const cite = citationOf(content);
+    // Summary sentences that start with a verb ("Found 10:05pm slumped ...") are notes, not speech.
+    for (const line of sentencesOf(content.summary)) {
+      if (wordCount(line) < 7 || /^[A-Z][a-z]+ed\b/.test(line) || verbWords.has(line.split(/\s+/)[0]!.toLowerCase()) || (!line.includes(':') && !hasVerb(line))) continue;
+      add(sectionLine(line.replace(/\.$/, '')), 'content', cite);
+    }
+    for (const section of content.sections) add(sectionLine(section), 'content', cite);
+  }
+
+  const everyone = cue.participants.flatMap((p) => [p.name, p.shortName]);
+  for (const line of sentencesOf(cue.context)) {
+    // The setting ("Alder Creek, a family vineyard in the hills ...") and the rules of the room are not news.
+    if (meta.test(line) || roleReference.test(line) || !hasVerb(line) || wordCount(line) < 7) continue;
+    if (everyone.some((n) => line.includes(n))) continue;
+    add(line.replace(/^Everyone knows:\s*/i, ''), 'context');
+  }
+  // A fact said once in any retelling is said.
+  const usedOrigins = new Set(items.filter((m) => m.used).map((m) => m.origin));
+  for (const m of items) if (usedOrigins.has(m.origin)) m.used = true;
+  return { material: items, goals, avoid, quotes };
+};
+
+const sourceWeight: Record<Source, number> = { point: 3, fact: 2.5, backstory: 1.5, goal: 2, content: 1.2, context: 0.4 };
+
+/** What a turn wants of its material. */
+export interface Ranking {
+  /** Content words of what the line responds to. */
+  about: ReadonlySet<string>;
+  /** Tags an answer should carry: a time for "when", a reason for "why". */
+  want?: ReadonlySet<Tag>;
+  /** Answering a question: knowledge first (the engine offers facts most relevant first), nothing unrelated. */
+  answering?: boolean;
+  /** Saying who one is is welcome: an introduction, or a question about oneself. */
+  introducing?: boolean;
+  /** Shared knowledge (the context, a public document) only where it bears on what is being said. */
+  relevant?: boolean;
+}
+
+/**
+ * Material ranked for a turn: by how many words it shares with what it responds to, the tags
+ * wanted, its source, and whether it is still unsaid. Who-I-am lines wait for an introduction.
+ */
+export const ranked = (material: readonly Material[], rng: Rng, ranking: Ranking): Material[] =>
+  material
+    .map((m, index) => {
+      const overlap = shared(m.words, ranking.about);
+      let score = (m.source === 'context' ? 1.1 : 2.2) * overlap + sourceWeight[m.source] + rng.next() * 2;
+      for (const tag of ranking.want ?? []) if (m.tags.has(tag)) score += 1.5;
+      if (ranking.answering && m.source === 'fact') score += 2 - index * 0.05;
+      if (ranking.answering && overlap === 0 && (m.source === 'goal' || m.source === 'context')) score -= 3;
+      if (ranking.relevant && overlap < 2 && (m.source === 'content' || m.source === 'context')) score -= 4;
+      if (ranking.answering && overlap === 0 && m.source === 'content') score -= 2;
+      if (m.tags.has('identity')) score += 3;
+      if (m.used) score -= 6;
+      if (m.hedged) score -= 1.5;
+      return { m, score };
+    })
+    // Who one is waits for an introduction or a question about oneself.
+    .filter(({ m }) => ranking.introducing || !m.tags.has('identity'))
+    .sort((a, b) => b.score - a.score)
+    .map(({ m }) => m);
+
+/** Whether an item bears on `about` at all. */
+export const bearsOn = (m: Material, about: ReadonlySet<string>): boolean => shared(m.words, about) > 0;
+
