@@ -563,18 +563,7 @@ describe('scripted generator', () => {
       }
     });
 
-    it('stays within 2 ms a line', async () => {
-      const request = (variant: number): GenerateRequest => ({ purpose: 'utterance', system: '', prompt: '', temperature: 1, json: false, maxTokens: 80, cue: { ...cue, act: 'answer', obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, why is the QA backlog still growing?' }, variant } });
-      for (let i = 0; i < 50; i++) await complete(generator, request(i));
-      const times: number[] = [];
-      for (let i = 0; i < 200; i++) {
-        const start = performance.now();
-        await complete(generator, request(i * 31));
-        times.push(performance.now() - start);
-      }
-      times.sort((a, b) => a - b);
-      expect(times[Math.floor(times.length * 0.95)]).toBeLessThan(2);
-    });
+    // Speed is measured by `npm run bench` (scripted.line_p95_ms), never asserted here.
   });
 
   describe('in a whole simulated session', () => {
