@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lineMaker } from '../../tests/fakes/utterances';
 import type { UtteranceEvent } from '../engine/events';
 import { Scene, type LoadedScene } from '../scene/schema';
 import { breakdownsOf, type BreakdownKind } from './breakdowns';
@@ -20,22 +21,7 @@ const scene: LoadedScene = {
   }),
 };
 
-let count = 0;
-const line = (speaker: string, text: string, extra: Partial<UtteranceEvent> = {}): UtteranceEvent => ({
-  type: 'utterance',
-  seq: ++count,
-  t: count * 1000,
-  id: `u${count}`,
-  speaker,
-  text,
-  addressee: null,
-  pair: 'none',
-  act: 'statement',
-  snippet: 'main',
-  source: 'ai',
-  durationMs: 0,
-  ...extra,
-});
+const line = lineMaker();
 const question = (speaker: string, addressee: string, text = 'What is the budget for the migration?'): UtteranceEvent =>
   line(speaker, text, { addressee, pair: 'question', act: 'question' });
 const answer = (speaker: string, addressee: string | null, replyTo?: string, text = 'The budget covers the migration.'): UtteranceEvent =>

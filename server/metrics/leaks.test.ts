@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UtteranceEvent } from '../engine/events';
+import { lineMaker } from '../../tests/fakes/utterances';
 import { Scene, type LoadedScene } from '../scene/schema';
 import { leaksOf } from './leaks';
 
@@ -42,22 +42,7 @@ const scene: LoadedScene = {
   }),
 };
 
-let count = 0;
-const line = (speaker: string, text: string, extra: Partial<UtteranceEvent> = {}): UtteranceEvent => ({
-  type: 'utterance',
-  seq: ++count,
-  t: count * 1000,
-  id: `u${count}`,
-  speaker,
-  text,
-  addressee: null,
-  pair: 'none',
-  act: 'statement',
-  snippet: 'main',
-  source: 'ai',
-  durationMs: 0,
-  ...extra,
-});
+const line = lineMaker();
 
 describe('leaksOf', () => {
   it('counts a line quoting more than eight consecutive words of private knowledge, even one’s own freely told', () => {

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { lineMaker } from '../../tests/fakes/utterances';
 import type { UtteranceEvent } from '../engine/events';
 import { repetitionOf, topOpeningOf } from './repetition';
 
-let count = 0;
-const line = (speaker: string, text: string, source: UtteranceEvent['source'] = 'ai'): UtteranceEvent => ({
-  type: 'utterance',
-  seq: ++count,
-  t: count * 1000,
-  id: `u${count}`,
-  speaker,
-  text,
-  addressee: null,
-  pair: 'none',
-  act: 'statement',
-  snippet: 's1',
-  source,
-  durationMs: 0,
-});
+const make = lineMaker();
+const line = (speaker: string, text: string, source: UtteranceEvent['source'] = 'ai'): UtteranceEvent => make(speaker, text, { snippet: 's1', source });
 
 describe('repetitionOf', () => {
   it('flags a line whose normalised text anyone said before', () => {

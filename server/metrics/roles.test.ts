@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lineMaker } from '../../tests/fakes/utterances';
 import type { UtteranceEvent } from '../engine/events';
 import { Scene, type LoadedScene, type SceneInput } from '../scene/schema';
 import { roleAdherenceOf } from './roles';
@@ -23,21 +24,9 @@ const interview = (structure: SceneInput['structure']): LoadedScene => ({
   }),
 });
 
-let count = 0;
-const ask = (speaker: string, addressee: string | null, snippet = 'questions', pair: UtteranceEvent['pair'] = 'question'): UtteranceEvent => ({
-  type: 'utterance',
-  seq: ++count,
-  t: count * 1000,
-  id: `u${count}`,
-  speaker,
-  text: 'What do you think?',
-  addressee,
-  pair,
-  act: pair === 'question' ? 'question' : 'request',
-  snippet,
-  source: 'ai',
-  durationMs: 0,
-});
+const line = lineMaker();
+const ask = (speaker: string, addressee: string | null, snippet = 'questions', pair: UtteranceEvent['pair'] = 'question'): UtteranceEvent =>
+  line(speaker, 'What do you think?', { addressee, pair, act: pair === 'question' ? 'question' : 'request', snippet });
 
 describe('roleAdherenceOf', () => {
   const scene = interview({ form: 'interview', askers: ['panel'], answerers: ['alex'] });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../../tests/fakes/elevenlabs-server';
 import type { Cue, GenerateRequest } from '../engine/requests';
+import { quietCue } from '../../tests/fakes/cue';
 import { GeneratorError, SynthesisError, TranscriptionError } from './errors';
 import { complete, type Generator } from './generator/port';
 import {
@@ -37,15 +38,7 @@ const cue: Cue = {
   lastMessage: null,
   facts: [],
   goals: [],
-  context: '',
-  contents: [],
-  role: { form: null, part: 'member' },
-  secrets: [],
-  bank: { questions: [], points: [] },
-  move: null,
-  said: [],
-  openings: [],
-  human: null,
+  ...quietCue,
   variant: 42,
 };
 const request: GenerateRequest = { purpose: 'utterance', system: '', prompt: '', temperature: 0.7, json: false, maxTokens: 60, cue };

@@ -5,6 +5,7 @@ import { createGeminiGenerator } from './gemini';
 import { createGenerator } from './index';
 import { complete, type Generator } from './port';
 import type { Cue, GenerateRequest } from '../../engine/requests';
+import { quietCue } from '../../../tests/fakes/cue';
 import { createScriptedGenerator } from './scripted';
 import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
 import { GeneratorError } from '../errors';
@@ -26,15 +27,7 @@ const cue: Cue = {
   lastMessage: { speaker: 'nora', shortName: 'Nora', text: 'Omar, can the backend be ready by March?' },
   facts: ['The sync service still fails under load', 'Two engineers are on leave in February'],
   goals: ['ship the beta on time'],
-  context: '',
-  contents: [],
-  role: { form: null, part: 'member' },
-  secrets: [],
-  bank: { questions: [], points: [] },
-  move: null,
-  said: [],
-  openings: [],
-  human: null,
+  ...quietCue,
   variant: 1234,
 };
 

@@ -5,6 +5,7 @@ import { createGenerator } from './index';
 import { createOpenAIGenerator } from './openai';
 import { complete, type Generator } from './port';
 import type { Cue, GenerateRequest } from '../../engine/requests';
+import { quietCue } from '../../../tests/fakes/cue';
 import { createScriptedGenerator } from './scripted';
 import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
 import { GeneratorError } from '../errors';
@@ -26,15 +27,7 @@ const cue: Cue = {
   lastMessage: { speaker: 'omar', shortName: 'Omar', text: 'We should drop the bank-linking step from onboarding entirely.' },
   facts: ['Testers abandoned onboarding most often at the bank-linking step', 'Pia designed the progress bar'],
   goals: ['ship the beta on time'],
-  context: '',
-  contents: [],
-  role: { form: null, part: 'member' },
-  secrets: [],
-  bank: { questions: [], points: [] },
-  move: null,
-  said: [],
-  openings: [],
-  human: null,
+  ...quietCue,
   variant: 987,
 };
 

@@ -5,6 +5,7 @@ import { longestSharedRun, MAX_QUOTED_WORDS, normalizeLine, openingOf, tokenOver
 import type { Intent } from '../../scene/schema';
 import { complete } from './port';
 import type { Cue, GenerateRequest, Purpose } from '../../engine/requests';
+import { quietCue } from '../../../tests/fakes/cue';
 import { loadScene } from '../../scene/load';
 import { driveSession } from '../../conversation/drive';
 import { createScriptedGenerator } from './scripted';
@@ -37,15 +38,7 @@ const cue: Cue = {
     'Support wants two weeks of training before launch',
   ],
   goals: ['ship a stable release before the April campaign'],
-  context: '',
-  contents: [],
-  role: { form: null, part: 'member' },
-  secrets: [],
-  bank: { questions: [], points: [] },
-  move: null,
-  said: [],
-  openings: [],
-  human: null,
+  ...quietCue,
   variant: 0.3141,
 };
 
