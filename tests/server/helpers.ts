@@ -23,6 +23,7 @@ import type { SessionEvent } from '../../server/engine/events';
 import { complete, type Generator } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { ServerMessage } from '../../server/protocol/messages';
+import { createClauseChunker } from '../../server/conversation/clauses';
 import { createRooms, type Rooms, type RoomsOptions } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
 import type { LoadedScene } from '../../server/scene/schema';
@@ -478,8 +479,9 @@ export const createValve = (): Valve => {
 
 /**
  * The scripted generator's replies streamed word by word. The room's first utterance reply waits
- * for `start` (so the test's clients are in before its first word), streams `words` words, and
- * stays there until the room aborts it (a human cutting in); later replies stream whole.
+ * for `start` (so the test's clients are in before its first word), streams its first clause (at
+ * least `words` words: nothing is shown before the first clause passes the screen), and stays
+ * there until the room aborts it (a human cutting in); later replies stream whole.
  */
 export const stallingReply = (words: number, start: Promise<void>): Generator => {
   const inner = createScriptedGenerator();
@@ -495,8 +497,12 @@ export const stallingReply = (words: number, start: Promise<void>): Generator =>
       const stall = !stalled;
       stalled = true;
       if (stall) await start;
-      for (const [i, word] of text.split(/(?<=\s)/).entries()) {
-        if (stall && i === words) await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+      // Nothing is shown before the first clause passes the screen, so the stall comes after it.
+      const pieces = text.split(/(?<=\s)/);
+      const clause = createClauseChunker().push(`${text} .`)[0] ?? text;
+      const at = Math.max(words, clause.split(/\s+/).length);
+      for (const [i, word] of pieces.entries()) {
+        if (stall && i === at) await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
         if (signal?.aborted) return;
         yield word;
       }
