@@ -63,7 +63,9 @@ const fakeGenerator = (latencyMs: number): Generator => {
     name: 'fake',
     async *stream(_request, signal) {
       await wait(latencyMs);
-      const words = replies[call++ % replies.length]!.split(/(?<= )/);
+      // Numbered, so no reply repeats an earlier one (the screen would draw a repeat again).
+      const n = call++;
+      const words = `Point ${n + 1}: ${replies[n % replies.length]!}`.split(/(?<= )/);
       for (let i = 0; i < words.length; i += 3) {
         if (signal?.aborted) return;
         yield words.slice(i, i + 3).join('');

@@ -388,8 +388,10 @@ export const accept = (
   const pair: PairType = interruption || returned ? 'none' : designation.pair;
   // Whom it addresses: a human's words decide for themselves. For a persona the engine's plan
   // decides, unless the text itself calls someone else by name (a bare "you" points at nobody new).
-  const named = source === 'human' ? null : namedIn(roster, speaker, text);
   const planned = plan.addressee ?? (plan.obligation ? plan.obligation.from : null);
+  // Read without the previous speaker only when it could matter: a detection that agrees with the
+  // plan, or finds nobody, would find nobody else by name either.
+  const named = source === 'human' || !detected || detected === planned ? null : namedIn(roster, speaker, text);
   const addressee = source === 'human' ? (detected ?? (plan.obligation ? plan.obligation.from : null)) : (named ?? planned);
   const act: Act = plan.obligation
     ? 'answer'
