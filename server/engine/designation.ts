@@ -15,6 +15,7 @@
  * (which selects nobody), else "you", meaning the previous speaker.
  */
 import type { PairType } from './events';
+import { memoize } from './memo';
 
 export interface DesignationInput {
   /** Display names as given, e.g. "Nora", "Alexandra Kim", "Dr. Priya Raman". */
@@ -1425,7 +1426,18 @@ const NONE: Designation = { next: null, pair: 'none' };
  * Detects whether `text` is a first pair part (question, request, offer, greeting, invitation)
  * and which participant it selects as next speaker. Pure and deterministic.
  */
-export const detectDesignation = (input: DesignationInput): Designation => {
+export const detectDesignation = (input: DesignationInput): Designation =>
+  detectRemembered([input.participants.join('\u0000'), input.speaker, input.previousSpeaker ?? '', input.text].join('\u0001'));
+
+// A generated line is read when it is drafted and again when it is said: one reading serves both.
+const detectRemembered = memoize((key: string): Designation => {
+  // The text comes last and may hold any character: only the first three separators split.
+  const [participants, speaker, previousSpeaker] = key.split('\u0001', 3) as [string, string, string];
+  const text = key.slice(participants.length + speaker.length + previousSpeaker.length + 3);
+  return Object.freeze(detect({ participants: participants ? participants.split('\u0000') : [], speaker, previousSpeaker: previousSpeaker || null, text }));
+}, 1024);
+
+const detect = (input: DesignationInput): Designation => {
   const speaker = fold(input.speaker);
   const t = parseUtterance(input.text, nameIndexFor(input.participants), speaker);
   if (t.words.length === 0) return NONE;

@@ -16,6 +16,7 @@
  * ```
  */
 import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
+import { memoize } from './memo';
 
 export const NEAR_DUPLICATE = 0.8;
 export const OPENING_WORDS = 4;
@@ -23,7 +24,11 @@ export const OPENING_WORDS = 4;
 export const MAX_QUOTED_WORDS = 8;
 
 /** Lower-case words (letters, digits, inner apostrophes), punctuation dropped. */
-export const wordsOf = (text: string): string[] => text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu) ?? [];
+export const wordsOf: (text: string) => readonly string[] = memoize(
+  (text) => text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu) ?? [],
+);
+
+const wordSetOf = memoize((text: string): ReadonlySet<string> => new Set(wordsOf(text)));
 
 export const normalizeLine = (text: string): string => wordsOf(text).join(' ');
 
@@ -32,8 +37,8 @@ export const openingOf = (text: string): string => wordsOf(text).slice(0, OPENIN
 
 /** The overlap coefficient of two texts' word sets, 0..1 (0 when either has no words). */
 export const tokenOverlap = (a: string, b: string): number => {
-  const x = new Set(wordsOf(a));
-  const y = new Set(wordsOf(b));
+  const x = wordSetOf(a);
+  const y = wordSetOf(b);
   if (x.size === 0 || y.size === 0) return 0;
   let shared = 0;
   for (const w of x) if (y.has(w)) shared++;

@@ -3,6 +3,7 @@
  * (MPOD §3.2) and long-term memory retrieval (MMAgents §3.1.2, Eq. 4). Bag of content-word
  * stems plus word bigrams, cosine similarity. Pure and fast; no model download.
  */
+import { memoize } from './memo';
 
 const stopwords = new Set(
   ('a an the and or but if so of to in on at by for with from as is are was were be been being am do does did ' +
@@ -21,18 +22,7 @@ export type TermVector = ReadonlyMap<string, number>;
 const stem = (word: string): string => word.replace(/(ing|ed|es|s|ly)$/, '') || word;
 
 // Vectors of recent texts are reused: memories and history are compared again every turn.
-// A bounded memo of a pure function, so the engine stays pure.
-const memo = new Map<string, TermVector>();
-const MEMO_LIMIT = 4096;
-
-export const vectorize = (text: string): TermVector => {
-  const known = memo.get(text);
-  if (known) return known;
-  const vector = computeVector(text);
-  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value!);
-  memo.set(text, vector);
-  return vector;
-};
+export const vectorize = memoize((text: string): TermVector => computeVector(text));
 
 const computeVector = (text: string): TermVector => {
   const words = text

@@ -4,6 +4,7 @@
  * (MPOD §3.2), designation, interruptions, backchannels, memory, budgets and hand raising.
  */
 import { knowledgeOf, type Intent, type LoadedScene } from '../scene/schema';
+import { memoize } from './memo';
 import type { Cue } from './requests';
 import { detectDesignation } from './designation';
 import type { Act, PairType, UtteranceEvent } from './events';
@@ -485,12 +486,17 @@ const namedIn = (roster: Roster, speaker: string, text: string): string | null =
 /** Whether `text` contains `word` as a whole word or phrase ("%" as a symbol anywhere), ignoring case. */
 const mentions = (text: string, word: string): boolean => {
   const trimmed = word.trim();
+  // Most texts do not contain the word at all: a plain search says so before the pattern runs.
+  return text.toLowerCase().includes(trimmed.toLowerCase()) && wholeWord(trimmed).test(text);
+};
+
+const wholeWord = memoize((trimmed: string): RegExp => {
   const escaped = trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const edge = (ch: string) => (/[\p{L}\p{N}]/u.test(ch) ? '[^\\p{L}\\p{N}]' : '');
   const before = edge(trimmed[0] ?? '');
   const after = edge(trimmed.at(-1) ?? '');
-  return new RegExp(`${before ? `(^|${before})` : ''}${escaped}${after ? `($|${after})` : ''}`, 'iu').test(text);
-};
+  return new RegExp(`${before ? `(^|${before})` : ''}${escaped}${after ? `($|${after})` : ''}`, 'iu');
+}, 1024);
 
 export const countTurn = (c: Ctx, impromptu: boolean): void => {
   const { state } = c;

@@ -11,6 +11,7 @@
  * waits for a direct question about it, even when its reveal rule lets it into `cue.facts`.
  */
 import type { Cue } from '../../../engine/requests';
+import { memoize } from '../../../engine/memo';
 import type { Rng } from '../../../engine/rng';
 import { concealment, roleReference, voicedGoals, type VoicedGoal } from './goals';
 import { isHedged, quoting, retellings, type Quoting } from './paraphrase';
@@ -29,7 +30,7 @@ export interface Material {
   clause: string;
   source: Source;
   /** Its content words, stemmed. */
-  words: Set<string>;
+  words: ReadonlySet<string>;
   tags: Set<Tag>;
   /** Already said this session, by the speaker or just now by someone else, nearly or wholly. */
   used: boolean;
@@ -53,8 +54,10 @@ const tagPatterns: [Tag, RegExp][] = [
   ['reason', /\b(because|so that|since|due to|which is why|so|why|caused?|reason)\b/i],
 ];
 
+const patternTags = memoize((text: string): readonly Tag[] => tagPatterns.filter(([, p]) => p.test(text)).map(([t]) => t));
+
 const tagsOf = (text: string, names: ReadonlySet<string>): Set<Tag> => {
-  const tags = new Set<Tag>(tagPatterns.filter(([, p]) => p.test(text)).map(([t]) => t));
+  const tags = new Set<Tag>(patternTags(text));
   if (tokens(text).some((w) => names.has(w))) tags.add('person');
   return tags;
 };
@@ -108,18 +111,19 @@ const concealing = new Set(['hide', 'keep', 'never', 'mention', 'avoid', 'subjec
  * which wait for a direct question.
  */
 const sensitiveWords = (cue: Cue): { avoid: Set<string>; concealed: Set<string> } => {
-  const visible = contentWords(
-    [
-      cue.topic,
-      cue.context,
-      ...cue.contents.flatMap((c) => [c.title, c.summary, ...c.sections]),
-      cue.lastMessage?.text ?? '',
-      cue.human?.text ?? '',
-      cue.obligation?.text ?? '',
-      ...cue.participants.map((p) => `${p.name} ${p.role ?? ''}`),
-    ].join(' '),
-  );
-  const sayable = contentWords(cue.facts.join(' '));
+  // Word by word, each text on its own: the scene's texts are read once, only the turn's words are new.
+  const visibleTexts = [
+    cue.topic,
+    cue.context,
+    ...cue.contents.flatMap((c) => [c.title, c.summary, ...c.sections]),
+    cue.lastMessage?.text ?? '',
+    cue.human?.text ?? '',
+    cue.obligation?.text ?? '',
+    ...cue.participants.map((p) => `${p.name} ${p.role ?? ''}`),
+  ].map(contentWords);
+  const visible = { has: (w: string) => visibleTexts.some((words) => words.has(w)) };
+  const sayableTexts = cue.facts.map(contentWords);
+  const sayable = { has: (w: string) => sayableTexts.some((words) => words.has(w)) };
   const avoid = new Set<string>();
   for (const secret of cue.secrets) for (const w of contentWords(secret)) if (!visible.has(w) && !sayable.has(w)) avoid.add(w);
   const concealed = new Set<string>();
@@ -131,7 +135,7 @@ const sensitiveWords = (cue: Cue): { avoid: Set<string>; concealed: Set<string> 
   return { avoid, concealed };
 };
 
-const usedIn = (words: ReadonlySet<string>, said: readonly Set<string>[]): boolean =>
+const usedIn = (words: ReadonlySet<string>, said: readonly ReadonlySet<string>[]): boolean =>
   words.size > 0 && said.some((s) => shared(words, s) >= Math.max(2, Math.ceil(words.size * 0.6)));
 
 export interface Gathered {

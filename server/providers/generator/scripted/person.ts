@@ -9,6 +9,7 @@
  * backstoryVoice('Led a reminder redesign that cut missed deliveries by 11%.'); // "I led a reminder redesign ..."
  * ```
  */
+import { memoize } from '../../../engine/memo';
 import type { Cue } from '../../../engine/requests';
 import { capitalise, conjunctions, escapeRegExp, midAdverbs, prepositions, verbWords, wordSet } from './words';
 
@@ -61,6 +62,9 @@ const namesOf = (name: string, shortName: string): string[] => {
 /** The speaker's own names as they may appear in their knowledge: "Rupert", "Rupert Vale", "Dr. Marsh". */
 export const selfNames = (cue: Cue): string[] => namesOf(cue.speaker.name, cue.speaker.shortName);
 
+/** A name as a whole word, compiled once per name. */
+const namePattern = memoize((name: string) => new RegExp(`\\b${escapeRegExp(name)}(?![\\w-])`, 'g'), 1024);
+
 /**
  * Rewrites a third-person text about the speaker in the first person: `forms` are the pronouns
  * that mean the speaker, `names` the speaker's names. Quoted speech is left as it is. "Dr. Marsh
@@ -68,15 +72,24 @@ export const selfNames = (cue: Cue): string[] => namesOf(cue.speaker.name, cue.s
  * down" keeps "his" when only she/her mean the speaker.
  */
 export const firstPerson = (text: string, forms: ReadonlySet<string>, names: readonly string[]): string =>
-  text
+  firstPersonOf([[...forms].join(' '), names.join('\u0000'), text].join('\u0001'));
+
+// The speaker's knowledge is retold every turn: each text is rewritten once per speaker.
+const firstPersonOf = memoize((key: string): string => {
+  const [forms, names] = key.split('\u0001', 2) as [string, string];
+  const text = key.slice(forms.length + names.length + 2);
+  const formSet = new Set(forms.split(' ').filter(Boolean));
+  const nameList = names ? names.split('\u0000') : [];
+  return text
     .split(/(["“][^"”]*["”])/)
-    .map((segment, i) => (i % 2 === 1 ? segment : firstPersonSegment(segment, forms, names)))
+    .map((segment, i) => (i % 2 === 1 ? segment : firstPersonSegment(segment, formSet, nameList)))
     .join('');
+});
 
 const firstPersonSegment = (segment: string, forms: ReadonlySet<string>, names: readonly string[]): string => {
   let text = segment;
   const placeholder = '\u0000SELF\u0000';
-  for (const name of names) text = text.replace(new RegExp(`\\b${escapeRegExp(name)}(?![\\w-])`, 'g'), placeholder);
+  for (const name of names) text = text.replace(namePattern(name), placeholder);
   const parts = text.match(/\u0000SELF\u0000(?:['’]s\b)?|[A-Za-z][A-Za-z'’-]*|[^A-Za-z\u0000]+/g) ?? [];
   const out: string[] = [];
   let verbDue = false;
@@ -139,12 +152,12 @@ const firstPersonSegment = (segment: string, forms: ReadonlySet<string>, names: 
 };
 
 /** A pronoun's gender where it opens the text (its first three words) or, weaker, anywhere. */
-const pronounEvidence = (text: string): { gender: Gender; strong: boolean } | undefined => {
+const pronounEvidence = memoize((text: string): { gender: Gender; strong: boolean } | null => {
   const unquoted = text.replace(/["“][^"”]*["”]/g, ' ');
   const words = unquoted.toLowerCase().match(/[a-z']+/g) ?? [];
   const index = words.findIndex((w) => genderOf(w));
-  return index < 0 ? undefined : { gender: genderOf(words[index]!)!, strong: index < 3 };
-};
+  return index < 0 ? null : { gender: genderOf(words[index]!)!, strong: index < 3 };
+});
 
 /** Someone other than the speaker a later pronoun may stand for: "the last PM ... without telling her". */
 const otherPerson = /\bthe (last |previous |new |other |former )?(pm|cto|ceo|cfo|manager|candidate|director|engineer|nurse|doctor|patient|woman|man|girl|boy|colleague|friend|mother|father|wife|husband|sister|brother|daughter|son|boss|founder|student|owner)\b/i;
@@ -178,21 +191,29 @@ export const speakerForms = (cue: Cue, text: string): ReadonlySet<string> => {
  */
 export const toAddressee = (text: string, names: readonly string[]): string => {
   if (!names.length) return text;
-  const n = `(?:${names.map(escapeRegExp).join('|')})`;
+  const [possessive, object, subject] = addressPatterns(names.join('\u0000'));
   return text
     .split(/(["“][^"”]*["”])/)
     .map((segment, i) =>
       i % 2 === 1
         ? segment
         : segment
-            .replace(new RegExp(`\\b${n}['’]s\\b`, 'g'), 'your')
-            .replace(new RegExp(`\\b(for|to|with|from|at|about|asked|tell|told|saw|passed|met|called|gave|showed|behind|beside|like|likes|trust|respect|hired|promoted|helped|know) ${n}\\b`, 'g'), '$1 you')
-            .replace(new RegExp(`(^|[.;]\\s+|\\b(?:that|and|but|when|because|sure|if)\\s+)${n} ([a-z][a-z'’]*)`, 'g'), (_, lead: string, verb: string) =>
-              `${lead}${lead.trim() ? 'you' : 'You'} ${agreeWithYou(verb)}`,
-            ),
+            .replace(possessive, 'your')
+            .replace(object, '$1 you')
+            .replace(subject, (_, lead: string, verb: string) => `${lead}${lead.trim() ? 'you' : 'You'} ${agreeWithYou(verb)}`),
     )
     .join('');
 };
+
+/** The patterns that find a listener's names, compiled once per listener (`replace` restarts a global pattern). */
+const addressPatterns = memoize((joined: string): [RegExp, RegExp, RegExp] => {
+  const n = `(?:${joined.split('\u0000').map(escapeRegExp).join('|')})`;
+  return [
+    new RegExp(`\\b${n}['’]s\\b`, 'g'),
+    new RegExp(`\\b(for|to|with|from|at|about|asked|tell|told|saw|passed|met|called|gave|showed|behind|beside|like|likes|trust|respect|hired|promoted|helped|know) ${n}\\b`, 'g'),
+    new RegExp(`(^|[.;]\\s+|\\b(?:that|and|but|when|because|sure|if)\\s+)${n} ([a-z][a-z'’]*)`, 'g'),
+  ];
+}, 256);
 
 /** Whom the speaker talks to: the addressee, else the person they reply to. */
 export const listenerOf = (cue: Cue): string[] => {

@@ -49,7 +49,7 @@ export interface Heard {
   text: string;
   /** Key noun phrases, said back to them ("my redesign" as "your redesign"). */
   phrases: string[];
-  words: Set<string>;
+  words: ReadonlySet<string>;
 }
 
 export interface Turn {

@@ -8,6 +8,7 @@
  * clause('The road is closed.'); // "the road is closed"
  * ```
  */
+import { memoize } from '../../../engine/memo';
 
 export const wordSet = (list: string): Set<string> => new Set(list.split(/\s+/).filter(Boolean));
 
@@ -75,11 +76,11 @@ export const lowerFirst = (text: string, proper?: ReadonlySet<string>): string =
 /** Words written with a capital inside a sentence somewhere in `texts`: names, places, brands ("Henry", "Phoenix"). */
 export const properNouns = (texts: readonly string[]): Set<string> => {
   const found = new Set<string>();
-  for (const text of texts) {
-    for (const m of text.matchAll(/(?<=[a-z0-9,;:)"”]\s+)([A-Z][a-z][A-Za-z-]*)/g)) found.add(m[1]!.toLowerCase());
-  }
+  for (const text of texts) for (const noun of properNounsIn(text)) found.add(noun);
   return found;
 };
+
+const properNounsIn = memoize((text: string): readonly string[] => [...text.matchAll(/(?<=[a-z0-9,;:)"”]\s+)([A-Z][a-z][A-Za-z-]*)/g)].map((m) => m[1]!.toLowerCase()));
 
 export const tokens = (text: string): string[] => text.toLowerCase().replace(/’/g, "'").match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? [];
 
@@ -95,8 +96,9 @@ export const sentencesOf = (text: string): string[] =>
 const stemOf = (word: string): string => word.replace(/'s$/, '').replace(/(ing|ed|es|s)$/, '');
 
 /** Content words of a text, stemmed: to tell whether two texts are about the same thing. */
-export const contentWords = (text: string): Set<string> =>
-  new Set(tokens(text).filter((w) => w.length >= 4 && !functionWords.has(w) && !fillerWords.has(w)).map(stemOf));
+export const contentWords: (text: string) => ReadonlySet<string> = memoize(
+  (text) => new Set(tokens(text).filter((w) => w.length >= 4 && !functionWords.has(w) && !fillerWords.has(w)).map(stemOf)),
+);
 
 /** How many of `a`'s words are in `b`. */
 export const shared = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
@@ -107,7 +109,9 @@ export const shared = (a: ReadonlySet<string>, b: ReadonlySet<string>): number =
 
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export const mentions = (text: string, name: string): boolean => new RegExp(`\\b${escapeRegExp(name)}\\b`, 'i').test(text);
+export const mentions = (text: string, name: string): boolean => wordPattern(name).test(text);
+
+const wordPattern = memoize((name: string) => new RegExp(`\\b${escapeRegExp(name)}\\b`, 'i'), 1024);
 
 /** Tidies punctuation where a slot's own ending met a frame's: `board.".` to `board."`, `..` to `.`, `,?` to `?`. */
 export const tidy = (text: string): string =>

@@ -100,7 +100,7 @@ const phrased = (lead: string, m: Material): string => {
 };
 
 /** Answers to what was asked, from material. */
-function* answersTo(turn: Turn, wh: Wh, about: Set<string>, kw: string | undefined, asker: string | undefined, introducing: boolean): Generator<string> {
+function* answersTo(turn: Turn, wh: Wh, about: ReadonlySet<string>, kw: string | undefined, asker: string | undefined, introducing: boolean): Generator<string> {
   const { rng, gathered } = turn;
   const pool = ranked(gathered.material, rng, { about, want: new Set(wants[wh]), answering: true, introducing });
   const fresh = pool.filter((m) => !m.used).slice(0, 4);
