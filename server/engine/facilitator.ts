@@ -1,8 +1,9 @@
 /**
  * MUCA §3.2.3: a facilitator persona's dialog acts, ranked, each with a trigger condition,
- * warm-up turns W and cool-down turns C. The highest ranked act whose condition holds is taken;
- * when none holds the facilitator keeps silent. Direct replies (being addressed) are handled by
- * the session's designation rule, which always has the highest priority.
+ * warm-up turns W and cool-down turns C. The arbitrator runs once every N_exe utterances
+ * (Algorithm 1); then the highest ranked act whose condition holds is taken, and when none holds
+ * the facilitator keeps silent. Between runs it listens. Direct replies (being addressed) are
+ * handled by the session's designation rule, which always has the highest priority.
  */
 import type { FacilitatorAct } from '../scene/schema';
 
@@ -20,15 +21,30 @@ export interface FacilitatorState {
   fired: Partial<Record<FacilitatorAct, number>>;
   /** Per-participant encouragement cool-down: c(x)_{j+1} = 2 + c(x)_j, and the turn until which x rests. */
   encouraged: Record<string, { cooldown: number; until: number }>;
-  /** Consecutive turns the facilitator has not spoken (n_silent, Eq. 3). */
+  /** Consecutive runs of the arbitrator that kept silent (n_silent, Eq. 3): MUCA's turns are its runs. */
   silent: number;
+  /** Utterances since the arbitrator last ran (n of Algorithm 1). */
+  heard: number;
 }
 
-export const emptyFacilitator = (): FacilitatorState => ({ fired: {}, encouraged: {}, silent: 0 });
+export const emptyFacilitator = (): FacilitatorState => ({ fired: {}, encouraged: {}, silent: 0, heard: 0 });
+
+/**
+ * N_exe, how many utterances pass between runs of the arbitrator: 3 in a small group (MUCA-small),
+ * 0.75 · Np in a larger one (MUCA-medium, §4.1.1); a scene may set its own.
+ */
+export const executionPeriod = (members: number, every?: number): number => every ?? Math.max(3, Math.round(0.75 * members));
+
+/** Whether the arbitrator runs before this turn: N_exe utterances have passed since it last ran. */
+export const arbitratorDue = (view: Pick<FacilitatorView, 'members' | 'every'>, state: FacilitatorState): boolean =>
+  state.heard >= executionPeriod(view.members.length, view.every);
 
 export interface FacilitatorView {
   acts: readonly FacilitatorAct[];
+  /** Scales MUCA's warm-up and cool-down windows (1: the paper's). */
   pace: number;
+  /** N_exe when the scene sets it. */
+  every?: number;
   facilitator: string;
   /** Participants the facilitator serves (the snippet's members, without the facilitator). */
   members: readonly string[];
@@ -142,17 +158,18 @@ export const chooseFacilitatorAct = (
         break;
       }
       case 'chime-in': {
+        // No warm-up or cool-down (MUCA): the silence factor grows with the runs it kept silent.
         const unsolved = recent.some((r) => r.openQuestion);
-        // MUCA sets no warm-up or cool-down here, but p_silence alone passes 0.45 after two silent
-        // turns; in a spoken room that has the facilitator talk every third turn, so we add a
-        // cool-down of 3 · Np turns (scaled by pace like the others).
-        if (chimeInProbability(state.silent, view.stuck, unsolved) > 0.45 && ready(view, state, act, 0, 3 * np)) return { act, addressee: null };
+        if (chimeInProbability(state.silent, view.stuck, unsolved) > 0.45) return { act, addressee: null };
         break;
       }
     }
   }
   return null;
 };
+
+/** Bookkeeping when the arbitrator has run: it starts counting again, and one more silent run if it chose nothing. */
+export const afterRun = (state: FacilitatorState, spoke: boolean): FacilitatorState => ({ ...state, heard: 0, silent: spoke ? state.silent : state.silent + 1 });
 
 /** Bookkeeping after the facilitator took an act (or any turn passed). */
 export const afterTurn = (
@@ -165,7 +182,8 @@ export const afterTurn = (
   const next: FacilitatorState = {
     fired: { ...state.fired },
     encouraged: { ...state.encouraged },
-    silent: speaker === facilitator ? 0 : state.silent + 1,
+    silent: speaker === facilitator ? 0 : state.silent,
+    heard: state.heard + 1,
   };
   if (fired) {
     next.fired[fired.act] = turns;

@@ -5,7 +5,7 @@
  * MUCA §3.2.3).
  */
 import { intents as allIntents, type Intent } from '../scene/schema';
-import { chooseFacilitatorAct } from './facilitator';
+import { afterRun, arbitratorDue, chooseFacilitatorAct } from './facilitator';
 import { nextInOrder, selectNextParty } from './policies';
 import { partOf, partyAllows, rolesFor, snippetMembers, speakerFor, speakersFor } from './roster';
 import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
@@ -103,7 +103,10 @@ const choose = (c: Working): Decision => {
   const facilitator = turnTaking.facilitator;
   const moderated = turnTaking.partyMode === 'moderated';
   if (facilitator && last !== facilitator.participant && (!moderated || facilitator.participant === turnTaking.moderator)) {
-    const fired = chooseFacilitatorAct(facilitatorView(c), state.facilitator);
+    const view = facilitatorView(c);
+    // MUCA Algorithm 1: the arbitrator runs every N_exe utterances; otherwise the facilitator listens.
+    const fired = arbitratorDue(view, state.facilitator) ? chooseFacilitatorAct(view, state.facilitator) : undefined;
+    if (fired !== undefined) state.facilitator = afterRun(state.facilitator, fired !== null);
     if (fired) {
       const plan = planFor(c, facilitator.participant, 'facilitator');
       return { kind: 'turn', plan: { ...plan, act: fired.act, addressee: fired.addressee, obligation: null, facilitatorAct: fired.act } };
@@ -146,8 +149,10 @@ const byPolicy = (c: Working): Decision => {
   const { state } = c;
   const turnTaking = state.scene.turnTaking;
   const last = state.last?.speaker ?? null;
-  const candidates = candidatesFor(c, true).filter((id) => id !== last && (!state.impromptu || id !== state.impromptu.participant));
-  const pool = candidates.length ? candidates : candidatesFor(c, true);
+  // The facilitator speaks for its acts (and when addressed), never for an ordinary turn (MUCA).
+  const everyone = candidatesFor(c, true).filter((id) => id !== turnTaking.facilitator?.participant);
+  const candidates = everyone.filter((id) => id !== last && (!state.impromptu || id !== state.impromptu.participant));
+  const pool = candidates.length ? candidates : everyone;
   if (pool.length === 0) return { kind: 'turn', plan: planFor(c, last ?? currentSnippet(state).initiator, 'continues') };
   switch (turnTaking.policy) {
     case 'round-robin': {
@@ -294,7 +299,10 @@ export const questionTarget = (c: Working, speaker: string): string | null => {
   const { state } = c;
   const moderator = state.scene.turnTaking.partyMode === 'moderated' ? state.scene.turnTaking.moderator : undefined;
   const speakerParty = c.roster.partyOf.get(speaker)?.id;
+  // Nobody puts questions to the facilitator while someone else could answer: it listens.
+  const facilitator = state.scene.turnTaking.facilitator?.participant;
   let options = candidatesFor(c, false).filter((id) => id !== speaker && id !== moderator);
+  if (options.some((id) => id !== facilitator)) options = options.filter((id) => id !== facilitator);
   if (moderator) options = options.filter((id) => c.roster.partyOf.get(id)?.id !== speakerParty);
   const roles = rolesFor(c.roster, currentSnippet(state));
   // By membership, not part: a chair who is also among the askers asks the answerers too.
@@ -320,6 +328,7 @@ const facilitatorView = (c: Working) => {
   return {
     acts: facilitator.acts,
     pace: facilitator.pace,
+    ...(facilitator.every !== undefined ? { every: facilitator.every } : {}),
     facilitator: facilitator.participant,
     members: snippetMembers(c.roster, currentSnippet(state)).filter((id) => id !== facilitator.participant),
     turns: state.turns,

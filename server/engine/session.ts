@@ -209,7 +209,8 @@ const onThoughts = (c: Ctx, requestId: string, answers: { participant: string; t
   for (const bid of bids) if (bid.thought) state.memory = rememberThought(state.memory, bid.participant, bid.thought);
   // Sacks et al. rule 3: the current speaker may go on, if their party lets them speak at all.
   const last = state.last?.speaker ?? null;
-  const current = last && partyAllows(c.roster, last) ? last : null;
+  // Not the facilitator, who speaks only for its acts (MUCA): then a bidder is drawn.
+  const current = last && partyAllows(c.roster, last) && last !== state.scene.turnTaking.facilitator?.participant ? last : null;
   const choice = selectMostImportant(bids, current, c.rng);
   const speaker = choice.speaker ?? c.rng.pick(pending.bidders);
   beginTurn(c, { ...planFor(c, speaker, choice.speaker ? choice.reason : 'random'), bids });

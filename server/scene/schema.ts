@@ -149,8 +149,10 @@ export const Facilitator = z
   .object({
     participant: z.string(),
     acts: z.array(z.enum(facilitatorActs)).default(['direct-reply', 'encourage', 'summarize', 'transition', 'resolve-conflict']),
-    /** Multiplies MUCA's warm-up and cool-down turn counts, which assume long chats. */
+    /** Multiplies MUCA's warm-up and cool-down turn counts (1: the paper's); a short meeting may scale them down. */
     pace: z.number().positive().default(1),
+    /** N_exe: utterances between the arbitrator's runs (MUCA Algorithm 1); default 3, or 0.75 · Np in a larger group. */
+    every: positiveInt.optional(),
   })
   .strict();
 

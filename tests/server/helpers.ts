@@ -497,9 +497,12 @@ export const stallingReply = (words: number, start: Promise<void>): Generator =>
       const stall = !stalled;
       stalled = true;
       if (stall) await start;
-      // Nothing is shown before the first clause passes the screen, so the stall comes after it.
-      const pieces = text.split(/(?<=\s)/);
-      const clause = createClauseChunker().push(`${text} .`)[0] ?? text;
+      // Nothing is shown before the first clause passes the screen, so the stall comes after it,
+      // and a one-clause line gets a second clause so there is something left to stall on.
+      const first = createClauseChunker().push(`${text} .`)[0] ?? text;
+      const full = first.trim() === text.trim() ? `${text} Let me finish that thought properly.` : text;
+      const pieces = full.split(/(?<=\s)/);
+      const clause = first;
       const at = Math.max(words, clause.split(/\s+/).length);
       for (const [i, word] of pieces.entries()) {
         if (stall && i === at) await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
