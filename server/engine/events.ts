@@ -66,6 +66,7 @@ export const FloorEvent = z.object({
     'self-selected',
     'continues',
     'round-robin',
+    'equal',
     'random',
     'llm-selector',
     'llm-selector-fallback',

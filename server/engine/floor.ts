@@ -171,6 +171,19 @@ const byPolicy = (c: Working): Decision => {
       return { kind: 'select', candidates: pool };
     case 'party':
       return { kind: 'turn', plan: byParty(c, pool) };
+    case 'equal': {
+      // MMAgents EQUAL: everyone speaks once a round, in an order drawn afresh each round.
+      let round = state.round.filter((id) => pool.includes(id));
+      if (round.length === 0) {
+        round = shuffle(everyone, c.rng);
+        // A new round does not open with the one who closed the last.
+        if (round.length > 1 && round[0] === last) round.push(round.shift()!);
+      }
+      const [next, ...rest] = round as [string, ...string[]];
+      state.round = rest;
+      return { kind: 'turn', plan: planFor(c, next, 'equal') };
+    }
+    case 'self-selection':
     case 'cssn-or-ss': {
       // Present humans self-select by speaking; reactive human agents only answer when addressed.
       const bidders = pool.filter((id) => !state.present.includes(id));
@@ -234,11 +247,26 @@ export const openObligation = (c: Working): Obligation | null => {
   const { state } = c;
   const last = state.last;
   if (!last || last.interrupted || last.pair === 'none' || !last.addressee) return null;
+  // MMAgents' baselines select without detectDesignation(): an addressee waits their turn.
+  if (!designating(state)) return null;
   const speaker = last.addressee;
   if (speaker === last.speaker || !c.roster.byId.has(speaker)) return null;
   const turnTaking = state.scene.turnTaking;
   if (turnTaking.partyMode === 'moderated' && last.speaker === turnTaking.moderator && state.approved !== speaker) return null;
   return { speaker, from: last.speaker };
+};
+
+/** Whether the policy lets the current speaker select the next (all but MMAgents' EQUAL and SS baselines). */
+export const designating = (state: SessionState): boolean => state.scene.turnTaking.policy !== 'equal' && state.scene.turnTaking.policy !== 'self-selection';
+
+/** A fresh random order of `ids` (Fisher-Yates over the session's randomness). */
+const shuffle = (ids: readonly string[], rng: Working['rng']): string[] => {
+  const out = [...ids];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 };
 
 /** The plan for `speaker`: answers an open first pair part addressed to them, else picks an act. */

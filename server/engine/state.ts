@@ -76,6 +76,8 @@ export interface SessionState {
   spoken: SpokenLine[];
   log: TurnRecord[];
   rrCursor: string | null;
+  /** `equal`: who has yet to speak in this round, in the round's random order. */
+  round: string[];
   partyCursor: Record<string, string | null>;
   hands: string[];
   approved: string | null;
@@ -174,6 +176,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   spoken: [],
   log: [],
   rrCursor: null,
+  round: [],
   partyCursor: {},
   hands: [],
   approved: null,
@@ -239,6 +242,7 @@ export const startSnippet = (c: Ctx, index: number): void => {
   state.snippetTurns = 0;
   state.line = 0;
   state.rrCursor = null;
+  state.round = [];
   const snippet = currentSnippet(state);
   emit(c, { type: 'snippet-start', snippet: snippet.id, title: snippet.title ?? snippet.id, turns: snippet.turns, initiator: snippet.initiator });
 };

@@ -40,7 +40,7 @@ import type { UtteranceEvent } from '../engine/events';
 import { wordsOf } from '../engine/novelty';
 import type { LoadedScene } from '../scene/schema';
 import type { Repetition } from './repetition';
-import { contentWords, isNegation } from './vocabulary';
+import { contentWords, isNegation } from '../engine/vocabulary';
 
 export const breakdownKinds = ['ignored-question', 'wrong-addressee', 'repetition', 'self-contradiction', 'off-topic'] as const;
 export type BreakdownKind = (typeof breakdownKinds)[number];

@@ -26,7 +26,7 @@
 import type { UtteranceEvent } from '../engine/events';
 import { longestSharedRun, MAX_QUOTED_WORDS, wordsOf } from '../engine/novelty';
 import { knowledgeOf, type LoadedScene, type Reveal } from '../scene/schema';
-import { contentWords, publicVocabulary } from './vocabulary';
+import { contentWords, publicVocabulary } from '../engine/vocabulary';
 
 export type LeakKind = 'quote' | 'another' | 'never' | 'unasked';
 

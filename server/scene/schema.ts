@@ -23,7 +23,12 @@ export const participantKinds = ['ai', 'human'] as const;
 /** What the shared board shows: a slide deck, a poster or a document. */
 export const contentKinds = ['slides', 'poster', 'document'] as const;
 export const speakingModes = ['all', 'representative', 'subset', 'random'] as const;
-export const policies = ['round-robin', 'random', 'llm-selector', 'party', 'cssn-or-ss'] as const;
+/**
+ * How the next speaker is chosen when nobody is obliged to answer. `equal` and `self-selection`
+ * are MMAgents' baselines (§4.1): a random order reshuffled every round, and bids only; both leave
+ * designation off, so the papers' comparison can be rerun.
+ */
+export const policies = ['round-robin', 'random', 'llm-selector', 'party', 'cssn-or-ss', 'equal', 'self-selection'] as const;
 export const partyModes = ['free', 'round-robin', 'moderated'] as const;
 export const patterns = ['agree', 'disagree', 'neutral'] as const;
 export const humanAgentModes = ['reactive', 'human-control', 'autonomous'] as const;

@@ -12,7 +12,7 @@
  * isNegation("hasn't"); // true
  * ```
  */
-import { wordsOf } from '../engine/novelty';
+import { wordsOf } from './novelty';
 import type { LoadedScene } from '../scene/schema';
 
 const stopwords = new Set(
