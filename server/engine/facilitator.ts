@@ -56,6 +56,12 @@ export interface FacilitatorView {
   hasNextSnippet: boolean;
   /** Whether the conversation is repeating itself (b_stuck, Eq. 4). */
   stuck: boolean;
+  /** The sub-topic being discussed: N_ed and N_ing (MUCA §3.2.2); null when none has been touched. */
+  topic?: { ned: number; ning: number } | null;
+  /** The agenda's next sub-topic not yet discussed, to move to; null when the snippet's agenda is done. */
+  nextTopic?: string | null;
+  /** N_well, and the turn at which it last grew. */
+  well?: { count: number; since: number };
 }
 
 // MUCA's rank order: summarization, participation encouragement, sub-topic transition, conflict resolution, chime-in.
@@ -115,11 +121,18 @@ const ready = (view: FacilitatorView, state: FacilitatorState, act: FacilitatorA
   return view.turns >= w && (last === undefined || view.turns - last >= c);
 };
 
+/** N_ed and N_ing of the snippet as a whole: who spoke in it, and who of them within the window. */
+const snippetDiscussion = (view: FacilitatorView, recent: readonly TurnRecord[]): { ned: number; ning: number } => {
+  const discussed = new Set(view.log.filter((r) => r.snippet === view.snippet).map((r) => r.speaker).filter((s) => view.members.includes(s)));
+  const discussing = new Set(recent.map((r) => r.speaker).filter((s) => discussed.has(s)));
+  return { ned: discussed.size, ning: discussing.size };
+};
+
 /** The facilitator's act for the coming turn, or null to keep silent. */
 export const chooseFacilitatorAct = (
   view: FacilitatorView,
   state: FacilitatorState,
-): { act: Exclude<FacilitatorAct, 'direct-reply'>; addressee: string | null } | null => {
+): { act: Exclude<FacilitatorAct, 'direct-reply'>; addressee: string | null; topic?: string } | null => {
   const np = Math.max(1, view.members.length);
   const recent = view.log.slice(-view.window);
   for (const act of ranked) {
@@ -141,20 +154,21 @@ export const chooseFacilitatorAct = (
         break;
       }
       case 'transition': {
-        if (!view.hasNextSnippet || view.snippetTurns < np) break;
-        const inSnippet = view.log.filter((r) => r.snippet === view.snippet);
-        const discussed = new Set(inSnippet.map((r) => r.speaker).filter((s) => view.members.includes(s)));
-        const discussing = new Set(recent.map((r) => r.speaker).filter((s) => discussed.has(s)));
-        const ned = discussed.size;
-        const condition = ned < np / 2 || (ned >= np / 2 && discussing.size < ned / 2);
-        if (condition && ready(view, state, act, 5 * np, 7 * np)) return { act, addressee: null };
+        // MUCA: move on when fewer than half the group took up the current sub-topic (N_ed < Np/2),
+        // or when most did but few still do (N_ed >= Np/2, N_ing < N_ed/2). Without sub-topics, the
+        // snippet's speakers stand in for them.
+        const next = view.nextTopic ?? null;
+        if ((!next && !view.hasNextSnippet) || view.snippetTurns < np) break;
+        const { ned, ning } = view.topic ?? snippetDiscussion(view, recent);
+        const condition = ned < np / 2 || (ned >= np / 2 && ning < ned / 2);
+        if (condition && ready(view, state, act, 5 * np, 7 * np)) return { act, addressee: null, ...(next ? { topic: next } : {}) };
         break;
       }
       case 'resolve-conflict': {
-        const disagreements = recent.filter((r) => r.disagreement).length;
-        if (recent.length >= 3 && disagreements * 2 >= recent.length && ready(view, state, act, 9 * np, 7 * np)) {
-          return { act, addressee: null };
-        }
+        // MUCA: the number of well-discussed sub-topics has not grown for 9 · Np turns.
+        const since = view.well?.since ?? 0;
+        const stalled = view.turns - since >= Math.ceil(9 * np * view.pace);
+        if (view.well && stalled && ready(view, state, act, 9 * np, 7 * np)) return { act, addressee: null, ...(view.nextTopic ? { topic: view.nextTopic } : {}) };
         break;
       }
       case 'chime-in': {

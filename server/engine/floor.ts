@@ -9,6 +9,7 @@ import { afterRun, arbitratorDue, chooseFacilitatorAct } from './facilitator';
 import { nextInOrder, selectNextParty } from './policies';
 import { partOf, partyAllows, rolesFor, snippetMembers, speakerFor, speakersFor } from './roster';
 import { maxSimilarity, REPETITION_THRESHOLD } from './similarity';
+import { currentTopic, discussion, nextTopic } from './subtopics';
 import { contextOf, currentSnippet, nextSnippetIndex, type Ctx, type FloorReason, type Plan, type SessionState } from './state';
 
 /** What choosing the floor uses of a step's working copy: no events or requests, so it cannot emit. */
@@ -109,7 +110,7 @@ const choose = (c: Working): Decision => {
     if (fired !== undefined) state.facilitator = afterRun(state.facilitator, fired !== null);
     if (fired) {
       const plan = planFor(c, facilitator.participant, 'facilitator');
-      return { kind: 'turn', plan: { ...plan, act: fired.act, addressee: fired.addressee, obligation: null, facilitatorAct: fired.act } };
+      return { kind: 'turn', plan: { ...plan, act: fired.act, addressee: fired.addressee, obligation: null, facilitatorAct: fired.act, ...(fired.topic ? { topic: fired.topic } : {}) } };
     }
   }
   if (state.impromptu && last !== state.impromptu.participant && state.impromptu.remaining % 2 === 0) {
@@ -349,10 +350,18 @@ export const questionTarget = (c: Working, speaker: string): string | null => {
   return c.rng.pick(quiet);
 };
 
+/** MUCA's group size N_p: the snippet's members, the facilitator aside. */
+export const groupSize = (c: Working): number =>
+  snippetMembers(c.roster, currentSnippet(c.state)).filter((id) => id !== c.state.scene.turnTaking.facilitator?.participant).length;
+
+/** MUCA's short-term window N_sw = 2 · N_p (MUCA-medium), at least the history window. */
+const shortWindow = (c: Working): number => Math.max(2 * groupSize(c), c.state.scene.turnTaking.historyWindow);
+
 const facilitatorView = (c: Working) => {
   const { state } = c;
   const facilitator = state.scene.turnTaking.facilitator!;
   const recent = state.memory.history.map((u) => u.text);
+  const current = currentTopic(state.topics);
   return {
     acts: facilitator.acts,
     pace: facilitator.pace,
@@ -366,6 +375,9 @@ const facilitatorView = (c: Working) => {
     snippetTurns: state.snippetTurns,
     hasNextSnippet: nextSnippetIndex(state) !== null,
     stuck: recent.some((text, i) => i > 0 && maxSimilarity(text, recent.slice(0, i)) > REPETITION_THRESHOLD),
+    topic: current ? discussion(current, state.turns, shortWindow(c)) : null,
+    nextTopic: nextTopic(state.topics, currentSnippet(state).id)?.id ?? null,
+    well: { count: state.topics.well, since: state.topics.wellSince },
   };
 };
 

@@ -52,7 +52,7 @@ const actTask = (cue: Cue, roster: Roster): string => {
   const to = cue.addressee?.shortName;
   switch (cue.act) {
     case 'answer':
-      return cue.obligation ? '' : patternTask[cue.snippet.pattern];
+      return '';
     case 'question':
       return to ? `Ask ${to} a question, addressing them by name.` : 'Ask the group a question.';
     case 'request':
@@ -76,16 +76,34 @@ const actTask = (cue: Cue, roster: Roster): string => {
     case 'encourage':
       return `${to ?? 'A quiet participant'} has said little so far. Invite them warmly, by name, with an easy question.`;
     case 'summarize':
-      return 'Summarize the discussion so far in one insightful sentence.';
+      return 'Summarize the discussion so far in one insightful sentence, from the summary of the whole session below.';
     case 'transition':
-      return `The current point has run its course. Move the group to the next sub-topic: ${cue.snippet.goal || roster.scene.topic}.`;
+      return `The current point has run its course. Move the group to the next sub-topic: ${cue.topics.next ?? (cue.snippet.goal || roster.scene.topic)}.`;
     case 'resolve-conflict':
-      return 'The group disagrees. Summarize both positions fairly and suggest a way to reach a decision.';
+      return `The discussion has stopped making progress. Summarize the positions fairly from the summary below, suggest a way to reach a decision, and suggest what to discuss next${cue.topics.next ? `: ${cue.topics.next}` : ''}.`;
     case 'chime-in':
       return 'Add one insight that moves the stuck discussion forward.';
     default:
-      return patternTask[cue.snippet.pattern];
+      return '';
   }
+};
+
+/** DialogLab A.2.2: the snippet's tone, on every turn (a question or an answer has a tone too). */
+const toneTask = (cue: Cue): string => `Tone for this part of the conversation: ${patternTask[cue.snippet.pattern]}`;
+
+/** MUCA §3.2.2: the sub-topics with their status, and the accumulative summary of the whole session. */
+const topicsBlock = (cue: Cue): string => {
+  const { list, current, summary } = cue.topics;
+  const shown = list.slice(0, 8).map((t) => `- ${t.text} (${t.status === 'not-yet' ? 'not yet discussed' : t.status === 'discussing' ? 'being discussed' : 'well discussed'})`);
+  return [
+    shown.length ? `Sub-topics of this meeting:\n${shown.join('\n')}` : '',
+    current ? `Being discussed now: ${current}.` : '',
+    summary.length
+      ? `Summary of the discussion so far (whole session):\n${summary.map((s) => `- On ${s.topic}: ${s.points.map((p) => `${p.who}: ${p.text}`).join('; ')}`).join('\n')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 };
 
 export interface PromptParts {
@@ -147,6 +165,7 @@ export const buildUtterancePrompt = (parts: PromptParts, purpose: Purpose, tempe
   }
   const act = moveTask(cue) || actTask(cue, roster);
   if (act) task.push(act);
+  task.push(toneTask(cue));
   if (!cue.obligation && cue.lastMessage && cue.act === 'statement') task.push(`Reply to ${cue.lastMessage.shortName}'s message.`);
   if (cue.snippet.goal) task.push(`This part of the conversation is for: ${cue.snippet.goal}`);
   if (parts.direction) task.push(`Your director asks for this turn (follow it, staying in character; never mention it): ${parts.direction}`);
@@ -158,6 +177,7 @@ export const buildUtterancePrompt = (parts: PromptParts, purpose: Purpose, tempe
     parts.contents.length ? `Shared material:\n${parts.contents.join('\n')}` : '',
     cue.lastMessage ? `The last person who spoke was ${cue.lastMessage.shortName}.` : '',
     historyBlock(parts),
+    topicsBlock(cue),
     cue.facts.length ? `What you know and may share now, in your own words (never quote it):\n- ${cue.facts.join('\n- ')}` : '',
     cue.secrets.length ? `Never reveal, quote or hint at this (it is yours alone):\n- ${cue.secrets.join('\n- ')}` : '',
     'Never say what another participant privately knows; you do not know it.',

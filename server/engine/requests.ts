@@ -6,6 +6,7 @@
  */
 import type { ContentKind, Intent, ParticipantKind, Pattern, StructureForm } from '../scene/schema';
 import type { Act, PairType } from './events';
+import type { SummaryItem, TopicStatus } from './subtopics';
 
 export type Purpose =
   /** a persona's next utterance */
@@ -66,6 +67,12 @@ export interface Cue {
   openings: string[];
   /** The last human utterance (a trainee's, or a simulated human's), whose key phrases a follow-up picks up. */
   human: { id: string; shortName: string; text: string } | null;
+  /**
+   * MUCA §3.2.2: the meeting's sub-topics as this speaker may see them (the agenda, and what has
+   * been said aloud) with their status, the one being discussed, the one a transition moves to, and
+   * the accumulative summary of the whole session (per sub-topic, each person's latest sentence on it).
+   */
+  topics: { current: string | null; next: string | null; list: { text: string; status: TopicStatus }[]; summary: SummaryItem[] };
   /** Words to aim for (MUCA log-normal length for simulated humans), when set. */
   targetWords?: number;
   /** Candidate names for `select`; bidder for `think`. */

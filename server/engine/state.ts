@@ -6,6 +6,7 @@ import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../scene/sche
 import type { GenerateRequest, Move } from './requests';
 import type { Act, EventDraft, EventOf, PairType, SessionEvent, SessionPhase } from './events';
 import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './facilitator';
+import { topicsOf, type Topics } from './subtopics';
 import { emptyMemory, type Memory } from './memory';
 import type { Bid } from './policies';
 import type { SpokenLine } from './novelty';
@@ -30,6 +31,8 @@ export interface Plan {
   move?: Move;
   /** Set when the facilitator took this turn for one of its acts. */
   facilitatorAct?: Exclude<FacilitatorAct, 'direct-reply'>;
+  /** Sub-topic transition or conflict resolution: the sub-topic to move on to (subtopics.ts); none moves to the next snippet. */
+  topic?: string;
   bids?: Bid[];
 }
 
@@ -87,6 +90,8 @@ export interface SessionState {
   /** The derail roll for the coming turn is spent: a proposal came to nothing, or hands went up instead. */
   skipDerail: boolean;
   facilitator: FacilitatorState;
+  /** The meeting's sub-topics, their status and the accumulative summary (MUCA §3.2.2). */
+  topics: Topics;
   pending: Pending | null;
   /** The present human the room is waiting for, with the plan they were given the floor under. */
   awaiting: Plan | null;
@@ -185,6 +190,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   proposal: null,
   skipDerail: false,
   facilitator: emptyFacilitator(),
+  topics: topicsOf(scene),
   pending: null,
   awaiting: null,
   counter: 0,

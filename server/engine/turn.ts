@@ -15,7 +15,8 @@ import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type Promp
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
 import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
-import { candidatesFor, openObligation, planFor, selectNextSpeaker } from './floor';
+import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker } from './floor';
+import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics } from './subtopics';
 import { rngFrom } from './rng';
 import {
   advanceSnippet,
@@ -204,6 +205,8 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const sim = person.kind === 'human' ? person.simulated : undefined;
   const partyId = party?.id;
   const human = [...state.spoken].reverse().find((u) => roster.byId.get(u.speaker)?.kind === 'human' && u.speaker !== plan.speaker);
+  const current = currentTopic(state.topics);
+  const next = plan.topic ? (state.topics.items.find((t) => t.id === plan.topic) ?? null) : plan.act === 'transition' ? nextTopic(state.topics, snippet.id) : null;
   const cue: Cue = {
     speaker: {
       id: person.id,
@@ -238,6 +241,12 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
     said: state.spoken.filter((u) => u.speaker === plan.speaker).map((u) => u.text),
     openings: [...new Set(state.spoken.filter((u) => u.ai).map((u) => u.opening))],
     human: human ? { id: human.speaker, shortName: roster.shortName(human.speaker), text: human.text } : null,
+    topics: {
+      current: current ? label(current) : null,
+      next: next ? label(next) : null,
+      list: visibleTopics(state.topics, plan.speaker).map((t) => ({ text: label(t), status: t.status })),
+      summary: summaryOf(state.topics, (id) => roster.shortName(id)),
+    },
     ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
     variant: c.rng.int(0, 2 ** 31 - 1),
   };
@@ -467,13 +476,16 @@ export const accept = (
       snippet: snippet.id,
     },
   ];
+  state.topics = touchTopics(state.topics, { speaker, text, turn: state.turns + 1, snippet: snippet.id, members: groupSize(c) });
   const facilitator = state.scene.turnTaking.facilitator;
   if (facilitator) {
     const fired = plan.facilitatorAct ? { act: plan.facilitatorAct, addressee: plan.addressee } : null;
     state.facilitator = afterTurn(state.facilitator, speaker, facilitator.participant, state.turns, fired);
   }
   countTurn(c, !!(plan.impromptu || state.impromptu));
-  if (plan.facilitatorAct === 'transition') advanceSnippet(c);
+  // A transition moves to the agenda's next sub-topic, or, when this snippet's agenda is done, to the next snippet.
+  if (plan.topic && (plan.facilitatorAct === 'transition' || plan.facilitatorAct === 'resolve-conflict')) state.topics = moveTo(state.topics, plan.topic);
+  else if (plan.facilitatorAct === 'transition') advanceSnippet(c);
   if (state.scene.turnTaking.partyMode === 'moderated') raiseHands(c, speaker);
 };
 

@@ -12,6 +12,7 @@
  * isNegation("hasn't"); // true
  * ```
  */
+import { memoize } from './memo';
 import { wordsOf } from './novelty';
 import type { LoadedScene } from '../scene/schema';
 
@@ -53,7 +54,7 @@ export const stemOf = (word: string): string => {
 const stopStems = new Set([...stopwords].map(stemOf));
 
 /** The content words of `text`, stemmed, in order (repeats kept). */
-export const contentWords = (text: string): string[] => {
+export const contentWords: (text: string) => readonly string[] = memoize((text) => {
   const content: string[] = [];
   for (const word of wordsOf(text)) {
     if (isNegation(word)) continue;
@@ -63,7 +64,7 @@ export const contentWords = (text: string): string[] => {
     if (!stopStems.has(stem)) content.push(stem);
   }
   return content;
-};
+});
 
 const vocabularies = new WeakMap<LoadedScene, ReadonlySet<string>>();
 

@@ -221,6 +221,7 @@ export const Snippet = z
     id,
     title: z.string().optional(),
     goal: z.string().default('').describe('what this phase of the conversation is for'),
+    subtopics: z.array(z.string().min(1)).default([]).describe("MUCA's agenda: the sub-topics this phase should cover, in order; the facilitator moves the group from one to the next"),
     participants: z.array(z.string()).optional().describe('defaults to everyone'),
     initiator: z.string().describe('the participant who opens the snippet'),
     turns: positiveInt.describe('turn budget'),

@@ -8,7 +8,7 @@ import { ranked } from '../material';
 import { fill, line, marker, shuffled, withMarker } from '../compose';
 import { firstNovel, type Expect } from '../novel';
 import type { Turn } from '../turn';
-import { contentWords } from '../words';
+import { clause, contentWords } from '../words';
 import { statementDrafts } from './statement';
 
 const acknowledgements = ['Thank you, {last}.', 'Thanks, {last}, that is helpful.', 'Good point, {last}.', 'Noted, {last}.', 'Thank you.', 'Thanks for that, {last}.', 'Thank you, {last}; {x} is worth holding on to.'];
@@ -64,6 +64,19 @@ const plainChimes = [
   'If I may, {x} rings true for me.',
 ];
 
+/** Summaries from the session's accumulative summary (MUCA): what is covered, what is still open. */
+const coveredSummaries = ['To sum up where we are: {a}; {b}.', 'So far we have covered two things: {a}, and {b}.', 'Let me pull it together: {a}; and {b}.', 'Where we are: {a}; {b}.'];
+const openEndings = ['Still open: {c}.', 'What we have not settled: {c}.', 'And {c} is still open.'];
+const topicMoves = ["Good, let's move on: {next}.", "In the interest of time, let's turn to this: {next}.", "Thanks, all. Next up: {next}.", "Let's park that and move to the next point: {next}."];
+const stalledMoves = [
+  "We have been going round on {current} for a while; let's note where we stand and come back to it.",
+  "I think we have heard every side of {current}. Let's agree to take it offline and keep moving.",
+  "We're stuck on {current}, so here is a proposal: each side writes down what they need, and we decide after the meeting.",
+];
+
+/** A sub-topic's label as a clause to say: no trailing ellipsis or full stop, first letter lowered. */
+const spoken = (text: string | null | undefined, turn: Turn): string | undefined => (text ? clause(text.replace(/…$/, ''), turn.proper) : undefined);
+
 type Facilitation = Extract<Act, 'moderate' | 'invitation' | 'encourage' | 'summarize' | 'transition' | 'resolve-conflict' | 'chime-in'>;
 
 export const facilitate = (turn: Turn, act: Facilitation): string => {
@@ -89,17 +102,37 @@ export const facilitate = (turn: Turn, act: Facilitation): string => {
       case 'encourage':
         for (const frame of shuffled(encouragements, rng)) yield withMarker(fill(frame, slots) ?? '', marker(turn, 0.2));
         return;
-      case 'summarize':
+      case 'summarize': {
+        // The whole session's summary first: the sub-topics talked through, and the one still open.
+        const { summary, list } = turn.cue.topics;
+        const covered = summary.map((s) => spoken(s.topic, turn)).filter((t): t is string => !!t);
+        const open = list.find((t) => t.status === 'discussing' && !summary.slice(0, 2).some((s) => s.topic === t.text));
+        if (covered.length >= 2) {
+          for (const frame of shuffled(coveredSummaries, rng)) {
+            const said = fill(frame, { a: covered[0], b: covered[1] });
+            yield said && open ? line(said, fill(rng.pick(openEndings), { c: spoken(open.text, turn) }) ?? '') : said;
+          }
+        }
         for (const frame of shuffled(summaries, rng)) yield fill(frame, slots);
         if (turn.topic) yield `In short, ${turn.topic} is still open.`;
         yield* shuffled(plainSummaries, rng);
         return;
-      case 'transition':
+      }
+      case 'transition': {
+        // The agenda's next sub-topic, when the engine moves the group to one; else the next part.
+        const next = spoken(turn.cue.topics.next, turn);
+        if (next) for (const frame of shuffled(topicMoves, rng)) yield fill(frame, { next });
         for (const frame of shuffled(turn.agenda ? agendaMoves : plainMoves, rng)) yield fill(frame, slots);
         return;
-      case 'resolve-conflict':
+      }
+      case 'resolve-conflict': {
+        // MUCA: no sub-topic has been settled for a while; say where things stand and what comes next.
+        const current = spoken(turn.cue.topics.current, turn);
+        const next = spoken(turn.cue.topics.next, turn);
+        if (current) for (const frame of shuffled(stalledMoves, rng)) yield next ? line(fill(frame, { current }) ?? '', `Next: ${next}.`) : fill(frame, { current });
         for (const frame of shuffled(reconciliations, rng)) yield fill(frame, slots);
         return;
+      }
       case 'chime-in': {
         const about = new Set([...(last?.words ?? []), ...contentWords(x ?? '')]);
         for (const m of ranked(turn.gathered.material, rng, { about }).slice(0, 4)) {
