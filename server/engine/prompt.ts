@@ -227,6 +227,8 @@ export const buildThinkPrompt = (parts: PromptParts): GenerateRequest => ({
     historyBlock(parts),
     parts.cue.facts.length ? `What you know:\n- ${parts.cue.facts.join('\n- ')}` : '',
     parts.cue.secrets.length ? `What you know and must keep to yourself:\n- ${parts.cue.secrets.join('\n- ')}` : '',
+    parts.memories.length ? `Earlier in the conversation:\n${parts.memories.map((m) => `- ${m}`).join('\n')}` : '',
+    parts.memory.thoughts[parts.cue.speaker.id]?.length ? `Your recent thoughts: ${parts.memory.thoughts[parts.cue.speaker.id]!.join(' / ')}` : '',
     'Think about your next move toward your goals. Decide whether to speak now or keep listening, and how important it is (0-9) that you speak now.',
     'Answer with JSON only: {"thought": "<your plan>", "action": "speak" | "listen", "importance": <0-9>}',
   ]

@@ -198,6 +198,14 @@ export const screenDraft = (state: SessionState, request: string, text: string, 
 
 const onThoughts = (c: Ctx, requestId: string, answers: { participant: string; text: string }[]): void => {
   const { state } = c;
+  if (requestId === state.refreshing) {
+    state.refreshing = null;
+    for (const answer of answers) {
+      const thought = parseBid(answer.participant, answer.text)?.thought;
+      if (thought) state.memory = rememberThought(state.memory, answer.participant, thought);
+    }
+    return;
+  }
   const pending = state.pending;
   if (!pending || pending.id !== requestId || pending.kind !== 'think') return;
   state.pending = null;

@@ -93,6 +93,8 @@ export interface SessionState {
   /** The meeting's sub-topics, their status and the accumulative summary (MUCA §3.2.2). */
   topics: Topics;
   pending: Pending | null;
+  /** Listeners thinking while a designated speaker answers (MMAgents: everyone thinks every turn); their thoughts only fill memory. */
+  refreshing: string | null;
   /** The present human the room is waiting for, with the plan they were given the floor under. */
   awaiting: Plan | null;
   counter: number;
@@ -192,6 +194,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   facilitator: emptyFacilitator(),
   topics: topicsOf(scene),
   pending: null,
+  refreshing: null,
   awaiting: null,
   counter: 0,
   direction: null,

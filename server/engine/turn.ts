@@ -124,6 +124,11 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
     state.hands = state.hands.filter((h) => h !== plan.addressee);
     emit(c, { type: 'hand-raise', participant: plan.addressee, action: 'approve', queue: state.hands });
   }
+  // MMAgents Algorithm 1: listeners think on every turn, a designated one too, so their short-term
+  // memory stays fresh; on a designated turn their bids choose nobody. Asked after the turn's own request.
+  const thinking = state.scene.turnTaking.policy === 'cssn-or-ss' || state.scene.turnTaking.policy === 'self-selection';
+  const listeners = thinking && plan.reason === 'designated' && !state.refreshing ? candidatesFor(c, true).filter((id) => id !== plan.speaker && !state.present.includes(id)) : [];
+  const refresh = () => listeners.length > 0 && requestThoughts(c, listeners, true);
   if (state.present.includes(plan.speaker)) {
     state.awaiting = plan;
     emit(c, {
@@ -132,9 +137,11 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
       addressedBy: plan.obligation?.from ?? null,
       pair: plan.obligation?.pair ?? 'none',
     });
+    refresh();
     return;
   }
   requestUtterance(c, plan, 0, []);
+  refresh();
 };
 
 export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: Extract<Pending, { kind: 'utterance' }>['rejected']): void => {
@@ -165,9 +172,11 @@ export const requestSelection = (c: Ctx, candidates: string[], attempt: number):
   c.requests.push({ kind: 'generate', id, request: buildSelectorPrompt(promptParts(c, plan), candidates) });
 };
 
-export const requestThoughts = (c: Ctx, bidders: string[]): void => {
+/** Asks `bidders` to think (MMAgents §3.2.1); a `refresh` only updates their thoughts, it chooses no speaker. */
+export const requestThoughts = (c: Ctx, bidders: string[], refresh = false): void => {
   const id = nextId(c, 'g');
-  c.state.pending = { id, kind: 'think', bidders };
+  if (refresh) c.state.refreshing = id;
+  else c.state.pending = { id, kind: 'think', bidders };
   c.requests.push({
     kind: 'think',
     id,

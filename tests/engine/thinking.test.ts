@@ -1,0 +1,39 @@
+/**
+ * MMAgents think() (§3.2.1, Algorithm 1): every listener thinks on every turn, a designated one
+ * included, and thinks with its recent thoughts and retrieved memories in view.
+ */
+import { describe, expect, it } from 'vitest';
+import type { GenerateRequest } from '../../server/engine/requests';
+import { ai, cueText, makeScene, run } from './harness';
+
+const scene = makeScene({
+  participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), ai('cleo', 'Cleo Ruiz'), ai('dev', 'Dev Rao')],
+  turnTaking: { policy: 'cssn-or-ss' },
+  snippets: [{ id: 'a', initiator: 'ada', turns: 16 }],
+});
+
+/** Everyone but Ben asks Ben, by name: every other turn is designated. */
+const askBen = (r: GenerateRequest) =>
+  r.purpose === 'utterance' && r.cue.speaker.id !== 'ben' && !r.cue.obligation ? `Ben, what do you make of the ${r.cue.variant % 2 ? 'budget' : 'launch'} figures?` : cueText(r);
+
+describe('think()', () => {
+  it('refreshes the listeners’ thoughts on a designated turn without choosing the speaker', () => {
+    const { events, requests } = run(scene, { seed: 2, respond: askBen });
+    const designated = events.filter((e) => e.type === 'floor' && e.reason === 'designated');
+    expect(designated.length).toBeGreaterThan(2);
+    // One think round per bidding turn, and one more per designated turn.
+    const bidding = events.filter((e) => e.type === 'floor' && ['self-selected', 'continues', 'random'].includes(e.reason));
+    const thinks = requests.filter((r) => r.kind === 'think');
+    expect(thinks.length).toBeGreaterThanOrEqual(bidding.length + designated.length - 1);
+    expect(thinks.filter((r) => r.kind === 'think' && !r.participants.some((p) => p.participant === 'ben')).length).toBeGreaterThanOrEqual(designated.length - 1);
+    // The designated speaker still answers: thoughts do not take the floor from Ben.
+    for (const f of designated) expect(f.type === 'floor' && f.speaker).toBe('ben');
+  });
+
+  it('sees the thinker’s recent thoughts and what was said earlier', () => {
+    const { requests } = run(scene, { seed: 2, respond: askBen });
+    const prompts = requests.flatMap((r) => (r.kind === 'think' ? r.participants.map((p) => p.request.prompt) : []));
+    expect(prompts.some((p) => p.includes('Your recent thoughts: consider the'))).toBe(true);
+    expect(prompts.some((p) => /Earlier in the conversation:\n- /.test(p))).toBe(true);
+  });
+});
