@@ -76,6 +76,33 @@ describe('detectDesignation: first pair parts (MMAgents §3.2.4)', () => {
   });
 });
 
+describe('detectDesignation: naming someone obliges them (MMAgents)', () => {
+  const mystery = ['Masato', 'Takeshi', 'Kozue', 'Yukiko'];
+  const by = (text: string) => say('Kozue', text, { participants: mystery, previous: 'Yukiko' });
+
+  it('a turn that calls one person and talks to "you" invites their reply', () => {
+    expect(by('Masato, I saw you near the lounge last night.')).toEqual({ next: 'Masato', pair: 'invitation' });
+    expect(by('Honestly, Masato, you were the last one in the cellar.')).toEqual({ next: 'Masato', pair: 'invitation' });
+    expect(by('Takeshi, you told us you went to bed at nine.')).toEqual({ next: 'Takeshi', pair: 'invitation' });
+  });
+
+  it('a third-person designation asks the one named to speak', () => {
+    expect(by('Takeshi should tell us what he saw.')).toEqual({ next: 'Takeshi', pair: 'request' });
+    expect(by('I think Takeshi needs to explain where he was at ten.')).toEqual({ next: 'Takeshi', pair: 'request' });
+    expect(by('Maybe Yukiko would know.')).toEqual({ next: 'Yukiko', pair: 'invitation' });
+    expect(by('I think Yukiko knows more about this.')).toEqual({ next: 'Yukiko', pair: 'invitation' });
+  });
+
+  it('a name alone, a name in a story, or two names oblige nobody', () => {
+    expect(by('Masato, the budget is fine.')).toEqual({ next: null, pair: 'none' });
+    expect(by('Takeshi should be here by now.')).toEqual({ next: null, pair: 'none' });
+    expect(by('I talked to Masato about this yesterday.')).toEqual({ next: null, pair: 'none' });
+    expect(by('Masato should tell us, or Takeshi should tell us.')).toEqual({ next: null, pair: 'none' });
+    // Never the speaker.
+    expect(by('Kozue, I saw you there.')).toEqual({ next: null, pair: 'none' });
+  });
+});
+
 describe('detectDesignation: the addressee', () => {
   it('selects the addressee of a vocative at the start', () => {
     expect(say('Nora', 'Quinn, where did you put the invoices?').next).toBe('Quinn');

@@ -1437,6 +1437,31 @@ const detectRemembered = memoize((key: string): Designation => {
   return Object.freeze(detect({ participants: participants ? participants.split('\u0000') : [], speaker, previousSpeaker: previousSpeaker || null, text }));
 }, 1024);
 
+/**
+ * MMAgents: naming someone obliges them even without a question. A turn that opens by calling one
+ * person and goes on to talk to "you" ("Masato, I saw you near the lounge last night") invites
+ * their reply; a third-person designation ("Takeshi should tell us what he saw", "Yukiko would
+ * know") asks them to speak. Only when one participant, not the speaker, is so named.
+ */
+const namedObligation = (input: DesignationInput): Designation | null => {
+  const speaker = fold(input.speaker);
+  const text = fold(input.text.replace(APOSTROPHES, "'").trim());
+  const hits: Designation[] = [];
+  for (const name of input.participants) {
+    if (fold(name) === speaker) continue;
+    const forms = [...new Set([name, name.split(/\s+/)[0]!])].map((n) => escapeName(fold(n))).join('|');
+    const vocative = new RegExp(`^(?:(?:so|well|now|and|okay|ok|right|look|listen|honestly)[, ]+)?(?:${forms}),(?=[^.?!]*\\b(?:you|your|youre|youve|youd|yourself)\\b)`);
+    const third = new RegExp(`\\b(?:${forms}) (?:(?:should|must|could|can|might|may) (?:probably |really |maybe )?|needs to |has to |ought to |(?:might|may) want to )(?:tell|explain|answer|say|share|walk|describe|clarify|show|confirm|speak|fill|talk|give|comment|weigh|account)\\b`);
+    const knows = new RegExp(`\\b(?:${forms}) (?:would know|knows (?:more|best|the answer)|can answer that|is the one to ask)\\b`);
+    if (vocative.test(text)) hits.push({ next: name, pair: 'invitation' });
+    else if (third.test(text)) hits.push({ next: name, pair: 'request' });
+    else if (knows.test(text)) hits.push({ next: name, pair: 'invitation' });
+  }
+  return hits.length === 1 ? hits[0]! : null;
+};
+
+const escapeName = (name: string): string => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const detect = (input: DesignationInput): Designation => {
   const speaker = fold(input.speaker);
   const t = parseUtterance(input.text, nameIndexFor(input.participants), speaker);
@@ -1455,7 +1480,7 @@ const detect = (input: DesignationInput): Designation => {
     const called =
       last && isBare(t, last) && (/[?!]/.test(t.words[last.to - 1]?.punct ?? '') || wordAt(t, last.from) === 'yes') ? last : undefined;
     const next = called ? selected(t, vocativesOf(t, called)) : undefined;
-    return next ? { next, pair: 'invitation' } : NONE;
+    return next ? { next, pair: 'invitation' } : (namedObligation(input) ?? NONE);
   }
   const next = addressee(t, found, previous);
   // Never the speaker, even when two participants' names fold to the same spelling.
