@@ -209,19 +209,46 @@ const byParty = (c: Working, pool: string[]): Plan => {
     return { ...planFor(c, moderator, 'moderator'), act: 'moderate', addressee: state.hands.find((h) => h !== moderator) ?? null };
   }
   const members = new Set(pool);
+  // DialogLab §4.1.1, "all": the party contributes collaboratively; those who have not spoken yet
+  // build on the first one's point before the floor passes on.
+  const chorus = state.chorus?.remaining.filter((id) => members.has(id)) ?? [];
+  if (chorus.length) {
+    const [next, ...rest] = chorus as [string, ...string[]];
+    state.chorus = rest.length ? { ...state.chorus!, remaining: rest } : null;
+    return { ...planFor(c, next, 'party'), act: 'statement', addressee: null, move: 'build-on' };
+  }
+  state.chorus = null;
   const parties = state.scene.parties.filter((p) => speakersFor(p).some((id) => members.has(id)));
   if (parties.length === 0) return planFor(c, c.rng.pick(pool), 'party');
   const current = last ? c.roster.partyOf.get(last) : undefined;
   const party = selectNextParty(parties, parties.find((p) => p.id === current?.id), turnTaking.partyMode === 'round-robin' ? 'round-robin' : 'free', c.rng);
-  const speakers = speakersFor(party).filter((id) => members.has(id));
-  let speaker: string;
-  if (party.speakingMode === 'random') speaker = c.rng.pick(speakers);
-  else {
-    // `all` and `subset` rotate through their speakers; `representative` has one.
-    speaker = nextInOrder(speakersFor(party), state.partyCursor[party.id] ?? null, (id) => members.has(id)) ?? speakers[0]!;
-    state.partyCursor = { ...state.partyCursor, [party.id]: speaker };
+  // "random" draws one of the other modes each time the party has the floor.
+  const mode = party.speakingMode === 'random' ? c.rng.pick(['all', 'representative', 'subset'] as const) : party.speakingMode;
+  const present = party.members.filter((id) => members.has(id));
+  const speakers =
+    mode === 'representative'
+      ? [party.representative && members.has(party.representative) ? party.representative : (present[0] ?? party.members[0]!)]
+      : mode === 'subset'
+        ? (party.subset?.filter((id) => members.has(id)) ?? present.slice(0, Math.max(1, Math.ceil(present.length / 2))))
+        : present;
+  const pick = speakers.length ? speakers : present;
+  // Each mode rotates through its speakers.
+  const speaker = nextInOrder(pick, state.partyCursor[party.id] ?? null, (id) => members.has(id)) ?? pick[0] ?? c.rng.pick(pool);
+  state.partyCursor = { ...state.partyCursor, [party.id]: speaker };
+  if (mode === 'all') {
+    const others = nextFrom(present, speaker).slice(0, CHORUS_MAX);
+    if (others.length) state.chorus = { party: party.id, remaining: others };
   }
   return planFor(c, speaker, 'party');
+};
+
+/** At most this many members build on the first speaker of a party in "all" mode: a chorus, not a queue. */
+const CHORUS_MAX = 2;
+
+/** The members after `id` in order, wrapping around, without `id`. */
+const nextFrom = (ids: readonly string[], id: string): string[] => {
+  const i = ids.indexOf(id);
+  return [...ids.slice(i + 1), ...ids.slice(0, Math.max(0, i))];
 };
 
 /** Who may be given the floor by a policy in the current snippet. */

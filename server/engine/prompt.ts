@@ -45,6 +45,9 @@ const moveTask = (cue: Cue): string => {
     return `Follow up on ${cue.lastMessage.shortName}'s answer to your question: pick up their own words and ask one deeper question about them.`;
   }
   if (cue.move === 'close') return 'The meeting is ending: close it (thanks, what happens next). Ask nothing.';
+  if (cue.move === 'build-on' && cue.lastMessage) {
+    return `Your group speaks as one: build on what ${cue.lastMessage.shortName} just said, adding one point of your own in your own words. Do not repeat them.`;
+  }
   return '';
 };
 

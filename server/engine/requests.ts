@@ -23,9 +23,10 @@ export type RolePart = 'asker' | 'answerer' | 'chair' | 'member';
 
 /**
  * How the turn moves the conversation, beyond its act: `follow-up` the asker comes back on the
- * answer to their own question (pick up the answerer's words); `close` the session is about to end.
+ * answer to their own question (pick up the answerer's words); `close` the session is about to end;
+ * `build-on` a party speaking as one: add to what a fellow member just said.
  */
-export type Move = 'follow-up' | 'close';
+export type Move = 'follow-up' | 'close' | 'build-on';
 
 /** Structured facts about the turn, used by the scripted generator and by tests. */
 export interface Cue {

@@ -81,6 +81,8 @@ export interface SessionState {
   rrCursor: string | null;
   /** `equal`: who has yet to speak in this round, in the round's random order. */
   round: string[];
+  /** A party in "all" mode speaking collaboratively: the members still to build on its first speaker's point. */
+  chorus: { party: string; remaining: string[] } | null;
   partyCursor: Record<string, string | null>;
   hands: string[];
   approved: string | null;
@@ -184,6 +186,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   log: [],
   rrCursor: null,
   round: [],
+  chorus: null,
   partyCursor: {},
   hands: [],
   approved: null,
@@ -252,6 +255,7 @@ export const startSnippet = (c: Ctx, index: number): void => {
   state.line = 0;
   state.rrCursor = null;
   state.round = [];
+  state.chorus = null;
   const snippet = currentSnippet(state);
   emit(c, { type: 'snippet-start', snippet: snippet.id, title: snippet.title ?? snippet.id, turns: snippet.turns, initiator: snippet.initiator });
 };

@@ -25,8 +25,15 @@ describe('party policy (DialogLab A.2)', () => {
       turnTaking: { policy: 'party', partyMode: 'round-robin' },
       snippets: [{ id: 'a', initiator: 'p1', turns: 9 }],
     });
-    const speakers = utterances(run(scene, { respond: statementsOnly }).events).map((u) => u.speaker);
-    expect(speakers).toEqual(['p1', 'q1', 'p3', 'q2', 'p1', 'q1', 'p3', 'q2', 'p1']);
+    const { events, requests } = run(scene, { respond: statementsOnly });
+    const speakers = utterances(events).map((u) => u.speaker);
+    // The floor party speaks in "all" mode: its other member builds on each point before the panel's turn.
+    expect(speakers).toEqual(['p1', 'q1', 'q2', 'p3', 'q1', 'q2', 'p1', 'q1', 'q2']);
+    // One entry per turn: a line drawn again (the screen) asks with the same plan.
+    const moves = requests
+      .flatMap((r) => (r.kind === 'generate' && r.request.purpose === 'utterance' ? [`${r.request.cue.speaker.id}:${r.request.cue.move ?? ''}`] : []))
+      .filter((m, i, all) => m !== all[i - 1]);
+    expect(moves).toEqual(['p1:', 'q1:', 'q2:build-on', 'p3:', 'q1:', 'q2:build-on', 'p1:', 'q1:', 'q2:build-on']);
   });
 
   it('speaks for a representative party through its representative, but a member asked by name answers', () => {
@@ -53,7 +60,7 @@ describe('party policy (DialogLab A.2)', () => {
     all.forEach((u, i) => u.speaker === 'p1' && expect(all[i - 1]!.addressee).toBe('p1'));
   });
 
-  it('picks a random member of a random-mode party', () => {
+  it('draws a speaking mode each time a random-mode party has the floor', () => {
     const scene = makeScene({
       participants: panel,
       parties: [
@@ -63,10 +70,17 @@ describe('party policy (DialogLab A.2)', () => {
       turnTaking: { policy: 'party', partyMode: 'free' },
       snippets: [{ id: 'a', initiator: 'q1', turns: 40 }],
     });
-    const speakers = utterances(run(scene, { respond: statementsOnly, seed: 4 }).events).map((u) => u.speaker);
+    const { events, requests } = run(scene, { respond: statementsOnly, seed: 4 });
+    const speakers = utterances(events).map((u) => u.speaker);
     expect(new Set(speakers.filter((s) => s !== 'q1'))).toEqual(new Set(['p1', 'p2', 'p3']));
-    // Free mode picks another party each time; with two parties they alternate.
-    for (let i = 1; i < speakers.length; i++) expect(speakers[i] === 'q1').not.toBe(speakers[i - 1] === 'q1');
+    // Runs of panel turns between q1's: one speaker (representative or subset) or a chorus ("all").
+    const runs = speakers.join(' ').split('q1').map((run) => run.trim().split(' ').filter(Boolean)).filter((run) => run.length);
+    expect(runs.some((run) => run.length === 1)).toBe(true);
+    expect(runs.some((run) => run.length >= 2 && new Set(run).size === run.length)).toBe(true);
+    const builds = requests.filter((r) => r.kind === 'generate' && r.request.cue.move === 'build-on');
+    expect(builds.every((r) => r.kind === 'generate' && ['p1', 'p2', 'p3'].includes(r.request.cue.speaker.id))).toBe(true);
+    // Free mode picks another party each time: q1 never speaks twice in a row.
+    for (let i = 1; i < speakers.length; i++) expect(speakers[i] === 'q1' && speakers[i - 1] === 'q1').toBe(false);
   });
 });
 
