@@ -168,6 +168,8 @@ export const ApprovalNeededEvent = z.object({
   participant: who,
   intent: z.enum(intents),
   text: z.string(),
+  /** DialogLab §5.2.2: the contributions to choose among, each with its intent; the first is `intent`/`text`. */
+  candidates: z.array(z.object({ intent: z.enum(intents), text: z.string() })).optional(),
 });
 
 export const ApprovalResolvedEvent = z.object({
@@ -176,6 +178,8 @@ export const ApprovalResolvedEvent = z.object({
   proposal: z.string(),
   decision: z.enum(['approve', 'edit', 'dismiss', 'regenerate']),
   text: z.string().optional(),
+  /** The candidate approved, when not the first. */
+  choice: z.number().int().nonnegative().optional(),
 });
 
 export const HumanInputRequiredEvent = z.object({

@@ -288,7 +288,7 @@ export const openObligation = (c: Working): Obligation | null => {
 export const designating = (state: SessionState): boolean => state.scene.turnTaking.policy !== 'equal' && state.scene.turnTaking.policy !== 'self-selection';
 
 /** A fresh random order of `ids` (Fisher-Yates over the session's randomness). */
-const shuffle = (ids: readonly string[], rng: Working['rng']): string[] => {
+export const shuffle = <T,>(ids: readonly T[], rng: Working['rng']): T[] => {
   const out = [...ids];
   for (let i = out.length - 1; i > 0; i--) {
     const j = rng.int(0, i);

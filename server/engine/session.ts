@@ -170,7 +170,7 @@ const onGenerated = (c: Ctx, input: Extract<EngineInput, { type: 'generated' }>)
     case 'utterance':
       return onUtteranceText(c, pending, clean, input.durationMs, { partial: input.partial, committed: input.committed });
     case 'proposal':
-      return onProposal(c, pending.participant, pending.intent, clean);
+      return onProposal(c, pending, clean);
     case 'select': {
       const chosen = parseSelection(clean, pending.candidates.map((id) => ({ id, names: namesOf(c.roster, id) })));
       if (chosen) return beginTurn(c, planFor(c, chosen, 'llm-selector'));
@@ -266,8 +266,10 @@ const onApproval = (c: Ctx, input: Extract<EngineInput, { type: 'approval' }>): 
     return;
   }
   state.proposal = null;
-  const text = input.decision === 'edit' ? (input.text ?? '').trim() || proposal.text : proposal.text;
-  emit(c, { type: 'approval-resolved', proposal: proposal.id, decision: input.decision, ...(input.decision === 'edit' ? { text } : {}) });
+  const chosen = proposal.candidates[input.choice ?? 0] ?? { intent: proposal.intent, text: proposal.text };
+  const text = input.decision === 'edit' ? (input.text ?? '').trim() || chosen.text : chosen.text;
+  const choice = input.decision === 'approve' && input.choice ? { choice: input.choice } : {};
+  emit(c, { type: 'approval-resolved', proposal: proposal.id, decision: input.decision, ...(input.decision === 'edit' ? { text } : {}), ...choice });
   if (input.decision === 'dismiss') {
     state.skipDerail = true;
     return proceed(c);
@@ -276,6 +278,6 @@ const onApproval = (c: Ctx, input: Extract<EngineInput, { type: 'approval' }>): 
     const intent = input.intent ?? c.rng.pick(allIntents.filter((i) => i !== proposal.intent));
     return requestProposal(c, proposal.participant, intent);
   }
-  deviate(c, proposal.participant, proposal.intent, text);
+  deviate(c, proposal.participant, chosen.intent, text);
 };
 

@@ -15,6 +15,12 @@ import { rosterOf, type Roster } from './roster';
 
 export type FloorReason = Extract<SessionEvent, { type: 'floor' }>['reason'];
 
+/** A contribution a human-control agent could make, with its intent (DialogLab §5.2.2). */
+export interface Candidate {
+  intent: Intent;
+  text: string;
+}
+
 /** What the engine wants the speaker's turn to do. */
 export interface Plan {
   speaker: string;
@@ -51,7 +57,8 @@ export interface LastUtterance {
 
 export type Pending =
   | { id: string; kind: 'utterance'; plan: Plan; attempt: number; rejected: { text: string; similarity: number; severity: number; partial?: boolean }[] }
-  | { id: string; kind: 'proposal'; participant: string; intent: Intent }
+  /** A proposal, or for a human-control agent the next of its candidates: `drafted` so far, `wanted` intents still to draft. */
+  | { id: string; kind: 'proposal'; participant: string; intent: Intent; drafted?: Candidate[]; wanted?: Intent[] }
   | { id: string; kind: 'select'; attempt: number; candidates: string[] }
   | { id: string; kind: 'think'; bidders: string[] };
 
@@ -88,7 +95,7 @@ export interface SessionState {
   approved: string | null;
   interruption: { by: string; vibe: string } | null;
   impromptu: { participant: string; intent: Intent; remaining: number } | null;
-  proposal: { id: string; participant: string; intent: Intent; text: string } | null;
+  proposal: { id: string; participant: string; intent: Intent; text: string; candidates: Candidate[] } | null;
   /** The derail roll for the coming turn is spent: a proposal came to nothing, or hands went up instead. */
   skipDerail: boolean;
   facilitator: FacilitatorState;
@@ -141,7 +148,8 @@ export type EngineInput =
     }
   /** An instructor's direction for the next AI turn (observers only; never shown to participants). */
   | { type: 'inject'; text: string }
-  | { type: 'approval'; proposal: string; decision: 'approve' | 'edit' | 'dismiss' | 'regenerate'; text?: string; intent?: Intent }
+  /** `choice`: which candidate an approval takes (the first when unset). */
+  | { type: 'approval'; proposal: string; decision: 'approve' | 'edit' | 'dismiss' | 'regenerate'; text?: string; intent?: Intent; choice?: number }
   | { type: 'raise-hand'; participant: string }
   | { type: 'lower-hand'; participant: string }
   | { type: 'presence'; participant: string; present: boolean }

@@ -3,7 +3,7 @@
  * shell (generate, think, select), and what happens when an utterance is accepted: anti-repetition
  * (MPOD §3.2), designation, interruptions, backchannels, memory, budgets and hand raising.
  */
-import { knowledgeOf, type Intent, type LoadedScene } from '../scene/schema';
+import { intents, knowledgeOf, type Intent, type LoadedScene } from '../scene/schema';
 import { memoize } from './memo';
 import type { Cue } from './requests';
 import { detectDesignation } from './designation';
@@ -15,7 +15,7 @@ import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type Promp
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
 import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
-import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker } from './floor';
+import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, shuffle } from './floor';
 import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics } from './subtopics';
 import { rngFrom } from './rng';
 import {
@@ -26,6 +26,7 @@ import {
   nextId,
   nextSnippetIndex,
   setHand,
+  type Candidate,
   type Ctx,
   type Pending,
   type Plan,
@@ -77,8 +78,21 @@ export const proceed = (c: Ctx): void => {
   }
 };
 
-export const onProposal = (c: Ctx, participant: string, intent: Intent, text: string): void => {
+export const onProposal = (c: Ctx, pending: Extract<Pending, { kind: 'proposal' }>, text: string): void => {
   const { state } = c;
+  const { participant, intent } = pending;
+  if (pending.wanted) {
+    // Gathering candidates: an empty or repeated draft is left out; the next intent is drafted.
+    const drafted = text && !pending.drafted?.some((d) => d.text === text) ? [...(pending.drafted ?? []), { intent, text }] : (pending.drafted ?? []);
+    const [next, ...rest] = pending.wanted;
+    if (next) return requestProposal(c, participant, next, drafted, rest);
+    if (drafted.length === 0) return onProposal(c, { ...pending, wanted: undefined }, '');
+    const id = nextId(c, 'p');
+    const first = drafted[0]!;
+    state.proposal = { id, participant, intent: first.intent, text: first.text, candidates: drafted };
+    emit(c, { type: 'approval-needed', proposal: id, participant, intent: first.intent, text: first.text, candidates: drafted });
+    return;
+  }
   if (!text) {
     emit(c, { type: 'system', level: 'warn', code: 'empty-proposal', message: `No proposal for ${c.roster.name(participant)}` });
     state.skipDerail = true;
@@ -87,8 +101,8 @@ export const onProposal = (c: Ctx, participant: string, intent: Intent, text: st
   const mode = c.roster.byId.get(participant)?.simulated?.mode;
   if (mode === 'human-control') {
     const id = nextId(c, 'p');
-    state.proposal = { id, participant, intent, text };
-    emit(c, { type: 'approval-needed', proposal: id, participant, intent, text });
+    state.proposal = { id, participant, intent, text, candidates: [{ intent, text }] };
+    emit(c, { type: 'approval-needed', proposal: id, participant, intent, text, candidates: [{ intent, text }] });
     return;
   }
   deviate(c, participant, intent, text);
@@ -157,9 +171,22 @@ export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: 
   c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(parts, 'utterance', BASE_TEMPERATURE + 0.1 * attempt) });
 };
 
-export const requestProposal = (c: Ctx, participant: string, intent: Intent): void => {
+/** How many candidate contributions the instructor chooses among for a human-control agent. */
+export const CANDIDATES = 3;
+
+/**
+ * Asks for a simulated human's contribution with `intent`. A human-control agent's instructor
+ * chooses among candidates with different intents (DialogLab §5.2.2): they are drafted one after
+ * another, `intent` first, then others the agent may have.
+ */
+export const requestProposal = (c: Ctx, participant: string, intent: Intent, drafted: Candidate[] = [], wanted?: Intent[]): void => {
+  const sim = c.roster.byId.get(participant)?.simulated;
+  if (!wanted && sim?.mode === 'human-control') {
+    const others = (sim.intents.length ? sim.intents : intents).filter((i) => i !== intent);
+    wanted = shuffle(others, c.rng).slice(0, CANDIDATES - 1);
+  }
   const id = nextId(c, 'g');
-  c.state.pending = { id, kind: 'proposal', participant, intent };
+  c.state.pending = { id, kind: 'proposal', participant, intent, ...(wanted ? { drafted, wanted } : {}) };
   const plan: Plan = { speaker: participant, reason: 'impromptu', act: 'deviation', intent, addressee: null, obligation: null };
   c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(promptParts(c, plan), 'proposal', BASE_TEMPERATURE) });
 };

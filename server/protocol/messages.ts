@@ -38,7 +38,8 @@ export const ObserverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pause') }).strict(),
   z.object({ type: z.literal('resume') }).strict(),
   z.object({ type: z.literal('skip-turn') }).strict(),
-  z.object({ type: z.literal('approve'), proposal: id }).strict(),
+  /** `choice`: which of the proposal's candidates to approve (the first when unset). */
+  z.object({ type: z.literal('approve'), proposal: id, choice: z.number().int().min(0).max(9).optional() }).strict(),
   z.object({ type: z.literal('edit'), proposal: id, text }).strict(),
   z.object({ type: z.literal('dismiss'), proposal: id }).strict(),
   z.object({ type: z.literal('regenerate'), proposal: id, intent: z.enum(intents).optional() }).strict(),
@@ -89,7 +90,9 @@ export const Snapshot = z.object({
   waitingFor: z.string().nullable().describe('a present human the room is waiting for'),
   hands: z.array(z.string()),
   /** Observers only: the open human-control proposal. */
-  proposal: z.object({ id: z.string(), participant: z.string(), intent: z.enum(intents), text: z.string() }).nullable(),
+  proposal: z
+    .object({ id: z.string(), participant: z.string(), intent: z.enum(intents), text: z.string(), candidates: z.array(z.object({ intent: z.enum(intents), text: z.string() })).optional() })
+    .nullable(),
   lastSeq: z.number().int(),
 });
 export type Snapshot = z.infer<typeof Snapshot>;

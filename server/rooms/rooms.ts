@@ -328,8 +328,10 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             conversation.send({ type: message.type });
             return null;
           case 'approve':
+            conversation.send({ type: 'approval', proposal: message.proposal, decision: 'approve', ...(message.choice !== undefined ? { choice: message.choice } : {}) });
+            return null;
           case 'dismiss':
-            conversation.send({ type: 'approval', proposal: message.proposal, decision: message.type });
+            conversation.send({ type: 'approval', proposal: message.proposal, decision: 'dismiss' });
             return null;
           case 'edit':
             conversation.send({ type: 'approval', proposal: message.proposal, decision: 'edit', text: message.text });

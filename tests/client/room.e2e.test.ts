@@ -142,16 +142,23 @@ describe('the room in a browser', () => {
     const session = await create('sprint-retro');
     const observer = await open(session.links.observer!);
     await observer.waitForFunction(() => (window.__room!.state() as { proposal: unknown }).proposal !== null, undefined, { timeout: 120_000 });
-    await observer.getByRole('button', { name: 'Approve' }).waitFor();
+    const approve = observer.getByRole('button', { name: /^approve/i });
+    await approve.first().waitFor();
     await observer.screenshot({ path: `${artifacts}observer.png` });
-    const proposal = await observer.evaluate(() => (window.__room!.state() as { proposal: { id: string; text: string } | null }).proposal);
+    type Proposal = { id: string; text: string; candidates: { intent: string; text: string }[] };
+    const proposal = await observer.evaluate(() => (window.__room!.state() as { proposal: Proposal | null }).proposal);
     expect(proposal).not.toBeNull();
-    await observer.getByRole('button', { name: 'Approve' }).click();
+    // DialogLab's candidates: two or three, each with its intent, each with its own Approve.
+    expect(proposal!.candidates.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(proposal!.candidates.map((c) => c.intent)).size).toBe(proposal!.candidates.length);
+    expect(await approve.count()).toBe(proposal!.candidates.length);
+    await approve.nth(1).click();
     await observer.waitForFunction((id) => (window.__room!.state() as { proposal: { id: string } | null }).proposal?.id !== id, proposal!.id, { timeout: 60_000 });
     const lines = await transcriptOf(observer);
     expect(lines.length).toBeGreaterThan(0);
-    const log = (await (await api(server, `/api/sessions/${session.id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
-    expect(log).toContainEqual(expect.objectContaining({ type: 'approval-resolved', proposal: proposal!.id, decision: 'approve' }));
+    const log = (await (await api(server, `/api/sessions/${session.id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; text?: string });
+    expect(log).toContainEqual(expect.objectContaining({ type: 'approval-resolved', proposal: proposal!.id, decision: 'approve', choice: 1 }));
+    expect(log).toContainEqual(expect.objectContaining({ type: 'utterance', text: proposal!.candidates[1]!.text }));
     await observer.close();
   }, 300_000);
 });

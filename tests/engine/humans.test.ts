@@ -121,6 +121,22 @@ describe('simulated humans (DialogLab §5.2.2)', () => {
     expect(u.filter((x) => !x.impromptu).length + utterances(waiting.events).length).toBe(6);
   });
 
+  it('human-control: the instructor chooses among 2-3 candidates, each with its own intent (DialogLab)', () => {
+    const scene = makeScene({ participants: cast('human-control', 1), snippets: [{ id: 'a', initiator: 'ada', turns: 6 }] });
+    const waiting = run(scene, { approvals: 'wait', seed: 5 });
+    const need = ofType(waiting.events, 'approval-needed')[0]!;
+    const candidates = need.candidates ?? [];
+    expect(candidates.length).toBe(3);
+    expect(new Set(candidates.map((x) => x.intent)).size).toBe(3);
+    expect(candidates[0]).toEqual({ intent: need.intent, text: need.text });
+    expect(new Set(candidates.map((x) => x.text)).size).toBe(3);
+    // Approving the third takes its text and its intent.
+    const chosen = run(scene, { state: waiting.state, inputs: [{ type: 'approval', proposal: need.proposal, decision: 'approve', choice: 2 }], approvals: 'dismiss' });
+    expect(ofType(chosen.events, 'approval-resolved')[0]).toMatchObject({ decision: 'approve', choice: 2 });
+    expect(ofType(chosen.events, 'impromptu-start')[0]).toMatchObject({ participant: 'tara', intent: candidates[2]!.intent });
+    expect(utterances(chosen.events)[0]).toMatchObject({ speaker: 'tara', text: candidates[2]!.text, act: 'deviation' });
+  });
+
   it('human-control: a dismissed proposal changes nothing; regenerate asks again with the chosen intent', () => {
     const scene = makeScene({ participants: cast('human-control', 1), snippets: [{ id: 'a', initiator: 'ada', turns: 4 }] });
     const waiting = run(scene, { approvals: 'wait' });

@@ -1,8 +1,8 @@
 /**
  * The instructor's panel: hidden from the room, they follow the transcript and the turn state
  * (floor, hand queue, snippet, impromptu phase) and steer: pause, resume, skip, end, a direction
- * for the next AI turn, and the simulated humans' proposed contributions (approve, edit,
- * dismiss, regenerate with another intent).
+ * for the next AI turn, and the simulated humans' proposed contributions (2-3 candidates with
+ * their intents to approve one of, or edit, dismiss, regenerate with another intent).
  */
 import { useState } from 'react';
 import { intents } from '../../../server/scene/schema';
@@ -40,11 +40,20 @@ export const ObserverPanel = ({ session, view }: { session: Session; view: RoomV
       {proposal && (
         <section className="proposal" aria-label="proposal">
           <p>
-            <b>{nameOf(view, proposal.participant)}</b> proposes ({proposal.intent}): “{proposal.text}”
+            <b>{nameOf(view, proposal.participant)}</b> could say:
           </p>
+          <ol className="candidates">
+            {(proposal.candidates ?? [{ intent: proposal.intent, text: proposal.text }]).map((candidate, i) => (
+              <li key={i}>
+                <span className="intent">{candidate.intent}</span> “{candidate.text}”
+                <button onClick={() => send({ type: 'approve', proposal: proposal.id, ...(i ? { choice: i } : {}) })} aria-label={`approve ${candidate.intent}`}>
+                  Approve
+                </button>
+              </li>
+            ))}
+          </ol>
           {edit === null ? (
             <div className="controls">
-              <button onClick={() => send({ type: 'approve', proposal: proposal.id })}>Approve</button>
               <button onClick={() => setEdit(proposal.text)}>Edit</button>
               <button onClick={() => send({ type: 'dismiss', proposal: proposal.id })}>Dismiss</button>
               <select aria-label="regenerate" value="" onChange={(e) => e.target.value && send({ type: 'regenerate', proposal: proposal.id, intent: e.target.value as (typeof intents)[number] })}>

@@ -192,7 +192,10 @@ const onEvent = (previous: RoomView, event: SessionEvent): RoomView => {
     case 'impromptu-end':
       return { ...view, impromptu: null };
     case 'approval-needed':
-      return { ...view, proposal: { id: event.proposal, participant: event.participant, intent: event.intent, text: event.text } };
+      return {
+        ...view,
+        proposal: { id: event.proposal, participant: event.participant, intent: event.intent, text: event.text, candidates: event.candidates ?? [{ intent: event.intent, text: event.text }] },
+      };
     case 'approval-resolved':
       return view.proposal?.id === event.proposal ? { ...view, proposal: null } : view;
     case 'system': {
