@@ -151,6 +151,8 @@ describe('npm run simulate', () => {
     expect(exit.code).toBe(0);
     expect(exit.stdout).toContain('--runs <N>');
     expect(exit.stdout).toContain('--all');
+    expect(exit.stdout).toContain('--experiment <name>');
+    expect(exit.stdout).toContain('--turns <T>');
   });
 
   it('exits 1 when given both --all and a scene file', async () => {
@@ -189,7 +191,7 @@ describe('npm run simulate -- --all', () => {
 
   it('prints one table: a row per scene in file order, then all, every number readable', async () => {
     const [header, ...rows] = exit.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
-    expect(header).toEqual(['scene', 'runs', 'turns', 'answered-next', 'repeat', 'near-dup', 'top-opening', 'leaks', 'role-adherence', 'breakdowns']);
+    expect(header).toEqual(['scene', 'runs', 'turns', 'answered-next', 'repeat', 'near-dup', 'top-opening', 'leaks', 'role-adherence', 'breakdowns', 'selector-fallbacks']);
     expect(rows.map((r) => r[0])).toEqual([...scenes, 'all']);
     for (const row of rows) {
       expect(row, row.join(' ')).toHaveLength(header!.length);
@@ -201,5 +203,102 @@ describe('npm run simulate -- --all', () => {
     // The table's means are the summaries' (turns of run 1 here).
     const summary = JSON.parse(await readFile(join(tmp, scenes[0]!, 'summary.json'), 'utf8'));
     expect(Number(rows[0]![2])).toBeCloseTo(summary.metrics.runs[0].turns, 1);
+  });
+});
+
+describe('npm run simulate -- --experiment mmagents', () => {
+  const scenes = readdirSync(join(repo, 'scenes'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''))
+    .sort();
+  let tmp: string;
+  let text: Exit;
+  let json: Exit;
+  let all: Exit;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'simulate-experiment-'));
+    [text, json, all] = await Promise.all([
+      simulate(['--experiment', 'mmagents', scene, '--runs', '3', '--turns', '12', '--out', join(tmp, 'one')]),
+      simulate(['--experiment', 'mmagents', scene, '--runs', '3', '--turns', '12', '--json']),
+      simulate(['--experiment', 'mmagents', '--all', '--runs', '2', '--turns', '8', '--json']),
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('prints a row per condition with breakdowns per 10 turns and their interval, answered-next and the longest monologue', () => {
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.split('\n');
+    const header = lines.findIndex((l) => l.startsWith('condition'));
+    expect(lines[header]!.split(/\s{2,}/)).toEqual(['condition', 'turns', 'breakdowns/10 turns', '95% CI', 'answered-next', '95% CI', 'longest monologue', 'max', 'top speaker']);
+    const rows = lines.slice(header + 1, header + 4).map((l) => l.split(/\s{2,}/));
+    expect(rows.map((r) => r[0])).toEqual(['EQUAL', 'SS', 'CSSN-or-SS']);
+    for (const [, turns, per10, interval, answered] of rows) {
+      expect(Number(turns)).toBeLessThanOrEqual(12);
+      const [low, high] = interval!.slice(1, -1).split(', ').map(Number);
+      expect(low).toBeLessThanOrEqual(Number(per10));
+      expect(Number(per10)).toBeLessThanOrEqual(high!);
+      expect(answered).toMatch(/^\d+\.\d%$|^-$/);
+    }
+    expect(text.stdout).toMatch(/^Kruskal-Wallis on breakdowns per 10 turns: /m);
+    expect(text.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^mmagents on \S+: 3 conditions x 3 runs \(scripted, seed 1, breakdowns by rules\): \d+ turns -> /)]);
+  });
+
+  it('writes every run’s log under its condition, and the result, with --out', async () => {
+    for (const condition of ['equal', 'ss', 'cssn-or-ss']) {
+      for (const k of [1, 2, 3]) expect(existsSync(join(tmp, 'one', condition, `run-${k}.jsonl`)), `${condition} ${k}`).toBe(true);
+    }
+    const written = JSON.parse(await readFile(join(tmp, 'one', 'experiment.json'), 'utf8'));
+    expect(written).toEqual(JSON.parse(json.stdout)[0]);
+  });
+
+  it('prints JSON with --json: one result per scene, the same as the text', () => {
+    expect(json.code, json.stderr).toBe(0);
+    const [result] = JSON.parse(json.stdout);
+    expect(result).toMatchObject({ experiment: 'mmagents', runs: 3, seed: 1, turns: 12, judge: 'rules' });
+    expect(result.conditions.map((c: { name: string }) => c.name)).toEqual(['EQUAL', 'SS', 'CSSN-or-SS']);
+    expect(text.stdout).toContain(`${result.conditions[0].breakdownsPer10.mean.toFixed(2)}  [${result.conditions[0].breakdownsPer10.low.toFixed(2)}, `);
+  });
+
+  it('runs on every shipped scene with --all', () => {
+    expect(all.code, all.stderr).toBe(0);
+    const results = JSON.parse(all.stdout);
+    expect(scenes).toHaveLength(9);
+    expect(results.map((r: { scene: string }) => r.scene)).toEqual(scenes);
+    for (const r of results) {
+      expect(r.conditions, r.scene).toHaveLength(3);
+      for (const c of r.conditions) expect(c.runs, `${r.scene} ${c.name}`).toHaveLength(2);
+    }
+  });
+
+  it('takes a shipped scene by id', async () => {
+    const exit = await simulate(['--experiment', 'mmagents', 'team-standup', '--runs', '1', '--turns', '6']);
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(exit.stdout).toMatch(/^MMAgents experiment on team-standup: 1 run per condition \(seed 1\), at most 6 turns/);
+  });
+
+  it('exits 1 on an unknown experiment, or experiment options without one', async () => {
+    const [unknown, turns, judge] = await Promise.all([
+      simulate(['--experiment', 'dialoglab', scene]),
+      simulate([scene, '--turns', '10']),
+      simulate([scene, '--json', '--judge', 'rules']),
+    ]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('--experiment expects one of mmagents, got "dialoglab"');
+    expect(turns.code).toBe(1);
+    expect(turns.stderr).toContain('--turns only apply to an experiment');
+    expect(judge.code).toBe(1);
+    expect(judge.stderr).toContain('--judge, --json only apply to an experiment');
+  });
+
+  it('exits 1 telling which key to set for a vendor judge without one', async () => {
+    const { GEMINI_API_KEY: _, ...env } = process.env;
+    const exit = await simulate(['--experiment', 'mmagents', scene, '--judge', 'gemini', '--runs', '1'], env);
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('simulate: the judge: GEMINI_API_KEY is not set');
+    expect(exit.stderr).toContain('set GEMINI_API_KEY=');
   });
 });

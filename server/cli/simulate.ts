@@ -1,10 +1,12 @@
 /**
  * The batch simulator: runs a scene several times with every human simulated, writes each run's
  * event log and a summary of conversation metrics. With `--all` it does so for every scene in
- * `scenes/` and prints one table comparing them.
+ * `scenes/` and prints one table comparing them. With `--experiment mmagents` it reruns MMAgents'
+ * comparison of turn-taking conditions on the scene (metrics/experiment.ts) and prints its result.
  *
  *   npm run -s simulate -- scenes/team-standup.yaml --runs 10 --seed 1 --out out/standup
  *   npm run -s simulate -- --all --runs 3
+ *   npm run -s simulate -- --experiment mmagents scenes/murder-mystery.yaml --runs 20
  *
  * Run k (1-based) uses seed S + k - 1. The summary holds nothing from the wall clock, so with the
  * scripted generator the same scene and seed write byte-identical files.
@@ -14,6 +16,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { driveSession } from '../conversation/drive';
 import type { SessionEvent } from '../engine/events';
+import { experimentNames, formatExperiment, mmagentsConditions, runExperiment, type ExperimentName, type ExperimentResult } from '../metrics/experiment';
+import { createModelJudge, rulesJudge, type BreakdownJudge } from '../metrics/judge';
 import { aggregateMetrics, runMetrics, type RunMetrics } from '../metrics/metrics';
 import { formatTable, type TableRow } from '../metrics/table';
 import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator/index';
@@ -23,8 +27,9 @@ import { loadScene, loadScenes, SceneError, type LoadedScene } from '../scene/lo
 /** Where `--all` finds the scenes, relative to the working directory. */
 const scenesDir = 'scenes';
 
-const usage = `Usage: npm run -s simulate -- <scene file> [options]
+const usage = `Usage: npm run -s simulate -- <scene file or id> [options]
        npm run -s simulate -- --all [options]
+       npm run -s simulate -- --experiment mmagents <scene file> | --all [options]
 
 Runs a scene N times with every human simulated and writes
   <out>/run-<k>.jsonl   the event log of run k, one JSON event per line
@@ -33,23 +38,44 @@ Runs a scene N times with every human simulated and writes
 With --all, runs every scene in ${scenesDir}/ (sorted by file name), writes each one's files
 under <out>/<scene id>/ and prints one table to stdout: a row per scene and one for all runs,
 with the mean per run of turns, answered-next rate, repeat and near-duplicate rates, the most
-frequent opening's share, private-knowledge leaks, role adherence and breakdowns.
+frequent opening's share, private-knowledge leaks, role adherence, breakdowns (utterances that
+lead to one) and LLM turn-selector fallbacks.
+
+With --experiment mmagents, runs the scene (or every scene) under MMAgents' three conditions,
+EQUAL, SS and CSSN-or-SS, N runs each with the same seeds, and prints per condition: utterances
+that lead to a dialogue breakdown per 10 turns (mean, 95% percentile bootstrap interval over
+runs), answered-next (designated first pair parts whose addressee spoke next), the longest
+monologue (consecutive turns by one speaker: mean and max), the most active speaker's share of
+turns, the breakdown types (MMAgents Table 1), and a Kruskal-Wallis test across conditions with
+Dunn's pairwise tests. It writes files only with --out: <out>/<condition>/run-<k>.jsonl and
+<out>/experiment.json (with --all, under <out>/<scene id>/).
 
 Options:
   --all                   run every scene in ${scenesDir}/ instead of one scene file
-  --runs <N>              number of sessions per scene (default 1)
+  --runs <N>              number of sessions per scene, per condition in an experiment (default 1; 20 in an experiment)
   --seed <S>              seed of run 1; run k uses S + k - 1 (default 1)
   --out <dir>             output folder (default out/<scene id>; with --all, the parent folder, default out)
   --generator <name>      scripted | gemini | openai (default scripted)
   --approvals <decision>  approve | dismiss: how simulated approvals are resolved
+  --experiment <name>     mmagents: rerun a paper's experiment on the scene
+  --turns <T>             in an experiment, end each session after T turns (default: the scene's length;
+                          the paper judged 10-turn conversations)
+  --judge <name>          in an experiment, who finds the breakdowns: rules | gemini | openai
+                          (default: rules with the scripted generator, else the generator's vendor)
+  --json                  in an experiment, print the result as JSON (an array, one object per scene)
   -h, --help              show this help
 
-The gemini generator needs GEMINI_API_KEY; openai needs OPENAI_BASE_URL and OPENAI_MODEL
-(OPENAI_API_KEY if the server wants one). Vendor runs are not reproducible byte for byte.
+The gemini generator and judge need GEMINI_API_KEY; openai needs OPENAI_BASE_URL and
+OPENAI_MODEL (OPENAI_API_KEY if the server wants one). Vendor runs are not reproducible byte for
+byte. A judge that fails, or answers twice without the JSON asked for, leaves those turns to the
+rules, and the experiment's result says so.
 `;
 
 const approvalDecisions = ['approve', 'dismiss'] as const;
 type ApprovalDecision = (typeof approvalDecisions)[number];
+/** Who finds an experiment's breakdowns: the rules, or a vendor's model. */
+const judgeNames = ['rules', 'gemini', 'openai'] as const satisfies readonly ('rules' | GeneratorName)[];
+type JudgeName = (typeof judgeNames)[number];
 
 /** What each generator cannot start without (see providers/generator/index.ts), to tell the user what to set. */
 const requiredVariables: Record<GeneratorName, string[]> = {
@@ -59,13 +85,18 @@ const requiredVariables: Record<GeneratorName, string[]> = {
 };
 
 interface Options {
-  /** A scene file, or `null` for every scene (--all). */
+  /** A scene file (a bare id is a file in scenes/), or `null` for every scene (--all). */
   scene: string | null;
   runs: number;
   seed: number;
   out: string | undefined;
   generator: GeneratorName;
   approvals: ApprovalDecision | undefined;
+  experiment: ExperimentName | undefined;
+  /** In an experiment: the turn limit, the judge, and JSON output. */
+  turns: number | undefined;
+  judge: JudgeName;
+  json: boolean;
 }
 
 /** A mistake in the command line: printed with a pointer to --help. */
@@ -98,6 +129,10 @@ const parseOptions = (argv: string[]): Options | null => {
         out: { type: 'string' },
         generator: { type: 'string' },
         approvals: { type: 'string' },
+        experiment: { type: 'string' },
+        turns: { type: 'string' },
+        judge: { type: 'string' },
+        json: { type: 'boolean' },
         all: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -113,16 +148,27 @@ const parseOptions = (argv: string[]): Options | null => {
   if (values.all && scene !== undefined) throw new UsageError(`--all runs every scene in ${scenesDir}/; give a scene file or --all, not both`);
   if (!values.all && scene === undefined) throw new UsageError('missing the scene file, e.g. scenes/team-standup.yaml (or --all for every scene)');
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const experiment = oneOf('--experiment', values.experiment, experimentNames);
+  if (!experiment) {
+    const only = [values.turns !== undefined && '--turns', values.judge !== undefined && '--judge', values.json && '--json'].filter(Boolean);
+    if (only.length > 0) throw new UsageError(`${only.join(', ')} only apply to an experiment (--experiment mmagents)`);
+  }
   const seed = integer('--seed', values.seed, 1);
-  const runs = integer('--runs', values.runs, 1, 1);
+  const runs = integer('--runs', values.runs, experiment ? 20 : 1, 1);
   if (!Number.isSafeInteger(seed + runs - 1)) throw new UsageError(`--seed ${seed} with --runs ${runs} overflows the seed range`);
+  const generator = oneOf('--generator', values.generator, generatorNames) ?? 'scripted';
   return {
-    scene: scene ?? null,
+    // A bare id names a shipped scene: murder-mystery is scenes/murder-mystery.yaml.
+    scene: scene === undefined ? null : /[\\/]|\.ya?ml$/.test(scene) ? scene : join(scenesDir, `${scene}.yaml`),
     runs,
     seed,
     out: values.out,
-    generator: oneOf('--generator', values.generator, generatorNames) ?? 'scripted',
+    generator,
     approvals: oneOf('--approvals', values.approvals, approvalDecisions),
+    experiment,
+    turns: values.turns === undefined ? undefined : integer('--turns', values.turns, 0, 1),
+    judge: oneOf('--judge', values.judge, judgeNames) ?? (generator === 'scripted' ? 'rules' : generator),
+    json: values.json ?? false,
   };
 };
 
@@ -196,6 +242,58 @@ const simulateScene = async (scene: LoadedScene, options: Options, generator: Ge
   return metrics;
 };
 
+/**
+ * Runs the experiment on each scene in turn and prints each result as it comes (or all of them as
+ * one JSON array at the end); with --out, writes every run's log and each result.
+ */
+const experimentOn = async (scenes: LoadedScene[], options: Options, generator: Generator, judge: BreakdownJudge): Promise<void> => {
+  const results: ExperimentResult[] = [];
+  const tty = process.stderr.isTTY === true;
+  for (const [i, scene] of scenes.entries()) {
+    const out = options.out === undefined ? undefined : options.scene === null ? join(options.out, scene.id) : options.out;
+    const total = options.runs * mmagentsConditions.length;
+    let done = 0;
+    let turns = 0;
+    const result = await runExperiment(scene, {
+      runs: options.runs,
+      seed: options.seed,
+      turns: options.turns,
+      generator,
+      judge,
+      approvals: options.approvals,
+      onRun: async ({ condition, k, events }) => {
+        done += 1;
+        turns += events.filter((e) => e.type === 'utterance').length;
+        if (out) {
+          await mkdir(join(out, condition.id), { recursive: true });
+          await writeFile(join(out, condition.id, `run-${k}.jsonl`), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+        }
+        if (tty) process.stderr.write(`\r${progressBar(`${scene.id} (${condition.id})`, done, total, turns)}\x1b[K`);
+      },
+    });
+    if (tty) process.stderr.write('\r\x1b[K');
+    if (out) await writeFile(join(out, 'experiment.json'), `${JSON.stringify(result, null, 2)}\n`);
+    const plural = options.runs === 1 ? 'run' : 'runs';
+    process.stderr.write(
+      `${options.experiment} on ${scene.id}: ${mmagentsConditions.length} conditions x ${options.runs} ${plural} (${options.generator}, seed ${options.seed}, breakdowns by ${judge.name}): ${turns} turns${out ? ` -> ${out}` : ''}\n`,
+    );
+    results.push(result);
+    if (!options.json) process.stdout.write(`${i > 0 ? '\n' : ''}${formatExperiment(result)}`);
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+};
+
+/** The generator for a vendor name, or `null` after telling the user which variables to set; `role` names what it is for when that is not generating. */
+const generatorFor = (name: GeneratorName, role?: string): Generator | null => {
+  try {
+    return createGenerator(name, process.env);
+  } catch (error) {
+    const unset = requiredVariables[name].filter((variable) => !process.env[variable]?.trim());
+    process.stderr.write(`simulate: ${role ? `${role}: ` : ''}${(error as Error).message}\n${unset.map((variable) => `set ${variable}=...\n`).join('')}`);
+    return null;
+  }
+};
+
 const main = async (argv: string[]): Promise<number> => {
   let options: Options | null;
   try {
@@ -215,13 +313,14 @@ const main = async (argv: string[]): Promise<number> => {
 
   // A vendor's fallbacks become system events in each run's log, where the metrics count them;
   // its breaker is shared by the runs (and the scenes), so a vendor that is down is not called run after run.
-  let generator;
-  try {
-    generator = createGenerator(options.generator, process.env);
-  } catch (error) {
-    const unset = requiredVariables[options.generator].filter((variable) => !process.env[variable]?.trim());
-    process.stderr.write(`simulate: ${(error as Error).message}\n${unset.map((variable) => `set ${variable}=...\n`).join('')}`);
-    return 1;
+  const generator = generatorFor(options.generator);
+  if (generator === null) return 1;
+
+  if (options.experiment) {
+    const model = options.judge === 'rules' ? null : generatorFor(options.judge, 'the judge');
+    if (options.judge !== 'rules' && model === null) return 1;
+    await experimentOn(scenes, options, generator, model ? createModelJudge(model) : rulesJudge);
+    return 0;
   }
 
   if (options.scene !== null) {

@@ -258,7 +258,8 @@ export const candidatesFor = (c: Working, policy: boolean): string[] => {
     if (!partyAllows(c.roster, id)) return false;
     const p = c.roster.byId.get(id);
     if (!p) return false;
-    return !(policy && p.kind === 'human' && !state.present.includes(id) && (p.simulated?.mode ?? 'reactive') === 'reactive');
+    // A reactive simulated human waits to be asked; without designation (MMAgents' baselines) they take part like everyone.
+    return !(policy && designating(state) && p.kind === 'human' && !state.present.includes(id) && (p.simulated?.mode ?? 'reactive') === 'reactive');
   });
 };
 

@@ -1,62 +1,159 @@
 /**
- * Dialogue breakdowns, found automatically: cheap surface heuristics for a few error types of
- * Higashinaka et al.'s taxonomy of errors in chat-oriented dialogue systems (SIGDIAL 2015; the
- * integrated taxonomy, SIGDIAL 2021): ignoring a question (a response-level error), repetition,
- * self-contradiction and an unrelated topic (context-level errors). A wrong addressee is our
- * addition for multi-party talk, where answering the wrong person breaks the exchange as surely.
- * Each finding names the line that commits it.
+ * Utterances that lead to dialogue breakdowns, found by rules: the response- and context-level
+ * types of Higashinaka et al.'s classification (JNLP 29, 2022) as MMAgents uses it (Table 1, and
+ * the definitions of its judging prompt, Figure 6). The LLM judge (judge.ts) answers with the same
+ * types; these rules are what runs offline, deterministically, in microseconds, and what the judge
+ * falls back to. Each finding names the line that commits it, its type and the rule that saw it.
  *
- * Only the system's lines are judged: a real person's line (source `human`) is never a
- * breakdown. The heuristics, and what they miss:
+ * Only the system's lines are judged: a real person's line (source `human`) is never a breakdown.
+ * A line that several rules flag leads to one breakdown (`breakdownUtterances`), as the paper
+ * counts B utterances, and counts once under each of its types. The rules, and what they miss:
  *
- * - `ignored-question`: a designated question (pair question, with an addressee) followed by a
- *   line from someone else, or from the addressee but not an answer (act other than `answer`);
- *   the following line commits it. A question at the very end of the log is not judged.
- * - `wrong-addressee`: an answer addressed to someone other than the one who asked: the speaker of
- *   the line it replies to (`replyTo`), else of the last first pair part before it; an addressed
- *   answer with nothing before it to answer counts too. Answers to the room (no addressee) are not judged.
- * - `repetition`: a verbatim repeat or a near-duplicate (repetition.ts).
+ * Response level: the line after a first pair part (a question, request, invitation, offer or
+ * greeting). A first pair part cut off by an interruption, or left at the end of the log, is not judged.
+ * - `ignore-question`, `ignore-request` (requests and invitations), `ignore-suggestion` (offers),
+ *   `ignore-greeting`: after a designated one (with an addressee), a line from anyone else, or from
+ *   the addressee but not an answer (`not-the-addressee`, `no-answer`; a greeting may be answered
+ *   with a greeting). After one put to the room (no addressee; greetings aside), another speaker's
+ *   whole line (not cut off) that is not an answer, shares no content word with it (names aside)
+ *   and does not point back at it with "this", "that", "these", "those" or "it" (`room-left-unanswered`).
+ * - `ignore-expectation`: the addressee answers a designated question or request, but the answer
+ *   shares none of its (at least two) content words, does not point back and does not open with
+ *   a yes or a no (`answer-misses-it`; an answer cut off by an interruption is not judged): it
+ *   replies, without what was asked ("the lipstick?" — "first, this ring", Figure 15).
+ *
+ * Context level:
+ * - `unclear-intention`: an answer addressed to someone other than the one who asked: the speaker
+ *   of the line it replies to (`replyTo`), else of the last first pair part before it; an addressed
+ *   answer with nothing before it to answer counts too (`wrong-addressee`). Answers to the room
+ *   (no addressee) are not judged.
+ * - `topic-change`: an AI line (source `ai`) that strays from everything: at least four words and
+ *   three content words (names aside), none of them in the scene's topic, context and contents,
+ *   the snippet's title, goal and scripted lines, the speaker's own goals, points and questions, or
+ *   the previous two lines (`off-topic`; needs the scene). And, scene or not, an AI line of at
+ *   least four words and two content words, not an answer (`ignore-expectation` judges those),
+ *   that shares none with the previous two lines, when the previous line is another speaker's
+ *   statement with a clear topic (two content words or more; not an answer, which closes its
+ *   sequence, nor a facilitator's summary, a deviation or floor management) and nothing announces
+ *   the change ("anyway", "on another note", "back to"…) (`unrelated-to-previous`). Neither judges
+ *   lines that point back, impromptu deviations (off-topic by design), lines cut off by an
+ *   interruption, greetings, and floor management, which carries no topic: a chair's or
+ *   facilitator's (acts `moderate`, `invitation`, `transition`, `encourage`) and an interrupter's
+ *   (act `interrupt`).
+ * - `lack-of-information`: "he", "she", "him", "her", "his" or "hers" with nobody it could refer
+ *   to: no capitalised name earlier in the line or in the previous three lines
+ *   (`pronoun-without-referent`). Missing subjects, objects and modifiers otherwise go unseen.
  * - `self-contradiction`: a sentence stating what the same speaker stated earlier with the
  *   opposite polarity: the same set of at least two content words (vocabulary.ts), with an odd
  *   number of negations in one and an even number in the other ("the estimate is realistic" /
  *   "the estimate is not realistic"). Questions are not statements; a sentence-initial "no" is an
- *   answer particle, not a negation. Antonyms ("safe" / "risky"), paraphrase and negation scope
- *   go unseen.
- * - `off-topic`: an AI line (source `ai`) of at least four words and three content words (names
- *   aside; fewer is small talk or a generic prompt, not a topic) that includes none of the scene's topic, context and contents, the snippet's title, goal and
- *   scripted lines, the speaker's own goals, points and questions, or the previous two lines, and
- *   which does not point back at the talk with "this", "that", "these", "those" or "it". Not
- *   judged: impromptu deviations (off-topic by design), lines cut off by an interruption, greetings,
- *   and floor management, which carries no topic: a chair's or facilitator's (acts `moderate`,
- *   `invitation`, `transition`, `encourage`) and an interrupter's ("Sorry, quick point before we
- *   move on", act `interrupt`).
- *   A line that points back but says nothing ("How would that work?") passes. Needs the scene.
+ *   answer particle, not a negation (`negates-own-claim`).
+ * - `interlocutor-contradiction`: the same test against what someone else last stated, for a
+ *   statement, or a negative question ("Is the estimate not realistic?") against a positive
+ *   statement (`negates-others-claim`). Antonyms ("safe" / "risky"), paraphrase and negation scope
+ *   go unseen by both contradiction rules.
+ * - `repetition`: a verbatim repeat or a near-duplicate (repetition.ts), which covers asking the
+ *   same question again in nearly the same words (`verbatim`, `near-duplicate`).
  *
  * ```ts
- * breakdownsOf(utterances, repetitionOf(utterances), scene); // [{ utterance: 'u9', kind: 'ignored-question' }]
+ * breakdownsOf(utterances, repetitionOf(utterances), scene); // [{ utterance: 'u9', kind: 'ignore-question', rule: 'not-the-addressee' }]
  * ```
  */
-import type { UtteranceEvent } from '../engine/events';
+import type { PairType, UtteranceEvent } from '../engine/events';
 import { wordsOf } from '../engine/novelty';
+import { contentWords, isNegation } from '../engine/vocabulary';
 import type { LoadedScene } from '../scene/schema';
 import type { Repetition } from './repetition';
-import { contentWords, isNegation } from '../engine/vocabulary';
 
-export const breakdownKinds = ['ignored-question', 'wrong-addressee', 'repetition', 'self-contradiction', 'off-topic'] as const;
+/** MMAgents Table 1 (after Higashinaka et al. 2022): the response- and context-level types, in its order. */
+export const breakdownKinds = [
+  'ignore-question',
+  'ignore-request',
+  'ignore-suggestion',
+  'ignore-greeting',
+  'ignore-expectation',
+  'unclear-intention',
+  'topic-change',
+  'lack-of-information',
+  'self-contradiction',
+  'interlocutor-contradiction',
+  'repetition',
+] as const;
 export type BreakdownKind = (typeof breakdownKinds)[number];
+
+/** Each type as Table 1 and Figure 6 name it, and where it sits: level (response, context) and aspect (form, content). */
+export const taxonomy: Record<BreakdownKind, { name: string; level: 'response' | 'context'; aspect: 'form' | 'content' }> = {
+  'ignore-question': { name: 'Ignore question', level: 'response', aspect: 'form' },
+  'ignore-request': { name: 'Ignore request', level: 'response', aspect: 'form' },
+  'ignore-suggestion': { name: 'Ignore suggestion', level: 'response', aspect: 'form' },
+  'ignore-greeting': { name: 'Ignore greeting', level: 'response', aspect: 'form' },
+  'ignore-expectation': { name: 'Ignore expectation', level: 'response', aspect: 'content' },
+  'unclear-intention': { name: 'Unclear intention of utterance', level: 'context', aspect: 'form' },
+  'topic-change': { name: 'Topic-change error', level: 'context', aspect: 'form' },
+  'lack-of-information': { name: 'Lack of information', level: 'context', aspect: 'form' },
+  'self-contradiction': { name: 'Self-contradiction', level: 'context', aspect: 'content' },
+  'interlocutor-contradiction': { name: 'Interlocutor contradiction', level: 'context', aspect: 'content' },
+  repetition: { name: 'Repetition', level: 'context', aspect: 'content' },
+};
+
+/** Which rule saw a breakdown (see the list above); a judge's findings have none. */
+export type BreakdownRule =
+  | 'not-the-addressee'
+  | 'no-answer'
+  | 'room-left-unanswered'
+  | 'answer-misses-it'
+  | 'wrong-addressee'
+  | 'off-topic'
+  | 'unrelated-to-previous'
+  | 'pronoun-without-referent'
+  | 'negates-own-claim'
+  | 'negates-others-claim'
+  | 'verbatim'
+  | 'near-duplicate';
 
 export interface Breakdown {
   utterance: string;
   kind: BreakdownKind;
+  rule?: BreakdownRule;
 }
 
-/** Off-topic judges lines of at least this many words: shorter ones are acknowledgements. */
+/** The utterances that lead to a breakdown, each once however many types it has (the paper's B). */
+export const breakdownUtterances = (breakdowns: readonly Breakdown[]): number => new Set(breakdowns.map((b) => b.utterance)).size;
+
+/** Breakdowns of each type (an utterance with two types counts under both). */
+export const countKinds = (breakdowns: readonly Breakdown[]): Record<BreakdownKind, number> => {
+  const counts = Object.fromEntries(breakdownKinds.map((kind) => [kind, 0])) as Record<BreakdownKind, number>;
+  for (const b of breakdowns) counts[b.kind] += 1;
+  return counts;
+};
+
+/** What ignoring each kind of first pair part is. */
+const ignoring: Record<Exclude<PairType, 'none'>, BreakdownKind> = {
+  question: 'ignore-question',
+  request: 'ignore-request',
+  invitation: 'ignore-request',
+  offer: 'ignore-suggestion',
+  greeting: 'ignore-greeting',
+};
+
+/** Lines of fewer words are acknowledgements; fewer content words, small talk or a generic prompt. */
 const OFF_TOPIC_MIN_WORDS = 4;
 const OFF_TOPIC_MIN_CONTENT = 3;
+/** A line has a clear topic, and can change it, with this many content words (names aside). */
+const TOPIC_MIN_CONTENT = 2;
+/** How many lines back a pronoun's referent may have been named. */
+const REFERENT_WINDOW = 3;
 /** Acts that manage the conversation rather than add to it: no topic to stray from. */
 const floorActs: ReadonlySet<string> = new Set(['greeting', 'moderate', 'invitation', 'transition', 'encourage', 'interrupt']);
+/** After these the topic may change: an answer closed its sequence, a facilitator the topic, or a deviation was its own aside. */
+const topicEnds: ReadonlySet<string> = new Set([...floorActs, 'answer', 'summarize', 'deviation']);
+/** An answer that opens with a yes or a no (after a name or a filler) answers a polar question, whatever follows. */
+const polarAnswer = /^\W*([\p{L}'’.]+,\s*)?(yes|no|yeah|yep|nope|not really|not quite|partly)\b/iu;
 /** Words that point back at what was said: a line holding one continues the talk. */
 const pointers: ReadonlySet<string> = new Set(['this', 'that', 'these', 'those', 'it']);
+/** Ways of announcing a change of topic: a change with its explanation (Figure 6) is no error. */
+const announcedChange = /\b(anyway|by the way|on another note|on a (different|separate) note|different (subject|topic)|unrelated|off[- ]topic|moving on|move on|speaking of|chang(e|ing) the subject|one more (thing|angle)|turn(ing)? to|back to)\b/i;
+const thirdPersonPronouns: ReadonlySet<string> = new Set(['he', 'she', 'him', 'her', 'his', 'hers']);
 /** A claim needs this many content words to be compared: fewer match too easily. */
 const CLAIM_MIN_WORDS = 2;
 
@@ -64,23 +161,41 @@ interface Claim {
   /** Its content words, sorted and joined. */
   key: string;
   negated: boolean;
+  question: boolean;
 }
 
 const claimsOf = (text: string): Claim[] =>
   (text.match(/[^.!?;]+[.!?;]*/g) ?? []).flatMap((sentence) => {
-    if (sentence.trim().endsWith('?')) return [];
     const content = [...new Set(contentWords(sentence))];
     if (content.length < CLAIM_MIN_WORDS) return [];
     const negations = wordsOf(sentence).filter((word, i) => isNegation(word) && !(i === 0 && word === 'no')).length;
-    return [{ key: content.sort().join(' '), negated: negations % 2 === 1 }];
+    return [{ key: content.sort().join(' '), negated: negations % 2 === 1, question: sentence.trim().endsWith('?') }];
   });
 
+/** Words as written, with whether each opens a sentence: what a referent is looked for in. */
+const casedWords = (text: string): { word: string; initial: boolean }[] =>
+  [...text.matchAll(/([.!?:;]\s*|^\s*)?([\p{L}][\p{L}'’.-]*)/gu)].map((m, i) => ({ word: m[2]!.replace(/[.]+$/, ''), initial: i === 0 || m[1] !== undefined }));
+
 /**
- * Whether a line strays from the topic, given its content words and those of the two lines before
+ * Whether a capitalised word could name someone: not "I", and at a sentence's start only when it is
+ * a content word ("Henry went", not "Honestly, he").
+ */
+const namesSomeone = ({ word, initial }: { word: string; initial: boolean }): boolean =>
+  /^\p{Lu}/u.test(word) && !/^I('|’|$)/.test(word) && (!initial || contentWords(word).length > 0);
+
+/** The first third-person pronoun of `text` with no possible referent in it before it or in `before`. */
+const pronounWithoutReferent = (text: string, before: readonly UtteranceEvent[]): boolean => {
+  const words = casedWords(text);
+  const at = words.findIndex((w) => thirdPersonPronouns.has(w.word.toLowerCase()));
+  if (at < 0) return false;
+  return !words.slice(0, at).some(namesSomeone) && !before.some((u) => casedWords(u.text).some(namesSomeone));
+};
+
+/**
+ * Whether a line strays from the scene, given its content words and those of the two lines before
  * it. What it may share a word with is gathered once per snippet and speaker.
  */
-const offTopicJudge = (scene: LoadedScene): ((u: UtteranceEvent, content: readonly string[], context: ReadonlySet<string>) => boolean) => {
-  const names = new Set(scene.participants.flatMap((p) => contentWords(`${p.name} ${p.shortName ?? ''}`)));
+const offTopicJudge = (scene: LoadedScene): ((u: UtteranceEvent, own: readonly string[], context: ReadonlySet<string>) => boolean) => {
   const sceneTexts = [scene.topic, scene.context, ...scene.contents.flatMap((c) => [c.title, c.summary, ...c.sections])];
   const topics = new Map<string, ReadonlySet<string>>();
   const topicOf = (snippetId: string, speaker: string): ReadonlySet<string> => {
@@ -98,11 +213,8 @@ const offTopicJudge = (scene: LoadedScene): ((u: UtteranceEvent, content: readon
     topics.set(key, words);
     return words;
   };
-  return (u, content, context) => {
-    if (u.source !== 'ai' || u.impromptu || u.interrupted || floorActs.has(u.act) || floorActs.has(u.pair)) return false;
-    const words = wordsOf(u.text);
-    const own = content.filter((w) => !names.has(w));
-    if (words.length < OFF_TOPIC_MIN_WORDS || own.length < OFF_TOPIC_MIN_CONTENT || words.some((w) => pointers.has(w))) return false;
+  return (u, own, context) => {
+    if (own.length < OFF_TOPIC_MIN_CONTENT) return false;
     const topic = topicOf(u.snippet, u.speaker);
     return !own.some((w) => topic.has(w) || context.has(w));
   };
@@ -111,32 +223,99 @@ const offTopicJudge = (scene: LoadedScene): ((u: UtteranceEvent, content: readon
 export const breakdownsOf = (utterances: readonly UtteranceEvent[], repetition: Repetition, scene?: LoadedScene): Breakdown[] => {
   const found: Breakdown[] = [];
   const byId = new Map(utterances.map((u) => [u.id, u]));
-  const claims = new Map<string, Map<string, boolean>>();
+  const ownClaims = new Map<string, Map<string, boolean>>();
+  /** Per claim, who stated it last and with which polarity. */
+  const lastClaims = new Map<string, { speaker: string; negated: boolean }>();
   const offTopic = scene && offTopicJudge(scene);
-  const content = utterances.map((u) => contentWords(u.text));
+  const names = new Set([
+    ...(scene?.participants.flatMap((p) => contentWords(`${p.name} ${p.shortName ?? ''} ${p.id}`)) ?? []),
+    ...utterances.flatMap((u) => contentWords(`${u.speaker} ${u.addressee ?? ''}`)),
+  ]);
+  // Content words without names: "Ben, the budget?" and "Ana, the budget." share "budget", not a name.
+  const content = utterances.map((u) => contentWords(u.text).filter((w) => !names.has(w)));
+  const pointsBack = utterances.map((u) => wordsOf(u.text).some((w) => pointers.has(w)));
   let lastFirstPart: UtteranceEvent | undefined;
 
   utterances.forEach((u, i) => {
     const previous = utterances[i - 1];
-    const flag = (kind: BreakdownKind): void => void found.push({ utterance: u.id, kind });
+    const own = content[i]!;
+    const shares = (j: number): boolean => (content[j] ?? []).some((w) => own.includes(w));
+    const flag = (kind: BreakdownKind, rule: BreakdownRule): void => void found.push({ utterance: u.id, kind, rule });
+    const lineClaims = claimsOf(u.text);
+
     if (u.source !== 'human') {
-      if (previous && previous.pair === 'question' && previous.addressee !== null && (u.speaker !== previous.addressee || u.act !== 'answer')) {
-        flag('ignored-question');
+      // The previous line as a first pair part to respond to; one cut off was never finished.
+      const pair = previous && !previous.interrupted && previous.pair !== 'none' ? previous.pair : null;
+      if (previous && pair !== null && previous.addressee !== null) {
+        const answers = u.act === 'answer' || (pair === 'greeting' && u.act === 'greeting');
+        if (u.speaker !== previous.addressee) flag(ignoring[pair], 'not-the-addressee');
+        else if (!answers) flag(ignoring[pair], 'no-answer');
+        else if (
+          (pair === 'question' || pair === 'request') &&
+          !u.interrupted &&
+          !polarAnswer.test(u.text) &&
+          content[i - 1]!.length >= TOPIC_MIN_CONTENT &&
+          !shares(i - 1) &&
+          !pointsBack[i]
+        ) {
+          flag('ignore-expectation', 'answer-misses-it');
+        }
+      } else if (previous && pair !== null && pair !== 'greeting' && u.speaker !== previous.speaker) {
+        if (u.act !== 'answer' && !u.interrupted && !shares(i - 1) && !pointsBack[i]) flag(ignoring[pair], 'room-left-unanswered');
       }
+
       if (u.act === 'answer' && u.addressee !== null) {
         const asked = u.replyTo !== undefined ? byId.get(u.replyTo) : lastFirstPart;
-        if (asked?.speaker !== u.addressee) flag('wrong-addressee');
+        if (asked?.speaker !== u.addressee) flag('unclear-intention', 'wrong-addressee');
       }
-      if (repetition.verbatim[i] || repetition.nearDuplicate[i]) flag('repetition');
 
-      const said = claims.get(u.speaker) ?? new Map<string, boolean>();
-      const lineClaims = claimsOf(u.text);
-      if (lineClaims.some((c) => said.has(c.key) && said.get(c.key) !== c.negated)) flag('self-contradiction');
-      for (const c of lineClaims) said.set(c.key, c.negated);
-      claims.set(u.speaker, said);
+      const talk = u.source === 'ai' && !u.impromptu && !u.interrupted && !floorActs.has(u.act) && !floorActs.has(u.pair);
+      if (talk && wordsOf(u.text).length >= OFF_TOPIC_MIN_WORDS && !pointsBack[i]) {
+        const context = new Set([...(content[i - 1] ?? []), ...(content[i - 2] ?? [])]);
+        if (offTopic?.(u, own, context)) flag('topic-change', 'off-topic');
+        else if (
+          u.act !== 'answer' &&
+          previous &&
+          previous.speaker !== u.speaker &&
+          previous.pair === 'none' &&
+          !previous.impromptu &&
+          !topicEnds.has(previous.act) &&
+          content[i - 1]!.length >= TOPIC_MIN_CONTENT &&
+          own.length >= TOPIC_MIN_CONTENT &&
+          !shares(i - 1) &&
+          !shares(i - 2) &&
+          !announcedChange.test(u.text)
+        ) {
+          flag('topic-change', 'unrelated-to-previous');
+        }
+      }
 
-      if (offTopic?.(u, content[i]!, new Set([...(content[i - 1] ?? []), ...(content[i - 2] ?? [])]))) flag('off-topic');
+      if (!u.interrupted && !u.impromptu && pronounWithoutReferent(u.text, utterances.slice(Math.max(0, i - REFERENT_WINDOW), i))) {
+        flag('lack-of-information', 'pronoun-without-referent');
+      }
+
+      const said = ownClaims.get(u.speaker);
+      const statements = lineClaims.filter((c) => !c.question);
+      if (said && statements.some((c) => said.has(c.key) && said.get(c.key) !== c.negated)) flag('self-contradiction', 'negates-own-claim');
+      const contradictsOthers = lineClaims.some((c) => {
+        const other = lastClaims.get(c.key);
+        if (!other || other.speaker === u.speaker) return false;
+        return c.question ? c.negated && !other.negated : c.negated !== other.negated;
+      });
+      if (contradictsOthers) flag('interlocutor-contradiction', 'negates-others-claim');
+
+      if (repetition.verbatim[i]) flag('repetition', 'verbatim');
+      else if (repetition.nearDuplicate[i]) flag('repetition', 'near-duplicate');
     }
+
+    // Everyone's statements are claims the others can contradict, people's included.
+    const said = ownClaims.get(u.speaker) ?? new Map<string, boolean>();
+    for (const c of lineClaims) {
+      if (c.question) continue;
+      said.set(c.key, c.negated);
+      lastClaims.set(c.key, { speaker: u.speaker, negated: c.negated });
+    }
+    ownClaims.set(u.speaker, said);
     if (u.pair !== 'none') lastFirstPart = u;
   });
   return found;

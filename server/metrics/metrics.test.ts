@@ -118,6 +118,7 @@ describe('runMetrics', () => {
     const m = runMetrics(log(start(['a', 'b']), say('a', 'one'), say('b', 'two'), say('b', 'three'), say('b', 'four'), say('a', 'five')));
     expect(m.longestRun).toBe(3);
     expect(m.longestRunSpeaker).toBe('b');
+    expect(m.topSpeakerShare).toBe(3 / 5);
   });
 
   it('keeps the first speaker on a tie for the longest run', () => {
@@ -163,7 +164,7 @@ describe('runMetrics', () => {
     expect(m.topOpeningShare).toBe(1);
   });
 
-  it('measures leaks and role adherence only with the scene; breakdowns without it leave off-topic out', () => {
+  it('measures leaks and role adherence only with the scene; breakdowns without it judge the topic by the last lines only', () => {
     const scene: LoadedScene = {
       id: 'test',
       ...Scene.parse({
@@ -187,13 +188,26 @@ describe('runMetrics', () => {
     const withScene = runMetrics(events, scene);
     expect(withScene).toMatchObject({ leaks: 1, roleAdherence: 1, questionsByPart: { 'asker->answerer': 1 }, breakdowns: 2 });
     expect(withScene.leakDetails).toEqual([{ utterance: 'u' + (utteranceCount - 1), speaker: 'b', owner: 'a', kind: 'another' }]);
-    expect(withScene.breakdownKinds).toEqual({ 'ignored-question': 1, 'wrong-addressee': 0, repetition: 0, 'self-contradiction': 0, 'off-topic': 1 });
+    expect(withScene.breakdownKinds).toMatchObject({ 'ignore-question': 1, 'topic-change': 1, repetition: 0, 'self-contradiction': 0 });
+    expect(withScene.breakdownDetails.map((b) => b.rule)).toEqual(['no-answer', 'off-topic']);
     const without = runMetrics(events);
-    expect(without).toMatchObject({ leaks: null, leakDetails: [], roleAdherence: null, questionsByPart: {}, breakdowns: 1 });
-    expect(without.breakdownKinds['off-topic']).toBe(0);
+    expect(without).toMatchObject({ leaks: null, leakDetails: [], roleAdherence: null, questionsByPart: {}, breakdowns: 2 });
+    expect(without.breakdownDetails.map((b) => b.rule)).toEqual(['no-answer', 'unrelated-to-previous']);
   });
 
-  it('counts interruptions, backchannels, impromptu phases, hand raises, approvals and fallbacks', () => {
+  it('counts an utterance that leads to a breakdown once, and each of its types', () => {
+    const m = runMetrics(
+      log(
+        start(['a', 'b']),
+        say('a', 'Bea, is the launch date fixed?', { addressee: 'b', pair: 'question', act: 'question', source: 'ai' }),
+        say('a', 'Bea, is the launch date fixed?', { source: 'ai' }), // not Bea's answer, and a repeat
+      ),
+    );
+    expect(m.breakdowns).toBe(1);
+    expect(m.breakdownKinds).toMatchObject({ 'ignore-question': 1, repetition: 1 });
+  });
+
+  it('counts interruptions, backchannels, impromptu phases, hand raises, approvals and fallbacks, the turn selector’s too', () => {
     const m = runMetrics(
       log(
         start(['a', 'b']),
@@ -213,6 +227,8 @@ describe('runMetrics', () => {
         { type: 'system', level: 'warn', code: 'generator-circuit-open', message: 'not called; used the script' },
         { type: 'system', level: 'warn', code: 'synthesis-fallback', message: 'spoke with espeak' },
         { type: 'system', level: 'info', code: 'snippet-done', message: 'done' },
+        { type: 'floor', speaker: 'a', reason: 'llm-selector-fallback' },
+        { type: 'floor', speaker: 'b', reason: 'llm-selector' },
         { type: 'end', reason: 'max-turns', turns: 1 },
       ),
     );
@@ -224,7 +240,8 @@ describe('runMetrics', () => {
       approvals: 2,
       approved: 1,
       fallbacks: 2,
-      durationMs: 17_000,
+      selectorFallbacks: 1,
+      durationMs: 19_000,
       endReason: 'max-turns',
       seed: 7,
     });
@@ -251,12 +268,14 @@ describe('runMetrics', () => {
       answeredNext: null,
       longestRun: 0,
       longestRunSpeaker: null,
+      topSpeakerShare: null,
       repetitionRate: null,
       repeatRate: null,
       nearDuplicateRate: null,
       topOpening: null,
       topOpeningShare: null,
       breakdowns: 0,
+      selectorFallbacks: 0,
       durationMs: 1000,
       endReason: 'ended',
     });
@@ -315,7 +334,7 @@ describe('aggregateMetrics', () => {
     expect(a.metrics.repeatRate).toMatchObject({ mean: 5 / 8, min: 1 / 2, max: 3 / 4 });
     expect(a.metrics.breakdowns).toMatchObject({ mean: 2, min: 1, max: 3 });
     expect(a.breakdownKinds.repetition).toMatchObject({ mean: 2, min: 1, max: 3 });
-    expect(a.breakdownKinds['off-topic']).toEqual({ mean: 0, std: 0, min: 0, max: 0 });
+    expect(a.breakdownKinds['topic-change']).toEqual({ mean: 0, std: 0, min: 0, max: 0 });
     expect(a.metrics.leaks).toBeNull();
   });
 

@@ -4,8 +4,8 @@
  *
  * Ratios whose denominator is empty (completion without designated utterances, evenness without
  * words) are `null`, not 0, so that they do not drag an aggregate toward a value nobody observed.
- * Measures that need the scene (leaks, role adherence, off-topic breakdowns) are `null`, or not
- * counted, when it is not given.
+ * Measures that need the scene (leaks, role adherence, breakdowns off the scene's topic) are
+ * `null`, or not counted, when it is not given.
  *
  * @example
  * const metrics = runMetrics(events, scene);
@@ -15,10 +15,11 @@ import type { EventOf, SessionEvent } from '../engine/events';
 import { maxSimilarity, REPETITION_THRESHOLD } from '../engine/similarity';
 import { countWords, speakingMs } from '../engine/words';
 import type { LoadedScene } from '../scene/schema';
-import { breakdownKinds, breakdownsOf, type Breakdown, type BreakdownKind } from './breakdowns';
+import { breakdownKinds, breakdownsOf, breakdownUtterances, countKinds, type Breakdown, type BreakdownKind } from './breakdowns';
 import { leaksOf, type Leak } from './leaks';
 import { repetitionOf, topOpeningOf, type TopOpening } from './repetition';
 import { roleAdherenceOf } from './roles';
+import { mean, sampleStd } from './stats';
 
 export interface ParticipantMetrics {
   /** Utterances spoken. */
@@ -65,6 +66,8 @@ export interface RunMetrics {
   /** The longest stretch of consecutive utterances by one speaker (the first, on a tie). */
   longestRun: number;
   longestRunSpeaker: string | null;
+  /** The share of utterances spoken by the one who spoke most (MMAgents §5: monopolised turns); `null` without utterances. */
+  topSpeakerShare: number | null;
   /**
    * MPOD §3.2: the share of utterances whose similarity to one of the same speaker's previous
    * five utterances exceeds 0.5, recomputed from the texts. `null` without utterances.
@@ -88,8 +91,12 @@ export interface RunMetrics {
   roleAdherence: number | null;
   /** Designated questions in snippets with roles, by the parts of asker and addressee: `asker->answerer`... */
   questionsByPart: Record<string, number>;
-  /** Breakdowns found (breakdowns.ts), all kinds together; off-topic ones only with the scene. */
+  /**
+   * Utterances that lead to a breakdown (breakdowns.ts: MMAgents Table 1, by rules), each once
+   * however many types it has; lines off the scene's topic only with the scene.
+   */
   breakdowns: number;
+  /** Breakdowns of each type: a line of two types counts under both. */
   breakdownKinds: Record<BreakdownKind, number>;
   breakdownDetails: Breakdown[];
   interruptions: number;
@@ -103,6 +110,8 @@ export interface RunMetrics {
   approved: number;
   /** Turns the fallback generator wrote: `generator-fallback` (the vendor failed) and `generator-circuit-open` (it was not called). */
   fallbacks: number;
+  /** Next speakers chosen at random because the LLM turn selector gave no valid answer (floor reason `llm-selector-fallback`). */
+  selectorFallbacks: number;
   /** Conversation time of the last event. */
   durationMs: number;
   endReason: EndReason | null;
@@ -121,6 +130,7 @@ export const numericMetrics = [
   'adjacencyCompletion',
   'answeredNext',
   'longestRun',
+  'topSpeakerShare',
   'repetitionRate',
   'repeatRate',
   'nearDuplicateRate',
@@ -135,6 +145,7 @@ export const numericMetrics = [
   'approvals',
   'approved',
   'fallbacks',
+  'selectorFallbacks',
   'durationMs',
 ] as const satisfies readonly (keyof RunMetrics)[];
 export type NumericMetric = (typeof numericMetrics)[number];
@@ -163,14 +174,6 @@ export interface AggregateMetrics {
 
 /** MPOD §3.2: the anti-repetition window (the threshold is the engine's). */
 const repetitionWindow = 5;
-
-const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
-
-const sampleStd = (values: readonly number[]): number => {
-  if (values.length < 2) return 0;
-  const m = mean(values);
-  return Math.sqrt(values.reduce((sum, v) => sum + (v - m) ** 2, 0) / (values.length - 1));
-};
 
 /** Mean absolute difference over all ordered pairs, divided by twice the mean. */
 const giniOf = (values: readonly number[]): number | null => {
@@ -249,8 +252,7 @@ export const runMetrics = (events: readonly SessionEvent[], scene?: LoadedScene)
   const leakDetails = scene ? leaksOf(utterances, scene) : [];
   const roles = scene ? roleAdherenceOf(utterances, scene) : { adherence: null, questionsByPart: {} };
   const breakdownDetails = breakdownsOf(utterances, repetition, scene);
-  const kinds = Object.fromEntries(breakdownKinds.map((kind) => [kind, 0])) as Record<BreakdownKind, number>;
-  for (const b of breakdownDetails) kinds[b.kind] += 1;
+  const mostTurns = Math.max(0, ...tables.map((p) => p.turns));
 
   return {
     seed: start?.seed ?? null,
@@ -264,6 +266,7 @@ export const runMetrics = (events: readonly SessionEvent[], scene?: LoadedScene)
     answeredNext: questions > 0 ? answered / questions : null,
     longestRun,
     longestRunSpeaker,
+    topSpeakerShare: share(mostTurns),
     repetitionRate: share(repeated),
     repeatRate: share(repetition.verbatim.filter(Boolean).length),
     nearDuplicateRate: share(repetition.nearDuplicate.filter(Boolean).length),
@@ -273,8 +276,8 @@ export const runMetrics = (events: readonly SessionEvent[], scene?: LoadedScene)
     leakDetails,
     roleAdherence: roles.adherence,
     questionsByPart: roles.questionsByPart,
-    breakdowns: breakdownDetails.length,
-    breakdownKinds: kinds,
+    breakdowns: breakdownUtterances(breakdownDetails),
+    breakdownKinds: countKinds(breakdownDetails),
     breakdownDetails,
     interruptions: count((e) => e.type === 'interruption'),
     backchannels: count((e) => e.type === 'backchannel'),
@@ -283,6 +286,7 @@ export const runMetrics = (events: readonly SessionEvent[], scene?: LoadedScene)
     approvals: count((e) => e.type === 'approval-needed'),
     approved: count((e) => e.type === 'approval-resolved' && (e.decision === 'approve' || e.decision === 'edit')),
     fallbacks: count((e) => e.type === 'system' && (e.code === 'generator-fallback' || e.code === 'generator-circuit-open')),
+    selectorFallbacks: count((e) => e.type === 'floor' && e.reason === 'llm-selector-fallback'),
     durationMs: events.at(-1)?.t ?? 0,
     endReason: end?.reason ?? null,
     participants,

@@ -26,14 +26,15 @@ describe('formatTable', () => {
         say('u2', 'b', 'I like the plan a lot.', { act: 'answer' }),
         say('u3', 'a', 'I like the plan a lot.'),
         say('u4', 'b', 'Then we agree on the plan.'),
+        { type: 'floor', speaker: 'a', reason: 'llm-selector-fallback' },
       ),
     );
     const lines = formatTable([
       { name: 'one-scene', aggregate: aggregateMetrics([run]) },
       { name: 'all', aggregate: aggregateMetrics([run, run]) },
     ]).split('\n');
-    expect(lines[0]!.split(/\s+/)).toEqual(['scene', 'runs', 'turns', 'answered-next', 'repeat', 'near-dup', 'top-opening', 'leaks', 'role-adherence', 'breakdowns']);
-    expect(lines[1]!.split(/\s+/)).toEqual(['one-scene', '1', '4.0', '100.0%', '25.0%', '0.0%', '50.0%', '-', '-', '1.0']);
+    expect(lines[0]!.split(/\s+/)).toEqual(['scene', 'runs', 'turns', 'answered-next', 'repeat', 'near-dup', 'top-opening', 'leaks', 'role-adherence', 'breakdowns', 'selector-fallbacks']);
+    expect(lines[1]!.split(/\s+/)).toEqual(['one-scene', '1', '4.0', '100.0%', '25.0%', '0.0%', '50.0%', '-', '-', '1.0', '1.0']);
     expect(lines[2]!.split(/\s+/)[1]).toBe('2');
     expect(lines[3]).toBe('');
     // Right-aligned numbers end in the same column as their header.

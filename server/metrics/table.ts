@@ -1,12 +1,14 @@
 /**
  * The simulator's one-table comparison of scenes: a row per scene and one for all their runs
  * together, each the mean over runs. Rates are percentages, counts are per run, and `-` marks a
- * measure no run defines (role adherence in a scene without roles).
+ * measure no run defines (role adherence in a scene without roles). Breakdowns count utterances
+ * that lead to one; selector fallbacks, next speakers drawn at random when the LLM turn selector
+ * gave no valid answer.
  *
  * ```ts
  * process.stdout.write(formatTable([{ name: 'team-standup', aggregate }, { name: 'all', aggregate: total }]));
- * // scene         runs  turns  answered-next  repeat  near-dup  top-opening  leaks  role-adherence  breakdowns
- * // team-standup     3   40.0          75.0%    2.5%      5.0%        10.0%    0.3               -         4.7
+ * // scene         runs  turns  answered-next  repeat  near-dup  top-opening  leaks  role-adherence  breakdowns  selector-fallbacks
+ * // team-standup     3   40.0          75.0%    2.5%      5.0%        10.0%    0.3               -         4.7                 0.0
  * ```
  */
 import type { AggregateMetrics, NumericMetric } from './metrics';
@@ -27,6 +29,7 @@ const columns: readonly { title: string; metric: NumericMetric; format: Format }
   { title: 'leaks', metric: 'leaks', format: 'count' },
   { title: 'role-adherence', metric: 'roleAdherence', format: 'rate' },
   { title: 'breakdowns', metric: 'breakdowns', format: 'count' },
+  { title: 'selector-fallbacks', metric: 'selectorFallbacks', format: 'count' },
 ];
 
 const cell = (aggregate: AggregateMetrics, metric: NumericMetric, format: Format): string => {
