@@ -17,6 +17,8 @@ describe('contentWords', () => {
   });
 
   it('drops a stopword in any inflection', () => {
+    // Names and words that share a stem with a stop-word stay: "Sam" is not "same", "mad" not "made".
+    expect(contentWords('Sam was mad about the same thing')).toEqual(['sam', 'mad']);
     expect(contentWords('times points thanks')).toEqual([]);
   });
 });

@@ -53,15 +53,24 @@ export const stemOf = (word: string): string => {
 /** Stopwords as the stemmer leaves them, so that "times" (stem "tim") is as empty as "time". */
 const stopStems = new Set([...stopwords].map(stemOf));
 
+/**
+ * Whether a word is a stop-word in some inflection ("times", "making"). By its dictionary forms
+ * rather than its stem, so that "Sam" is not "same" and "mad" not "made" (they stem alike).
+ */
+const isStopword = (word: string, stem: string): boolean =>
+  stopwords.has(word) ||
+  [word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/ed$/, 'e'), word.replace(/ing$/, ''), word.replace(/ing$/, 'e')].some((form) => form !== word && stopwords.has(form)) ||
+  (stem.length >= 4 && stopStems.has(stem));
+
 /** The content words of `text`, stemmed, in order (repeats kept). */
 export const contentWords: (text: string) => readonly string[] = memoize((text) => {
   const content: string[] = [];
   for (const word of wordsOf(text)) {
     if (isNegation(word)) continue;
     const base = word.replace(/'(s|re|ll|ve|d|m)$/, '');
-    if (base.length < 2 || stopwords.has(base)) continue;
+    if (base.length < 2) continue;
     const stem = stemOf(base);
-    if (!stopStems.has(stem)) content.push(stem);
+    if (!isStopword(base, stem)) content.push(stem);
   }
   return content;
 });
