@@ -2,11 +2,11 @@
  * The three memory layers of MMAgents §3.1.2, kept in the engine state as plain data:
  * - History: the last k utterances, shared by everyone (Eq. 1);
  * - short-term: each participant's recent thoughts from think() and own utterances (Eq. 2);
- * - long-term: knowledge extracted from utterances, retrieved by cosine similarity to the
- *   previous utterance (Eq. 3-4). Private knowledge lives in the persona and is only ever
- *   retrieved for its owner.
+ * - long-term: knowledge extracted from utterances, retrieved by similarity to the previous
+ *   utterance (Eq. 3-4), the top RECALL_LIMIT. Private knowledge lives in the persona and is only
+ *   ever retrieved for its owner.
  */
-import { cosine, vectorize } from './similarity';
+import { contentWords, similarity } from './similarity';
 
 export interface Remembered {
   id: string;
@@ -25,14 +25,28 @@ export const emptyMemory = (): Memory => ({ history: [], thoughts: {}, facts: []
 
 const SHORT_TERM = 5;
 const MAX_FACTS = 400;
+/** MMAgents §4.1: long-term memory brings back the top five entries by similarity. */
+export const RECALL_LIMIT = 5;
+/** A sentence with fewer content words than this ("Yes, exactly.", "Why?") is not knowledge. */
+const CONTENT_WORDS = 3;
 
-/** Knowledge normalization without an LLM: keep the sentences that carry content. */
+// Spoken openings a remembered sentence does without: hesitations always, discourse markers when
+// a comma sets them off ("Well, ..." but not "Well before dinner ..."), and a leading "so" or "and".
+const opening = /^(?:(?:u+m+|u+h+|e+r+m*|h+m+|m+)\b[,.]?\s*|(?:well|honestly|actually|basically|frankly|look|listen|okay|ok|yeah|yes|no|right|oh|anyway|i mean|you know|to be honest)\s*[,.!]\s*|(?:so|and)\b(?!\s+(?:many|much|far|few|long|that)\b)[,]?\s*)+/i;
+
+/**
+ * MMAgents Eq. 3, knowledge normalization without an LLM: each sentence of an utterance, its
+ * spoken openings trimmed and its spacing collapsed, if it carries content. Questions are
+ * knowledge too (who asked what is worth recalling): they stay questions, after the asker's name.
+ * A remembered sentence stays a quotation of the utterance, so the prompt can tell it from what
+ * the history window still shows.
+ */
 export const extractFacts = (speakerName: string, text: string): string[] =>
   text
     .split(/(?<=[.!?])\s+/)
-    .map((s) => s.trim())
-    .filter((s) => !s.endsWith('?') && vectorize(s).size >= 4)
-    .map((s) => `${speakerName}: ${s}`);
+    .map((sentence) => sentence.replace(/\s+/g, ' ').trim().replace(opening, ''))
+    .filter((sentence) => contentWords(sentence).length >= CONTENT_WORDS)
+    .map((sentence) => `${speakerName}: ${sentence}`);
 
 export const remember = (memory: Memory, utterance: Remembered, speakerName: string, window: number): Memory => ({
   history: [...memory.history, utterance].slice(-window),
@@ -45,12 +59,15 @@ export const rememberThought = (memory: Memory, participant: string, thought: st
   thoughts: { ...memory.thoughts, [participant]: [...(memory.thoughts[participant] ?? []), thought].slice(-SHORT_TERM) },
 });
 
-/** MMAgents Eq. 4: the top `limit` items by cosine similarity to `query`, most similar first. */
-export const retrieve = (items: readonly string[], query: string, limit: number): string[] => {
+/**
+ * MMAgents Eq. 4: the top `limit` items by similarity to `query`, most similar first, the more
+ * recent first among equals. Items no closer to the query than unrelated talk (similarity 0) are
+ * left out.
+ */
+export const retrieve = (items: readonly string[], query: string, limit = RECALL_LIMIT): string[] => {
   if (items.length === 0) return [];
-  const q = vectorize(query);
   return items
-    .map((item, index) => ({ item, index, score: cosine(q, vectorize(item)) }))
+    .map((item, index) => ({ item, index, score: similarity(query, item) }))
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || b.index - a.index)
     .slice(0, limit)

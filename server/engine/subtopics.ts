@@ -15,6 +15,7 @@
  * the summary. Plain data, so the session state stays JSON.
  */
 import type { LoadedScene } from '../scene/schema';
+import { memoize } from './memo';
 import { contentWords } from './vocabulary';
 
 export type TopicStatus = 'not-yet' | 'discussing' | 'well-discussed';
@@ -186,8 +187,10 @@ export const summaryOf = (topics: Topics, names: (id: string) => string, limit =
     .map((t) => ({ topic: label(t), points: Object.entries(t.said).map(([id, text]) => ({ who: names(id), text })) }));
 
 /** A short label for a sub-topic: its first clause, at most eight words. */
-export const label = (topic: Subtopic): string => {
-  const clause = topic.text.split(/[.;:?!]/)[0]!.trim();
+export const label = (topic: Subtopic): string => labelOf(topic.text);
+
+const labelOf = memoize((text: string): string => {
+  const clause = text.split(/[.;:?!]/)[0]!.trim();
   const words = clause.split(/\s+/);
   return words.length > 8 ? `${words.slice(0, 8).join(' ')}…` : clause;
-};
+});

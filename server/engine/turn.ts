@@ -9,7 +9,7 @@ import type { Cue } from './requests';
 import { detectDesignation } from './designation';
 import type { Act, PairType, UtteranceEvent } from './events';
 import { afterTurn } from './facilitator';
-import { remember, retrieve } from './memory';
+import { RECALL_LIMIT, remember, retrieve } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
 import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
@@ -30,6 +30,7 @@ import {
   type Ctx,
   type Pending,
   type Plan,
+  type SessionState,
 } from './state';
 
 export const GAP_MS = 400;
@@ -216,6 +217,21 @@ export const requestThoughts = (c: Ctx, bidders: string[], refresh = false): voi
 
 export const namesOf = (roster: Roster, id: string): string[] => [roster.name(id), roster.shortName(id)];
 
+/**
+ * MMAgents Eq. 4: long-term memories most similar to the last utterance, minus what the history
+ * window shows. The same for every listener of a turn (think() asks them all at once), so the last
+ * query is remembered: its key is the query and the memory's size and ends (facts only grow).
+ */
+const recall = (state: SessionState, shown: readonly { prefix: string; text: string }[], query: string): string[] => {
+  const facts = state.memory.facts;
+  const key = [query, facts.length, facts[0] ?? '', facts.at(-1) ?? '', ...shown.map((h) => h.prefix + h.text)].join('\u0001');
+  if (lastRecall?.key === key) return lastRecall.memories;
+  const unseen = facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
+  lastRecall = { key, memories: retrieve(unseen, query, RECALL_LIMIT) };
+  return lastRecall.memories;
+};
+let lastRecall: { key: string; memories: string[] } | null = null;
+
 const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const { state } = c;
   const roster = c.roster;
@@ -234,8 +250,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const facts = [...retrieve(sayable, query, 2), ...sayable].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
   const goals = [...retrieve(persona?.goals ?? [], query, 1), ...(persona?.goals ?? [])].filter((g, i, all) => all.indexOf(g) === i).slice(0, 2);
   // ...and long-term memories of what was said, retrieved by similarity, minus what the history window already shows.
-  const unseen = state.memory.facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
-  const memories = retrieve(unseen, query, 3);
+  const memories = recall(state, shown, query);
   const nextSnippetGoal = plan.act === 'transition' ? state.scene.snippets[nextSnippetIndex(state) ?? -1]?.goal : undefined;
   const party = roster.partyOf.get(plan.speaker);
   const sim = person.kind === 'human' ? person.simulated : undefined;

@@ -10,7 +10,13 @@ import { ai, cueText, human, makeScene, run, utterances } from './harness';
 const trio = [human('alex', 'Alex Moreno'), ai('hana', 'Hannah Okafor'), ai('raj', 'Raj Malhotra'), ai('sofia', 'Sofia Lindqvist')];
 
 /** Questions without a name in them ("What do you think…?"): the addressee must come from the plan. */
-const bare = (r: GenerateRequest) => (r.purpose === 'utterance' && r.cue.act === 'question' ? `What do you think about the plan, take ${r.cue.variant}?` : cueText(r));
+// Each opens and asks differently, as the screen wants of a session's lines (no reused opening, nothing said twice).
+const openers = ['So', 'Honestly', 'Quick one', 'Now then', 'Out of interest', 'Tell me', 'Before we move on', 'One more'];
+const topics = ['budget', 'hiring freeze', 'launch date', 'pricing page', 'support rota', 'office move', 'roadmap', 'data migration'];
+const bare = (r: GenerateRequest) =>
+  r.purpose === 'utterance' && r.cue.act === 'question'
+    ? `${openers[r.cue.variant % openers.length]}, what do you think about the ${topics[Math.floor(r.cue.variant / 8) % topics.length]}, take ${r.cue.variant}?`
+    : cueText(r);
 
 describe('the planned addressee', () => {
   it('goes into the request and the utterance event, whatever a bare "you" would suggest', () => {

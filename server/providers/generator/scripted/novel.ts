@@ -2,7 +2,7 @@
  * Choosing a line: acts draft candidates from the seeded randomness, best first, and the first one
  * that is new and safe is said. New and safe by the engine's own definitions (novelty.ts): not a
  * verbatim repeat of the speaker's lines or of what was just said, not a near-duplicate of one of
- * their lines, not opening with words an AI line already opened with, not quoting more than 8
+ * their lines, not close in meaning to one of their last five (MPOD), not opening with words an AI line already opened with, not quoting more than 8
  * words of private knowledge, no distinctive word of a secret; and it does what the plan asks: a
  * question asks the addressee (by the engine's designation detector), anything else opens no pair.
  *
@@ -10,6 +10,7 @@
  */
 import { detectDesignation } from '../../../engine/designation';
 import { NEAR_DUPLICATE, normalizeLine, OPENING_WORDS, tokenOverlap, wordsOf } from '../../../engine/novelty';
+import { maxSimilarity, REPETITION_THRESHOLD } from '../../../engine/similarity';
 import { fullName, type Turn } from './turn';
 import { contentWords, tidy, wordCount } from './words';
 
@@ -21,7 +22,7 @@ import { contentWords, tidy, wordCount } from './words';
 export type Expect = 'ask' | 'hand' | 'close' | 'any';
 
 /** Fault weights: a hint at a secret is worst, a missed length target mildest. */
-const faults = { secret: 100, quote: 60, pair: 25, verbatim: 20, near: 12, opening: 6, length: 1 } as const;
+const faults = { secret: 100, quote: 60, pair: 25, verbatim: 20, near: 12, similar: 10, opening: 6, length: 1 } as const;
 
 /** At most this many drafts are read per line: enough for variety, within the 2 ms budget. */
 const MAX_DRAFTS = 32;
@@ -33,6 +34,8 @@ export const firstNovel = (turn: Turn, drafts: Drafts, expect: Expect): string =
   const said = new Set(cue.said.map(normalizeLine));
   for (const text of [cue.lastMessage?.text, cue.human?.text, cue.obligation?.text]) if (text) said.add(normalizeLine(text));
   const saidLong = cue.said.filter((s) => wordsOf(s).length >= OPENING_WORDS);
+  // MPOD §3.2: the engine resamples a line too similar in meaning to one of the speaker's last five.
+  const recentOwn = cue.said.slice(-5);
   const openings = new Set(cue.openings);
   const addressee = fullName(cue, cue.addressee?.id);
   const previous = cue.lastMessage && cue.lastMessage.speaker !== cue.speaker.id ? fullName(cue, cue.lastMessage.speaker) : null;
@@ -55,6 +58,8 @@ export const firstNovel = (turn: Turn, drafts: Drafts, expect: Expect): string =
     if (avoid.size && [...contentWords(text)].some((w) => avoid.has(w))) fault += faults.secret;
     if (fault >= bound) return fault;
     if (words.length >= 4 && saidLong.some((s) => tokenOverlap(text, s) >= NEAR_DUPLICATE)) fault += faults.near;
+    if (fault >= bound) return fault;
+    if (maxSimilarity(text, recentOwn) > REPETITION_THRESHOLD) fault += faults.similar;
     if (fault >= bound) return fault;
     if (quotes(text)) fault += faults.quote;
     if (fault >= bound || expect === 'any') return fault;
