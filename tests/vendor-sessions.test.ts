@@ -82,6 +82,9 @@ describe('sessions through vendor generators', () => {
     expect(log.filter((e) => e.type === 'system')).toEqual([]);
   });
 
+  /** A call that asks the model to normalise an utterance's knowledge for long-term memory (MMAgents Eq. 3). */
+  const isNormalization = (r: { body: unknown }) => JSON.stringify(r.body).includes('Extract the important facts');
+
   it('keep going when the vendor fails: each turn is retried, written by scripted, and logged', async () => {
     const fake = await gemini();
     fake.setDefault({ status: 500 });
@@ -91,7 +94,9 @@ describe('sessions through vendor generators', () => {
     expect(log.at(-1)).toMatchObject({ type: 'end' });
     expect(generated.length).toBeGreaterThan(3);
     expect(fallbacks.length).toBeGreaterThanOrEqual(generated.length);
-    expect(fake.requests.length).toBe(3 * fallbacks.length); // one try and two retries each
+    // One try and two retries for each turn; memory normalisation calls fail quietly beside them.
+    expect(fake.requests.filter((r) => !isNormalization(r)).length).toBe(3 * fallbacks.length);
+    expect(fake.requests.some(isNormalization)).toBe(true);
   });
 
   it('stop calling a vendor that keeps failing: its circuit opens, and scripted writes the turns at once', async () => {
@@ -102,8 +107,10 @@ describe('sessions through vendor generators', () => {
     const fallbacks = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
     const refused = log.filter((e) => e.type === 'system' && e.code === 'generator-circuit-open');
     expect(log.at(-1)).toMatchObject({ type: 'end' });
-    expect(fallbacks).toHaveLength(2); // two turns of three attempts each
-    expect(fake.requests).toHaveLength(6);
+    expect(fallbacks.length).toBeLessThanOrEqual(2); // turns of three attempts each (normalisations fail too)
+    // Six failures open the circuit; a normalisation already in flight may finish its three attempts; then nothing more.
+    expect(fake.requests.length).toBeGreaterThanOrEqual(6);
+    expect(fake.requests.length).toBeLessThanOrEqual(9);
     expect(refused.length).toBeGreaterThan(3);
     expect(refused[0]).toMatchObject({ level: 'warn', message: expect.stringMatching(/^gemini failed 6 times in a row and is not called for now/) });
   });

@@ -96,6 +96,8 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   const log: SessionEvent[] = [];
   let state = createSession(scene, {
     seed: options.seed,
+    // An LLM normalises each utterance's knowledge for long-term memory (MMAgents Eq. 3); the scripted generator leaves it to the rules.
+    normalizeKnowledge: options.generator.name !== 'scripted',
     present: options.present ?? [],
     ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
   });
@@ -239,7 +241,8 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       inputs.push({ type: 'generated', request: request.id, text, ...spoken, ...(committed ? { committed } : {}) });
       reply = opened;
     } else if (request.kind === 'generate') {
-      const text = await generate(request.request, report);
+      // Memory normalisation is a background nicety: when the vendor fails, the rules' facts stay, and the log says nothing.
+      const text = await generate(request.request, request.request.purpose === 'normalize' ? () => {} : report);
       inputs.push({ type: 'generated', request: request.id, text });
     } else {
       // Everyone thinks at once; notices are logged in participant order so runs stay reproducible.

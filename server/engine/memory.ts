@@ -54,6 +54,24 @@ export const remember = (memory: Memory, utterance: Remembered, speakerName: str
   facts: [...memory.facts, ...extractFacts(speakerName, utterance.text)].slice(-MAX_FACTS),
 });
 
+/**
+ * MMAgents Eq. 3 with an LLM: the knowledge the model normalised from an utterance replaces what
+ * the rules extracted from it. `knowledge` is the model's answer: one item per line, bullets
+ * optional; at most eight items of at most 240 characters are kept. Nothing usable: the rules'
+ * facts stay.
+ */
+export const normalizeKnowledge = (memory: Memory, speakerName: string, text: string, knowledge: string): Memory => {
+  const items = knowledge
+    .split('\n')
+    .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').replace(/\s+/g, ' ').trim())
+    .filter((line) => line.length >= 8 && line.length <= 240 && !/^(none|nothing|n\/a)\.?$/i.test(line))
+    .slice(0, 8);
+  if (items.length === 0) return memory;
+  const ruled = new Set(extractFacts(speakerName, text));
+  const kept = memory.facts.filter((f) => !ruled.has(f));
+  return { ...memory, facts: [...kept, ...items.map((item) => `${speakerName}: ${item}`)].slice(-MAX_FACTS) };
+};
+
 export const rememberThought = (memory: Memory, participant: string, thought: string): Memory => ({
   ...memory,
   thoughts: { ...memory.thoughts, [participant]: [...(memory.thoughts[participant] ?? []), thought].slice(-SHORT_TERM) },

@@ -16,7 +16,9 @@ export type Purpose =
   /** MPOD §3.1 LLM turn selector: JSON {"next": "<name>"} */
   | 'select'
   /** MMAgents §3.2.1 think(): JSON {"thought", "action": "speak"|"listen", "importance": 0-9} */
-  | 'think';
+  | 'think'
+  /** MMAgents Eq. 3: an utterance's important facts, normalised as bullet points, for long-term memory */
+  | 'normalize';
 
 /** The speaker's part in the scene's structure (schema `structure`, a snippet's `roles`). */
 export type RolePart = 'asker' | 'answerer' | 'chair' | 'member';

@@ -13,7 +13,7 @@
  */
 import { intents as allIntents } from '../scene/schema';
 import { parseBid, parseSelection, selectMostImportant } from './policies';
-import { rememberThought } from './memory';
+import { normalizeKnowledge, rememberThought } from './memory';
 import { defaultSpeakingRate } from './words';
 import { partyAllows, rosterOf } from './roster';
 import { planFor } from './floor';
@@ -162,6 +162,13 @@ const start = (c: Ctx): void => {
 
 const onGenerated = (c: Ctx, input: Extract<EngineInput, { type: 'generated' }>): void => {
   const { state } = c;
+  const normalized = state.normalizing[input.request];
+  if (normalized) {
+    const { [input.request]: _, ...rest } = state.normalizing;
+    state.normalizing = rest;
+    state.memory = normalizeKnowledge(state.memory, c.roster.name(normalized.speaker), normalized.text, input.text);
+    return;
+  }
   const pending = state.pending;
   if (!pending || pending.id !== input.request) return; // stale: the turn was skipped or a human barged in
   state.pending = null;

@@ -104,6 +104,10 @@ export interface SessionState {
   pending: Pending | null;
   /** Listeners thinking while a designated speaker answers (MMAgents: everyone thinks every turn); their thoughts only fill memory. */
   refreshing: string | null;
+  /** Whether each utterance's knowledge is normalised by the generator (an LLM), not only by rules. */
+  normalize: boolean;
+  /** Normalisations asked for and not yet answered: request id → the utterance. */
+  normalizing: Record<string, { speaker: string; text: string }>;
   /** The present human the room is waiting for, with the plan they were given the floor under. */
   awaiting: Plan | null;
   counter: number;
@@ -173,7 +177,7 @@ export interface StepResult {
   requests: EngineRequest[];
 }
 
-export const createSession = (scene: LoadedScene, options: { seed: number; present?: string[]; maxTurns?: number }): SessionState => ({
+export const createSession = (scene: LoadedScene, options: { seed: number; present?: string[]; maxTurns?: number; normalizeKnowledge?: boolean }): SessionState => ({
   scene,
   seed: options.seed,
   rng: options.seed >>> 0,
@@ -206,6 +210,8 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   topics: topicsOf(scene),
   pending: null,
   refreshing: null,
+  normalize: options.normalizeKnowledge ?? false,
+  normalizing: {},
   awaiting: null,
   counter: 0,
   direction: null,

@@ -11,7 +11,7 @@ import type { Act, PairType, UtteranceEvent } from './events';
 import { afterTurn } from './facilitator';
 import { RECALL_LIMIT, remember, retrieve } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
-import { buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
+import { buildNormalizePrompt, buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
 import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
@@ -516,6 +516,13 @@ export const accept = (
   state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
   state.spoken = [...state.spoken, spokenLine(speaker, text, source === 'ai' || source === 'scripted')];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
+  // MMAgents Eq. 3: with an LLM, the model normalises the utterance's knowledge; its answer replaces the rules' facts.
+  if (state.normalize && countWords(text) >= 4) {
+    const request = nextId(c, 'g');
+    state.normalizing = { ...state.normalizing, [request]: { speaker, text } };
+    const parts = promptParts(c, { speaker, reason: plan.reason, act: 'statement', addressee: null, obligation: null });
+    c.requests.push({ kind: 'generate', id: request, request: buildNormalizePrompt(parts, roster.name(speaker), text) });
+  }
   state.said = { ...state.said, [speaker]: [...(state.said[speaker] ?? []), text].slice(-5) };
   state.log = [
     ...state.log,

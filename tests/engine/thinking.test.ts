@@ -1,9 +1,11 @@
 /**
  * MMAgents think() (§3.2.1, Algorithm 1): every listener thinks on every turn, a designated one
- * included, and thinks with its recent thoughts and retrieved memories in view.
+ * included, and thinks with its recent thoughts and retrieved memories in view; and long-term
+ * memory normalised by the generator when it is an LLM.
  */
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../../server/engine/requests';
+import { createSession } from '../../server/engine/session';
 import { ai, cueText, makeScene, run } from './harness';
 
 const scene = makeScene({
@@ -35,5 +37,33 @@ describe('think()', () => {
     const prompts = requests.flatMap((r) => (r.kind === 'think' ? r.participants.map((p) => p.request.prompt) : []));
     expect(prompts.some((p) => p.includes('Your recent thoughts: consider the'))).toBe(true);
     expect(prompts.some((p) => /Earlier in the conversation:\n- /.test(p))).toBe(true);
+  });
+});
+
+describe('long-term memory with an LLM (MMAgents Eq. 3)', () => {
+  const said = 'Well, honestly, I locked the server room at nine and gave the key to Dev before I left.';
+  const respond = (r: GenerateRequest) => {
+    if (r.purpose === 'normalize') return r.prompt.includes('I locked the server room') ? '- Ada locked the server room at 9 pm.\n- Ada gave the server-room key to Dev before leaving.' : '- none';
+    if (r.purpose === 'utterance' && r.cue.speaker.id === 'ada' && !r.cue.obligation) return said;
+    return cueText(r);
+  };
+
+  it('asks the generator to normalise each utterance, and its bullet points replace the rules’ facts', () => {
+    const state = createSession(scene, { seed: 4, normalizeKnowledge: true });
+    const { state: after, requests } = run(scene, { state, respond });
+    const asked = requests.filter((r) => r.kind === 'generate' && r.request.purpose === 'normalize');
+    expect(asked.length).toBeGreaterThan(5);
+    expect(asked[0]!.kind === 'generate' && asked[0]!.request.prompt).toMatch(/Extract the important facts/);
+    expect(after.memory.facts).toContain('Ada Park: Ada locked the server room at 9 pm.');
+    expect(after.memory.facts).toContain('Ada Park: Ada gave the server-room key to Dev before leaving.');
+    // The rules' version of the same utterance is gone; "- none" keeps the rules' facts of the others.
+    expect(after.memory.facts.some((f) => f.includes('I locked the server room'))).toBe(false);
+    expect(after.memory.facts.some((f) => !f.startsWith('Ada Park: Ada'))).toBe(true);
+  });
+
+  it('leaves memory to the rules without an LLM', () => {
+    const { state: after, requests } = run(scene, { seed: 4, respond });
+    expect(requests.some((r) => r.kind === 'generate' && r.request.purpose === 'normalize')).toBe(false);
+    expect(after.memory.facts.some((f) => f.includes('I locked the server room at nine'))).toBe(true);
   });
 });

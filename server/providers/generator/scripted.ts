@@ -89,6 +89,9 @@ const write = (request: GenerateRequest): string => {
       return deviate(prepare(cue, rng));
     case 'utterance':
       return utterance(prepare(cue, rng));
+    case 'normalize':
+      // No model: the engine's rules have already extracted the facts; an empty answer keeps them.
+      return '';
   }
 };
 
