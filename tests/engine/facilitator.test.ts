@@ -20,7 +20,7 @@ import {
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { loadScenes } from '../../server/scene/load';
 import type { FacilitatorAct } from '../../server/scene/schema';
-import { ai, human, makeScene, ofType, run, utterances } from './harness';
+import { ai, everyPolicy, human, makeScene, ofType, run, utterances } from './harness';
 
 const members = ['ada', 'ben', 'cleo', 'dan'];
 const rec = (speaker: string, words = 12, snippet = 'a'): TurnRecord => ({ speaker, words, openQuestion: false, disagreement: false, snippet });
@@ -104,16 +104,9 @@ describe('each act fires when its trigger holds, and only then', () => {
 });
 
 describe('in a session', () => {
-  const policies = [
-    { policy: 'round-robin' as const },
-    { policy: 'random' as const },
-    { policy: 'llm-selector' as const },
-    { policy: 'cssn-or-ss' as const },
-    { policy: 'party' as const, partyMode: 'free' as const },
-  ];
   const ordinary = new Set(['round-robin', 'random', 'llm-selector', 'self-selected', 'continues', 'party']);
 
-  for (const turnTaking of policies) {
+  for (const turnTaking of everyPolicy) {
     it(`never takes an ordinary turn and acts at most once per N_exe utterances (${turnTaking.policy})`, () => {
       const scene = makeScene({
         participants: [ai('sam', 'Sam Lee'), ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), ai('cleo', 'Cleo Ruiz'), human('dan', 'Dan Wu', 'autonomous')],

@@ -36,6 +36,15 @@ export const makeScene = (input: Partial<SceneInput> & Pick<SceneInput, 'partici
 
 const topical = ['budget', 'timeline', 'hiring', 'roadmap', 'customers', 'testing', 'launch', 'pricing', 'design', 'support', 'metrics', 'training'];
 
+/** The turn policies a rule must hold under (party in free mode; moderated mode has rules of its own). */
+export const everyPolicy = [
+  { policy: 'round-robin' as const },
+  { policy: 'random' as const },
+  { policy: 'llm-selector' as const },
+  { policy: 'cssn-or-ss' as const },
+  { policy: 'party' as const, partyMode: 'free' as const },
+];
+
 /** Writes exactly what the cue asks for, varied by the cue's variant. */
 export const cueText = (request: GenerateRequest): string => {
   const { cue } = request;
