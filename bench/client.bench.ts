@@ -42,7 +42,7 @@ export default async function clientBench(): Promise<BenchResult[]> {
   injectWebSocket(server);
   await new Promise((resolve) => server.once('listening', resolve));
   const port = (server.address() as AddressInfo).port;
-  const room = rooms.create(scene.id, { pace: 'realtime' });
+  const room = rooms.create(scene.id, { pace: 'realtime', standIns: true });
   const token = tokens.sign({ session: room.id, participant: null, role: 'observer' }, 3_600_000, Date.now());
   const browser = await launchBrowser();
   try {

@@ -140,7 +140,7 @@ const runSession = async (srv: BenchServer, pace: Pace, endAtOnce = false): Prom
   const response = await fetch(`http://${srv.base}/api/sessions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${srv.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ scene: SCENE, pace }),
+    body: JSON.stringify({ scene: SCENE, pace, standIns: true }),
   });
   const createMs = performance.now() - begin;
   if (response.status !== 201) throw new Error(`POST /api/sessions: ${response.status} ${await response.text()}`);

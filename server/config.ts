@@ -71,6 +71,8 @@ const Environment = z.object({
     .min(MIN_SECRET_LENGTH, { error: `must be at least ${MIN_SECRET_LENGTH} characters` })
     .optional(),
   TOKEN_TTL_HOURS: positiveNumber().default(12),
+  /** Seconds a joined human's empty seat is held before the session pauses for them. */
+  SEAT_GRACE_S: positiveNumber().default(20),
   GENERATOR: z.enum(generatorNames, { error: `must be one of ${generatorNames.join(', ')}` }).default('scripted'),
   MAX_MESSAGE_BYTES: wholeNumber(1, 2 ** 30).default(16_384),
   MESSAGE_RATE_PER_S: positiveNumber().default(20),
@@ -108,6 +110,8 @@ export interface Config {
   /** TOKEN_SECRET, or undefined: then `resolveTokenSecret` keeps one in `<dataDir>/token-secret`. */
   tokenSecret: string | undefined;
   tokenTtlMs: number;
+  /** How long a joined human's empty seat is held before the session pauses (SEAT_GRACE_S). */
+  seatGraceMs: number;
   /** The vendor's own variables were checked; call `createGenerator(generator, env)` to get one. */
   generator: GeneratorName;
   maxMessageBytes: number;
@@ -225,6 +229,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     adminTokenGenerated: vars.ADMIN_TOKEN === undefined,
     tokenSecret: vars.TOKEN_SECRET,
     tokenTtlMs: vars.TOKEN_TTL_HOURS * 3_600_000,
+    seatGraceMs: vars.SEAT_GRACE_S * 1000,
     generator: vars.GENERATOR,
     maxMessageBytes: vars.MAX_MESSAGE_BYTES,
     messageRatePerS: vars.MESSAGE_RATE_PER_S,

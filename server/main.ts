@@ -61,6 +61,7 @@ const main = async (): Promise<void> => {
     generator: () => generator,
     synthesizer: () => synthesizer,
     transcriber,
+    seatGraceMs: config.seatGraceMs,
     ...(livekit && rtc
       ? {
           onOpen: (room) => {

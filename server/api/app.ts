@@ -60,7 +60,14 @@ export interface AppOptions {
 type Access = { role: Role; session: string | null; participant: string | null; expiresAt: number | null };
 type Env = { Variables: { access: Access } };
 
-const CreateSession = z.object({ scene: z.string().min(1), pace: z.enum(['realtime', 'instant']).default('realtime') }).strict();
+const CreateSession = z
+  .object({
+    scene: z.string().min(1),
+    pace: z.enum(['realtime', 'instant']).default('realtime'),
+    /** Start at once, the simulation standing in for every human seat (else the session waits in its lobby). */
+    standIns: z.boolean().default(false),
+  })
+  .strict();
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
@@ -152,7 +159,7 @@ export const createApp = (options: AppOptions) => {
     }
     let room;
     try {
-      room = rooms.create(parsed.data.scene, { pace: parsed.data.pace });
+      room = rooms.create(parsed.data.scene, { pace: parsed.data.pace, standIns: parsed.data.standIns });
     } catch (error) {
       return problem(c, 404, 'unknown-scene', (error as Error).message);
     }
@@ -172,9 +179,25 @@ export const createApp = (options: AppOptions) => {
   app.get('/api/sessions/:id', authorize(roles), (c) => {
     const id = c.req.param('id') ?? '';
     const room = rooms.get(id);
-    if (room) return c.json(room.snapshot(c.get('access').role));
+    if (room && !room.ended()) return c.json(room.snapshot(c.get('access').role));
     const row = store.session(id);
-    return row ? c.json({ session: id, scene: row.scene, phase: row.endedAt ? 'ended' : 'running', lastSeq: store.lastSeq(id) }) : problem(c, 404, 'not-found', `No session "${id}".`);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    // An ended session (or one this process no longer holds): what it was, from its log.
+    const log = store.events(id) as SessionEvent[];
+    const scene = options.scenes.find((s) => s.id === row.scene);
+    const started = log.find((e) => e.type === 'session-start');
+    const ended = !!row.endedAt || !!room?.ended();
+    return c.json({
+      session: id,
+      status: ended ? 'ended' : 'live',
+      phase: ended ? 'ended' : 'running',
+      scene: { id: row.scene, title: scene?.title ?? row.scene },
+      durationMs: started ? Math.max(0, (log.at(-1)?.t ?? 0) - started.t) : 0,
+      turns: log.filter((e) => e.type === 'utterance').length,
+      participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind })),
+      review: null,
+      lastSeq: store.lastSeq(id),
+    });
   });
 
   app.get('/api/sessions/:id/events', authorize(['observer', 'author']), (c) => {

@@ -63,6 +63,8 @@ export interface ConversationOptions {
   onAudioStop?: (stop: AudioStop) => void;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Starts at once (the default); false: the caller sends `start` (a live room waits in its lobby). */
+  autostart?: boolean;
 }
 
 export interface Conversation {
@@ -290,7 +292,7 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   };
 
   // Started on the next microtask, so the caller holds the conversation before its first event arrives.
-  queueMicrotask(() => send({ type: 'start' }));
+  if (options.autostart !== false) queueMicrotask(() => send({ type: 'start' }));
   return {
     send,
     typing: (participant, active) => pacing.typing(participant, active),

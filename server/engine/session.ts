@@ -82,11 +82,16 @@ const apply = (c: Ctx, input: EngineInput): void => {
       setHand(c, input.participant, input.type === 'raise-hand');
       return proceed(c);
     case 'presence': {
-      const was = state.present.includes(input.participant);
-      state.present = input.present ? [...new Set([...state.present, input.participant])] : state.present.filter((p) => p !== input.participant);
+      const away = state.away.includes(input.participant);
+      const was = state.present.includes(input.participant) && !away;
+      state.away = input.held && !input.present ? [...new Set([...state.away, input.participant])] : state.away.filter((p) => p !== input.participant);
+      // A held seat stays present: the room waits for its human, nobody speaks for them.
+      const keep = input.present || (input.held ?? false);
+      state.present = keep ? [...new Set([...state.present, input.participant])] : state.present.filter((p) => p !== input.participant);
       if (was !== input.present) {
         const name = c.roster.name(input.participant);
-        emit(c, { type: 'system', level: 'info', code: input.present ? 'joined' : 'left', message: `${name} ${input.present ? 'joined' : 'left'} the room`, participant: input.participant });
+        const held = !input.present && input.held ? '; their seat is held for them' : '';
+        emit(c, { type: 'system', level: 'info', code: input.present ? 'joined' : 'left', message: `${name} ${input.present ? 'joined' : 'left'} the room${held}`, participant: input.participant });
       }
       // A human who arrives speaks for themselves: their simulated proposal is withdrawn.
       const proposal = state.proposal;
@@ -98,7 +103,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
       }
       // A human who leaves while the room waits for them is simulated for that turn instead.
       const plan = state.awaiting;
-      if (!input.present && plan?.speaker === input.participant && state.phase === 'running') {
+      if (!keep && plan?.speaker === input.participant && state.phase === 'running') {
         state.awaiting = null;
         beginTurn(c, plan);
       }

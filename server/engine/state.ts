@@ -104,6 +104,8 @@ export interface SessionState {
   pending: Pending | null;
   /** Listeners thinking while a designated speaker answers (MMAgents: everyone thinks every turn); their thoughts only fill memory. */
   refreshing: string | null;
+  /** Joined humans whose connection dropped and whose seat is held for them. */
+  away: string[];
   /** Whether each utterance's knowledge is normalised by the generator (an LLM), not only by rules. */
   normalize: boolean;
   /** Normalisations asked for and not yet answered: request id → the utterance. */
@@ -156,7 +158,8 @@ export type EngineInput =
   | { type: 'approval'; proposal: string; decision: 'approve' | 'edit' | 'dismiss' | 'regenerate'; text?: string; intent?: Intent; choice?: number }
   | { type: 'raise-hand'; participant: string }
   | { type: 'lower-hand'; participant: string }
-  | { type: 'presence'; participant: string; present: boolean }
+  /** `held`: a joined human left but keeps their seat: still counted present (nobody stands in), logged as gone. */
+  | { type: 'presence'; participant: string; present: boolean; held?: boolean }
   | { type: 'notice'; level: EventOf<'system'>['level']; code: string; message: string }
   | { type: 'clock'; t: number }
   | { type: 'pause' }
@@ -210,6 +213,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   topics: topicsOf(scene),
   pending: null,
   refreshing: null,
+  away: [],
   normalize: options.normalizeKnowledge ?? false,
   normalizing: {},
   awaiting: null,

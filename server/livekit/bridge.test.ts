@@ -106,7 +106,7 @@ const setup = (
     // As server/main.ts does: every new room gets its bridge before its first event.
     onOpen: (room) => (bridge = createBridge({ room, media, onError: (error) => errors.push(error) })),
   });
-  const room = rooms.create(scene.id, { pace: options.pace, seed: 7 });
+  const room = rooms.create(scene.id, { pace: options.pace, seed: 7, standIns: true });
   const socket: ServerMessage[] = [];
   const observer: Client = { participant: null, role: 'observer', send: (message) => socket.push(message) };
   room.join(observer, 0);

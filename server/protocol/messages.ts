@@ -34,7 +34,14 @@ export const ParticipantMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('leave') }).strict(),
 ]);
 
+export const sessionStatuses = ['lobby', 'live', 'paused', 'ended'] as const;
+export type SessionStatus = (typeof sessionStatuses)[number];
+
 export const ObserverMessage = z.discriminatedUnion('type', [
+  /** Starts a session from its lobby; with `standIns` the simulation speaks for humans not yet here. */
+  z.object({ type: z.literal('start'), standIns: z.boolean().optional() }).strict(),
+  /** The simulation speaks for this human's seat until they are back (the instructor's call, never automatic). */
+  z.object({ type: z.literal('stand-in'), participant: id }).strict(),
   z.object({ type: z.literal('pause') }).strict(),
   z.object({ type: z.literal('resume') }).strict(),
   z.object({ type: z.literal('skip-turn') }).strict(),
@@ -82,6 +89,14 @@ export const Snapshot = z.object({
     }),
   ),
   phase: z.enum(sessionPhases),
+  /**
+   * The session's lifecycle: `lobby` until its humans have joined or the instructor starts it with
+   * stand-ins; `live`; `paused` (by the instructor, or while a joined human's seat is empty past its
+   * grace period); `ended`.
+   */
+  status: z.enum(sessionStatuses),
+  /** `paused`: why (the instructor, or a seat left empty: whose). */
+  pausedFor: z.object({ reason: z.enum(['instructor', 'seat-empty']), participants: z.array(z.string()) }).nullable(),
   paused: z.boolean(),
   turns: z.number().int(),
   snippet: z.string(),
@@ -97,7 +112,7 @@ export const Snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
-export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off'] as const;
+export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off', 'not-ready', 'not-in-lobby'] as const;
 
 /** The sample format of microphone frames (client → server) and relayed voice. */
 export const MIC_SAMPLE_RATE = 16_000;

@@ -13,6 +13,12 @@
  * `subscribe` gives them every message broadcast to the room, `hear` a participant's microphone,
  * and `presence` their coming and going; `RoomsOptions.onOpen` hands them each new room.
  *
+ * Lifecycle: a new session waits in its lobby until every human seat is taken, or until the
+ * instructor starts it, explicitly with stand-ins for the seats still empty. A joined human who
+ * drops keeps their seat: after a grace period the session pauses (`seat-empty`) and resumes when
+ * they are back (`seat-back`); the simulation speaks for a seat only when the instructor says so
+ * (`stand-in`). A reload rejoins the same seat, with the log so far.
+ *
  * At start-up, sessions the store holds unfinished (the server died under them) are marked
  * ended with a `system` event, never silently lost.
  */
@@ -26,7 +32,7 @@ import type { Vad } from '../media/vad';
 import type { Generator } from '../providers/generator/port';
 import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber } from '../providers/transcription/port';
-import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type Snapshot, type VoiceOffer } from '../protocol/messages';
+import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../protocol/messages';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 
@@ -78,6 +84,8 @@ export interface Room {
   subscribe(listener: (message: ServerMessage) => void): () => void;
   readonly voice: VoiceOffer;
   snapshot(role: Role): Snapshot;
+  /** lobby | live | paused | ended. */
+  status(): SessionStatus;
   ended(): boolean;
 }
 
@@ -99,12 +107,15 @@ export interface RoomsOptions {
   /** How long an ended room stays in memory for late readers; its log stays in the store. Default 10 min. */
   keepEndedMs?: number;
   now?: () => number;
+  /** How long a joined human's empty seat is held before the session pauses for them. Default 20 s. */
+  seatGraceMs?: number;
   /** A room was created (before its first event): where another transport attaches to it. */
   onOpen?: (room: Room) => void;
 }
 
 export interface Rooms {
-  create(scene: string, options: { pace: Pace; seed?: number }): Room;
+  /** A new session, in its lobby; `standIns`: started at once, the simulation speaking for every human not here. */
+  create(scene: string, options: { pace: Pace; seed?: number; standIns?: boolean }): Room;
   get(id: string): Room | undefined;
   list(): Room[];
   /** Marks sessions left unfinished by a previous process as ended; returns their ids. */
@@ -144,6 +155,14 @@ export const createRooms = (options: RoomsOptions): Rooms => {
   const open = (scene: LoadedScene, id: string, pace: Pace, seed: number): Room => {
     const clients = new Set<Client>();
     const connected = new Map<string, number>();
+    const humans = scene.participants.filter((p) => p.kind === 'human').map((p) => p.id);
+    const nameOf = (participant: string) => scene.participants.find((p) => p.id === participant)?.name ?? participant;
+    let started = false;
+    /** Seats a joined human left: their grace timers, then (past grace) the seats the session is paused for. */
+    const grace = new Map<string, ReturnType<typeof setTimeout>>();
+    const emptySeats = new Set<string>();
+    /** Seats the instructor handed to the simulation. */
+    const stoodIn = new Set<string>();
     /** Participants present by another transport (`room.presence`). */
     const elsewhere = new Set<string>();
     const listeners = new Set<(message: ServerMessage) => void>();
@@ -170,6 +189,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         broadcast({ type: 'audio', speaker, draft, seq, offsetMs, sampleRate, pcm: base64(pcm), cues, words }),
       onAudioStop: (stop) => broadcast({ type: 'audio-stop', ...stop }),
       pace,
+      autostart: false,
       ...(options.speed ? { speed: options.speed } : {}),
       onEvent: (event) => {
         // Committed before anyone sees it: a crash can lose nothing a client received.
@@ -177,6 +197,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         if (event.type === 'end') {
           store.markEnded(id, now());
           closed = true;
+          for (const timer of grace.values()) clearTimeout(timer);
+          grace.clear();
           for (const ear of ears.values()) void ear.close();
           ears.clear();
           setTimeout(() => rooms.delete(id), options.keepEndedMs ?? 600_000).unref();
@@ -185,6 +207,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       },
       onDelta: ({ speaker, draft, text }) => broadcast({ type: 'delta', speaker, draft, text }),
     });
+
+    const status = (): SessionStatus => (closed || conversation.state.phase === 'ended' ? 'ended' : !started ? 'lobby' : conversation.state.paused ? 'paused' : 'live');
+    const present = (participant: string) => (connected.get(participant) ?? 0) > 0;
 
     const snapshot = (role: Role): Snapshot => {
       const { state } = conversation;
@@ -208,6 +233,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           avatar: p.avatar ?? null,
         })),
         phase: state.phase,
+        status: status(),
+        pausedFor: !state.paused ? null : emptySeats.size ? { reason: 'seat-empty', participants: [...emptySeats] } : { reason: 'instructor', participants: [] },
         paused: state.paused,
         turns: state.turns,
         snippet: scene.snippets[state.snippet]!.id,
@@ -248,6 +275,54 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       return ear;
     };
 
+    const notice = (code: string, message: string, level: 'info' | 'warn' = 'info') => conversation.send({ type: 'notice', level, code, message });
+
+    /** Starts the session from its lobby; humans not here are simulated (the instructor chose stand-ins, or everyone is here). */
+    const start = (standIns: boolean) => {
+      started = true;
+      for (const h of humans) if (!present(h)) stoodIn.add(h);
+      conversation.send({ type: 'start' });
+      const missing = humans.filter((h) => !present(h));
+      notice('session-started', missing.length && standIns ? `Started with stand-ins for ${missing.map(nameOf).join(', ')}.` : 'Everyone is here; the session starts.');
+    };
+
+    const seatLeft = (participant: string) => {
+      if (!started) {
+        // In the lobby a seat simply empties again.
+        conversation.send({ type: 'presence', participant, present: false });
+        return;
+      }
+      if (stoodIn.has(participant)) return;
+      // The seat stays theirs: nobody speaks for them; past the grace period the session waits for them.
+      conversation.send({ type: 'presence', participant, present: false, held: true });
+      grace.set(
+        participant,
+        setTimeout(() => {
+          grace.delete(participant);
+          if (closed || present(participant) || stoodIn.has(participant)) return;
+          const wasPaused = conversation.state.paused;
+          emptySeats.add(participant);
+          notice('seat-empty', `${nameOf(participant)} left; the session is paused until they are back (or the instructor has someone stand in).`, 'warn');
+          if (!wasPaused) conversation.send({ type: 'pause' });
+        }, options.seatGraceMs ?? 20_000),
+      );
+      (grace.get(participant) as { unref?: () => void }).unref?.();
+    };
+
+    const seatTaken = (participant: string) => {
+      const timer = grace.get(participant);
+      if (timer) clearTimeout(timer);
+      grace.delete(participant);
+      // A human who arrives speaks for themselves, stand-in or not.
+      stoodIn.delete(participant);
+      conversation.send({ type: 'presence', participant, present: true });
+      if (emptySeats.delete(participant)) {
+        notice('seat-back', `${nameOf(participant)} is back.`);
+        if (emptySeats.size === 0 && conversation.state.paused) conversation.send({ type: 'resume' });
+      }
+      if (!started && humans.every(present)) start(false);
+    };
+
     const setPresence = (participant: string, delta: 1 | -1) => {
       const before = connected.get(participant) ?? 0;
       const after = Math.max(0, before + delta);
@@ -257,8 +332,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         void ears.get(participant)?.close();
         ears.delete(participant);
       }
-      // A human takes over their seat at the next turn, and hands it back to the simulation on leaving.
-      if ((before === 0) !== (after === 0) && !closed) conversation.send({ type: 'presence', participant, present: after > 0 });
+      if ((before === 0) === (after === 0) || closed) return;
+      if (after > 0) seatTaken(participant);
+      else seatLeft(participant);
     };
 
     const room: Room = {
@@ -269,6 +345,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       conversation,
       voice,
       snapshot,
+      status,
       audio(client, pcm) {
         if (client.participant) room.hear(client.participant, pcm);
       },
@@ -308,7 +385,31 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         if (message.type === 'ping') return { type: 'pong' };
         if (room.ended()) return { type: 'error', code: 'ended', message: 'This session has ended.' };
         const me = client.participant;
+        if (!started && message.type !== 'start' && message.type !== 'leave' && message.type !== 'typing' && message.type !== 'end' && message.type !== 'stand-in') {
+          return { type: 'error', code: 'not-ready', message: `The session has not started yet: it waits for ${humans.filter((h) => !present(h)).map(nameOf).join(', ') || 'the instructor'}.` };
+        }
         switch (message.type) {
+          case 'start': {
+            if (started) return { type: 'error', code: 'not-in-lobby', message: 'The session has already started.' };
+            const missing = humans.filter((h) => !present(h));
+            if (missing.length && !message.standIns) {
+              return { type: 'error', code: 'not-ready', message: `Waiting for ${missing.map(nameOf).join(', ')}; start with stand-ins to begin without them.` };
+            }
+            start(missing.length > 0);
+            return null;
+          }
+          case 'stand-in': {
+            if (!humans.includes(message.participant)) return { type: 'error', code: 'bad-message', message: `"${message.participant}" is not a human seat of this scene.` };
+            if (present(message.participant)) return { type: 'error', code: 'bad-message', message: `${nameOf(message.participant)} is here and speaks for themselves.` };
+            stoodIn.add(message.participant);
+            const timer = grace.get(message.participant);
+            if (timer) clearTimeout(timer);
+            grace.delete(message.participant);
+            conversation.send({ type: 'presence', participant: message.participant, present: false });
+            if (started) notice('stand-in', `The simulation speaks for ${nameOf(message.participant)} until they are back.`);
+            if (emptySeats.delete(message.participant) && emptySeats.size === 0 && conversation.state.paused) conversation.send({ type: 'resume' });
+            return null;
+          }
           case 'say':
             conversation.send({ type: 'say', participant: me!, text: message.text });
             return null;
@@ -321,10 +422,25 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             return null;
           case 'leave':
             return null;
-          case 'pause':
           case 'resume':
-          case 'skip-turn':
+            // The instructor resumes: nobody is waited for any longer; empty seats are stood in for.
+            for (const seat of emptySeats) {
+              stoodIn.add(seat);
+              conversation.send({ type: 'presence', participant: seat, present: false });
+            }
+            emptySeats.clear();
+            conversation.send({ type: 'resume' });
+            return null;
           case 'end':
+            // Ending from the lobby: the session never ran; it ends all the same, with its log.
+            if (!started) {
+              started = true;
+              conversation.send({ type: 'start' });
+            }
+            conversation.send({ type: 'end' });
+            return null;
+          case 'pause':
+          case 'skip-turn':
             conversation.send({ type: message.type });
             return null;
           case 'approve':
@@ -349,7 +465,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
   };
 
   return {
-    create(sceneId, { pace, seed = randomInt(0, 2 ** 31 - 1) }) {
+    create(sceneId, { pace, seed = randomInt(0, 2 ** 31 - 1), standIns = false }) {
       const scene = options.scenes.get(sceneId);
       if (!scene) throw new Error(`unknown scene "${sceneId}"`);
       const id = randomBytes(9).toString('base64url');
@@ -357,6 +473,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       const room = open(scene, id, pace, seed);
       rooms.set(id, room);
       options.onOpen?.(room);
+      if (standIns) room.handle({ participant: null, role: 'author', send: () => {} }, { type: 'start', standIns: true });
       return room;
     },
     get: (id) => rooms.get(id),

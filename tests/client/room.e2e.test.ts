@@ -44,7 +44,7 @@ interface Created {
 }
 
 const create = async (scene: string): Promise<Created> => {
-  const res = await api(server, '/api/sessions', { method: 'POST', body: { scene, pace: 'realtime' } });
+  const res = await api(server, '/api/sessions', { method: 'POST', body: { scene, pace: 'realtime', standIns: true } });
   expect(res.status).toBe(201);
   return (await res.json()) as Created;
 };

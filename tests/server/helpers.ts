@@ -102,6 +102,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     ...(options.transcriber ? { transcriber: options.transcriber } : {}),
     ...(options.vad ? { vad: options.vad } : {}),
     ...(options.speed ? { speed: options.speed } : {}),
+    seatGraceMs: config.seatGraceMs,
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
   const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}) });
@@ -222,8 +223,9 @@ export interface Created {
   tokens: Record<string, string>;
 }
 
-export const createSession = async (server: TestServer, scene: string, pace: 'instant' | 'realtime' = 'instant'): Promise<Created> => {
-  const res = await api(server, '/api/sessions', { method: 'POST', body: { scene, pace } });
+/** A session that starts at once with stand-ins for its humans (`lobby`: waits in its lobby for them). */
+export const createSession = async (server: TestServer, scene: string, pace: 'instant' | 'realtime' = 'instant', start: 'stand-ins' | 'lobby' = 'stand-ins'): Promise<Created> => {
+  const res = await api(server, '/api/sessions', { method: 'POST', body: { scene, pace, standIns: start === 'stand-ins' } });
   if (res.status !== 201) throw new Error(`POST /api/sessions ${scene}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Created;
 };
