@@ -152,6 +152,27 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     }
   };
 
+  /**
+   * A proposal nobody decided in time gets the scene's default (approve, skip or regenerate; a
+   * proposal regenerated on a timeout is skipped the next time), and the log says so. Approvals
+   * never hang.
+   */
+  const regeneratedLate = new Set<string>();
+  const decideLate = (proposal: string, participant: string, timeoutMs: number) => {
+    const timer = setTimeout(() => {
+      if (state.proposal?.id !== proposal || state.phase === 'ended') return;
+      const fallback = scene.turnTaking.approval.onTimeout;
+      const choice = fallback === 'regenerate' && regeneratedLate.has(participant) ? 'skip' : fallback;
+      if (choice === 'regenerate') regeneratedLate.add(participant);
+      else regeneratedLate.delete(participant);
+      const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
+      const applied = choice === 'approve' ? 'approved' : choice === 'skip' ? 'skipped' : 'drawn again';
+      send({ type: 'notice', level: 'warn', code: 'approval-timeout', message: `No decision on ${who}'s proposal within ${timeoutMs >= 10_000 ? Math.round(timeoutMs / 1000) : +(timeoutMs / 1000).toFixed(1)} s: ${applied} (the scene's default).` });
+      send({ type: 'approval', proposal, decision: choice === 'skip' ? 'dismiss' : choice });
+    }, timeoutMs);
+    (timer as { unref?: () => void }).unref?.();
+  };
+
   const apply = (input: EngineInput): void => {
     if (pacing.realtime && input.type !== 'clock') state = step(state, { type: 'clock', t: now() - started }).state;
     const result = step(state, input);
@@ -160,6 +181,7 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       log.push(event);
       if (event.type === 'utterance') replies.logged(event);
       options.onEvent?.(event);
+      if (event.type === 'approval-needed' && event.timeoutMs) decideLate(event.proposal, event.participant, event.timeoutMs);
       if (event.type === 'end') {
         replies.stopAll();
         resolveEnded(log);

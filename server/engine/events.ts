@@ -168,6 +168,8 @@ export const ApprovalNeededEvent = z.object({
   participant: who,
   intent: z.enum(intents),
   text: z.string(),
+  /** How long the instructor has to decide; then the scene's default applies (approve, skip or regenerate). */
+  timeoutMs: z.number().int().positive().optional(),
   /** DialogLab §5.2.2: the contributions to choose among, each with its intent; the first is `intent`/`text`. */
   candidates: z.array(z.object({ intent: z.enum(intents), text: z.string() })).optional(),
 });

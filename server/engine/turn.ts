@@ -91,7 +91,7 @@ export const onProposal = (c: Ctx, pending: Extract<Pending, { kind: 'proposal' 
     const id = nextId(c, 'p');
     const first = drafted[0]!;
     state.proposal = { id, participant, intent: first.intent, text: first.text, candidates: drafted };
-    emit(c, { type: 'approval-needed', proposal: id, participant, intent: first.intent, text: first.text, candidates: drafted });
+    emit(c, { type: 'approval-needed', proposal: id, participant, intent: first.intent, text: first.text, candidates: drafted, timeoutMs: approvalTimeoutMs(state) });
     return;
   }
   if (!text) {
@@ -103,7 +103,7 @@ export const onProposal = (c: Ctx, pending: Extract<Pending, { kind: 'proposal' 
   if (mode === 'human-control') {
     const id = nextId(c, 'p');
     state.proposal = { id, participant, intent, text, candidates: [{ intent, text }] };
-    emit(c, { type: 'approval-needed', proposal: id, participant, intent, text, candidates: [{ intent, text }] });
+    emit(c, { type: 'approval-needed', proposal: id, participant, intent, text, candidates: [{ intent, text }], timeoutMs: approvalTimeoutMs(state) });
     return;
   }
   deviate(c, participant, intent, text);
@@ -171,6 +171,8 @@ export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: 
   if (plan.direction) parts.direction = plan.direction;
   c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(parts, 'utterance', BASE_TEMPERATURE + 0.1 * attempt) });
 };
+
+const approvalTimeoutMs = (state: SessionState): number => Math.round(state.scene.turnTaking.approval.timeoutS * 1000);
 
 /** How many candidate contributions the instructor chooses among for a human-control agent. */
 export const CANDIDATES = 3;

@@ -168,6 +168,13 @@ export const TurnTaking = z
     moderator: z.string().optional().describe('required when partyMode is moderated'),
     facilitator: Facilitator.optional(),
     historyWindow: positiveInt.default(5).describe('MMAgents §3.1.2: shared history turns in each prompt'),
+    approval: z
+      .object({
+        timeoutS: z.number().positive().default(60).describe('how long a human-control proposal waits for the instructor'),
+        onTimeout: z.enum(['approve', 'skip', 'regenerate']).default('skip').describe('what happens to a proposal nobody decided in time'),
+      })
+      .strict()
+      .default({ timeoutS: 60, onTimeout: 'skip' }),
     maxTurns: positiveInt.default(60).describe('hard cap on turns per session'),
   })
   .strict();
@@ -244,7 +251,7 @@ export const Scene = z
     participants: z.array(Participant).min(2, 'a scene needs at least two participants'),
     parties: z.array(Party).default([]),
     structure: Structure.optional().describe('who asks whom: the roles that drive the conversation'),
-    turnTaking: TurnTaking.default({ policy: 'cssn-or-ss', historyWindow: 5, maxTurns: 60 }),
+    turnTaking: TurnTaking.default({ policy: 'cssn-or-ss', historyWindow: 5, maxTurns: 60, approval: { timeoutS: 60, onTimeout: 'skip' } }),
     snippets: z.array(Snippet).min(1, 'a scene needs at least one snippet'),
   })
   .strict();
