@@ -291,7 +291,7 @@ export const createApp = (options: AppOptions) => {
           }
           // ?stream=livekit: a participant hears the live stream on the LiveKit data topics instead.
           const streamVia = c.req.query('stream') === 'livekit' && access.role === 'participant' && config.livekit ? ('livekit' as const) : ('socket' as const);
-          const client = { participant: access.participant, role: access.role, send, streamVia };
+          const client = { participant: access.participant, role: access.role, send, streamVia, close: () => ws.close(4409, 'replaced') };
           leave = room.join(client, after);
           (ws as unknown as { client: typeof client }).client = client;
         },

@@ -125,8 +125,11 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   const inbox: EngineInput[] = [];
   let draining = false;
 
+  /** Whether the room is waiting for this human: a line they type then answers, it never cuts anyone off. */
+  const theirTurn = (participant: string): boolean => state.awaiting?.speaker === participant;
+
   const send = (input: EngineInput): void => {
-    if (input.type === 'say' && !input.cut && replies.busy()) {
+    if (input.type === 'say' && !input.cut && replies.busy() && !theirTurn(input.participant)) {
       // A typed barge-in: stop the reply where the human cut in, then log their words.
       const cut = replies.interrupt();
       if (cut instanceof Promise) {

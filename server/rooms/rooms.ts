@@ -48,6 +48,8 @@ export interface Client {
    * LiveKit data topics; its socket carries the welcome, the backlog after a seq, errors and pongs.
    */
   streamVia?: 'socket' | 'livekit';
+  /** Closes the connection (a newer one took the seat). */
+  close?(): void;
 }
 
 /** What a client whose live stream comes through LiveKit still gets on its socket. */
@@ -373,6 +375,14 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         for (const event of store.events(id, afterSeq) as SessionEvent[]) if (visibleTo(client.role, event)) client.send({ type: 'event', event });
         clients.add(client);
         if (client.participant) setPresence(client.participant, 1);
+        // One seat, one tab: a newer connection takes the seat, and the older one is told why.
+        if (client.participant && client.close !== undefined) {
+          for (const older of clients) {
+            if (older === client || older.participant !== client.participant || older.close === undefined) continue;
+            older.send({ type: 'error', code: 'replaced', message: 'Your seat was opened in another tab or on another device; this one is closed.' });
+            older.close();
+          }
+        }
         let left = false;
         return () => {
           if (left) return;
@@ -387,6 +397,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         const me = client.participant;
         if (!started && message.type !== 'start' && message.type !== 'leave' && message.type !== 'typing' && message.type !== 'end' && message.type !== 'stand-in') {
           return { type: 'error', code: 'not-ready', message: `The session has not started yet: it waits for ${humans.filter((h) => !present(h)).map(nameOf).join(', ') || 'the instructor'}.` };
+        }
+        if (conversation.state.paused && (message.type === 'say' || message.type === 'raise-hand')) {
+          return { type: 'error', code: 'paused', message: 'The session is paused; nothing is heard until it resumes.' };
         }
         switch (message.type) {
           case 'start': {

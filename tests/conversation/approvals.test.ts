@@ -1,11 +1,13 @@
 /**
  * Approvals never hang (issue 15): a human-control proposal nobody decides gets the scene's default
- * when its time runs out (skip when unset, approve, or regenerate once), and the log says so.
+ * when its time runs out (skip when unset, approve, or regenerate once), and the log says so. And
+ * the line the room waits for is an answer, never a barge-in.
  */
 import { describe, expect, it } from 'vitest';
 import { openConversation } from '../../server/conversation/conversation';
 import type { SessionEvent } from '../../server/engine/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
+import type { Synthesizer } from '../../server/providers/synthesis/port';
 import { ai, human, makeScene } from '../engine/harness';
 
 const sceneWith = (onTimeout?: 'approve' | 'skip' | 'regenerate') =>
@@ -61,6 +63,31 @@ describe('a proposal nobody decides', () => {
     await until(() => log.filter((e) => e.type === 'system' && e.code === 'approval-timeout').length >= 2, 'a second timeout');
     const decisions = log.flatMap((e) => (e.type === 'approval-resolved' ? [e.decision] : []));
     expect(decisions.slice(0, 2)).toEqual(['regenerate', 'dismiss']);
+    conversation.send({ type: 'end' });
+  });
+});
+
+describe('the answer the room waits for', () => {
+  it('never cuts off a persona whose audio is still playing: it is the human’s turn, not a barge-in', async () => {
+    // Instant pace: the floor reaches Tara while Ada's long reply is still being heard.
+    const tone: Synthesizer = {
+      name: 'tone',
+      async *synthesize({ text }) {
+        yield { pcm: new Int16Array(24_000 * 5), sampleRate: 24_000, offsetMs: 0, cues: [], words: text.split(' ').map((word, i) => ({ word, start: i * 100, end: i * 100 + 90 })) };
+      },
+    };
+    const scene = makeScene({
+      participants: [ai('ada', 'Ada Park'), human('tara', 'Tara Quinn')],
+      turnTaking: { policy: 'round-robin' },
+      snippets: [{ id: 'a', initiator: 'ada', turns: 4 }],
+    });
+    const log: SessionEvent[] = [];
+    const conversation = openConversation(scene, { seed: 1, generator: createScriptedGenerator(), synthesizer: tone, present: ['tara'], onEvent: (e) => log.push(e) });
+    await until(() => log.some((e) => e.type === 'human-input-required' && e.participant === 'tara'), 'the floor to Tara');
+    conversation.send({ type: 'say', participant: 'tara', text: 'Thanks, Ada, I will go first then.' });
+    await until(() => log.some((e) => e.type === 'utterance' && e.speaker === 'tara'), "Tara's answer");
+    expect(log.filter((e) => e.type === 'interruption')).toEqual([]);
+    expect(log.filter((e) => e.type === 'utterance' && e.interrupted)).toEqual([]);
     conversation.send({ type: 'end' });
   });
 });

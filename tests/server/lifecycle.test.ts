@@ -22,6 +22,13 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const until = async (check: () => boolean, what: string) => {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+};
 const status = async (id: string, token: string) => ((await (await api(server, `/api/sessions/${id}`, { token })).json()) as { status: string; pausedFor?: unknown }).status;
 const spoken = (log: readonly SessionEvent[], by?: string) => log.filter((e) => e.type === 'utterance' && (!by || e.speaker === by));
 
@@ -116,6 +123,39 @@ describe('a seat that stays its human’s', () => {
     expect(line).toMatchObject({ source: 'simulated-human' });
     const wrong = await observer.expectError({ type: 'stand-in', participant: 'hannah' });
     expect(wrong).toMatchObject({ code: 'bad-message' });
+  });
+});
+
+describe('bad timing and a second tab', () => {
+  it('gives the newer tab the seat and tells the older one why; a paused room refuses lines clearly', async () => {
+    const created = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    const first = await Client.connect(server, created.id, created.tokens.alex!);
+    await observer.waitForEvent((e) => e.type === 'utterance', 'the first line');
+    const second = await Client.connect(server, created.id, created.tokens.alex!);
+    await first.waitFor((m) => m.some((x) => x.type === 'error' && x.code === 'replaced'), 'the older tab told why');
+    await until(() => first.closed !== null, 'the older tab closed');
+    // The seat never emptied: no `left`, no pause.
+    await second.ping();
+    expect((await logOf(server, created.id)).some((e) => e.type === 'system' && e.code === 'left')).toBe(false);
+
+    observer.send({ type: 'pause' });
+    await observer.waitForEvent((e) => e.type === 'system' && e.code === 'paused', 'the pause');
+    expect(await second.expectError({ type: 'say', text: 'Can I go on?' })).toMatchObject({ code: 'paused' });
+    observer.send({ type: 'end' });
+    await observer.waitForEvent((e) => e.type === 'end', 'the end');
+    expect(await second.expectError({ type: 'say', text: 'Hello?' })).toMatchObject({ code: 'ended' });
+  });
+
+  it('never takes the answer the room waits for as a barge-in', async () => {
+    const created = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    const alex = await Client.connect(server, created.id, created.tokens.alex!);
+    const asked = await alex.waitForEvent((e) => e.type === 'human-input-required' && e.participant === 'alex', 'the floor to Alex', 0, 30_000);
+    alex.send({ type: 'say', text: 'Thanks, happy to start with the reminder redesign.' });
+    await alex.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'alex', "Alex's answer", asked.seq);
+    const log = await logOf(server, created.id);
+    expect(log.filter((e) => e.type === 'interruption')).toEqual([]);
+    expect(log.filter((e) => e.type === 'utterance' && e.interrupted)).toEqual([]);
   });
 });
 
