@@ -76,6 +76,8 @@ export interface Cue {
    * the accumulative summary of the whole session (per sub-topic, each person's latest sentence on it).
    */
   topics: { current: string | null; next: string | null; list: { text: string; status: TopicStatus }[]; summary: SummaryItem[] };
+  /** The instructor's direction for this turn ("ask Alex about the salary"), which every generator follows. */
+  direction?: string;
   /** Words to aim for (MUCA log-normal length for simulated humans), when set. */
   targetWords?: number;
   /** Candidate names for `select`; bidder for `think`. */

@@ -167,8 +167,8 @@ export const requestUtterance = (c: Ctx, plan: Plan, attempt: number, rejected: 
     c.state.direction = null;
   }
   c.state.pending = { id, kind: 'utterance', plan, attempt, rejected };
-  const parts = promptParts(c, plan);
-  if (plan.direction) parts.direction = plan.direction;
+  let parts = promptParts(c, plan);
+  if (plan.direction) parts = { ...parts, direction: plan.direction, cue: { ...parts.cue, direction: plan.direction } };
   c.requests.push({ kind: 'generate', id, request: buildUtterancePrompt(parts, 'utterance', BASE_TEMPERATURE + 0.1 * attempt) });
 };
 

@@ -23,6 +23,7 @@
  * `cue.variant` seeds every choice, so the same request always gives the same text and a resample
  * with another variant gives a different one (MPOD §3.2 anti-repetition).
  */
+import { directed } from './scripted/direct';
 import { rngFrom } from '../../engine/rng';
 import type { GenerateRequest } from '../../engine/requests';
 import type { Generator } from './port';
@@ -87,8 +88,11 @@ const write = (request: GenerateRequest): string => {
       return JSON.stringify(think(cue, rng));
     case 'proposal':
       return deviate(prepare(cue, rng));
-    case 'utterance':
-      return utterance(prepare(cue, rng));
+    case 'utterance': {
+      const turn = prepare(cue, rng);
+      // The instructor's direction comes first; a direction the rules cannot read leaves the turn as planned.
+      return (cue.direction && directed(turn, cue.direction)) || utterance(turn);
+    }
     case 'normalize':
       // No model: the engine's rules have already extracted the facts; an empty answer keeps them.
       return '';
