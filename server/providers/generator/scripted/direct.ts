@@ -1,9 +1,9 @@
 /**
  * The instructor's direction for a turn, followed by the scripted generator as an LLM would
  * follow it: "say …" or a quoted line is said as given; "ask Alex about the salary" asks Alex;
- * "bring up / mention / push back on the budget" raises it; "agree with Ben" agrees; anything else
- * becomes what the speaker says they want to talk about. The direction itself is never read out
- * as an instruction ("Ask Alex…" is not said to the room).
+ * "bring up / mention / push back on the budget" raises it; "agree with Ben" agrees. Any other
+ * direction leaves the turn as planned: the direction itself is never read out as an instruction
+ * ("Ask Alex…", "Marco should admit…" are not said to the room).
  *
  * ```ts
  * directed(turn, 'ask Alex about the salary'); // "Alex, I'd like to ask about the salary: where do you stand?"
@@ -42,5 +42,6 @@ export const directed = (turn: Turn, direction: string): string | null => {
     const who = turn.cue.participants.find((p) => agree[1]!.toLowerCase().includes(p.shortName.toLowerCase()));
     return who ? `I agree with ${who.shortName} on this.` : `I agree with ${clause(agree[1]!, turn.proper)}.`;
   }
-  return `I'd like us to ${clause(text, turn.proper)}.`;
+  // A direction the rules cannot read is not read out (the room must never hear an instruction).
+  return null;
 };
