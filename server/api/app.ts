@@ -179,7 +179,7 @@ export const createApp = (options: AppOptions) => {
   app.get('/api/sessions/:id', authorize(roles), (c) => {
     const id = c.req.param('id') ?? '';
     const room = rooms.get(id);
-    if (room && !room.ended()) return c.json(room.snapshot(c.get('access').role));
+    if (room && !room.ended()) return c.json(room.snapshot(c.get('access').role, c.get('access').participant));
     const row = store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     // An ended session (or one this process no longer holds): what it was, from its log.
@@ -361,7 +361,8 @@ export const createApp = (options: AppOptions) => {
           }
           const forParticipants = (participantTypes as readonly string[]).includes(message.type);
           const forObservers = (observerTypes as readonly string[]).includes(message.type);
-          if (forParticipants && !client.participant) {
+          // Slides are changed by their presenters and by the instructor alike.
+          if (forParticipants && !client.participant && message.type !== 'slide') {
             return client.send({ type: 'error', code: 'forbidden', message: `Observers cannot send "${message.type}"; they never appear in the room.` });
           }
           if (forObservers && client.role === 'participant') {

@@ -199,7 +199,11 @@ export const EndEvent = z.object({
   turns: z.number().int(),
 });
 
+/** The presenter or the instructor showed slide `index` (from 0) of slides `content`, for everyone. */
+export const SlideEvent = z.object({ ...base, type: z.literal('slide'), content: z.string(), index: z.number().int().nonnegative(), by: who.nullable() });
+
 export const SessionEvent = z.discriminatedUnion('type', [
+  SlideEvent,
   SessionStartEvent,
   SnippetStartEvent,
   FloorEvent,

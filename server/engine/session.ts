@@ -112,6 +112,18 @@ const apply = (c: Ctx, input: EngineInput): void => {
     case 'notice':
       emit(c, { type: 'system', level: input.level, code: input.code, message: input.message });
       return;
+    case 'slide': {
+      const content = state.scene.contents.find((x) => x.id === input.content);
+      const count = Math.max(1, content?.sections.length ?? 0);
+      if (!content || content.kind !== 'slides' || input.index >= count) {
+        emit(c, { type: 'system', level: 'warn', code: 'bad-slide', message: content?.kind === 'slides' ? `"${content.title}" has ${count} slides (0-${count - 1}); there is no slide ${input.index}.` : `"${input.content}" is not a slide deck of this scene.` });
+        return;
+      }
+      if (state.slides[content.id] === input.index) return;
+      state.slides = { ...state.slides, [content.id]: input.index };
+      emit(c, { type: 'slide', content: content.id, index: input.index, by: input.by });
+      return;
+    }
     case 'clock':
       state.t = Math.max(state.t, input.t);
       return;

@@ -104,6 +104,8 @@ export interface SessionState {
   pending: Pending | null;
   /** Listeners thinking while a designated speaker answers (MMAgents: everyone thinks every turn); their thoughts only fill memory. */
   refreshing: string | null;
+  /** The slide each slides content shows now (from 0). */
+  slides: Record<string, number>;
   /** Joined humans whose connection dropped and whose seat is held for them. */
   away: string[];
   /** Whether each utterance's knowledge is normalised by the generator (an LLM), not only by rules. */
@@ -162,6 +164,8 @@ export type EngineInput =
   | { type: 'presence'; participant: string; present: boolean; held?: boolean }
   | { type: 'notice'; level: EventOf<'system'>['level']; code: string; message: string }
   | { type: 'clock'; t: number }
+  /** Shows slide `index` of slides `content` (by a presenter, or the instructor: null). */
+  | { type: 'slide'; content: string; index: number; by: string | null }
   | { type: 'pause' }
   | { type: 'resume' }
   | { type: 'skip-turn' }
@@ -214,6 +218,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   pending: null,
   refreshing: null,
   away: [],
+  slides: {},
   normalize: options.normalizeKnowledge ?? false,
   normalizing: {},
   awaiting: null,

@@ -32,6 +32,8 @@ export const ParticipantMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('lower-hand') }).strict(),
   z.object({ type: z.literal('typing'), active: z.boolean() }).strict(),
   z.object({ type: z.literal('leave') }).strict(),
+  /** Shows slide `index` (from 0) of slide deck `content` to everyone: its presenters and the instructor may. */
+  z.object({ type: z.literal('slide'), content: id, index: z.number().int().min(0).max(999) }).strict(),
 ]);
 
 export const sessionStatuses = ['lobby', 'live', 'paused', 'ended'] as const;
@@ -75,7 +77,8 @@ export const Snapshot = z.object({
     topic: z.string(),
     formation: z.enum(formations),
     /** Shared material on the room's board: public contents only (a party's private notes stay out). */
-    contents: z.array(z.object({ id: z.string(), kind: z.enum(contentKinds), title: z.string(), summary: z.string(), sections: z.array(z.string()) })),
+    /** The contents this viewer may see: the public ones, their own party's; observers see all. `owner`: a party id or "public". */
+    contents: z.array(z.object({ id: z.string(), kind: z.enum(contentKinds), title: z.string(), summary: z.string(), sections: z.array(z.string()), owner: z.string().optional() })),
     moderated: z.boolean().describe('party mode "moderated": participants raise hands and wait to be called on'),
   }),
   participants: z.array(
@@ -104,6 +107,8 @@ export const Snapshot = z.object({
   expected: z.string().nullable(),
   waitingFor: z.string().nullable().describe('a present human the room is waiting for'),
   hands: z.array(z.string()),
+  /** The slide each slide deck shows now (from 0); absent: the first. */
+  slides: z.record(z.string(), z.number().int()).optional(),
   /** Observers only: the open human-control proposal. */
   proposal: z
     .object({ id: z.string(), participant: z.string(), intent: z.enum(intents), text: z.string(), candidates: z.array(z.object({ intent: z.enum(intents), text: z.string() })).optional() })

@@ -85,7 +85,7 @@ export interface Room {
    */
   subscribe(listener: (message: ServerMessage) => void): () => void;
   readonly voice: VoiceOffer;
-  snapshot(role: Role): Snapshot;
+  snapshot(role: Role, participant?: string | null): Snapshot;
   /** lobby | live | paused | ended. */
   status(): SessionStatus;
   ended(): boolean;
@@ -213,8 +213,12 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     const status = (): SessionStatus => (closed || conversation.state.phase === 'ended' ? 'ended' : !started ? 'lobby' : conversation.state.paused ? 'paused' : 'live');
     const present = (participant: string) => (connected.get(participant) ?? 0) > 0;
 
-    const snapshot = (role: Role): Snapshot => {
+    /** The parties a participant belongs to: whose contents they may see and, for slides, advance. */
+    const partiesOf = (participant: string | null | undefined) => new Set(scene.parties.filter((p) => participant && p.members.includes(participant)).map((p) => p.id));
+
+    const snapshot = (role: Role, participant?: string | null): Snapshot => {
       const { state } = conversation;
+      const mine = partiesOf(participant);
       const pending = state.pending?.kind === 'utterance' ? state.pending.plan.speaker : null;
       return {
         session: id,
@@ -223,7 +227,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           title: scene.title,
           topic: scene.topic,
           formation: scene.formation,
-          contents: scene.contents.filter((c) => c.owner === 'public').map(({ id: contentId, kind, title, summary, sections }) => ({ id: contentId, kind, title, summary, sections })),
+          contents: scene.contents
+            .filter((c) => c.owner === 'public' || role !== 'participant' || mine.has(c.owner))
+            .map(({ id: contentId, kind, title, summary, sections, owner }) => ({ id: contentId, kind, title, summary, sections, owner })),
           moderated: scene.turnTaking.partyMode === 'moderated',
         },
         participants: scene.participants.map((p) => ({
@@ -243,6 +249,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         expected: state.awaiting?.speaker ?? pending,
         waitingFor: state.awaiting?.speaker ?? null,
         hands: state.hands,
+        slides: state.slides,
         proposal: role === 'participant' ? null : state.proposal,
         lastSeq: state.seq,
       };
@@ -371,7 +378,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ended: () => closed || conversation.state.phase === 'ended',
       join(client, afterSeq) {
         // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
-        client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role), voice });
+        client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role, client.participant), voice });
         for (const event of store.events(id, afterSeq) as SessionEvent[]) if (visibleTo(client.role, event)) client.send({ type: 'event', event });
         clients.add(client);
         if (client.participant) setPresence(client.participant, 1);
@@ -433,6 +440,15 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           case 'typing':
             conversation.typing(me!, message.active);
             return null;
+          case 'slide': {
+            // The presenters (members of the deck's owning party) and the instructor advance slides.
+            const deck = scene.contents.find((c) => c.id === message.content);
+            if (client.role === 'participant' && (!deck || !partiesOf(me).has(deck.owner))) {
+              return { type: 'error', code: 'forbidden', message: 'Only the presenters of these slides, or the instructor, change the slide.' };
+            }
+            conversation.send({ type: 'slide', content: message.content, index: message.index, by: me ?? null });
+            return null;
+          }
           case 'leave':
             return null;
           case 'resume':

@@ -1,0 +1,47 @@
+/**
+ * Shared content (issue 15): the slides' current slide is changed by their presenters or the
+ * instructor, for everyone, and each change is an event in the log; a participant sees the public
+ * contents and their own party's.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, closeClients, createSession, logOf, startServer, type InProcessServer } from './helpers';
+
+let server: InProcessServer;
+beforeAll(async () => {
+  server = await startServer({ env: { SEAT_GRACE_S: '60' } });
+});
+afterEach(async () => {
+  await closeClients();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('slides', () => {
+  it('move for everyone when the presenter or the instructor changes them, and the log keeps each change', async () => {
+    const created = await createSession(server, 'conference-qa', 'realtime', 'lobby');
+    const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    const nadia = await Client.connect(server, created.id, created.tokens.nadia!);
+    const welcome = nadia.messages.find((m) => m.type === 'welcome');
+    expect(welcome?.type === 'welcome' && welcome.snapshot.scene.contents.map((c) => c.id)).toContain('cool-roof-slides');
+    await observer.waitForEvent((e) => e.type === 'session-start', 'the start');
+
+    nadia.send({ type: 'slide', content: 'cool-roof-slides', index: 2 });
+    const moved = await observer.waitForEvent((e) => e.type === 'slide', 'the slide change');
+    expect(moved).toMatchObject({ content: 'cool-roof-slides', index: 2, by: 'nadia' });
+    observer.send({ type: 'slide', content: 'cool-roof-slides', index: 1 });
+    await nadia.waitForEvent((e) => e.type === 'slide' && e.index === 1 && e.by === null, 'the instructor moving it back');
+    observer.send({ type: 'slide', content: 'cool-roof-slides', index: 99 });
+    await observer.waitForEvent((e) => e.type === 'system' && e.code === 'bad-slide', 'a clear warning for a slide that does not exist');
+
+    const log = await logOf(server, created.id);
+    expect(log.filter((e) => e.type === 'slide').map((e) => e.type === 'slide' && [e.index, e.by])).toEqual([
+      [2, 'nadia'],
+      [1, null],
+    ]);
+    // A late joiner gets the current slide in the snapshot.
+    const late = await Client.connect(server, created.id, created.tokens.observer!);
+    const snapshot = late.messages.find((m) => m.type === 'welcome');
+    expect(snapshot?.type === 'welcome' && snapshot.snapshot.slides).toEqual({ 'cool-roof-slides': 1 });
+  });
+});
