@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDownsampleState, downsampleTo16k, microphoneWorkletSource } from './mic';
+import { createDownsampleState, downsampleTo16k, meterLevel, microphoneWorkletSource, rootMeanSquare } from './mic';
 
 const sine = (frequency: number, rate: number, samples: number, amplitude = 0.5) =>
   Float32Array.from({ length: samples }, (_, i) => amplitude * Math.sin((2 * Math.PI * frequency * i) / rate));
@@ -92,5 +92,59 @@ describe('the microphone worklet', () => {
     for (let i = 0; i < 3; i++) processor.process([[left, right]]);
     expect(posted).toHaveLength(1);
     expect(posted[0]!.every((sample) => sample === Math.round(0.125 * 32767))).toBe(true);
+  });
+});
+
+/** A seeded pseudo-random source, so the buffers are the same on every run. */
+const random = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+
+/** `frames` 20 ms frames at 16 kHz, scaled so that the whole has the RMS level `dbfs`. */
+const atLevel = (signal: (i: number) => number, frames: number, dbfs: number): Int16Array[] => {
+  const samples = Float64Array.from({ length: frames * 320 }, (_, i) => signal(i));
+  const rms = Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / samples.length);
+  const gain = 10 ** (dbfs / 20) / rms;
+  return Array.from({ length: frames }, (_, f) => Int16Array.from(samples.subarray(f * 320, (f + 1) * 320), (x) => Math.round(x * gain * 32767)));
+};
+
+/**
+ * Voiced speech, roughly: a 120 Hz voice with its harmonics shaped by two vowel formants (700 and
+ * 1200 Hz), a little breath noise, and syllables at 4 per second (the envelope dips 12 dB between them).
+ */
+const voice = () => {
+  const noise = random(7);
+  return (i: number) => {
+    const t = i / 16_000;
+    let sample = 0;
+    for (let h = 1; h * 120 < 4000; h++) {
+      const f = h * 120;
+      const formants = Math.exp(-(((f - 700) / 200) ** 2)) + 0.6 * Math.exp(-(((f - 1200) / 250) ** 2)) + 0.05;
+      sample += (formants / h) * Math.sin(2 * Math.PI * f * t + h);
+    }
+    const syllable = 0.25 + 0.75 * Math.sin(Math.PI * ((t * 4) % 1)) ** 2;
+    return syllable * sample + 0.02 * noise();
+  };
+};
+
+const median = (values: number[]) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe('the level meter', () => {
+  it('reads conversational speech (-40 to -25 dBFS RMS) at 40-70 %', () => {
+    for (const dbfs of [-40, -33, -25]) {
+      const readings = atLevel(voice(), 50, dbfs).map((frame) => meterLevel(rootMeanSquare(frame)));
+      expect(median(readings), `speech at ${dbfs} dBFS`).toBeGreaterThanOrEqual(0.38);
+      expect(median(readings), `speech at ${dbfs} dBFS`).toBeLessThanOrEqual(0.72);
+    }
+  });
+
+  it('reads a quiet room near zero and clips a shout at full', () => {
+    const room = atLevel(random(3), 50, -66).map((frame) => meterLevel(rootMeanSquare(frame)));
+    expect(Math.max(...room)).toBeLessThan(0.05);
+    expect(meterLevel(rootMeanSquare(new Int16Array(320)))).toBe(0);
+    expect(meterLevel(rootMeanSquare(new Int16Array(320).fill(20_000)))).toBe(1);
+  });
+
+  it('rises with loudness, one step per decibel', () => {
+    expect(meterLevel(10 ** (-30 / 20))).toBeCloseTo(0.6, 6);
+    expect(meterLevel(10 ** (-29 / 20)) - meterLevel(10 ** (-30 / 20))).toBeCloseTo(0.02, 6);
   });
 });

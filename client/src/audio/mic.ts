@@ -30,7 +30,7 @@ export interface MicrophoneOptions {
 }
 
 export interface Microphone {
-  /** RMS of the latest frame, 0..1; 0 when no frame came for a while. */
+  /** RMS of the latest frame, 0..1; 0 when no frame came for a while (a meter shows `meterLevel` of it). */
   level(): number;
   /** Push-to-talk: frames are sent only while talking. Ignored in open mode. */
   setTalking(on: boolean): void;
@@ -148,10 +148,27 @@ const microphoneError = (cause: unknown): Error => {
 /** Contexts that have the worklet module already: registering a processor twice fails. */
 const contextsWithWorklet = new WeakSet<BaseAudioContext>();
 
-const rootMeanSquare = (pcm: Int16Array): number => {
+/** The RMS level of a frame, 0..1 of full scale. */
+export const rootMeanSquare = (pcm: Int16Array): number => {
   let sum = 0;
   for (const sample of pcm) sum += sample * sample;
   return pcm.length === 0 ? 0 : Math.sqrt(sum / pcm.length) / 32768;
+};
+
+/** The meter's range in dB below full scale: a quiet room reads 0, shouting reads full. */
+const METER_FLOOR_DBFS = -60;
+const METER_CEILING_DBFS = -10;
+
+/**
+ * What a level meter shows (0..1) for an RMS level: its decibels below full scale, from -60 dBFS
+ * (0) to -10 dBFS (1). Conversational speech after the browser's automatic gain control is about
+ * -40..-25 dBFS RMS, so it reads 40-70 %; on a linear RMS scale it hardly moved the needle
+ * (-30 dBFS is 3 % of full scale). Loudness is heard on a log scale, and so it is shown.
+ */
+export const meterLevel = (rms: number): number => {
+  if (!(rms > 0)) return 0;
+  const dbfs = 20 * Math.log10(rms);
+  return Math.min(1, Math.max(0, (dbfs - METER_FLOOR_DBFS) / (METER_CEILING_DBFS - METER_FLOOR_DBFS)));
 };
 
 export const openMicrophone = async (options: MicrophoneOptions): Promise<Microphone> => {

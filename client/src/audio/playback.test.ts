@@ -180,6 +180,37 @@ describe('voice output', () => {
     expect(context.sources[0]!.stoppedAt).toBe(10.3);
   });
 
+  it('tells how far a reply has been heard: queued, audible at a position, over', () => {
+    expect(output.progress('d1')).toBeNull();
+    output.play(piece('d1', 0, 0, 100));
+    output.play(piece('d1', 1, 100, 200));
+    expect(output.progress('d1')).toMatchObject({ state: 'queued' });
+    context.currentTime = 10.19; // 150 ms into the speech, which started at 10.04
+    expect(output.progress('d1')!.state).toBe('audible');
+    expect(output.progress('d1')!.positionMs).toBeCloseTo(150, 6);
+    // Its pieces have all played; the next may only be late (a gap between clauses), so not yet over.
+    context.currentTime = 10.35;
+    expect(output.progress('d1')!.state).toBe('audible');
+    context.currentTime = 10.75;
+    expect(output.progress('d1')!.state).toBe('over');
+  });
+
+  it('carries on a reply whose next piece came late', () => {
+    output.play(piece('d1', 0, 0, 100));
+    context.currentTime = 10.3; // its first piece ended at 10.14
+    output.play(piece('d1', 1, 100, 200));
+    context.currentTime = 10.35;
+    expect(output.progress('d1')!.state).toBe('audible');
+  });
+
+  it('says a stopped reply is over from where it stopped', () => {
+    output.play(piece('d1', 0, 0, 500));
+    context.currentTime = 10.1;
+    output.stop('d1', 100);
+    context.currentTime = 10.15;
+    expect(output.progress('d1')!.state).toBe('over');
+  });
+
   it('refuses the pieces of a reply stopped before any of it arrived', () => {
     output.stop('d1', 0);
     output.play(piece('d1', 0, 0, 100));

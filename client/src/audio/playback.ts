@@ -45,6 +45,12 @@ export interface VoicePiece {
   durationMs?: number;
 }
 
+export interface SpeechProgress {
+  state: 'queued' | 'audible' | 'over';
+  /** Ms from the start of the draft's speech, as heard now. */
+  positionMs: number;
+}
+
 export interface Position {
   x: number;
   y: number;
@@ -83,6 +89,8 @@ const pannerSettings = {
 
 /** Drafts remembered (to refuse pieces of stopped ones); the oldest are forgotten beyond this. */
 const rememberedDrafts = 64;
+/** How long a reply may fall silent waiting for its next piece before it counts as over (s). */
+const UNDERRUN_S = 0.4;
 
 export interface VoiceOutput {
   /** Schedules a piece of a persona's reply right after the previous one and feeds its cues to lip sync. */
@@ -93,6 +101,11 @@ export interface VoiceOutput {
   voice(participant: string, pcm: Int16Array, sampleRate: number): void;
   /** Who is audible right now (muted participants are not); the latest to start if several. */
   speaking(): string | null;
+  /**
+   * How far the draft's speech has been heard: `queued` before it starts, `audible` while it plays
+   * (`positionMs` into it), `over` once it ended or was stopped; null when none of it was scheduled here.
+   */
+  progress(draft: string): SpeechProgress | null;
   /**
    * The participant's mouth right now: lip-sync weights for a persona, `{ aa: level }` for a human
    * (the other visemes 0); null when silent. The object is reused: read it within the frame.
@@ -347,6 +360,18 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
         }
       }
       return speaker;
+    },
+
+    progress(draft) {
+      const playback = drafts.get(draft);
+      if (!playback || playback.until <= playback.since) return null;
+      const time = heardTime();
+      const positionMs = (time - playback.start) * 1000;
+      // A reply whose next piece is late is still being spoken: it is over a moment after its last
+      // piece ends (or at once when stopped), so a gap between clauses does not end it.
+      const end = playback.stopAt !== Infinity ? Math.min(playback.until, playback.stopAt) : playback.until + UNDERRUN_S;
+      const state = time < playback.since ? 'queued' : time < end ? 'audible' : 'over';
+      return { state, positionMs };
     },
 
     visemes(participant) {

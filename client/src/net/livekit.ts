@@ -28,7 +28,8 @@ export const joinLiveKitMedia = async (options: {
   onTrackEnded(participant: string): void;
   /** The live stream from the data topics: events, deltas, cues (as sample-less audio) and controls. */
   onMessage?(message: ServerMessage | CuePiece): void;
-  onStatus?(status: string): void;
+  /** The LiveKit connection dropped (`reconnecting`), came back (`open`), or is gone (`closed`). */
+  onStatus?(status: 'reconnecting' | 'open' | 'closed'): void;
 }): Promise<LiveKitMedia> => {
   const res = await fetch(`/api/sessions/${encodeURIComponent(options.session)}/livekit-token`, { method: 'POST', headers: { authorization: `Bearer ${options.token}` } });
   const body = (await res.json()) as { url?: string; token?: string; message?: string };
@@ -58,8 +59,9 @@ export const joinLiveKitMedia = async (options: {
     const message = fromTopic(topic, decoder.decode(payload));
     if (message) options.onMessage?.(message);
   });
-  room.on(RoomEvent.Disconnected, () => options.onStatus?.('LiveKit disconnected'));
-  room.on(RoomEvent.Reconnecting, () => options.onStatus?.('LiveKit reconnecting'));
+  room.on(RoomEvent.Disconnected, () => options.onStatus?.('closed'));
+  room.on(RoomEvent.Reconnecting, () => options.onStatus?.('reconnecting'));
+  room.on(RoomEvent.Reconnected, () => options.onStatus?.('open'));
   await room.connect(body.url, body.token);
   return {
     async setMicrophone(on) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mediaTransport, participantOf } from './media';
+import { mediaTransport, micOffer, micOfferText, participantOf, recognitionPrivacy } from './media';
 
 describe('choosing the media transport', () => {
   it('uses LiveKit only when the server is configured for it and reaches it', () => {
@@ -15,6 +15,23 @@ describe('choosing the media transport', () => {
     expect(participantOf('server:abc')).toBeNull();
     expect(participantOf('observer:x1')).toBeNull();
     expect(participantOf('persona:')).toBeNull();
+  });
+});
+
+describe('what the microphone offers', () => {
+  it('leaves the microphone to the server when it transcribes', () => {
+    expect(micOffer({ input: true, output: 'espeak' }, true)).toBe('server');
+    expect(micOffer(null, false)).toBe('server');
+  });
+
+  it("offers the browser's recognition without a transcriber, and says where the audio goes", () => {
+    const off = { input: false, output: 'espeak' };
+    expect(micOffer(off, true)).toBe('browser');
+    expect(micOfferText.browser).toBe("This server has no transcriber: type, or use your browser's speech recognition.");
+    expect(micOffer(off, false)).toBe('typing');
+    expect(micOfferText.typing).toMatch(/no transcriber.*type to speak/);
+    expect(recognitionPrivacy(true)).toMatch(/on this device/);
+    expect(recognitionPrivacy(false)).toMatch(/vendor may process the audio/);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
- * Which transport carries the voices, and whose voice a LiveKit identity is. Small on purpose:
- * the LiveKit SDK itself (net/livekit.ts) is only loaded when LiveKit is in use.
+ * Which transport carries the voices, whose voice a LiveKit identity is, and what the microphone
+ * can do here. Small on purpose: the LiveKit SDK itself (net/livekit.ts) is only loaded when
+ * LiveKit is in use.
  */
 import { CueMessage, topics } from '../../../server/livekit/media';
-import { ServerMessage } from '../../../server/protocol/messages';
+import { ServerMessage, type VoiceOffer } from '../../../server/protocol/messages';
 
 export interface Health {
   providers: { transport: string };
@@ -21,7 +22,27 @@ export const participantOf = (identity: string): string | null => {
   return identity;
 };
 
+/**
+ * What the microphone control offers: the server transcribes the microphone; or, with no
+ * transcriber on the server, the browser's own speech recognition (opt-in); or, with neither,
+ * typing only.
+ */
+export type MicOffer = 'server' | 'browser' | 'typing';
 
+export const micOffer = (voice: VoiceOffer | null, browserRecognises: boolean): MicOffer => {
+  if (!voice || voice.input) return 'server';
+  return browserRecognises ? 'browser' : 'typing';
+};
+
+/** The microphone control's plain words for an offer without a server transcriber. */
+export const micOfferText: Record<Exclude<MicOffer, 'server'>, string> = {
+  browser: "This server has no transcriber: type, or use your browser's speech recognition.",
+  typing: 'This server has no transcriber and this browser has no speech recognition: type to speak.',
+};
+
+/** Where the browser's recognition sends the audio, said before it listens. */
+export const recognitionPrivacy = (onDevice: boolean): string =>
+  onDevice ? 'Your browser recognises speech on this device: the audio stays here.' : "Your browser's vendor may process the audio on its own servers.";
 
 /** A cue message's piece of speech as the voices need it: no samples, its length from its cues and words. */
 export type CuePiece = Extract<ServerMessage, { type: 'audio' }> & { durationMs: number };

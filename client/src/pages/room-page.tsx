@@ -1,17 +1,25 @@
 /**
- * A session's room page: the lobby (scene, who is there, your role, a microphone check), then the
- * room itself: the 3D view with the participant's controls, or the instructor's panel.
+ * A session's room page. The join link opens one of: the brief (scene, who is there, your role, a
+ * microphone check) and then the room itself (the 3D view with the participant's controls, or the
+ * instructor's panel); the summary of a session that has ended; or a page that says why the link
+ * does not work and what to do (net/sessions.ts tells which).
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Role } from '../../../server/auth/claims';
 import type { Snapshot } from '../../../server/protocol/messages';
-import { openMicrophone, type Microphone } from '../audio/mic';
+import { meterLevel, openMicrophone, type Microphone } from '../audio/mic';
 import { readToken } from '../net/connection';
 import { mediaTransport, type Health } from '../net/media';
+import { openSessionLink, type SessionLink } from '../net/sessions';
 import { Hud } from '../room/hud';
 import { ObserverPanel } from '../room/observer';
 import { Room3D } from '../room/room3d';
 import { joinSession, type Session } from '../room/session';
+import { EndedPage } from './ended';
+import { LinkProblemPage } from './link-problem';
+
+/** How long joining waits for the audio output to start. */
+const AUDIO_START_MS = 1500;
 
 interface Props {
   session: string;
@@ -28,50 +36,59 @@ const micProblem = (error: unknown): string => {
 
 export const RoomPage = ({ session: id, token, test }: Props) => {
   const claims = readToken(token);
-  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
+  const [link, setLink] = useState<SessionLink | null>(null);
   const [voiceIn, setVoiceIn] = useState<boolean | null>(null);
   const [health, setHealth] = useState<Health | null>(null);
-  const [problem, setProblem] = useState('');
   const [session, setSession] = useState<Session | null>(null);
 
   useEffect(() => {
-    if (!token) return setProblem('This link has no token. Ask for your join link again.');
-    void fetch(`/api/sessions/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${token}` } }).then(async (res) => {
-      const body = (await res.json()) as Snapshot & { message?: string };
-      if (!res.ok) return setProblem(body.message ?? `The server refused this link (HTTP ${res.status}).`);
-      setSnapshot(body);
-    });
-    void fetch('/api/health')
+    void openSessionLink(id, token).then(setLink);
+    fetch('/api/health')
       .then((r) => r.json() as Promise<Health & { providers: { transcription: string } }>)
-      .then((h) => {
-        setHealth(h);
-        setVoiceIn(h.providers.transcription !== 'none');
-      });
+      .then(
+        (h) => {
+          setHealth(h);
+          setVoiceIn(h.providers.transcription !== 'none');
+        },
+        // Without health the room still works: voices go through the socket.
+        () => setVoiceIn(null),
+      );
   }, [id, token]);
 
+  const joining = useRef(false);
   const join = () => {
+    if (joining.current) return;
+    joining.current = true;
     // The audio context starts here, on the click: browsers only allow sound after a gesture.
     const audio = new AudioContext({ latencyHint: 'interactive' });
-    void audio.resume();
-    setSession(joinSession({ session: id, token, audio, media: mediaTransport(health) }));
+    // Join once it runs: speech that arrives while it is still starting would be dropped, and a
+    // session that starts as this person arrives sends its first line at once. A browser that
+    // never allows sound must not keep them out of the room, so the wait is bounded.
+    const started = new Promise((resolve) => setTimeout(resolve, AUDIO_START_MS));
+    void Promise.race([audio.resume(), started]).then(() => setSession(joinSession({ session: id, token, audio, media: mediaTransport(health) })));
   };
   useEffect(() => () => session?.leave(), [session]);
-  // Tests open the room straight away (they cannot click through a lobby they do not need).
+  const live = link?.kind === 'live' ? link.snapshot : null;
+  // Tests open the room straight away (they cannot click through a brief they do not need).
   useEffect(() => {
-    if (test && snapshot && !session) join();
-  }, [test, snapshot]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (test && live && !session) join();
+  }, [test, live]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (problem) return <main className="page error">{problem}</main>;
-  if (!snapshot || !claims) return <main className="page">Opening the room…</main>;
-  if (!session) return <Lobby snapshot={snapshot} role={claims.role} seat={claims.participant} voiceIn={voiceIn} onJoin={join} />;
+  if (!link) return <main className="page">Opening the room…</main>;
+  if (link.kind === 'problem') return <LinkProblemPage problem={link.problem} detail={link.detail} />;
+  if (link.kind === 'ended') return <EndedPage summary={link.summary} role={claims?.role ?? null} />;
+  if (!claims) return <LinkProblemPage problem="unauthorized" detail={null} />;
+  if (!session) return <Brief snapshot={link.snapshot} role={claims.role} seat={claims.participant} voiceIn={voiceIn} onJoin={join} />;
   return <Joined session={session} test={test} />;
 };
 
-const Lobby = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; role: Role; seat: string | null; voiceIn: boolean | null; onJoin: () => void }) => {
+/** Before entering: the scene, who is there, your part, and a microphone check. */
+const Brief = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; role: Role; seat: string | null; voiceIn: boolean | null; onJoin: () => void }) => {
   const [level, setLevel] = useState(0);
   const [micError, setMicError] = useState('');
   const mic = useRef<Microphone | null>(null);
   const me = snapshot.participants.find((p) => p.id === seat);
+  const missing = snapshot.participants.filter((p) => p.kind === 'human' && !p.present && p.id !== seat);
 
   const check = async () => {
     setMicError('');
@@ -79,7 +96,7 @@ const Lobby = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; 
       mic.current = await openMicrophone({ mode: 'open', onFrame: () => {} });
       const tick = () => {
         if (!mic.current) return;
-        setLevel(mic.current.level());
+        setLevel(meterLevel(mic.current.level()));
         requestAnimationFrame(tick);
       };
       tick();
@@ -90,7 +107,7 @@ const Lobby = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; 
   useEffect(() => () => void mic.current?.close(), []);
 
   return (
-    <main className="page lobby">
+    <main className="page brief">
       <h1>{snapshot.scene.title}</h1>
       <p className="topic">{snapshot.scene.topic}</p>
       <p>
@@ -100,22 +117,27 @@ const Lobby = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; 
       <ul className="people">
         {snapshot.participants.map((p) => (
           <li key={p.id}>
-            {p.name} <small>{p.id === seat ? '(you)' : p.kind === 'ai' ? 'AI persona' : p.present ? 'here' : 'not here yet (simulated until they join)'}</small>
+            {p.name} <small>{p.id === seat ? '(you)' : p.kind === 'ai' ? 'AI persona' : p.present ? 'here' : 'not here yet'}</small>
           </li>
         ))}
       </ul>
+      {snapshot.status === 'lobby' && (
+        <p className="note">
+          The session starts when everyone is here{missing.length ? ` (still waiting for ${missing.map((p) => p.name).join(', ')})` : ''}, or when the instructor starts it.
+        </p>
+      )}
       {role === 'participant' && (
         <section>
           <h2>Microphone</h2>
-          {voiceIn === false && <p className="warn">Voice input is off on this server (no transcriber configured): type instead. The README's "Voice" section says how to turn it on.</p>}
+          {voiceIn === false && <p className="warn">This server has no transcriber: in the room, type, or use your browser's speech recognition where it has one.</p>}
           <button onClick={() => void check()}>Check my microphone</button>
-          <meter min={0} max={1} value={level} aria-label="microphone level" />
+          <meter min={0} max={1} low={0.3} high={0.85} optimum={0.55} value={level} aria-label="microphone level" />
           {micError && <p className="error">{micError}</p>}
         </section>
       )}
       <p>
-        <button className="primary" onClick={onJoin} disabled={snapshot.phase === 'ended'}>
-          {snapshot.phase === 'ended' ? 'This session has ended' : 'Enter the room'}
+        <button className="primary" onClick={onJoin}>
+          Enter the room
         </button>
       </p>
     </main>
@@ -129,7 +151,7 @@ const Joined = ({ session, test }: { session: Session; test: boolean }) => {
     <div className="room">
       <Room3D session={session} view={view} test={test} />
       {view.you && (observer ? <ObserverPanel session={session} view={view} /> : <Hud session={session} view={view} />)}
-      {!view.connected && <div className="banner">{session.status}</div>}
+      {!view.you && <div className="banner">{view.connection.state === 'closed' ? `Could not join: ${view.connection.detail ?? 'the server closed the connection'}. Reload to try again.` : 'Joining…'}</div>}
     </div>
   );
 };

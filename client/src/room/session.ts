@@ -1,7 +1,11 @@
 /**
  * One joined session in the browser: the connection, the room view folded from its messages, the
  * voices (persona speech with lip sync, other humans' microphones, spatial), and this person's
- * microphone. React components subscribe to it; the 3D room reads it every frame.
+ * microphone (or, without a transcriber on the server, the browser's speech recognition). React
+ * components subscribe to it; the 3D room reads it every frame.
+ *
+ * It tells the view what only this client knows: the connection's state, the microphone, and when
+ * each reply's speech starts and ends being heard here (transcript lines wait for it).
  *
  * ```ts
  * const session = joinSession({ session: id, token });
@@ -14,16 +18,17 @@ import type { ClientMessage, ServerMessage } from '../../../server/protocol/mess
 import { openMicrophone, type Microphone } from '../audio/mic';
 import type { VisemeWeights } from '../audio/lipsync';
 import { createVoiceOutput, type VoiceOutput } from '../audio/playback';
+import { startRecognition, type BrowserRecognition } from '../audio/recognition';
 import { connect, readToken, type Transport } from '../net/connection';
 import type { CuePiece } from '../net/media';
 import type { LiveKitMedia } from '../net/livekit';
-import { emptyRoom, reduceRoom, type RoomView } from '../state/room';
+import { emptyRoom, reduceRoom, type LocalMessage, type RoomView } from '../state/room';
+import { awaitingSpeech } from '../state/transcript';
 
 export type MicMode = 'open' | 'push-to-talk';
 
 export interface Session {
   readonly view: RoomView;
-  readonly status: string;
   subscribe(listener: () => void): () => void;
   send(message: ClientMessage): void;
   say(text: string): void;
@@ -32,12 +37,24 @@ export interface Session {
   readonly voices: VoiceOutput | null;
   visemes(participant: string): VisemeWeights | null;
   speaking(): string | null;
+  /** Ms into the draft's speech as heard now; null when it is not playing here. */
+  position(draft: string): number | null;
   /** This person's microphone, when they turned it on. */
   microphone(): Microphone | null;
   startMicrophone(mode: MicMode): Promise<void>;
   stopMicrophone(): void;
+  /** The browser's speech recognition instead of the microphone (a server without a transcriber): each final result is said. */
+  startRecognition(options: { lang: string; onDevice: boolean; onError(message: string): void }): void;
+  stopRecognition(): void;
   leave(): void;
 }
+
+/**
+ * How long a logged line waits for speech that has not started here (a synthesis failure, audio
+ * that could not play) before it shows anyway. A line written without a generation is voiced
+ * after it is logged; its first audio takes about a second with a vendor's voice.
+ */
+const SPEECH_GRACE_MS = 5000;
 
 const decode = (base64: string): Int16Array => {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -50,41 +67,79 @@ const decode = (base64: string): Int16Array => {
  */
 export const joinSession = (options: { session: string; token: string; audio?: AudioContext | null; media?: 'livekit' | 'websocket' }): Session => {
   let view = emptyRoom();
-  let status = 'connecting';
   const listeners = new Set<() => void>();
-  // Renders are batched to one per animation frame: audio messages arrive many times a second.
-  let scheduled = false;
-  const changed = () => {
-    if (scheduled) return;
-    scheduled = true;
-    requestAnimationFrame(() => {
-      scheduled = false;
-      for (const listener of listeners) listener();
-    });
-  };
   const voices = options.audio ? createVoiceOutput(options.audio) : null;
   let mic: Microphone | null = null;
+  let recognition: BrowserRecognition | null = null;
   let livekit: LiveKitMedia | null = null;
+
+  // Renders are batched to one per animation frame (audio messages arrive many times a second);
+  // while speech is pending the same frames follow it, so lines appear as it is heard.
+  let frame = 0;
+  let dirty = false;
+  const tick = () => {
+    const pending = followSpeech();
+    frame = 0;
+    if (dirty) {
+      dirty = false;
+      for (const listener of listeners) listener();
+    }
+    if (pending) frame ||= requestAnimationFrame(tick);
+  };
+  const changed = () => {
+    dirty = true;
+    frame ||= requestAnimationFrame(tick);
+  };
+  const apply = (message: ServerMessage | LocalMessage) => {
+    const next = reduceRoom(view, message, performance.now());
+    if (next !== view) {
+      view = next;
+      changed();
+    }
+  };
+  apply({ type: 'speakers', on: voices !== null });
+
+  /** When a logged line that waits for its speech was first seen without it, by draft. */
+  const waitingSince = new Map<string, number>();
+  /** Tells the view which drafts' speech is heard now and which is over; true while any is pending. */
+  const followSpeech = (): boolean => {
+    if (!view.speakers || !view.voice?.output) return false;
+    const now = performance.now();
+    let pending = false;
+    const drafts = new Set(Object.keys(view.speech).filter((draft) => view.speech[draft]!.state !== 'over'));
+    for (const line of view.transcript) if (awaitingSpeech(view, line)) drafts.add(line.audio);
+    for (const draft of drafts) {
+      const progress = voices?.progress(draft) ?? null;
+      const state = view.speech[draft]?.state;
+      if (progress && progress.state !== 'queued') {
+        waitingSince.delete(draft);
+        if (progress.state !== state) apply({ type: 'playback', draft, state: progress.state });
+        if (progress.state === 'audible') pending = true;
+        continue;
+      }
+      pending = true;
+      if (progress || !view.transcript.some((l) => l.audio === draft && !l.streaming)) continue;
+      const since = waitingSince.get(draft) ?? now;
+      waitingSince.set(draft, since);
+      if (now - since > SPEECH_GRACE_MS) {
+        waitingSince.delete(draft);
+        apply({ type: 'playback', draft, state: 'over' });
+      }
+    }
+    return pending;
+  };
 
   const handle = (message: ServerMessage | CuePiece): void => {
     if (message.type === 'audio') {
       const durationMs = 'durationMs' in message ? message.durationMs : undefined;
       voices?.play({ ...message, pcm: decode(message.pcm), silent: livekit !== null, ...(durationMs !== undefined ? { durationMs } : {}) });
-      return;
     }
-    if (message.type === 'audio-stop') {
-      voices?.stop(message.draft, message.atMs);
-      return;
-    }
+    if (message.type === 'audio-stop') voices?.stop(message.draft, message.atMs);
     if (message.type === 'voice') {
       if (!livekit) voices?.voice(message.participant, decode(message.pcm), message.sampleRate);
       return;
     }
-    const next = reduceRoom(view, message);
-    if (next !== view) {
-      view = next;
-      changed();
-    }
+    apply(message);
   };
 
   // The socket: everything, or (a participant on LiveKit) the welcome, the backlog and errors.
@@ -96,11 +151,7 @@ export const joinSession = (options: { session: string; token: string; audio?: A
       token: options.token,
       stream,
       lastSeq: () => view.lastSeq,
-      onStatus: (s, detail) => {
-        status = detail ? `${s}: ${detail}` : s;
-        if (s !== 'open') view = { ...view, connected: false };
-        changed();
-      },
+      onStatus: (state, detail) => apply({ type: 'connection', state, ...(detail ? { detail } : {}) }),
       onMessage: handle,
     });
     for (const message of outbox.splice(0)) transport.send(message);
@@ -121,10 +172,8 @@ export const joinSession = (options: { session: string; token: string; audio?: A
             if (message.type === 'event' && view.lastSeq > 0 && message.event.seq > view.lastSeq + 1) transport?.resync();
             handle(message);
           },
-          onStatus: (s) => {
-            status = s;
-            changed();
-          },
+          // With the live stream on LiveKit, a dropped LiveKit connection is a dropped room.
+          onStatus: (state) => apply({ type: 'connection', state, ...(state === 'reconnecting' ? { detail: 'voice link' } : {}) }),
         }),
       )
       .then(
@@ -134,8 +183,7 @@ export const joinSession = (options: { session: string; token: string; audio?: A
         },
         (error: Error) => {
           // The embedded transport carries everything instead.
-          status = `LiveKit unavailable (${error.message}); voices go through the server`;
-          changed();
+          console.warn(`LiveKit unavailable (${error.message}); voices go through the server`);
           open('socket');
         },
       );
@@ -144,9 +192,6 @@ export const joinSession = (options: { session: string; token: string; audio?: A
   return {
     get view() {
       return view;
-    },
-    get status() {
-      return status;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -161,19 +206,49 @@ export const joinSession = (options: { session: string; token: string; audio?: A
     voices,
     visemes: (participant) => voices?.visemes(participant) ?? null,
     speaking: () => voices?.speaking() ?? null,
+    position: (draft) => {
+      const progress = voices?.progress(draft);
+      return progress?.state === 'audible' ? progress.positionMs : null;
+    },
     microphone: () => mic,
     async startMicrophone(mode) {
       void mic?.close();
+      recognition?.stop();
+      recognition = null;
       mic = livekit ? liveKitMicrophone(livekit, mode) : await openMicrophone({ mode, onFrame: (pcm) => transport?.sendAudio(pcm) });
       if (livekit && mode === 'open') await livekit.setMicrophone(true);
-      changed();
+      apply({ type: 'mic', state: mode });
     },
     stopMicrophone() {
-      mic?.close();
+      void mic?.close();
       mic = null;
-      changed();
+      apply({ type: 'mic', state: 'off' });
+    },
+    startRecognition({ lang, onDevice, onError }) {
+      void mic?.close();
+      mic = null;
+      recognition?.stop();
+      // Said like typed text: the server attributes and logs it the same way.
+      recognition = startRecognition({
+        lang,
+        onDevice,
+        onFinal: (text) => send({ type: 'say', text }),
+        onError: (message) => {
+          recognition = null;
+          apply({ type: 'mic', state: 'off' });
+          onError(message);
+        },
+      });
+      apply({ type: 'mic', state: 'browser' });
+    },
+    stopRecognition() {
+      recognition?.stop();
+      recognition = null;
+      apply({ type: 'mic', state: 'off' });
     },
     leave() {
+      if (frame) cancelAnimationFrame(frame);
+      recognition?.stop();
       void mic?.close();
       void livekit?.close();
       transport?.close();

@@ -1,11 +1,13 @@
 /**
- * The headset's floating panel: the last transcript lines, whose turn it is, your hand and your
+ * The headset's floating panel: the last transcript lines, the room's status line, your hand and your
  * microphone. It floats low in front of your seat (below eye level, never over a face), drawn on a
  * canvas texture (no font files), readable at arm's length.
  */
 import { useEffect, useMemo } from 'react';
 import * as THREE from 'three';
 import { nameOf, type RoomView } from '../state/room';
+import { roomStatus, statusText } from '../state/status';
+import { shownLines } from '../state/transcript';
 import type { Seat } from '../scene/layout';
 import type { Session } from './session';
 
@@ -37,8 +39,7 @@ export const VrPanel = ({ view, seat, session }: { view: RoomView; seat: Seat; s
     ctx.fillRect(0, 0, WIDTH, HEIGHT);
     ctx.fillStyle = '#fff';
     ctx.font = 'bold 40px sans-serif';
-    const turn = me && view.waitingFor === me ? 'Your turn' : view.floor.speaker ? `${nameOf(view, view.floor.speaker)} is speaking` : '';
-    ctx.fillText(turn, 32, 60);
+    ctx.fillText(statusText(view, roomStatus(view, performance.now())), 32, 60, WIDTH - 64);
     ctx.font = '30px sans-serif';
     const hand = me && view.hands.includes(me) ? '✋ hand raised' : 'hand down (A/X)';
     const mic = session.microphone() ? (me && view.talking.includes(me) ? '● mic live' : 'mic on (hold trigger)') : 'mic off';
@@ -46,7 +47,7 @@ export const VrPanel = ({ view, seat, session }: { view: RoomView; seat: Seat; s
     ctx.fillText(`${hand}   ·   ${mic}`, 32, 108);
     ctx.font = '32px sans-serif';
     let y = 170;
-    const lines = view.transcript.slice(-4).flatMap((l) => wrap(ctx, `${nameOf(view, l.speaker)}: ${l.text}`, WIDTH - 64));
+    const lines = shownLines(view).slice(-4).flatMap((l) => wrap(ctx, `${nameOf(view, l.speaker)}: ${l.text}`, WIDTH - 64));
     for (const line of lines.slice(-8)) {
       ctx.fillStyle = '#ffffff';
       ctx.fillText(line, 32, y);

@@ -10,10 +10,10 @@
  *         input={() => input} nameTag="Maya Chen" speaking={false} />
  * ```
  */
-import { useFrame, useLoader } from '@react-three/fiber';
-import { useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import type { Group, SkinnedMesh } from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { useFrame } from '@react-three/fiber';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import type { AnimationClip, Group, SkinnedMesh } from 'three';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { clone } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { NameTag } from './name-tag';
 import { AvatarRig, type RigInput } from './rig';
@@ -64,9 +64,56 @@ const share = (ref: AvatarBase['rigRef'], rig: AvatarRig | null) => {
   else if (ref) ref.current = rig;
 };
 
-export const Avatar = ({ file, position, yaw, seated, input, nameTag, speaking, rigRef }: AvatarProps) => {
-  const gltf = useLoader(GLTFLoader, `${avatarsUrl}${file}`);
-  const { animations } = useLoader(GLTFLoader, `${avatarsUrl}animations.glb`);
+/** How long a body that failed to load waits before it is tried again. */
+const RETRY_MS = 3000;
+
+/** Each GLB loads once for every avatar that wears it; a failed load is forgotten, so it can be tried again. */
+const loads = new Map<string, Promise<GLTF>>();
+const loadGltf = (url: string): Promise<GLTF> => {
+  let load = loads.get(url);
+  if (!load) {
+    load = new GLTFLoader().loadAsync(url);
+    loads.set(url, load);
+    load.catch(() => loads.delete(url));
+  }
+  return load;
+};
+
+/**
+ * The GLBs at `urls`, or null while they load. A failed load (the server restarting, a dropped
+ * connection) is tried again every few seconds instead of throwing: one missing avatar must not
+ * take the room down with it, and inside the canvas a thrown error is reported as uncaught.
+ */
+const useGltfs = (urls: string[]): GLTF[] | null => {
+  const key = urls.join('\n');
+  const [loaded, setLoaded] = useState<{ key: string; gltfs: GLTF[] } | null>(null);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = () =>
+      Promise.all(key.split('\n').map(loadGltf)).then(
+        (gltfs) => live && setLoaded({ key, gltfs }),
+        (error: Error) => {
+          if (!live) return;
+          console.warn(`${error.message}; trying again in ${RETRY_MS / 1000} s`);
+          timer = setTimeout(attempt, RETRY_MS);
+        },
+      );
+    void attempt();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [key]);
+  return loaded?.key === key ? loaded.gltfs : null;
+};
+
+export const Avatar = (props: AvatarProps) => {
+  const gltfs = useGltfs([`${avatarsUrl}${props.file}`, `${avatarsUrl}animations.glb`]);
+  return gltfs ? <Body {...props} gltf={gltfs[0]!} animations={gltfs[1]!.animations} /> : null;
+};
+
+const Body = ({ file, position, yaw, seated, input, nameTag, speaking, rigRef, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
   const body = useMemo(() => {
     const copy = clone(gltf.scene);
     copy.traverse((o) => {

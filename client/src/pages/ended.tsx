@@ -1,0 +1,59 @@
+/**
+ * What a join link shows once its session has ended: the scene, how long it ran, how many turns,
+ * who took part, and the review when there is one.
+ */
+import type { Role } from '../../../server/auth/claims';
+import type { EndedSummary } from '../net/sessions';
+
+/** 754000 → "12 min 34 s". */
+export const formatDuration = (ms: number): string => {
+  const seconds = Math.round(ms / 1000);
+  const minutes = Math.floor(seconds / 60);
+  return minutes ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
+};
+
+export const EndedPage = ({ summary, role }: { summary: EndedSummary; role: Role | null }) => (
+  <main className="page ended" data-page="ended">
+    <h1>{summary.scene.title}</h1>
+    <p className="lead">This session has ended.</p>
+    <dl className="facts">
+      {summary.durationMs !== null && (
+        <>
+          <dt>Duration</dt>
+          <dd>{formatDuration(summary.durationMs)}</dd>
+        </>
+      )}
+      {summary.turns !== null && (
+        <>
+          <dt>Turns</dt>
+          <dd>{summary.turns}</dd>
+        </>
+      )}
+      {summary.participants.length > 0 && (
+        <>
+          <dt>Participants</dt>
+          <dd>
+            <ul className="people">
+              {summary.participants.map((p) => (
+                <li key={p.id}>
+                  {p.name} <small>{p.kind === 'ai' ? 'AI persona' : 'human'}</small>
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
+    </dl>
+    {summary.review ? (
+      <p>
+        <a className="button primary" href={summary.review}>
+          Open the review
+        </a>
+      </p>
+    ) : (
+      <p className="note">
+        {role === 'participant' ? 'There is no review of it yet: your instructor can share one. To rehearse again, ask for a new join link.' : 'There is no review of it yet. Create a new session from the home page to rehearse again.'}
+      </p>
+    )}
+  </main>
+);
