@@ -121,6 +121,8 @@ interface Alias {
 
 interface NameIndex {
   readonly aliases: ReadonlyMap<string, readonly Alias[]>;
+  /** The first word of every alias: a word that is none cannot start a name. */
+  readonly firstWords: ReadonlySet<string>;
   /** Most words in one alias, e.g. 3 for "dr priya raman". */
   readonly longest: number;
 }
@@ -301,7 +303,7 @@ const buildNameIndex = (participants: readonly string[]): NameIndex => {
     // "Doctor, what do you think?" when only one participant holds the title.
     for (const title of titles) add(title, who, 4);
   }
-  return { aliases, longest };
+  return { aliases, firstWords: new Set([...aliases.keys()].map((key) => key.split(' ')[0]!)), longest };
 };
 
 const nameIndexes = new Map<string, NameIndex>();
@@ -473,7 +475,10 @@ const markNames = (raw: readonly RawWord[], index: NameIndex, speaker: string): 
   const out: Word[] = [];
   for (let i = 0; i < raw.length; ) {
     let matched = 0;
-    for (let n = Math.min(index.longest, raw.length - i); n >= 1 && !matched; n--) {
+    // Most words start no name (a possessive "noras" may end one: "nora").
+    const w = raw[i]!.w;
+    const starts = index.firstWords.has(w) || index.firstWords.has(w.slice(0, -1));
+    for (let n = starts ? Math.min(index.longest, raw.length - i) : 0; n >= 1 && !matched; n--) {
       const run = raw.slice(i, i + n);
       if (run.slice(0, -1).some((r) => !/^[.-]?$/.test(r.punct))) continue;
       const last = run[run.length - 1];
@@ -1448,17 +1453,25 @@ const namedObligation = (input: DesignationInput): Designation | null => {
   const text = fold(input.text.replace(APOSTROPHES, "'").trim());
   const hits: Designation[] = [];
   for (const name of input.participants) {
-    if (fold(name) === speaker) continue;
-    const forms = [...new Set([name, name.split(/\s+/)[0]!])].map((n) => escapeName(fold(n))).join('|');
-    const vocative = new RegExp(`^(?:(?:so|well|now|and|okay|ok|right|look|listen|honestly)[, ]+)?(?:${forms}),(?=[^.?!]*\\b(?:you|your|youre|youve|youd|yourself)\\b)`);
-    const third = new RegExp(`\\b(?:${forms}) (?:(?:should|must|could|can|might|may) (?:probably |really |maybe )?|needs to |has to |ought to |(?:might|may) want to )(?:tell|explain|answer|say|share|walk|describe|clarify|show|confirm|speak|fill|talk|give|comment|weigh|account)\\b`);
-    const knows = new RegExp(`\\b(?:${forms}) (?:would know|knows (?:more|best|the answer)|can answer that|is the one to ask)\\b`);
+    const { folded, vocative, third, knows } = obligationPatterns(name);
+    if (folded === speaker) continue;
     if (vocative.test(text)) hits.push({ next: name, pair: 'invitation' });
     else if (third.test(text)) hits.push({ next: name, pair: 'request' });
     else if (knows.test(text)) hits.push({ next: name, pair: 'invitation' });
   }
   return hits.length === 1 ? hits[0]! : null;
 };
+
+// A room keeps its names for the whole session: each name's patterns are compiled once, not per line read.
+const obligationPatterns = memoize((name: string) => {
+  const forms = [...new Set([name, name.split(/\s+/)[0]!])].map((n) => escapeName(fold(n))).join('|');
+  return {
+    folded: fold(name),
+    vocative: new RegExp(`^(?:(?:so|well|now|and|okay|ok|right|look|listen|honestly)[, ]+)?(?:${forms}),(?=[^.?!]*\\b(?:you|your|youre|youve|youd|yourself)\\b)`),
+    third: new RegExp(`\\b(?:${forms}) (?:(?:should|must|could|can|might|may) (?:probably |really |maybe )?|needs to |has to |ought to |(?:might|may) want to )(?:tell|explain|answer|say|share|walk|describe|clarify|show|confirm|speak|fill|talk|give|comment|weigh|account)\\b`),
+    knows: new RegExp(`\\b(?:${forms}) (?:would know|knows (?:more|best|the answer)|can answer that|is the one to ask)\\b`),
+  };
+}, 1024);
 
 const escapeName = (name: string): string => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

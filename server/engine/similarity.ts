@@ -189,12 +189,14 @@ const toSentence = (table: WordVectors, roleOf: (word: string) => WordRole, text
 /** The F1 of shared wording: the weight of each side's content words the other side also says. */
 const sharedWording = (a: Sentence, b: Sentence): number => {
   if (a.termWeight === 0 || b.termWeight === 0) return 0;
-  const [few, many] = a.terms.size <= b.terms.size ? [a, b] : [b, a];
+  const few = a.terms.size <= b.terms.size ? a.terms : b.terms;
+  const many = few === a.terms ? b.terms : a.terms;
+  // forEach, not for-of over entries: this runs for every remembered fact on every turn, and an entry is an allocation.
   let shared = 0;
-  for (const [term, w] of few.terms) {
-    const other = many.terms.get(term);
+  few.forEach((w, term) => {
+    const other = many.get(term);
     if (other !== undefined) shared += w + other;
-  }
+  });
   return shared / (a.termWeight + b.termWeight);
 };
 
@@ -225,7 +227,9 @@ const structuralPenalty = (a: Sentence, b: Sentence): number => {
   // Sentences of very different lengths cannot be made of the same words.
   if (Math.min(a.words.length, b.words.length) / longer < SAME_WORDS_FROM) return 0;
   let shared = 0;
-  for (const [w, n] of a.counts) shared += Math.min(n, b.counts.get(w) ?? 0);
+  a.counts.forEach((n, w) => {
+    shared += Math.min(n, b.counts.get(w) ?? 0);
+  });
   const overlap = shared / longer;
   const flipped = (a.negations - b.negations) % 2 !== 0;
   const swapped = shared < a.words.length && shared < b.words.length;

@@ -182,9 +182,10 @@ export interface SummaryItem {
 export const summaryOf = (topics: Topics, names: (id: string) => string, limit = 6): SummaryItem[] =>
   topics.items
     .filter((t) => Object.keys(t.said).length > 0)
-    .sort((a, b) => Math.max(...Object.values(b.by)) - Math.max(...Object.values(a.by)))
+    .map((t) => ({ t, last: Math.max(...Object.values(t.by)) }))
+    .sort((a, b) => b.last - a.last)
     .slice(0, limit)
-    .map((t) => ({ topic: label(t), points: Object.entries(t.said).map(([id, text]) => ({ who: names(id), text })) }));
+    .map(({ t }) => ({ topic: label(t), points: Object.entries(t.said).map(([id, text]) => ({ who: names(id), text })) }));
 
 /** A short label for a sub-topic: its first clause, at most eight words. */
 export const label = (topic: Subtopic): string => labelOf(topic.text);

@@ -5,6 +5,7 @@
  * suspicion toward Rupert") and concealment goals ("hide that he argued with Henry") are never
  * voiced at all.
  */
+import { memoize } from '../../../engine/memo';
 import type { Cue } from '../../../engine/requests';
 import { firstPerson, pronounForms, selfNames, toAddressee, listenerOf } from './person';
 import { capitalise, escapeRegExp, mentions, sentence, wordCount } from './words';
@@ -31,12 +32,21 @@ export interface VoicedGoal {
 /** Pronouns a goal may use for its persona; of "they" only the subject ("show they can"), as "them" is usually something else ("flag them earlier"). */
 const goalForms = new Set([...pronounForms.f, ...pronounForms.m, 'they', "they're", "they'd", "they'll", "they've", 'themselves']);
 
-/** "the candidate can" said to the candidate: "you can". */
-const toRole = (text: string, cue: Cue): string => {
-  const role = cue.participants.find((p) => p.id === cue.addressee?.id)?.role?.toLowerCase() ?? '';
-  return text.replace(roleReference, (whole, noun: string) => (role && role.includes(noun.toLowerCase().replace(/s$/, '')) ? 'you' : whole))
+/** "the candidate can" said to the candidate (whose role is `role`, lower case): "you can". */
+const toRole = (text: string, role: string): string =>
+  text.replace(roleReference, (whole, noun: string) => (role && role.includes(noun.toLowerCase().replace(/s$/, '')) ? 'you' : whole))
     .replace(/\byou (understands|reacts|stays|knows|has|is|does|wants|thinks)\b/g, (_, verb: string) => `you ${verb === 'has' ? 'have' : verb === 'is' ? 'are' : verb === 'does' ? 'do' : verb.slice(0, -1)}`);
-};
+
+/** A line that may be said in several ways: a string is said as it is, a list is picked from by the turn's chance. */
+type Choice = string | readonly string[];
+
+/** A goal voiced, its alternatives still open. */
+interface GoalVoicing {
+  line?: Choice;
+  ask?: string;
+  request?: Choice;
+  askee?: string;
+}
 
 /**
  * A goal as the speaker would pursue it aloud. "get Ruth's card" becomes a request to Ruth;
@@ -44,16 +54,34 @@ const toRole = (text: string, cue: Cue): string => {
  * minutes" a proposal. Covert and concealment goals are not voiced.
  */
 const voiceGoal = (goal: string, cue: Cue, rng: Rng): VoicedGoal => {
+  const role = cue.participants.find((p) => p.id === cue.addressee?.id)?.role?.toLowerCase() ?? '';
+  const others = cue.participants.filter((p) => p.id !== cue.speaker.id).map((p) => p.shortName);
+  const voicing = voicingOf([goal, role, selfNames(cue).join('\u0000'), others.join('\u0000')].join('\u0001'));
+  const choose = (choice: Choice | undefined) => (choice === undefined || typeof choice === 'string' ? choice : rng.pick(choice));
+  // The line is chosen before the request: the turn's chance is drawn in that order.
+  const line = choose(voicing.line);
+  const request = choose(voicing.request);
+  return {
+    ...(line !== undefined ? { line } : {}),
+    ...(voicing.ask !== undefined ? { ask: voicing.ask } : {}),
+    ...(request !== undefined ? { request } : {}),
+    ...(voicing.askee !== undefined ? { askee: voicing.askee } : {}),
+  };
+};
+
+// A persona's goals are voiced on every turn they speak: each is read once per addressee's role.
+const voicingOf = memoize((key: string): GoalVoicing => {
+  const [goal, role, self, joinedOthers] = key.split('\u0001') as [string, string, string, string];
   const raw = goal.trim().replace(/[.!;]+$/, '');
-  const imperative = toRole(raw.charAt(0).toLowerCase() + raw.slice(1), cue);
+  const imperative = toRole(raw.charAt(0).toLowerCase() + raw.slice(1), role);
   if (!imperative || concealment.test(imperative) || covert.test(imperative) || roleReference.test(imperative)) return {};
-  const g = firstPerson(imperative, goalForms, selfNames(cue)).replace(/\s+(credibly|clearly|concisely|honestly|quickly|briefly|properly)$/, '');
-  const others = cue.participants.filter((p) => p.id !== cue.speaker.id);
-  const pick = (...lines: string[]) => rng.pick(lines);
+  const g = firstPerson(imperative, goalForms, self.split('\u0000')).replace(/\s+(credibly|clearly|concisely|honestly|quickly|briefly|properly)$/, '');
+  const others = joinedOthers ? joinedOthers.split('\u0000') : [];
+  const pick = (...lines: string[]): Choice => lines;
   let m: RegExpMatchArray | null;
 
   if (/\b(card|cards|contact|contacts|email address|number)\b/.test(g) && /^(get|leave with|exchange|swap|collect)\b/.test(g)) {
-    const askee = others.find((p) => new RegExp(`\\b${escapeRegExp(p.shortName)}['’]s\\b`).test(g))?.shortName;
+    const askee = others.find((shortName) => new RegExp(`\\b${escapeRegExp(shortName)}['’]s\\b`).test(g));
     return {
       line: pick('Before we all scatter, I would love to swap cards with a few of you.', 'I should really swap contacts with someone before the next session.'),
       request: pick('could I get your card before we go', 'could we swap contacts before the next session'),
@@ -77,7 +105,7 @@ const voiceGoal = (goal: string, cue: Cue, rng: Rng): VoicedGoal => {
     return { line, ask: asked };
   }
   if ((m = g.match(/^ask (?:one |a |an |some |two )?(.+?) questions?(?: .*)?$/))) return {};
-  if (others.some((p) => mentions(g, p.shortName) && !new RegExp(`\\b${escapeRegExp(p.shortName)}['’]s\\b`).test(g)) && !/^(make sure|keep|agree)\b/.test(g)) return {};
+  if (others.some((shortName) => mentions(g, shortName) && !new RegExp(`\\b${escapeRegExp(shortName)}['’]s\\b`).test(g)) && !/^(make sure|keep|agree)\b/.test(g)) return {};
   if ((m = g.match(/^find (?!out\b)(.+)$/))) return { line: `I am looking for ${m[1]}.` };
   if ((m = g.match(/^push back on (.+)$/))) return { line: `I would push back on ${m[1]}.` };
   if ((m = g.match(/^argue (?:that )?(.+)$/))) return { line: `I would argue that ${m[1]}.` };
@@ -101,7 +129,7 @@ const voiceGoal = (goal: string, cue: Cue, rng: Rng): VoicedGoal => {
   if ((m = g.match(/^hear (?:about )?(.+)$/))) return { line: `I would love to hear about ${m[1]}.` };
   if ((m = g.match(/^pitch (my|our) (\S+)/))) return { line: `${capitalise(m[1]!)} ${m[2]} could help with exactly this.` };
   return { line: pick(`I would really like to ${g}.`, `What I want out of this is to ${g}.`, `I am hoping to ${g}.`) };
-};
+});
 
 /** The voiced goals of the speaker, said to whoever they talk to. */
 export const voicedGoals = (cue: Cue, rng: Rng): VoicedGoal[] =>

@@ -16,7 +16,7 @@ import type { Rng } from '../../../engine/rng';
 import { concealment, roleReference, voicedGoals, type VoicedGoal } from './goals';
 import { isHedged, quoting, retellings, type Quoting } from './paraphrase';
 import { backstoryForms, backstoryVoice, firstPerson, listenerOf, selfNames, speakerForms, toAddressee } from './person';
-import { clause, contentWords, properNouns, sentence, sentencesOf, shared, tokens, verbWords, wordCount } from './words';
+import { contentWords, lowerFirst, properNouns, sentence, sentencesOf, shared, tokens, verbWords, wordCount } from './words';
 
 export type Source = 'point' | 'fact' | 'backstory' | 'goal' | 'content' | 'context';
 
@@ -31,7 +31,7 @@ export interface Material {
   source: Source;
   /** Its content words, stemmed. */
   words: ReadonlySet<string>;
-  tags: Set<Tag>;
+  tags: ReadonlySet<Tag>;
   /** Already said this session, by the speaker or just now by someone else, nearly or wholly. */
   used: boolean;
   /** Where it came from, for content: "the doctor's note". */
@@ -54,13 +54,6 @@ const tagPatterns: [Tag, RegExp][] = [
   ['reason', /\b(because|so that|since|due to|which is why|so|why|caused?|reason)\b/i],
 ];
 
-const patternTags = memoize((text: string): readonly Tag[] => tagPatterns.filter(([, p]) => p.test(text)).map(([t]) => t));
-
-const tagsOf = (text: string, names: ReadonlySet<string>): Set<Tag> => {
-  const tags = new Set<Tag>(patternTags(text));
-  if (tokens(text).some((w) => names.has(w))) tags.add('person');
-  return tags;
-};
 
 /** Sentences of the context that say something about the situation, not about the rehearsal or the room's rules. */
 const meta = /\b(trainee|rehears|practis|practic|panelists take turns|answers in between|anyone may|nobody is in charge|facilitates|runs a strict|the conversation is open|sit(s)? around|face a screen|meets? for|share a round|each will stay|\d+-minute|fortnightly|the designer presenting)\b/i;
@@ -83,7 +76,7 @@ const hasVerb = (text: string): boolean =>
  * preposition ("Found by:") or a body that starts with a verb ("onboarded two accounts") reads as
  * a note, not as speech, and is left out.
  */
-const sectionLine = (section: string): string | undefined => {
+const sectionLine = memoize((section: string): string | undefined => {
   const m = section.match(/^([^:]{2,40}):\s+(.+)$/);
   if (!m) return section;
   const label = m[1]!.trim().replace(/^(the|a|an)\s+/i, '');
@@ -96,10 +89,36 @@ const sectionLine = (section: string): string | undefined => {
   if (/^(why|what|how|who|when|where)\b/i.test(label) || (wordCount(body) >= 5 && hasVerb(body))) return body;
   if (/^next$/i.test(label)) return `the next step is ${body}`;
   return `the ${noun} ${plural ? 'are' : 'is'} ${body}`;
-};
+});
 
 /** "I'm a staff engineer ...", "I've had eleven years on the job": who one is, said when asked or introducing oneself. */
 const identity = /^(I'm (a|an|the|[A-Z])|I've had|I was married)/;
+
+/** What an item's text gives, whoever says it and when; null for a text too short to say. */
+interface Reading {
+  said: string;
+  /** `said` without its final stop, to embed (its first letter is lowered or not by the turn's proper nouns). */
+  body: string;
+  words: ReadonlySet<string>;
+  tokens: readonly string[];
+  /** Its tags, and the same with 'person' for a text that names someone in the room. */
+  tags: ReadonlySet<Tag>;
+  personTags: ReadonlySet<Tag>;
+  hedged: boolean;
+}
+
+// A persona's material is gathered again on every turn: each text is read once.
+const readingOf = memoize((text: string): Reading | null => {
+  if (wordCount(text) < 4) return null;
+  const tagged = (person: boolean): Set<Tag> => {
+    const tags = new Set<Tag>(tagPatterns.filter(([, p]) => p.test(text)).map(([t]) => t));
+    if (person) tags.add('person');
+    if (identity.test(text)) tags.add('identity');
+    return tags;
+  };
+  const said = sentence(text);
+  return { said, body: said.trim().replace(/[.;:,!]+$/, ''), words: contentWords(text), tokens: tokens(text), tags: tagged(false), personTags: tagged(true), hedged: isHedged(said) };
+});
 
 /** Words of a concealment goal that say how, not what ("hide that ... that night"). */
 const concealing = new Set(['hide', 'keep', 'never', 'mention', 'avoid', 'subject', 'private', 'secret', 'quiet', 'hidden', 'night', 'own', 'away']);
@@ -111,17 +130,21 @@ const concealing = new Set(['hide', 'keep', 'never', 'mention', 'avoid', 'subjec
  * which wait for a direct question.
  */
 const sensitiveWords = (cue: Cue): { avoid: Set<string>; concealed: Set<string> } => {
-  // Word by word, each text on its own: the scene's texts are read once, only the turn's words are new.
-  const visibleTexts = [
-    cue.topic,
-    cue.context,
-    ...cue.contents.flatMap((c) => [c.title, c.summary, ...c.sections]),
-    cue.lastMessage?.text ?? '',
-    cue.human?.text ?? '',
-    cue.obligation?.text ?? '',
-    ...cue.participants.map((p) => `${p.name} ${p.role ?? ''}`),
-  ].map(contentWords);
-  const visible = { has: (w: string) => visibleTexts.some((words) => words.has(w)) };
+  // Word by word, each text on its own: the scene's texts are read once, only the turn's words are
+  // new; and only for a speaker with something to keep (most have no secret and hide nothing).
+  let visibleTexts: ReadonlySet<string>[] | undefined;
+  const visible = {
+    has: (w: string) =>
+      (visibleTexts ??= [
+        cue.topic,
+        cue.context,
+        ...cue.contents.flatMap((c) => [c.title, c.summary, ...c.sections]),
+        cue.lastMessage?.text ?? '',
+        cue.human?.text ?? '',
+        cue.obligation?.text ?? '',
+        ...cue.participants.map((p) => `${p.name} ${p.role ?? ''}`),
+      ].map(contentWords)).some((words) => words.has(w)),
+  };
   const sayableTexts = cue.facts.map(contentWords);
   const sayable = { has: (w: string) => sayableTexts.some((words) => words.has(w)) };
   const avoid = new Set<string>();
@@ -160,13 +183,22 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
   const proper = properNouns([cue.context, cue.speaker.backstory ?? '', ...cue.facts, ...cue.bank.points, ...cue.contents.flatMap((c) => [c.summary, ...c.sections])]);
   for (const p of cue.participants) for (const n of tokens(p.name)) proper.add(n);
   const add = (text: string | undefined, source: Source, cite?: string, origin = text ?? '') => {
-    if (!text || wordCount(text) < 4) return;
-    const words = contentWords(text);
-    if ([...words].some((w) => avoid.has(w))) return;
-    const tags = tagsOf(text, names);
-    if (identity.test(text)) tags.add('identity');
-    const said_ = sentence(text);
-    items.push({ text: said_, clause: clause(said_, proper), source, words, tags, used: usedIn(words, said) || usedIn(words, heard), origin, hedged: isHedged(said_), ...(cite ? { cite } : {}) });
+    if (!text) return;
+    const reading = readingOf(text);
+    if (!reading) return;
+    const { words } = reading;
+    for (const w of words) if (avoid.has(w)) return;
+    items.push({
+      text: reading.said,
+      clause: lowerFirst(reading.body, proper),
+      source,
+      words,
+      tags: reading.tokens.some((w) => names.has(w)) ? reading.personTags : reading.tags,
+      used: usedIn(words, said) || usedIn(words, heard),
+      origin,
+      hedged: reading.hedged,
+      ...(cite ? { cite } : {}),
+    });
   };
 
   for (const point of cue.bank.points) add(point, 'point');

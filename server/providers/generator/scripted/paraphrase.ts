@@ -10,6 +10,7 @@
  * // ['At twenty-five to ten, I left the cellar; Henry was alive and angry.', 'Henry was alive and angry. ...', ...]
  * ```
  */
+import { memoize } from '../../../engine/memo';
 import { MAX_QUOTED_WORDS, wordsOf } from '../../../engine/novelty';
 import type { Rng } from '../../../engine/rng';
 import { capitalise, clause, sentence, verbWords, wordCount } from './words';
@@ -115,18 +116,26 @@ export interface Quoting {
   at(text: string): number;
 }
 
-/** A quote check by the sources' (n+1)-grams: linear in the text, built once per turn. */
-export const quoting = (sources: readonly string[]): Quoting => {
-  const n = MAX_QUOTED_WORDS + 1;
+const GRAM = MAX_QUOTED_WORDS + 1;
+
+/** A source's (n+1)-grams, built once per source: a persona's knowledge is checked against on every turn. */
+const gramsOf = memoize((source: string): ReadonlySet<string> => {
   const grams = new Set<string>();
-  for (const source of sources) {
-    const words = wordsOf(source);
-    for (let i = 0; i + n <= words.length; i++) grams.add(words.slice(i, i + n).join(' '));
-  }
+  const words = wordsOf(source);
+  for (let i = 0; i + GRAM <= words.length; i++) grams.add(words.slice(i, i + GRAM).join(' '));
+  return grams;
+});
+
+/** A quote check by the sources' (n+1)-grams: linear in the text. */
+export const quoting = (sources: readonly string[]): Quoting => {
+  const grams = sources.map(gramsOf).filter((g) => g.size > 0);
   const at = (text: string): number => {
-    if (!grams.size) return -1;
+    if (!grams.length) return -1;
     const words = wordsOf(text);
-    for (let i = 0; i + n <= words.length; i++) if (grams.has(words.slice(i, i + n).join(' '))) return i;
+    for (let i = 0; i + GRAM <= words.length; i++) {
+      const gram = words.slice(i, i + GRAM).join(' ');
+      if (grams.some((g) => g.has(gram))) return i;
+    }
     return -1;
   };
   return Object.assign((text: string) => at(text) >= 0, { at });

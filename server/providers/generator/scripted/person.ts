@@ -189,9 +189,13 @@ export const speakerForms = (cue: Cue, text: string): ReadonlySet<string> => {
  * Knowledge or a goal said to someone it names: "a bottle for Vivian" to Vivian is "a bottle for
  * you", "Vivian's car" is "your car", "make sure Sam understands" is "make sure you understand".
  */
-export const toAddressee = (text: string, names: readonly string[]): string => {
-  if (!names.length) return text;
-  const [possessive, object, subject] = addressPatterns(names.join('\u0000'));
+export const toAddressee = (text: string, names: readonly string[]): string => (names.length ? toAddresseeOf(`${names.join('\u0000')}\u0001${text}`) : text);
+
+// The same knowledge is said to the same listener turn after turn: rewritten once per listener.
+const toAddresseeOf = memoize((key: string): string => {
+  const joined = key.slice(0, key.indexOf('\u0001'));
+  const text = key.slice(joined.length + 1);
+  const [possessive, object, subject] = addressPatterns(joined);
   return text
     .split(/(["“][^"”]*["”])/)
     .map((segment, i) =>
@@ -203,7 +207,7 @@ export const toAddressee = (text: string, names: readonly string[]): string => {
             .replace(subject, (_, lead: string, verb: string) => `${lead}${lead.trim() ? 'you' : 'You'} ${agreeWithYou(verb)}`),
     )
     .join('');
-};
+});
 
 /** The patterns that find a listener's names, compiled once per listener (`replace` restarts a global pattern). */
 const addressPatterns = memoize((joined: string): [RegExp, RegExp, RegExp] => {
@@ -263,7 +267,15 @@ const article = (word: string): string =>
  * led"), "Product manager with six years ..." (a noun: "I'm a product manager ..."), "Married to
  * Henry ..." (a state: "I was married to Henry ...").
  */
-export const backstoryVoice = (text: string, forms: ReadonlySet<string>, names: readonly string[]): string | undefined => {
+export const backstoryVoice = (text: string, forms: ReadonlySet<string>, names: readonly string[]): string | undefined =>
+  backstoryVoiceOf([[...forms].join(' '), names.join('\u0000'), text].join('\u0001'));
+
+// A backstory is voiced on every turn its persona speaks: each sentence is converted once per speaker.
+const backstoryVoiceOf = memoize((key: string): string | undefined => {
+  const [joinedForms, joinedNames] = key.split('\u0001', 2) as [string, string];
+  const text = key.slice(joinedForms.length + joinedNames.length + 2);
+  const forms = new Set(joinedForms.split(' ').filter(Boolean));
+  const names = joinedNames ? joinedNames.split('\u0000') : [];
   const converted = firstPerson(text.trim(), forms, names);
   const words = converted.split(/\s+/);
   const first = (words[0] ?? '').replace(/[,;:]$/, '');
@@ -291,4 +303,4 @@ export const backstoryVoice = (text: string, forms: ReadonlySet<string>, names: 
   if (/^[A-Z][a-z]+['’]s$/.test(first)) return `I'm ${converted}`;
   if (/^[A-Z][a-z-]+$/.test(first) && /^[a-z]/.test(second)) return `I'm ${article(lower)} ${lower} ${rest}`;
   return undefined;
-};
+});

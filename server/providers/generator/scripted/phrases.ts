@@ -9,6 +9,7 @@
  * topicRef('the launch date for the Aurora app'); // "the launch date"
  * ```
  */
+import { memoize } from '../../../engine/memo';
 import {
   adverbs,
   conjunctions,
@@ -135,12 +136,21 @@ export const nounPhrases = (text: string, names: ReadonlySet<string>, perspectiv
  * The key phrases of what someone said, for picking up: those of its last question first (the
  * question being answered), then of the rest. Longer phrases (three words or more) are preferred.
  */
-export const keyPhrases = (text: string, names: ReadonlySet<string>, perspective: Perspective = 'other'): string[] => {
-  const questions = text.split(/(?<=[.!?])\s+/).filter((s) => s.includes('?'));
-  const found = [...new Set([...(questions.length ? nounPhrases(questions.at(-1)!, names, perspective) : []), ...nounPhrases(text, names, perspective)])];
-  // Stable: phrases of two words or more before single nouns ("the plan").
-  return [...found.filter((p) => wordCount(p) >= 3), ...found.filter((p) => wordCount(p) < 3)];
-};
+export const keyPhrases = (text: string, names: ReadonlySet<string>, perspective: Perspective = 'other'): readonly string[] =>
+  keyPhrasesAmong([...names].join('\u0000'))[perspective](text);
+
+// What was said is picked up by everyone who speaks after it: read once per room (its names) and side.
+const keyPhrasesAmong = memoize((joined: string): Record<Perspective, (text: string) => readonly string[]> => {
+  const names = new Set(joined ? joined.split('\u0000') : []);
+  const read = (perspective: Perspective) =>
+    memoize((text: string): readonly string[] => {
+      const questions = text.split(/(?<=[.!?])\s+/).filter((s) => s.includes('?'));
+      const found = [...new Set([...(questions.length ? nounPhrases(questions.at(-1)!, names, perspective) : []), ...nounPhrases(text, names, perspective)])];
+      // Stable: phrases of two words or more before single nouns ("the plan").
+      return [...found.filter((p) => wordCount(p) >= 3), ...found.filter((p) => wordCount(p) < 3)];
+    }, 1024);
+  return { speaker: read('speaker'), other: read('other') };
+}, 64);
 
 const occasions = /^(stand-?ups?|meetings?|reviews?|interviews?|sessions?|talks?|q&a|lunch|dinner|critiques?|discussions?|conversations?|calls?|syncs?|questions|retros?|retrospectives?|workshops?|presentations?|visits?|parties|party)$/i;
 
@@ -154,7 +164,7 @@ const headStops = wordSet(
  * ready" gives "the redesigned onboarding flow"; "Getting to know strangers ..." and "Who killed
  * ..." give nothing.
  */
-export const topicRef = (topic: string): string | undefined => {
+export const topicRef = memoize((topic: string): string | undefined => {
   const words = topic.trim().replace(/[.!?]+$/, '').split(/\s+/);
   let start = 0;
   const first = (words[0] ?? '').toLowerCase();
@@ -176,4 +186,4 @@ export const topicRef = (topic: string): string | undefined => {
   const noun = nouns.map((w, i) => (i === 0 && start === 0 && !determiner && /^[A-Z][a-z]/.test(w) ? w.toLowerCase() : w)).join(' ');
   const article = !determiner || /^(a|an)$/i.test(determiner) ? 'the' : determiner.toLowerCase();
   return `${article} ${noun}`;
-};
+});

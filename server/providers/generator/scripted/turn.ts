@@ -48,7 +48,7 @@ export interface Heard {
   shortName: string;
   text: string;
   /** Key noun phrases, said back to them ("my redesign" as "your redesign"). */
-  phrases: string[];
+  phrases: readonly string[];
   words: ReadonlySet<string>;
 }
 

@@ -4,6 +4,7 @@
  * ('asks follow-ups that start with "and then what"') becomes that persona's own follow-up or
  * marker; the mood gives the feeling they may admit to.
  */
+import { memoize } from '../../../engine/memo';
 import type { Cue } from '../../../engine/requests';
 
 const markersByTrait: [RegExp, string[]][] = [
@@ -22,13 +23,13 @@ const plainMarkers = ['So,', 'Well,', 'Right,', 'Okay,', 'Now,', 'Actually,', 'H
 
 export interface Voice {
   /** Discourse markers a line may open with, the persona's own first. */
-  markers: string[];
+  readonly markers: readonly string[];
   /** The persona's own follow-up questions, from quoted traits: "and then what", "what happens when it fails". */
-  followUps: string[];
+  readonly followUps: readonly string[];
   /** A feeling from the mood, when the mood is one ("tense, rehearsed" gives "tense"). */
-  feeling?: string;
+  readonly feeling?: string;
   /** Whether the persona would admit to that feeling. */
-  uneasy: boolean;
+  readonly uneasy: boolean;
 }
 
 const feelings =
@@ -36,13 +37,17 @@ const feelings =
 
 const admitted = /^(anxious|nervous|worried|uneasy|tense|tired|frustrated|irritable|blindsided|shaken|bitter|restless|impatient|shy|wary|sad|angry|annoyed|stressed|overwhelmed|uncertain|confused|frightened|scared|hurt|apprehensive|pessimistic|skeptical|sceptical|exhausted|rattled|uncomfortable|grieving)$/i;
 
-export const voiceOf = (cue: Cue): Voice => {
-  const traits = cue.speaker.traits.join(' ').toLowerCase();
+export const voiceOf = (cue: Cue): Voice => voiceFrom([cue.speaker.mood, ...cue.speaker.traits].join('\u0000'));
+
+// A persona's voice is the same on every turn: read once per mood and traits.
+const voiceFrom = memoize((key: string): Voice => {
+  const [mood, ...personaTraits] = key.split('\u0000') as [string, ...string[]];
+  const traits = personaTraits.join(' ').toLowerCase();
   const own = markersByTrait.filter(([pattern]) => pattern.test(traits)).flatMap(([, markers]) => markers);
-  const quoted = cue.speaker.traits.flatMap((t) => [...t.matchAll(/["“]([^"”]{3,40})["”]/g)].map((m) => m[1]!.trim()));
+  const quoted = personaTraits.flatMap((t) => [...t.matchAll(/["“]([^"”]{3,40})["”]/g)].map((m) => m[1]!.trim()));
   const followUps = quoted.filter((q) => /^(and|what|why|how|who|where|when|which|so)\b/i.test(q));
   const spokenMarkers = quoted.filter((q) => !followUps.includes(q) && q.split(/\s+/).length <= 4).map((q) => `${q.charAt(0).toUpperCase()}${q.slice(1)},`);
-  const first = cue.speaker.mood.split(/,|\bbut\b|\band\b/)[0]!.trim().toLowerCase();
+  const first = mood.split(/,|\bbut\b|\band\b/)[0]!.trim().toLowerCase();
   const feeling = feelings.test(first) ? first : undefined;
   return {
     markers: [...new Set([...spokenMarkers, ...own, ...plainMarkers])],
@@ -50,4 +55,4 @@ export const voiceOf = (cue: Cue): Voice => {
     ...(feeling ? { feeling } : {}),
     uneasy: !!feeling && admitted.test(feeling),
   };
-};
+});

@@ -64,14 +64,26 @@ const sentenceStarters = wordSet(
 
 /** Lower-cases a sentence's first letter so it can follow a comma or colon, unless it starts with "I", an acronym or a name. */
 export const lowerFirst = (text: string, proper?: ReadonlySet<string>): string => {
-  const first = text.split(/\s+/)[0] ?? '';
-  if (/^I('|’|$)/.test(first) || /^[A-Z0-9]{2,}/.test(first)) return text;
-  const bare = first.replace(/['’].*$/, '').replace(/[^A-Za-z-]/g, '').toLowerCase();
+  const opening = openingOf(text);
+  if (opening === null) return text;
   // A capitalised word the scene never capitalises mid-sentence, and not followed by another ("Northwind Health"), is a plain word.
-  const second = (text.split(/\s+/)[1] ?? '').replace(/^I(['’]\w+)?$/, 'i');
-  const known = proper ? !proper.has(bare) && /^[A-Z][a-z-]+$/.test(first.replace(/['’].*$|[^A-Za-z-]+$/g, '')) && !/^[A-Z]/.test(second) : false;
-  return sentenceStarters.has(bare) || known ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+  const known = proper ? opening.plainCapital && !proper.has(opening.bare) : false;
+  return opening.starter || known ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 };
+
+/**
+ * How a text opens, for `lowerFirst`: null when it must keep its capital ("I", an acronym);
+ * `bare`, its first word in lower case; `starter`, a word capitalised only for starting the
+ * sentence; `plainCapital`, a capitalised word not followed by another. Read once per text: the
+ * scene's sentences are embedded again every turn.
+ */
+const openingOf = memoize((text: string): { bare: string; starter: boolean; plainCapital: boolean } | null => {
+  const first = text.split(/\s+/)[0] ?? '';
+  if (/^I('|’|$)/.test(first) || /^[A-Z0-9]{2,}/.test(first)) return null;
+  const bare = first.replace(/['’].*$/, '').replace(/[^A-Za-z-]/g, '').toLowerCase();
+  const second = (text.split(/\s+/)[1] ?? '').replace(/^I(['’]\w+)?$/, 'i');
+  return { bare, starter: sentenceStarters.has(bare), plainCapital: /^[A-Z][a-z-]+$/.test(first.replace(/['’].*$|[^A-Za-z-]+$/g, '')) && !/^[A-Z]/.test(second) };
+});
 
 /** Words written with a capital inside a sentence somewhere in `texts`: names, places, brands ("Henry", "Phoenix"). */
 export const properNouns = (texts: readonly string[]): Set<string> => {
@@ -82,15 +94,18 @@ export const properNouns = (texts: readonly string[]): Set<string> => {
 
 const properNounsIn = memoize((text: string): readonly string[] => [...text.matchAll(/(?<=[a-z0-9,;:)"”]\s+)([A-Z][a-z][A-Za-z-]*)/g)].map((m) => m[1]!.toLowerCase()));
 
-export const tokens = (text: string): string[] => text.toLowerCase().replace(/’/g, "'").match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? [];
+// The helpers below are memoised: a scene's texts are read again on every turn.
 
-export const wordCount = (text: string): number => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+export const tokens: (text: string) => readonly string[] = memoize((text) => text.toLowerCase().replace(/’/g, "'").match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? []);
 
-export const sentencesOf = (text: string): string[] =>
+export const wordCount: (text: string) => number = memoize((text) => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length);
+
+export const sentencesOf: (text: string) => readonly string[] = memoize((text) =>
   text
     .split(/(?<=[.!?]["”]?)\s+(?=["“]?[A-Z0-9])/)
     .map((s) => s.trim())
-    .filter(Boolean);
+    .filter(Boolean),
+);
 
 /** A crude stem, to match "argued" with "argue" and "bottles" with "bottle". */
 const stemOf = (word: string): string => word.replace(/'s$/, '').replace(/(ing|ed|es|s)$/, '');
