@@ -94,7 +94,8 @@ export const UtteranceEvent = z.object({
   pair: PairType,
   act: Act,
   snippet: z.string(),
-  source: z.enum(['ai', 'human', 'simulated-human', 'scripted']),
+  /** `instructor`: the instructor's words in a seat they took over (voiced with the seat's voice). */
+  source: z.enum(['ai', 'human', 'simulated-human', 'scripted', 'instructor']),
   durationMs: z.number().nonnegative(),
   replyTo: z.string().optional().describe('the utterance this answers, when it is a second pair part'),
   interrupted: z.boolean().optional(),

@@ -83,7 +83,13 @@ const apply = (c: Ctx, input: EngineInput): void => {
       return proceed(c);
     case 'presence': {
       const away = state.away.includes(input.participant);
-      const was = state.present.includes(input.participant) && !away;
+      const controlled = state.controlled.includes(input.participant);
+      const was = state.present.includes(input.participant) && !away && !controlled;
+      // A human who arrives in a seat the instructor spoke for takes it back.
+      if (input.present && controlled) {
+        state.controlled = state.controlled.filter((p) => p !== input.participant);
+        emit(c, { type: 'system', level: 'info', code: 'hand-back', message: `${c.roster.name(input.participant)} is here and speaks for themselves again.`, participant: input.participant, audience: 'observers' });
+      }
       state.away = input.held && !input.present ? [...new Set([...state.away, input.participant])] : state.away.filter((p) => p !== input.participant);
       // A held seat stays present: the room waits for its human, nobody speaks for them.
       const keep = input.present || (input.held ?? false);
@@ -112,6 +118,8 @@ const apply = (c: Ctx, input: EngineInput): void => {
     case 'notice':
       emit(c, { type: 'system', level: input.level, code: input.code, message: input.message });
       return;
+    case 'take-over':
+      return onTakeOver(c, input);
     case 'slide': {
       const content = state.scene.contents.find((x) => x.id === input.content);
       const count = Math.max(1, content?.sections.length ?? 0);
@@ -252,7 +260,8 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   const { state } = c;
   const { participant, text, cut } = input;
   const person = c.roster.byId.get(participant);
-  if (!person || person.kind !== 'human') {
+  const instructor = state.controlled.includes(participant);
+  if (!person || (person.kind !== 'human' && !instructor)) {
     emit(c, { type: 'system', level: 'warn', code: 'not-a-human', message: `"${participant}" is not a human participant of this scene` });
     return;
   }
@@ -278,8 +287,40 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   if (!state.present.includes(participant)) state.present = [...state.present, participant];
   const plan: Plan = expected ?? { ...planFor(c, participant, 'human'), act: 'statement' };
   if (!expected) emit(c, { type: 'floor', speaker: participant, reason: 'human' });
-  accept(c, plan, text.trim(), 'human', { durationMs: input.durationMs, ...(input.spoken ? { spoken: input.spoken } : {}) });
+  accept(c, plan, text.trim(), instructor ? 'instructor' : 'human', { durationMs: input.durationMs, ...(input.spoken ? { spoken: input.spoken } : {}) });
   proceed(c);
+};
+
+/**
+ * The instructor takes a seat over: when it has the floor the room waits for the instructor's
+ * line, as for a present human (nobody else sees the switch). Handed back, the seat is the
+ * generator's (or its human's, if they are here) again, and a turn that waited for it goes on.
+ */
+const onTakeOver = (c: Ctx, input: Extract<EngineInput, { type: 'take-over' }>): void => {
+  const { state } = c;
+  const { participant, on } = input;
+  if (!c.roster.byId.has(participant) || state.controlled.includes(participant) === on) return;
+  const joined = state.present.includes(participant) && !state.controlled.includes(participant);
+  if (on && joined) {
+    emit(c, { type: 'system', level: 'warn', code: 'seat-taken', message: `${c.roster.name(participant)} is here and speaks for themselves.`, audience: 'observers' });
+    return;
+  }
+  state.controlled = on ? [...state.controlled, participant] : state.controlled.filter((p) => p !== participant);
+  state.present = on ? [...state.present, participant] : state.present.filter((p) => p !== participant);
+  emit(c, {
+    type: 'system',
+    level: 'info',
+    code: on ? 'take-over' : 'hand-back',
+    message: on ? `You speak for ${c.roster.name(participant)}: the room waits for your line on their turns.` : `${c.roster.name(participant)} is back with the simulation.`,
+    participant,
+    audience: 'observers',
+  });
+  const plan = state.awaiting;
+  if (!on && plan?.speaker === participant && state.phase === 'running') {
+    state.awaiting = null;
+    beginTurn(c, plan);
+  }
+  // A line already being generated for the seat is let through: the instructor speaks from its next turn.
 };
 
 const onApproval = (c: Ctx, input: Extract<EngineInput, { type: 'approval' }>): void => {

@@ -108,6 +108,8 @@ export interface SessionState {
   slides: Record<string, number>;
   /** Joined humans whose connection dropped and whose seat is held for them. */
   away: string[];
+  /** Seats the instructor took over: the room waits for the instructor's line when one has the floor. */
+  controlled: string[];
   /** Whether each utterance's knowledge is normalised by the generator (an LLM), not only by rules. */
   normalize: boolean;
   /** Normalisations asked for and not yet answered: request id → the utterance. */
@@ -164,6 +166,8 @@ export type EngineInput =
   | { type: 'presence'; participant: string; present: boolean; held?: boolean }
   | { type: 'notice'; level: EventOf<'system'>['level']; code: string; message: string }
   | { type: 'clock'; t: number }
+  /** The instructor takes over a seat (`on`), or hands it back to whoever spoke for it before. */
+  | { type: 'take-over'; participant: string; on: boolean }
   /** Shows slide `index` of slides `content` (by a presenter, or the instructor: null). */
   | { type: 'slide'; content: string; index: number; by: string | null }
   | { type: 'pause' }
@@ -218,6 +222,7 @@ export const createSession = (scene: LoadedScene, options: { seed: number; prese
   pending: null,
   refreshing: null,
   away: [],
+  controlled: [],
   slides: {},
   normalize: options.normalizeKnowledge ?? false,
   normalizing: {},

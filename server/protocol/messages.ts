@@ -54,6 +54,11 @@ export const ObserverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('regenerate'), proposal: id, intent: z.enum(intents).optional() }).strict(),
   z.object({ type: z.literal('inject'), text }).strict(),
   z.object({ type: z.literal('end') }).strict(),
+  /** The instructor speaks for a seat (a persona, or a human seat nobody has joined) until `hand-back`. */
+  z.object({ type: z.literal('take-over'), participant: id }).strict(),
+  z.object({ type: z.literal('hand-back'), participant: id }).strict(),
+  /** The instructor's line in a seat they took over: logged as that participant's and voiced with their voice. */
+  z.object({ type: z.literal('say-as'), participant: id, text }).strict(),
 ]);
 
 export const PingMessage = z.object({ type: z.literal('ping') }).strict();
@@ -109,6 +114,8 @@ export const Snapshot = z.object({
   hands: z.array(z.string()),
   /** The slide each slide deck shows now (from 0); absent: the first. */
   slides: z.record(z.string(), z.number().int()).optional(),
+  /** Observers only: the seats the instructor has taken over. */
+  controlled: z.array(z.string()).optional(),
   /** Observers only: the open human-control proposal. */
   proposal: z
     .object({ id: z.string(), participant: z.string(), intent: z.enum(intents), text: z.string(), candidates: z.array(z.object({ intent: z.enum(intents), text: z.string() })).optional() })

@@ -251,6 +251,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         hands: state.hands,
         slides: state.slides,
         proposal: role === 'participant' ? null : state.proposal,
+        ...(role === 'participant' ? {} : { controlled: state.controlled }),
         lastSeq: state.seq,
       };
     };
@@ -405,7 +406,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         if (!started && message.type !== 'start' && message.type !== 'leave' && message.type !== 'typing' && message.type !== 'end' && message.type !== 'stand-in') {
           return { type: 'error', code: 'not-ready', message: `The session has not started yet: it waits for ${humans.filter((h) => !present(h)).map(nameOf).join(', ') || 'the instructor'}.` };
         }
-        if (conversation.state.paused && (message.type === 'say' || message.type === 'raise-hand')) {
+        if (conversation.state.paused && (message.type === 'say' || message.type === 'say-as' || message.type === 'raise-hand')) {
           return { type: 'error', code: 'paused', message: 'The session is paused; nothing is heard until it resumes.' };
         }
         switch (message.type) {
@@ -486,6 +487,20 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             return null;
           case 'inject':
             conversation.send({ type: 'inject', text: message.text });
+            return null;
+          case 'take-over':
+          case 'hand-back': {
+            const seat = scene.participants.find((p) => p.id === message.participant);
+            if (!seat) return { type: 'error', code: 'bad-message', message: `"${message.participant}" is not a participant of this scene.` };
+            if (message.type === 'take-over' && present(seat.id)) return { type: 'error', code: 'bad-message', message: `${seat.name} is here and speaks for themselves.` };
+            conversation.send({ type: 'take-over', participant: seat.id, on: message.type === 'take-over' });
+            return null;
+          }
+          case 'say-as':
+            if (!conversation.state.controlled.includes(message.participant)) {
+              return { type: 'error', code: 'bad-message', message: `Take over ${nameOf(message.participant)}'s seat first; the simulation speaks for it now.` };
+            }
+            conversation.send({ type: 'say', participant: message.participant, text: message.text });
             return null;
         }
       },
