@@ -85,7 +85,11 @@ export const Snapshot = z.object({
     /** The contents this viewer may see: the public ones, their own party's; observers see all. `owner`: a party id or "public". */
     contents: z.array(z.object({ id: z.string(), kind: z.enum(contentKinds), title: z.string(), summary: z.string(), sections: z.array(z.string()), owner: z.string().optional() })),
     moderated: z.boolean().describe('party mode "moderated": participants raise hands and wait to be called on'),
+    /** The situation, as every persona is told it (nothing private). */
+    context: z.string().optional(),
   }),
+  /** A participant's own part: what their seat wants and who they are (never anyone else's). */
+  brief: z.object({ goals: z.array(z.string()), backstory: z.string().nullable() }).nullable().optional(),
   participants: z.array(
     z.object({
       id: z.string(),

@@ -219,6 +219,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     const snapshot = (role: Role, participant?: string | null): Snapshot => {
       const { state } = conversation;
       const mine = partiesOf(participant);
+      const seat = scene.participants.find((p) => p.id === participant);
       const pending = state.pending?.kind === 'utterance' ? state.pending.plan.speaker : null;
       return {
         session: id,
@@ -231,7 +232,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             .filter((c) => c.owner === 'public' || role !== 'participant' || mine.has(c.owner))
             .map(({ id: contentId, kind, title, summary, sections, owner }) => ({ id: contentId, kind, title, summary, sections, owner })),
           moderated: scene.turnTaking.partyMode === 'moderated',
+          context: scene.context,
         },
+        brief: role === 'participant' && seat ? { goals: seat.persona?.goals ?? [], backstory: seat.persona?.backstory ?? null } : null,
         participants: scene.participants.map((p) => ({
           id: p.id,
           name: p.name,

@@ -45,3 +45,23 @@ describe('slides', () => {
     expect(snapshot?.type === 'welcome' && snapshot.snapshot.slides).toEqual({ 'cool-roof-slides': 1 });
   });
 });
+
+describe('the brief', () => {
+  it("gives a participant the situation and their own goals, never another seat's", async () => {
+    const created = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    const alex = await Client.connect(server, created.id, created.tokens.alex!);
+    const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    const mine = alex.messages.find((m) => m.type === 'welcome');
+    const theirs = observer.messages.find((m) => m.type === 'welcome');
+    if (mine?.type !== 'welcome' || theirs?.type !== 'welcome') throw new Error('no welcome');
+    expect(mine.snapshot.scene.context?.length).toBeGreaterThan(40);
+    expect(mine.snapshot.brief?.goals.length).toBeGreaterThan(0);
+    const scene = server.scenes.get('job-interview')!;
+    expect(mine.snapshot.brief?.goals).toEqual(scene.participants.find((p) => p.id === 'alex')!.persona!.goals);
+    // Nobody else's goals or private knowledge travel with it.
+    const others = scene.participants.filter((p) => p.id !== 'alex').flatMap((p) => [...(p.persona?.goals ?? []), ...(p.persona?.privateKnowledge ?? []).map((k) => (typeof k === 'string' ? k : k.text))]);
+    const sent = JSON.stringify(mine);
+    expect(others.filter((text) => sent.includes(text))).toEqual([]);
+    expect(theirs.snapshot.brief ?? null).toBeNull();
+  });
+});
