@@ -22,6 +22,7 @@ describe('slides', () => {
     const created = await createSession(server, 'conference-qa', 'realtime', 'lobby');
     const observer = await Client.connect(server, created.id, created.tokens.observer!);
     const nadia = await Client.connect(server, created.id, created.tokens.nadia!);
+    await nadia.waitFor((m) => m.some((x) => x.type === 'welcome'), 'the welcome');
     const welcome = nadia.messages.find((m) => m.type === 'welcome');
     expect(welcome?.type === 'welcome' && welcome.snapshot.scene.contents.map((c) => c.id)).toContain('cool-roof-slides');
     await observer.waitForEvent((e) => e.type === 'session-start', 'the start');
@@ -51,6 +52,7 @@ describe('the brief', () => {
     const created = await createSession(server, 'job-interview', 'realtime', 'lobby');
     const alex = await Client.connect(server, created.id, created.tokens.alex!);
     const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    for (const client of [alex, observer]) await client.waitFor((m) => m.some((x) => x.type === 'welcome'), 'the welcome');
     const mine = alex.messages.find((m) => m.type === 'welcome');
     const theirs = observer.messages.find((m) => m.type === 'welcome');
     if (mine?.type !== 'welcome' || theirs?.type !== 'welcome') throw new Error('no welcome');

@@ -61,6 +61,7 @@ describe('taking over a seat', () => {
     await observer.waitFor((m) => m.some((x) => x.type === 'error' && /Riley Quinn is here and speaks for themselves/.test(x.message)), 'a seat taken by its human');
     observer.send({ type: 'take-over', participant: 'hannah' });
     await observer.waitFor((m) => m.some((x) => x.type === 'error' && /"hannah" is not a participant of this scene/.test(x.message)), 'a stranger');
+    await observer.waitFor((m) => m.some((x) => x.type === 'welcome'), 'the welcome');
     const welcome = observer.messages.find((m) => m.type === 'welcome');
     expect(welcome?.type === 'welcome' && welcome.snapshot.controlled).toEqual([]);
   });
