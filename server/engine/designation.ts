@@ -41,10 +41,11 @@ const MARKS = /\p{M}+/gu;
 const LETTER_FOLDS: Readonly<Record<string, string>> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
 const FOLDED_LETTERS = /[øæœßłđðþı]/g;
 
-const fold = (s: string): string =>
+const fold = (s: string): string => foldDecomposed(s.normalize('NFD').replace(MARKS, ''));
+
+/** `fold` of text already decomposed and without marks: the words of an utterance, which is decomposed once. */
+const foldDecomposed = (s: string): string =>
   s
-    .normalize('NFD')
-    .replace(MARKS, '')
     .toLowerCase()
     .replace(FOLDED_LETTERS, (c) => LETTER_FOLDS[c] ?? c)
     .replace(/'/g, '');
@@ -423,7 +424,7 @@ const rawWords = (text: string): RawWord[] => {
     const gap = clean.slice(end, matches[i + 1]?.index ?? clean.length);
     return {
       text: m[0],
-      w: fold(m[0]),
+      w: foldDecomposed(m[0]),
       punct: gap.replace(/\s+/g, '').replace(/@$/, ''),
       spaced: /\s/.test(gap) || i === matches.length - 1,
       at: before.trimEnd().endsWith('@'),

@@ -20,3 +20,22 @@ export const memoize = <T>(fn: (key: string) => T, limit = 4096): ((key: string)
     return value;
   };
 };
+
+/**
+ * A memo of a pure function of an object that is never changed, only replaced (the session
+ * state's arrays and records): the same object gives the same answer. Held weakly, so it goes
+ * with the object.
+ *
+ * ```ts
+ * const openings = memoizeByIdentity((spoken: readonly SpokenLine[]) => spoken.map((u) => u.opening));
+ * ```
+ */
+export const memoizeByIdentity = <K extends object, T>(fn: (key: K) => T): ((key: K) => T) => {
+  const memo = new WeakMap<K, T>();
+  return (key) => {
+    if (memo.has(key)) return memo.get(key) as T;
+    const value = fn(key);
+    memo.set(key, value);
+    return value;
+  };
+};

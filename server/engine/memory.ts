@@ -6,7 +6,7 @@
  *   utterance (Eq. 3-4), the top RECALL_LIMIT. Private knowledge lives in the persona and is only
  *   ever retrieved for its owner.
  */
-import { contentWords, similarity } from './similarity';
+import { contentWords, similarityTo } from './similarity';
 
 export interface Remembered {
   id: string;
@@ -48,11 +48,16 @@ export const extractFacts = (speakerName: string, text: string): string[] =>
     .filter((sentence) => contentWords(sentence).length >= CONTENT_WORDS)
     .map((sentence) => `${speakerName}: ${sentence}`);
 
-export const remember = (memory: Memory, utterance: Remembered, speakerName: string, window: number): Memory => ({
-  history: [...memory.history, utterance].slice(-window),
-  thoughts: { ...memory.thoughts, [utterance.speaker]: [...(memory.thoughts[utterance.speaker] ?? []), utterance.text].slice(-SHORT_TERM) },
-  facts: [...memory.facts, ...extractFacts(speakerName, utterance.text)].slice(-MAX_FACTS),
-});
+export const remember = (memory: Memory, utterance: Remembered, speakerName: string, window: number): Memory => {
+  // Facts grow to hundreds: copied once per utterance, not twice, and not at all when it adds none.
+  const extracted = extractFacts(speakerName, utterance.text);
+  const facts = extracted.length === 0 ? memory.facts : memory.facts.concat(extracted);
+  return {
+    history: [...memory.history, utterance].slice(-window),
+    thoughts: { ...memory.thoughts, [utterance.speaker]: [...(memory.thoughts[utterance.speaker] ?? []), utterance.text].slice(-SHORT_TERM) },
+    facts: facts.length > MAX_FACTS ? facts.slice(-MAX_FACTS) : facts,
+  };
+};
 
 /**
  * MMAgents Eq. 3 with an LLM: the knowledge the model normalised from an utterance replaces what
@@ -84,8 +89,9 @@ export const rememberThought = (memory: Memory, participant: string, thought: st
  */
 export const retrieve = (items: readonly string[], query: string, limit = RECALL_LIMIT): string[] => {
   if (items.length === 0) return [];
+  const to = similarityTo(query);
   return items
-    .map((item, index) => ({ item, index, score: similarity(query, item) }))
+    .map((item, index) => ({ item, index, score: to(item) }))
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || b.index - a.index)
     .slice(0, limit)

@@ -10,7 +10,8 @@
 import type { Pattern } from '../scene/schema';
 import type { Cue, GenerateRequest, Purpose, RolePart } from './requests';
 import type { Roster } from './roster';
-import type { Memory } from './memory';
+import type { Memory, Remembered } from './memory';
+import { memoize, memoizeByIdentity } from './memo';
 
 const patternTask: Record<Pattern, string> = {
   disagree: 'Try to respectfully disagree with or challenge the last statement.',
@@ -125,22 +126,35 @@ export interface PromptParts {
 
 const quote = (speaker: string, text: string): string => `<utterance speaker="${speaker}">${text.replace(/<\/?utterance[^>]*>/g, '')}</utterance>`;
 
-const historyBlock = (parts: PromptParts): string => {
-  const lines = parts.memory.history.slice(-parts.window).map((u) => quote(parts.roster.name(u.speaker), u.text));
-  return lines.length ? `Recent discussion:\n${lines.join('\n')}` : 'Nobody has spoken yet.';
-};
+// Every prompt of a turn (think() asks each listener at once) quotes the same discussion, and a
+// persona is the same on every turn: each is written once (a history is replaced, never edited).
+const historyBlocks = memoizeByIdentity((roster: Roster) =>
+  memoizeByIdentity((history: readonly Remembered[]) =>
+    memoize((window: string): string => {
+      const lines = history.slice(-Number(window)).map((u) => quote(roster.name(u.speaker), u.text));
+      return lines.length ? `Recent discussion:\n${lines.join('\n')}` : 'Nobody has spoken yet.';
+    }, 8),
+  ),
+);
 
-const personaBlock = (parts: PromptParts): string => {
-  const p = parts.roster.byId.get(parts.cue.speaker.id);
-  const persona = p?.persona;
-  const lines = [`You are ${p?.name ?? parts.cue.speaker.name}${p?.role ? `, ${p.role}` : ''}.`];
+const historyBlock = (parts: PromptParts): string => historyBlocks(parts.roster)(parts.memory.history)(String(parts.window));
+
+const personaBlocks = memoizeByIdentity((roster: Roster) => memoize((speaker: string) => personaOf(roster, speaker), 256));
+
+const personaBlock = ({ roster, cue }: PromptParts): string => (roster.byId.has(cue.speaker.id) ? personaBlocks(roster)(cue.speaker.id) : `You are ${cue.speaker.name}.`);
+
+/** Who a participant of the scene is, for their system prompt. */
+const personaOf = (roster: Roster, speaker: string): string => {
+  const p = roster.byId.get(speaker)!;
+  const persona = p.persona;
+  const lines = [`You are ${p.name}${p.role ? `, ${p.role}` : ''}.`];
   if (persona) {
     lines.push(persona.backstory);
     if (persona.goals.length) lines.push(`Your goals: ${persona.goals.join('; ')}.`);
     lines.push(`Your mood: ${persona.mood}.`);
     if (persona.traits.length) lines.push(`Your manner: ${persona.traits.join(', ')}.`);
   }
-  const sim = p?.simulated;
+  const sim = p.simulated;
   if (sim && (sim.speakingRoles.length || sim.traits.length)) {
     lines.push(`You speak like a real participant: roles ${sim.speakingRoles.join(', ') || 'any'}; traits ${sim.traits.join(', ') || 'any'}.`);
   }

@@ -102,12 +102,14 @@ const stem = memoize((word: string): string => (word.length > 3 ? word.replace(/
 interface Sentence {
   /** The unit sentence vector; null when the text has no content words. */
   vector: Float32Array | null;
-  /** Content-word stems and their SIF weights: the wording. */
+  /** Content-word stems and their SIF weights: the wording; `termList` the same in order, to compare without allocating. */
   terms: ReadonlyMap<string, number>;
+  termList: readonly (readonly [string, number])[];
   termWeight: number;
   /** Words in order, "do" support dropped ("I liked" / "I did not like"), stemmed: compared for structure. */
   words: readonly string[];
   counts: ReadonlyMap<string, number>;
+  countList: readonly (readonly [string, number])[];
   negations: number;
 }
 
@@ -181,22 +183,23 @@ const toSentence = (table: WordVectors, roleOf: (word: string) => WordRole, text
   let norm = 0;
   for (let d = 0; d < vector.length; d++) norm += vector[d]! * vector[d]!;
   norm = Math.sqrt(norm);
-  if (norm === 0) return { vector: null, terms, termWeight, words, counts, negations: negated };
+  const read = { terms, termList: [...terms], termWeight, words, counts, countList: [...counts], negations: negated };
+  if (norm === 0) return { vector: null, ...read };
   for (let d = 0; d < vector.length; d++) vector[d]! /= norm;
-  return { vector, terms, termWeight, words, counts, negations: negated };
+  return { vector, ...read };
 };
 
 /** The F1 of shared wording: the weight of each side's content words the other side also says. */
 const sharedWording = (a: Sentence, b: Sentence): number => {
   if (a.termWeight === 0 || b.termWeight === 0) return 0;
-  const few = a.terms.size <= b.terms.size ? a.terms : b.terms;
-  const many = few === a.terms ? b.terms : a.terms;
-  // forEach, not for-of over entries: this runs for every remembered fact on every turn, and an entry is an allocation.
+  const few = a.terms.size <= b.terms.size ? a : b;
+  const many = few === a ? b.terms : a.terms;
+  // Over the list, not the map's entries: this runs for every remembered fact on every turn, and an entry is an allocation.
   let shared = 0;
-  few.forEach((w, term) => {
+  for (const [term, w] of few.termList) {
     const other = many.get(term);
     if (other !== undefined) shared += w + other;
-  });
+  }
   return shared / (a.termWeight + b.termWeight);
 };
 
@@ -227,9 +230,7 @@ const structuralPenalty = (a: Sentence, b: Sentence): number => {
   // Sentences of very different lengths cannot be made of the same words.
   if (Math.min(a.words.length, b.words.length) / longer < SAME_WORDS_FROM) return 0;
   let shared = 0;
-  a.counts.forEach((n, w) => {
-    shared += Math.min(n, b.counts.get(w) ?? 0);
-  });
+  for (const [w, n] of a.countList) shared += Math.min(n, b.counts.get(w) ?? 0);
   const overlap = shared / longer;
   const flipped = (a.negations - b.negations) % 2 !== 0;
   const swapped = shared < a.words.length && shared < b.words.length;
@@ -275,27 +276,36 @@ const countsCosine = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, num
 export interface TextSimilarity {
   /** How alike two texts are in meaning, 0..1; above REPETITION_THRESHOLD they say the same thing. */
   similarity(a: string, b: string): number;
+  /** `similarity(text, other)` for many others: `text` is read once. */
+  similarityTo(text: string): (other: string) => number;
   /** The highest similarity of `text` to any of `others` (0 when there are none). */
   maxSimilarity(text: string, others: readonly string[]): number;
 }
 
+/** How texts are compared: each is read once (memoised by text), then two readings are scored. */
+interface Comparison<T> {
+  read(text: string): T;
+  score(x: T, y: T): number;
+}
+
 /** The comparison over `table`, or over words alone without one. */
-const comparisonOver = (table: WordVectors | null): ((a: string, b: string) => number) => {
+const comparisonOver = (table: WordVectors | null): Comparison<unknown> => {
   if (table === null) {
-    const counts = memoize(wordCounts);
-    return (a, b) => countsCosine(counts(a), counts(b));
+    const byWords: Comparison<ReadonlyMap<string, number>> = { read: memoize(wordCounts), score: countsCosine };
+    return byWords as Comparison<unknown>;
   }
   const roleOf = wordRoles(table);
-  const sentence = memoize((text) => toSentence(table, roleOf, text));
-  return (a, b) => {
-    const x = sentence(a);
-    const y = sentence(b);
-    if (x.vector === null || y.vector === null) return 0;
-    let cosine = 0;
-    for (let d = 0; d < x.vector.length; d++) cosine += x.vector[d]! * y.vector[d]!;
-    const raw = MEANING_SHARE * cosine + (1 - MEANING_SHARE) * sharedWording(x, y);
-    return calibrate(raw * (1 - structuralPenalty(x, y)));
+  const comparison: Comparison<Sentence> = {
+    read: memoize((text) => toSentence(table, roleOf, text)),
+    score: (x, y) => {
+      if (x.vector === null || y.vector === null) return 0;
+      let cosine = 0;
+      for (let d = 0; d < x.vector.length; d++) cosine += x.vector[d]! * y.vector[d]!;
+      const raw = MEANING_SHARE * cosine + (1 - MEANING_SHARE) * sharedWording(x, y);
+      return calibrate(raw * (1 - structuralPenalty(x, y)));
+    },
   };
+  return comparison as Comparison<unknown>;
 };
 
 /**
@@ -304,16 +314,27 @@ const comparisonOver = (table: WordVectors | null): ((a: string, b: string) => n
  * lines are compared again every turn.
  */
 export const createTextSimilarity = (vectors: () => WordVectors | null): TextSimilarity => {
-  let compare: ((a: string, b: string) => number) | undefined;
-  const similarity = (a: string, b: string): number => (compare ??= comparisonOver(vectors()))(a, b);
+  let comparison: Comparison<unknown> | undefined;
+  const similarityTo = (text: string): ((other: string) => number) => {
+    const { read, score } = (comparison ??= comparisonOver(vectors()));
+    const x = read(text);
+    return (other) => score(x, read(other));
+  };
   return {
-    similarity,
+    similarity: (a, b) => {
+      const { read, score } = (comparison ??= comparisonOver(vectors()));
+      const x = read(a);
+      return score(x, read(b));
+    },
+    similarityTo,
     maxSimilarity(text, others) {
+      if (others.length === 0) return 0;
+      const to = similarityTo(text);
       let max = 0;
-      for (const other of others) max = Math.max(max, similarity(text, other));
+      for (const other of others) max = Math.max(max, to(other));
       return max;
     },
   };
 };
 
-export const { similarity, maxSimilarity } = createTextSimilarity(wordVectors);
+export const { similarity, similarityTo, maxSimilarity } = createTextSimilarity(wordVectors);

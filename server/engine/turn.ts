@@ -4,19 +4,19 @@
  * (MPOD §3.2), designation, interruptions, backchannels, memory, budgets and hand raising.
  */
 import { intents, knowledgeOf, type Intent, type LoadedScene } from '../scene/schema';
-import { memoize } from './memo';
+import { memoize, memoizeByIdentity } from './memo';
 import type { Cue } from './requests';
 import { detectDesignation } from './designation';
 import type { Act, PairType, UtteranceEvent } from './events';
 import { afterTurn } from './facilitator';
-import { RECALL_LIMIT, remember, retrieve } from './memory';
+import { RECALL_LIMIT, remember, retrieve, type Remembered } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
 import { buildNormalizePrompt, buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
-import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
+import { quotableRuns, screenLine, spokenLine, type ScreenVerdict, type SpokenLine } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, shuffle } from './floor';
-import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics } from './subtopics';
+import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics, type Topics } from './subtopics';
 import { rngFrom } from './rng';
 import {
   advanceSnippet,
@@ -234,6 +234,19 @@ const recall = (state: SessionState, shown: readonly { prefix: string; text: str
 };
 let lastRecall: { key: string; memories: string[] } | null = null;
 
+// What every prompt of a turn shares (think() asks each listener at once), read once: the state
+// replaces these arrays and records when they change, never edits them, and a roster is its scene's.
+const shownOf = memoizeByIdentity((roster: Roster) =>
+  memoizeByIdentity((history: readonly Remembered[]) =>
+    history.slice(-roster.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${roster.name(u.speaker)}: `, text: u.text })),
+  ),
+);
+const summaryFor = memoizeByIdentity((roster: Roster) => memoizeByIdentity((topics: Topics) => summaryOf(topics, (id) => roster.shortName(id))));
+const openingsOf = memoizeByIdentity((spoken: readonly SpokenLine[]) => [...new Set(spoken.filter((u) => u.ai).map((u) => u.opening))]);
+const participantsOf = memoizeByIdentity((roster: Roster): Cue['participants'] =>
+  roster.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: roster.shortName(p.id), kind: p.kind, ...(p.role ? { role: p.role } : {}) })),
+);
+
 const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const { state } = c;
   const roster = c.roster;
@@ -242,7 +255,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const last = state.last;
   const query = last?.text ?? state.scene.topic;
   const persona = person.persona;
-  const shown = state.memory.history.slice(-state.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${roster.name(u.speaker)}: `, text: u.text }));
+  const shown = shownOf(roster)(state.memory.history);
   // Private knowledge is said only where its rule allows: freely, or when-asked in answer to a direct question.
   const asked = plan.obligation?.pair === 'question' || plan.obligation?.pair === 'request';
   const knowledge = knowledgeOf(persona);
@@ -270,7 +283,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
       mood: persona?.mood ?? 'neutral',
       traits: [...(persona?.traits ?? []), ...(sim?.traits ?? [])],
     },
-    participants: state.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: roster.shortName(p.id), kind: p.kind, ...(p.role ? { role: p.role } : {}) })),
+    participants: participantsOf(roster),
     topic: state.scene.topic,
     context: state.scene.context,
     contents: state.scene.contents
@@ -292,13 +305,13 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
     bank: { questions: persona?.questions ?? [], points: persona?.points ?? [] },
     move: plan.move ?? null,
     said: state.spoken.filter((u) => u.speaker === plan.speaker).map((u) => u.text),
-    openings: [...new Set(state.spoken.filter((u) => u.ai).map((u) => u.opening))],
+    openings: openingsOf(state.spoken),
     human: human ? { id: human.speaker, shortName: roster.shortName(human.speaker), text: human.text } : null,
     topics: {
       current: current ? label(current) : null,
       next: next ? label(next) : null,
       list: visibleTopics(state.topics, plan.speaker).map((t) => ({ text: label(t), status: t.status })),
-      summary: summaryOf(state.topics, (id) => roster.shortName(id)),
+      summary: summaryFor(roster)(state.topics),
     },
     ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
     variant: c.rng.int(0, 2 ** 31 - 1),
@@ -488,12 +501,14 @@ export const accept = (
   // Backchannels: listeners' short verbal cues or nods, attached to the utterance they react to.
   let count = 0;
   for (const rule of snippet.backchannels) {
+    // Whether the text says a trigger is the same for every listener: looked for once, when first needed.
+    let triggered: boolean | undefined;
     for (const listener of snippetMembers(roster, snippet)) {
       if (count >= 2) break;
       if (listener === speaker || (rule.from !== '*' && rule.from !== listener) || state.present.includes(listener)) continue;
       if (!partyAllows(roster, listener)) continue;
       if (interruption && listener === interruption.by) continue;
-      if (rule.triggers.length && !rule.triggers.some((word) => mentions(text, word))) continue;
+      if (rule.triggers.length && !(triggered ??= rule.triggers.some((word) => mentions(text, word)))) continue;
       if (!c.rng.chance(rule.probability)) continue;
       const kind = rule.kind === 'either' ? (c.rng.chance(0.5) ? 'verbal' : 'nod') : rule.kind;
       const at = startT + Math.round(durationMs * (0.4 + 0.5 * c.rng.next()));
