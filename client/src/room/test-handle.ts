@@ -4,10 +4,13 @@
  * - `enterVR(): Promise<boolean>`: starts the immersive session (IWER emulates a Quest 3 on localhost)
  * - `stats()`: `{ drawCalls, triangles, avatars, fps, avatarMs }` of the last second
  * - `speaking()`: the participant whose audio is playing now, or null
+ * - `progress(draft)`: how far a reply's speech has been heard here (`VoiceOutput.progress`), read
+ *   with `performance.now()` in the same task to place its first audible sample on the page's clock
  * - `morph(participant, name)`: a morph target's current influence on that avatar
  * - `say(text)`, `state()`: the client's view of the session (`participants: [{ id, name, kind }]` …)
  */
 import type { XRStore } from '@react-three/xr';
+import type { SpeechProgress } from '../audio/playback';
 import type { AvatarRig } from '../scene/rig';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import type { Session } from './session';
@@ -26,6 +29,7 @@ export interface RoomHandle {
   enterVR(): Promise<boolean>;
   stats(): RoomStats;
   speaking(): string | null;
+  progress(draft: string): SpeechProgress | null;
   morph(participant: string, name: string): number;
   say(text: string): void;
   state(): unknown;
@@ -61,6 +65,7 @@ export const installTestHandle = (options: { session: Session; store: XRStore; s
     },
     stats: options.stats,
     speaking: () => session.speaking(),
+    progress: (draft) => session.voices?.progress(draft) ?? null,
     morph: (participant, name) => options.rigs().get(participant)?.morph(name) ?? 0,
     say: (text) => session.say(text),
     state: () => {

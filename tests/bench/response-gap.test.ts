@@ -1,0 +1,48 @@
+/**
+ * `npm run bench -- response-gap` (bench/response-gap.bench.ts) prints its figures and exits: the
+ * browser, the server, the conversation and the eSpeak worker it starts are all closed. One typed
+ * trial per scene keeps the run short. What the figures are is the bench's business: no timing
+ * is asserted here.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const repo = new URL('../../', import.meta.url).pathname;
+
+const runBench = (): Promise<{ code: number | null; lines: string[]; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', 'response-gap'], {
+      cwd: repo,
+      env: { ...process.env, RESPONSE_GAP_TRIALS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, lines: stdout.split('\n').filter(Boolean), stderr }));
+  });
+
+describe('npm run bench -- response-gap', () => {
+  it('reports the typed and spoken response gaps, the thinking pause and the false cut-off rate, and exits', async () => {
+    const { code, lines, stderr } = await runBench();
+    expect(stderr).not.toMatch(/failed/);
+    expect(code).toBe(0);
+    const figures = Object.fromEntries(lines.map((line) => JSON.parse(line) as { name: string; value: number; unit: string }).map((f) => [f.name, f]));
+    expect(Object.keys(figures).sort()).toEqual([
+      'response_gap.false_cutoff_rate',
+      'response_gap.finished_wait_p50_ms',
+      'response_gap.thinking_pause_ms',
+      'response_gap.typed_p50_ms',
+      'response_gap.typed_p90_ms',
+      'response_gap.typed_server_p50_ms',
+      'response_gap.voice_p50_ms',
+      'response_gap.voice_p90_ms',
+    ]);
+    for (const figure of Object.values(figures)) expect(Number.isFinite(figure.value), figure.name).toBe(true);
+    expect(figures['response_gap.false_cutoff_rate']!.unit).toBe('ratio');
+    expect(figures['response_gap.false_cutoff_rate']!.value).toBeGreaterThanOrEqual(0);
+    expect(figures['response_gap.false_cutoff_rate']!.value).toBeLessThanOrEqual(1);
+  }, 600_000);
+});
