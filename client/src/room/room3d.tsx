@@ -1,8 +1,10 @@
 /**
- * The 3D room: the formation's environment, every participant's avatar at their seat (lip sync,
- * gaze, blinks, nods, hands), voices placed on the avatars' heads, and the viewer: a participant
- * sits at their own seat (mouse-look on a desktop, **Enter VR** in a headset, seated, no
- * locomotion), the instructor looks on with a free orbit camera, hidden from everyone.
+ * The 3D room: the formation's environment with every shared content on its board, every
+ * participant's avatar at their seat (lip sync, gaze, blinks, nods, hands), voices placed on the
+ * avatars' heads, and the viewer: a participant sits at their own seat (mouse-look on a desktop,
+ * **Enter VR** in a headset, seated, no locomotion), the instructor looks on with a free orbit
+ * camera, hidden from everyone. Whoever may change the slides gets previous / next below the room,
+ * and in a headset pulls the trigger at the screen (its left third goes back).
  *
  * With `test`, `window.__room` exposes a handle for end-to-end tests and benchmarks (README).
  */
@@ -14,15 +16,20 @@ import * as THREE from 'three';
 import type { RoomView } from '../state/room';
 import { Avatar } from '../scene/avatar';
 import { Environment } from '../scene/environment';
-import { seatsFor, type Seat } from '../scene/layout';
+import { boardHit, boardsFor, seatsFor, type BoardPlace, type Seat } from '../scene/layout';
 import type { AvatarRig, RigInput } from '../scene/rig';
 import type { Session } from './session';
 import { emulateHeadsetOnLocalhost } from './emulator';
+import { maySlide, SlideControls, slideStep } from './slide-controls';
 import { installTestHandle, type RoomStats } from './test-handle';
 import { VrPanel } from './vr-panel';
 
 /** Head height above a seat: seated or standing. */
 const headOf = (seat: Seat): THREE.Vector3 => new THREE.Vector3(seat.position[0], seat.position[1] + (seat.seated ? 1.2 : 1.62), seat.position[2]);
+
+type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
+
+const noContents: Content[] = [];
 
 export const Room3D = ({ session, view, test }: { session: Session; view: RoomView; test: boolean }) => {
   const store = useMemo(
@@ -56,6 +63,8 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   const formation = snapshot?.scene.formation ?? 'table';
   const seats = useMemo(() => seatsFor(formation, participants.map((p) => ({ id: p.id, kind: p.kind }))), [formation, participants.length]); // eslint-disable-line react-hooks/exhaustive-deps
   const seatOf = useMemo(() => new Map(seats.map((s) => [s.id, s])), [seats]);
+  const contents = snapshot?.scene.contents ?? noContents;
+  const boards = useMemo(() => boardsFor(formation, contents.map((c) => c.kind), seats), [formation, contents, seats]);
   const me = view.you?.role === 'participant' ? view.you.participant : null;
   const mySeat = me ? seatOf.get(me) : undefined;
   const rigs = useRef(new Map<string, AvatarRig>());
@@ -79,7 +88,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
       <Canvas className="canvas" camera={{ fov: 60, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
         <XR store={store}>
           <color attach="background" args={['#cfd3d6']} />
-          <Environment formation={formation} seats={seats} content={snapshot?.scene.contents[0] ?? null} />
+          <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={view.slides} />
           {participants.map((p) => {
             const seat = seatOf.get(p.id);
             // In first person you do not see your own body; everyone else does.
@@ -105,13 +114,18 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
             <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
           )}
           {mySeat && inVR && <VrPanel view={view} seat={mySeat} session={session} />}
-          {mySeat && inVR && <ControllerInput session={session} view={view} />}
+          {mySeat && inVR && <ControllerInput session={session} view={view} contents={contents} boards={boards} />}
         </XR>
       </Canvas>
       {mySeat && supported && !inVR && (
         <button className="enter-vr" onClick={() => void store.enterVR()}>
           Enter VR
         </button>
+      )}
+      {view.you && !inVR && (
+        <div className="room-tools">
+          <SlideControls session={session} view={view} />
+        </div>
       )}
     </>
   );
@@ -226,36 +240,72 @@ const Seated = ({ seat, inVR }: { seat: Seat; inVR: boolean }) => {
   return <XROrigin position={[seat.position[0], seat.position[1], seat.position[2]]} rotation={[0, seat.yaw + Math.PI, 0]} />;
 };
 
-/** Controllers: hold the trigger to talk (push-to-talk), A or X raises or lowers the hand. */
-const ControllerInput = ({ session, view }: { session: Session; view: RoomView }) => {
+/**
+ * Controllers: hold the trigger to talk (push-to-talk), A or X raises or lowers the hand. A trigger
+ * pulled while pointing at slides you may change shows the next slide (the left third of the
+ * screen: the previous one) instead of talking.
+ */
+const ControllerInput = ({ session, view, contents, boards }: { session: Session; view: RoomView; contents: readonly Content[]; boards: readonly BoardPlace[] }) => {
   const { gl } = useThree();
-  const state = useRef({ talking: false, button: false });
+  const state = useRef({ talking: false, button: false, trigger: false, atSlides: false });
+  const viewRef = useRef(view);
+  viewRef.current = view;
   const handUp = view.you?.participant ? view.hands.includes(view.you.participant) : false;
   const handRef = useRef(handUp);
   handRef.current = handUp;
+  const ray = useMemo(() => ({ pose: new THREE.Matrix4(), origin: new THREE.Vector3(), direction: new THREE.Vector3() }), []);
   // In the headset the desktop controls are out of sight: the microphone goes to push-to-talk.
   const voiceIn = view.voice?.input ?? false;
   useEffect(() => {
     if (voiceIn && !session.microphone()) session.startMicrophone('push-to-talk').catch((error: Error) => console.warn('no microphone in VR:', error.message));
   }, [voiceIn, session]);
-  useFrame(() => {
+
+  /** Changes the slide of the deck `source` points at, if any it may change; whether it pointed at one. */
+  const pointAtSlides = (source: XRInputSource, frame: XRFrame): boolean => {
+    const space = gl.xr.getReferenceSpace();
+    const pose = space && frame.getPose(source.targetRaySpace, space);
+    if (!pose) return false;
+    // Poses are in the XR origin's frame (XROrigin holds the XR camera); the boards are in the room's.
+    ray.pose.fromArray(pose.transform.matrix);
+    const origin = gl.xr.getCamera().parent;
+    if (origin) ray.pose.premultiply(origin.matrixWorld);
+    ray.origin.setFromMatrixPosition(ray.pose);
+    ray.direction.set(0, 0, -1).transformDirection(ray.pose);
+    const v = viewRef.current;
+    let nearest: { content: Content; across: number; distance: number } | null = null;
+    for (const [i, content] of contents.entries()) {
+      const board = boards[i];
+      const hit = board && maySlide(v, content) ? boardHit(board, ray.origin.toArray(), ray.direction.toArray()) : null;
+      if (hit && (!nearest || hit.distance < nearest.distance)) nearest = { content, ...hit };
+    }
+    if (!nearest) return false;
+    const index = slideStep(v, nearest.content, nearest.across < 1 / 3 ? -1 : 1);
+    if (index !== null) session.send({ type: 'slide', content: nearest.content.id, index });
+    return true;
+  };
+
+  useFrame((_state, _delta, frame?: XRFrame) => {
     const sources = gl.xr.getSession()?.inputSources;
     if (!sources) return;
-    let trigger = false;
+    let trigger: XRInputSource | null = null;
     let button = false;
     for (const source of sources) {
       const buttons = source.gamepad?.buttons;
       if (!buttons) continue;
-      trigger ||= buttons[0]?.pressed ?? false;
+      if (buttons[0]?.pressed) trigger ??= source;
       button ||= buttons[4]?.pressed ?? false;
     }
-    const mic = session.microphone();
-    if (trigger !== state.current.talking) {
-      state.current.talking = trigger;
-      mic?.setTalking(trigger);
+    const s = state.current;
+    // A pull that began at the slides changes them and is not speech, until it is let go.
+    if (trigger && !s.trigger) s.atSlides = frame !== undefined && pointAtSlides(trigger, frame);
+    s.trigger = trigger !== null;
+    const talking = s.trigger && !s.atSlides;
+    if (talking !== s.talking) {
+      s.talking = talking;
+      session.microphone()?.setTalking(talking);
     }
-    if (button && !state.current.button) session.setHand(!handRef.current);
-    state.current.button = button;
+    if (button && !s.button) session.setHand(!handRef.current);
+    s.button = button;
   });
   return null;
 };

@@ -1,33 +1,32 @@
 /**
  * The room around a formation: soft light, the merged static room (floor, walls, tables, chairs,
- * the board's stand) and the shared content on its board. Two draw calls in all: the room, and the
- * board when there is content. No shadows.
+ * the boards' stands) and every shared content on its board. One draw call for the room and one
+ * per board. No shadows.
  *
  * ```tsx
  * const seats = seatsFor(scene.formation, scene.participants);
- * <Environment formation={scene.formation} seats={seats} content={scene.contents[0]} />
+ * const boards = boardsFor(scene.formation, scene.contents.map((c) => c.kind), seats);
+ * <Environment formation={scene.formation} seats={seats} contents={scene.contents} boards={boards} slides={{ deck: 2 }} />
  * ```
  */
 import { useEffect, useMemo } from 'react';
 import type { Formation } from '../../../server/scene/schema';
 import { Board, type BoardContent } from './board';
-import { boardSize, roomGeometry } from './furniture';
-import { focusFor, type Seat } from './layout';
+import { roomGeometry } from './furniture';
+import type { BoardPlace, Seat } from './layout';
 
 export interface EnvironmentProps {
   formation: Formation;
   seats: readonly Seat[];
-  /** What the board shows; no board without it. */
-  content?: BoardContent | null;
+  /** What the boards show, each on the board of the same index. */
+  contents: readonly (BoardContent & { id: string })[];
+  boards: readonly BoardPlace[];
+  /** The slide each slide deck shows (from 0), by content id; absent: the first. */
+  slides: Readonly<Record<string, number>>;
 }
 
-export const Environment = ({ formation, seats, content }: EnvironmentProps) => {
-  const focus = focusFor(formation);
-  const kind = content?.kind;
-  const geometry = useMemo(
-    () => roomGeometry({ formation, seats, board: kind ? boardSize(kind, focus) : null }),
-    [formation, seats, kind, focus],
-  );
+export const Environment = ({ formation, seats, contents, boards, slides }: EnvironmentProps) => {
+  const geometry = useMemo(() => roomGeometry({ formation, seats, boards }), [formation, seats, boards]);
   useEffect(() => () => geometry.dispose(), [geometry]);
   return (
     <>
@@ -37,7 +36,10 @@ export const Environment = ({ formation, seats, content }: EnvironmentProps) => 
       <mesh geometry={geometry} matrixAutoUpdate={false}>
         <meshLambertMaterial vertexColors />
       </mesh>
-      {content && <Board content={content} focus={focus} />}
+      {contents.map((content, i) => {
+        const place = boards[i];
+        return place && <Board key={content.id} content={content} place={place} slide={slides[content.id] ?? 0} />;
+      })}
     </>
   );
 };

@@ -1,16 +1,17 @@
 import { Box3, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { contentKinds, formations } from '../../../server/scene/schema';
-import { boardSize, roomGeometry, wallHeight } from './furniture';
-import { focusFor, seatsFor } from './layout';
+import { roomGeometry } from './furniture';
+import { boardSize, boardsFor, focusFor, seatsFor, wallHeight } from './layout';
 
 const people = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: i === 0 ? ('human' as const) : ('ai' as const) }));
 
 describe.each(formations)('the %s room', (formation) => {
-  it.each([2, 7, 12])('is one vertex-coloured geometry around %i people and the board', (n) => {
+  it.each([2, 7, 12])('is one vertex-coloured geometry around %i people and three boards', (n) => {
     const seats = seatsFor(formation, people(n));
     const focus = focusFor(formation);
-    const geometry = roomGeometry({ formation, seats, board: boardSize('slides', focus) });
+    const boards = boardsFor(formation, ['slides', 'poster', 'document'], seats);
+    const geometry = roomGeometry({ formation, seats, boards });
     // One geometry, one material, no groups: a single draw call.
     expect(geometry.groups).toHaveLength(0);
     expect(Object.keys(geometry.attributes).sort()).toEqual(['color', 'normal', 'position']);
@@ -21,6 +22,7 @@ describe.each(formations)('the %s room', (formation) => {
     const inside = new Box3(room.min.clone().addScalar(1), room.max.clone().addScalar(-1));
     for (const seat of seats) expect(inside.containsPoint(new Vector3(seat.position[0], 1.5, seat.position[2]))).toBe(true);
     expect(room.containsPoint(new Vector3(...focus.position))).toBe(true);
+    for (const board of boards) expect(room.containsPoint(new Vector3(...board.position))).toBe(true);
     geometry.dispose();
   });
 });

@@ -1,18 +1,18 @@
 /**
  * The room's static geometry, built in code: floor, walls and ceiling around the formation, its
- * tables, a chair under every seated place, the board's frame and stand, and a rug marking a
+ * tables, a chair under every seated place, each content board's frame and stand, and a rug marking a
  * speaker area. Every piece is a box with its colour in the vertices, merged into one geometry, so
  * the whole room is one draw call with one material (`vertexColors`).
  *
  * ```ts
- * const geometry = roomGeometry({ formation: 'table', seats, board: [1.8, 1.01] });
+ * const geometry = roomGeometry({ formation: 'table', seats, boards: boardsFor('table', ['slides'], seats) });
  * <mesh geometry={geometry}><meshLambertMaterial vertexColors /></mesh>
  * ```
  */
 import { BoxGeometry, Color, Float32BufferAttribute, PlaneGeometry, type BufferGeometry } from 'three';
 import { mergeGeometries } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
-import type { ContentKind, Formation } from '../../../server/scene/schema';
-import { focusFor, tableFor, tableHeight, type Focus, type Seat, type Vec3 } from './layout';
+import type { Formation } from '../../../server/scene/schema';
+import { focusFor, tableFor, tableHeight, wallHeight, type BoardPlace, type Seat, type Vec3 } from './layout';
 
 /** A light, warm room; dark frames and legs so furniture reads against it. */
 const palette = {
@@ -25,21 +25,6 @@ const palette = {
   fabric: 0x5d7390,
   frame: 0x2c2f34,
   rug: 0xb7c5d3,
-};
-
-export const wallHeight = 3;
-
-/** Width over height: a 16:9 screen, a portrait poster, an A-format page. */
-const aspect: Record<ContentKind, number> = { slides: 16 / 9, poster: 1 / 1.4, document: 1 / Math.SQRT2 };
-
-/**
- * The board's width and height for its content: as wide as the focus allows (a page at most 1 m),
- * and no taller than fits between half a metre above the floor and 35 cm below the ceiling.
- */
-export const boardSize = (kind: ContentKind, focus: Focus): [number, number] => {
-  const tallest = 2 * Math.min(focus.position[1] - 0.5, wallHeight - 0.35 - focus.position[1]);
-  const width = Math.min(focus.width, kind === 'document' ? 1 : Infinity, tallest * aspect[kind]);
-  return [width, width / aspect[kind]];
 };
 
 /** A frame to place pieces in: a point on the floor and a turn about Y (a seat's, a table's, the board's). */
@@ -84,26 +69,30 @@ const table = (width: number, depth: number, frame: Frame): BufferGeometry[] => 
   ),
 ];
 
-/** A frame behind the board (the board's face is 2.5 cm in front of `focus`) on a two-legged stand. */
-const boardStand = ([width, height]: [number, number], focus: Focus): BufferGeometry[] => {
-  const frame = { at: [focus.position[0], 0, focus.position[2]] as Vec3, yaw: focus.yaw };
-  const bottom = focus.position[1] - height / 2;
+/** A frame behind the board (the board's face is 2.5 cm in front of its centre) on a two-legged stand. */
+const boardStand = ({ position, yaw, size: [width, height] }: BoardPlace): BufferGeometry[] => {
+  const frame = { at: [position[0], 0, position[2]] as Vec3, yaw };
+  const bottom = position[1] - height / 2;
   return [
-    box([width + 0.06, height + 0.06, 0.04], [0, focus.position[1], 0], palette.frame, frame),
+    box([width + 0.06, height + 0.06, 0.04], [0, position[1], 0], palette.frame, frame),
     ...[-1, 1].map((side) => box([0.04, bottom, 0.04], [side * (width / 2 - 0.1), bottom / 2, -0.04], palette.metal, frame)),
     ...[-1, 1].map((side) => box([0.06, 0.03, 0.5], [side * (width / 2 - 0.1), 0.015, -0.04], palette.metal, frame)),
   ];
 };
 
-/** The floor plan's extent: every seat and the board, with room to walk around; at least 6 m square. */
-const bounds = (seats: readonly Seat[], focus: Focus, board: [number, number] | null) => {
-  const half = (board?.[0] ?? focus.width) / 2;
-  const xs = [...seats.map((s) => s.position[0]), focus.position[0] - half, focus.position[0] + half];
+/** The floor plan's extent: every seat and every board, with room to walk around; at least 6 m square. */
+const bounds = (seats: readonly Seat[], formation: Formation, boards: readonly BoardPlace[]) => {
+  const focus = focusFor(formation);
+  // A board's two edges: its width runs along its own X, (cos yaw, -sin yaw) in the room.
+  const edges = boards.flatMap(({ position, yaw, size }) =>
+    [-1, 1].map((side) => ({ x: position[0] + (side * size[0] * Math.cos(yaw)) / 2, z: position[2] - (side * size[0] * Math.sin(yaw)) / 2 })),
+  );
+  const xs = [...seats.map((s) => s.position[0]), focus.position[0] - focus.width / 2, focus.position[0] + focus.width / 2, ...edges.map((e) => e.x)];
   const zs = seats.map((s) => s.position[2]);
   const margin = 1.5;
   const minSize = 6;
-  // The board stands just off the wall behind it.
-  const minZ = Math.min(focus.position[2] - 0.6, ...zs.map((z) => z - margin));
+  // The boards stand just off the wall behind them.
+  const minZ = Math.min(focus.position[2] - 0.6, ...edges.map((e) => e.z - 0.45), ...zs.map((z) => z - margin));
   const maxZ = Math.max(minZ + minSize, ...zs.map((z) => z + margin));
   const [lo, hi] = [Math.min(...xs) - margin, Math.max(...xs) + margin];
   const grow = Math.max(0, minSize - (hi - lo)) / 2;
@@ -144,25 +133,16 @@ const speakerArea = (seats: readonly Seat[]): BufferGeometry[] => {
 };
 
 /**
- * The whole static room as one geometry (position, normal, color). `board` is the content board's
- * size when there is content to show (its frame and stand are part of the room; the picture is not).
+ * The whole static room as one geometry (position, normal, color). `boards` are the content boards
+ * (boardsFor): their frames and stands are part of the room; the pictures on them are not.
  */
-export const roomGeometry = ({
-  formation,
-  seats,
-  board,
-}: {
-  formation: Formation;
-  seats: readonly Seat[];
-  board: [number, number] | null;
-}): BufferGeometry => {
-  const focus = focusFor(formation);
+export const roomGeometry = ({ formation, seats, boards }: { formation: Formation; seats: readonly Seat[]; boards: readonly BoardPlace[] }): BufferGeometry => {
   const pieces = [
-    ...shell(bounds(seats, focus, board)),
+    ...shell(bounds(seats, formation, boards)),
     ...speakerArea(seats),
     ...tableFor(formation, seats).flatMap((t) => table(t.size[0], t.size[1], { at: [t.position[0], 0, t.position[2]], yaw: t.yaw })),
     ...seats.filter((s) => s.seated).flatMap((s) => chair({ at: s.position, yaw: s.yaw })),
-    ...(board ? boardStand(board, focus) : []),
+    ...boards.flatMap(boardStand),
   ];
   const merged = mergeGeometries(pieces);
   for (const piece of pieces) piece.dispose();

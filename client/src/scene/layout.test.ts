@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formations, type Formation } from '../../../server/scene/schema';
-import { focusFor, seatsFor, tableFor, type Seat } from './layout';
+import { boardHit, boardsFor, focusFor, seatsFor, tableFor, type Seat, type Vec3 } from './layout';
 
 const people = (n: number, humans = 1) =>
   Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: i < humans ? ('human' as const) : ('ai' as const) }));
@@ -139,5 +139,58 @@ describe('tables', () => {
         expect(outside).toBeLessThan(0.6);
       }
     }
+  });
+});
+
+describe('boards', () => {
+  const kinds = ['slides', 'poster', 'document', 'slides', 'document'] as const;
+
+  it.each(formations)('hangs one board per content at a %s: the first at the focus, the others beside it, none overlapping, clear of everyone', (formation) => {
+    for (const n of [2, 6, 12]) {
+      const seats = seatsFor(formation, people(n), { presenters: ['p0', 'p1'] });
+      const boards = boardsFor(formation, kinds, seats);
+      expect(boards).toHaveLength(kinds.length);
+      expect(boards[0]!.position).toEqual(focusFor(formation).position);
+      // Along the wall, edge to edge, with the gap between them.
+      const spans = boards
+        .map((b) => [b.position[0] - (b.size[0] / 2) * Math.abs(Math.cos(b.yaw)), b.position[0] + (b.size[0] / 2) * Math.abs(Math.cos(b.yaw))] as const)
+        .sort((a, b) => a[0] - b[0]);
+      for (const [i, span] of spans.entries()) if (i > 0) expect(span[0]).toBeGreaterThan(spans[i - 1]![1]);
+      for (const board of boards) {
+        for (const seat of seats) {
+          // Nobody stands or sits within half a metre of a board's face.
+          const along = (seat.position[0] - board.position[0]) * Math.cos(board.yaw) - (seat.position[2] - board.position[2]) * Math.sin(board.yaw);
+          const across = Math.hypot(seat.position[0] - board.position[0], seat.position[2] - board.position[2]);
+          expect(Math.abs(along) > board.size[0] / 2 + 0.3 || across > 0.8).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('turns the boards beside the first toward the people', () => {
+    const seats = seatsFor('table', people(6));
+    const [, right, left] = boardsFor('table', ['slides', 'document', 'document'], seats);
+    expect(right!.yaw).toBeLessThan(0);
+    expect(left!.yaw).toBeGreaterThan(0);
+    for (const board of [right!, left!]) expect(offBy({ id: 'board', position: board.position, yaw: board.yaw, seated: false }, middle(seats))).toBeLessThan(1);
+  });
+
+  it('sizes slides 16:9, posters portrait and documents as a page, within the walls', () => {
+    const [slides, poster, page] = boardsFor('table', ['slides', 'poster', 'document'], seatsFor('table', people(4)));
+    expect(slides!.size[0] / slides!.size[1]).toBeCloseTo(16 / 9);
+    expect(poster!.size[1] / poster!.size[0]).toBeCloseTo(1.4);
+    expect(page!.size[1] / page!.size[0]).toBeCloseTo(Math.SQRT2, 2);
+  });
+
+  it('finds where a ray meets a board, from the left edge as you face it (0) to the right (1)', () => {
+    const board = { position: [0, 1.5, -2] as Vec3, yaw: 0, size: [2, 1] as [number, number] };
+    expect(boardHit(board, [0, 1.5, 1], [0, 0, -1])).toEqual({ across: 0.5, distance: 3 });
+    expect(boardHit(board, [-0.5, 1.5, 1], [0, 0, -1])!.across).toBeCloseTo(0.25);
+    const turned = { ...board, yaw: Math.PI / 2 };
+    // Facing +X: as you face it, its right edge is toward -Z.
+    expect(boardHit(turned, [2, 1.5, -2.5], [-1, 0, 0])!.across).toBeCloseTo(0.75);
+    expect(boardHit(board, [0, 1.5, -3], [0, 0, 1]), 'from behind').toBeNull();
+    expect(boardHit(board, [0, 3, 1], [0, 0, -1]), 'above it').toBeNull();
+    expect(boardHit(board, [0, 1.5, 1], [0, 0, 1]), 'looking away').toBeNull();
   });
 });

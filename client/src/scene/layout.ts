@@ -1,6 +1,6 @@
 /**
- * Where everyone sits or stands in the room, per formation, and where the shared board and the
- * tables go. Pure: the same scene gives the same room on every client.
+ * Where everyone sits or stands in the room, per formation, and where the shared content boards and
+ * the tables go. Pure: the same scene gives the same room on every client.
  *
  * Conventions (those of the avatars): Y up, metres, the floor at y = 0. An avatar at yaw 0 faces +Z;
  * yaw turns it about Y, so it faces (sin yaw, 0, cos yaw). Every formation keeps its board (the
@@ -9,10 +9,11 @@
  * ```ts
  * const seats = seatsFor('panel', scene.participants); // [{ id: 'alex', position: [0, 0, 1.4], yaw: Math.PI, seated: true }, ...]
  * const board = focusFor('panel');                     // { position: [0, 2.05, -2.4], yaw: 0, width: 1.6 }
+ * const boards = boardsFor('panel', ['slides', 'document'], seats); // the slides at the focus, the page beside them
  * const tables = tableFor('panel', seats);             // one tabletop per interviewer, a curved desk
  * ```
  */
-import type { Formation, ParticipantKind } from '../../../server/scene/schema';
+import type { ContentKind, Formation, ParticipantKind } from '../../../server/scene/schema';
 
 export type Vec3 = [number, number, number];
 
@@ -30,6 +31,13 @@ export interface Focus {
   position: Vec3;
   yaw: number;
   width: number;
+}
+
+/** One content's board: its centre, its facing (as for seats), its width and height. */
+export interface BoardPlace {
+  position: Vec3;
+  yaw: number;
+  size: [number, number];
 }
 
 /** A tabletop, drawn as a box: the centre of its top surface, its size and its turn about Y. */
@@ -66,6 +74,21 @@ const focus: Record<Formation, Focus> = {
 };
 
 export const focusFor = (formation: Formation): Focus => focus[formation];
+
+export const wallHeight = 3;
+
+/** Width over height: a 16:9 screen, a portrait poster, an A-format page. */
+const aspect: Record<ContentKind, number> = { slides: 16 / 9, poster: 1 / 1.4, document: 1 / Math.SQRT2 };
+
+/**
+ * The board's width and height for its content: as wide as the focus allows (a page at most 1 m),
+ * and no taller than fits between half a metre above the floor and 35 cm below the ceiling.
+ */
+export const boardSize = (kind: ContentKind, focus: Focus): [number, number] => {
+  const tallest = 2 * Math.min(focus.position[1] - 0.5, wallHeight - 0.35 - focus.position[1]);
+  const width = Math.min(focus.width, kind === 'document' ? 1 : Infinity, tallest * aspect[kind]);
+  return [width, width / aspect[kind]];
+};
 
 type Point = { x: number; z: number };
 interface Place extends Point {
@@ -265,6 +288,56 @@ export const seatsFor = (
     case 'poster':
       return frontAndRest(presenters, posterPlaces, { front: false, rest: false });
   }
+};
+
+/** Between two boards side by side. */
+const boardGap = 0.3;
+
+/**
+ * A board per content, in the contents' order: the first at the formation's focus, the others along
+ * the same wall, alternately to its right and left (as the room faces it), past anyone standing by
+ * the wall (a poster's presenters, the speaker area), each turned toward the middle of the seats so
+ * that it reads from where people are.
+ */
+export const boardsFor = (formation: Formation, kinds: readonly ContentKind[], seats: readonly Seat[]): BoardPlace[] => {
+  const first = focus[formation];
+  const [x, y, z] = first.position;
+  const middle = centroid(seats.map((s) => ({ x: s.position[0], z: s.position[2] })));
+  // How far from the focus's centre each side is taken, toward +X (1) and -X (-1).
+  const reach = new Map<number, number>();
+  for (const side of [1, -1]) {
+    const standing = seats.filter((s) => !s.seated && Math.abs(s.position[2] - z) < 1.5).map((s) => side * (s.position[0] - x) + 0.45);
+    reach.set(side, Math.max(first.width / 2, ...standing));
+  }
+  return kinds.map((kind, i) => {
+    const size = boardSize(kind, first);
+    if (i === 0) return { position: first.position, yaw: first.yaw, size };
+    const side = i % 2 === 1 ? 1 : -1;
+    const from = reach.get(side)! + boardGap;
+    reach.set(side, from + size[0]);
+    const at = { x: x + side * (from + size[0] / 2), z };
+    return { position: [at.x, y, at.z], yaw: wrap(toward(at, middle)), size };
+  });
+};
+
+/**
+ * Where a ray from `origin` along `direction` meets a board's face: `across` its width from 0 (the
+ * left edge as you face the board) to 1, at `distance` along the ray (in lengths of `direction`).
+ * Null when it misses, or comes from behind the board.
+ */
+export const boardHit = (board: BoardPlace, origin: Vec3, direction: Vec3): { across: number; distance: number } | null => {
+  const [nx, nz] = [Math.sin(board.yaw), Math.cos(board.yaw)];
+  const facing = direction[0] * nx + direction[2] * nz;
+  if (facing >= -1e-9) return null;
+  const [bx, , bz] = board.position;
+  const distance = ((bx - origin[0]) * nx + (bz - origin[2]) * nz) / facing;
+  if (distance <= 0) return null;
+  const [dx, dy, dz] = [0, 1, 2].map((k) => origin[k]! + distance * direction[k]! - board.position[k]!) as Vec3;
+  // The board's own X runs along (cos yaw, 0, -sin yaw): to the right of someone facing it.
+  const along = dx * nz - dz * nx;
+  const [width, height] = board.size;
+  if (Math.abs(along) > width / 2 || Math.abs(dy) > height / 2) return null;
+  return { across: along / width + 0.5, distance };
 };
 
 /**

@@ -103,6 +103,20 @@ describe("the session's lifecycle", () => {
   });
 });
 
+describe('slides', () => {
+  it('shows the slide the snapshot names, then follows every slide change for everyone', () => {
+    const joined = run(welcome({ snapshot: { slides: { deck: 2 } } }));
+    expect(joined.slides).toEqual({ deck: 2 });
+    const moved = reduceRoom(joined, event({ type: 'slide', content: 'deck', index: 3, by: 'mia' }));
+    expect(moved.slides).toEqual({ deck: 3 });
+    expect(reduceRoom(moved, event({ type: 'slide', content: 'notes', index: 1, by: null })).slides).toEqual({ deck: 3, notes: 1 });
+  });
+
+  it('starts every deck on its first slide when the snapshot names none', () => {
+    expect(run(welcome()).slides).toEqual({});
+  });
+});
+
 describe('speech', () => {
   it("collects a reply's word timings and follows what this client reports of its playback", () => {
     const view = run(

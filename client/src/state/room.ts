@@ -101,6 +101,8 @@ export interface RoomView {
   hands: string[];
   snippet: string | null;
   impromptu: string | null;
+  /** The slide each slide deck shows now (from 0), by content id; a deck not listed shows its first. */
+  slides: Record<string, number>;
   /** Open human-control proposal (observers). */
   proposal: Proposal | null;
   /** Human seats the instructor handed to the simulation (until their human is back). */
@@ -136,6 +138,7 @@ export const emptyRoom = (): RoomView => ({
   hands: [],
   snippet: null,
   impromptu: null,
+  slides: {},
   proposal: null,
   standIns: [],
   talking: [],
@@ -176,6 +179,7 @@ export const reduceRoom = (view: RoomView, message: ServerMessage | LocalMessage
         waitingOn: s.waitingFor === view.waitingFor ? view.waitingOn : null,
         hands: s.hands,
         snippet: s.snippet,
+        slides: s.slides ?? {},
         proposal: s.proposal ? { ...s.proposal, deadline: view.proposal?.id === s.proposal.id ? view.proposal.deadline : null } : null,
         floor: fresh ? { speaker: s.expected, addressee: null } : view.floor,
       };
@@ -374,8 +378,9 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
     }
     case 'end':
       return { ...view, status: 'ended', pausedFor: null, floor: { speaker: null, addressee: null }, waitingFor: null, waitingOn: null, proposal: null };
-    case 'session-start':
     case 'slide':
+      return { ...view, slides: { ...view.slides, [event.content]: event.index } };
+    case 'session-start':
       return view;
   }
 };
