@@ -1,7 +1,8 @@
 /**
  * The 3D room: the formation's environment with every shared content on its board, every
  * participant's avatar at their seat (lip sync, gaze, blinks, nods, hands), voices placed on the
- * avatars' heads, and the viewer: a participant sits at their own seat (mouse-look on a desktop,
+ * avatars' heads, and the viewer: a participant sits at their own seat
+ * (on a desktop a camera framed to show everyone clear of the HUD, with mouse-look and wheel zoom;
  * **Enter VR** in a headset, seated, no locomotion), the instructor looks on with a free orbit
  * camera, hidden from everyone. Whoever may change the slides gets previous / next below the room,
  * and in a headset pulls the trigger at the screen (its left third goes back).
@@ -16,18 +17,27 @@ import * as THREE from 'three';
 import type { RoomView } from '../state/room';
 import { Avatar } from '../scene/avatar';
 import { Environment } from '../scene/environment';
-import { boardHit, boardsFor, seatsFor, type BoardPlace, type Seat } from '../scene/layout';
+import { frameSeat, type Rect } from '../scene/framing';
+import { boardHit, boardsFor, seatsFor, type BoardPlace, type Seat, type Vec3 } from '../scene/layout';
 import type { AvatarRig, RigInput } from '../scene/rig';
 import type { Session } from './session';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import { maySlide, SlideControls, slideStep } from './slide-controls';
-import { installTestHandle, type RoomStats } from './test-handle';
+import { installTestHandle, type FramingReport, type RoomStats, type Viewer } from './test-handle';
 import { VrPanel } from './vr-panel';
 
-/** Head height above a seat: seated or standing. */
-const headOf = (seat: Seat): THREE.Vector3 => new THREE.Vector3(seat.position[0], seat.position[1] + (seat.seated ? 1.2 : 1.62), seat.position[2]);
-
 type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
+
+/** The top of a head above its seat until the avatar is built and says: seated or standing. */
+const headTopOf = (seat: Seat): number => (seat.seated ? 1.3 : 1.72);
+/** The middle of the head, 10 cm below its top: where gaze aims and the voice comes from. */
+const headOf = (seat: Seat, top = headTopOf(seat)): THREE.Vector3 => new THREE.Vector3(seat.position[0], seat.position[1] + top - 0.1, seat.position[2]);
+/** The middle of a name tag above a head's top (avatar.tsx hangs it there). */
+const tagAbove = 0.28;
+/** The desktop camera's vertical field of view, degrees, before any zoom. */
+const desktopFov = 60;
+/** What covers the canvas and must not hide a face: the HUD, the Enter VR button. */
+const coveringSelector = '.hud, .enter-vr';
 
 const noContents: Content[] = [];
 
@@ -67,8 +77,33 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   const boards = useMemo(() => boardsFor(formation, contents.map((c) => c.kind), seats), [formation, contents, seats]);
   const me = view.you?.role === 'participant' ? view.you.participant : null;
   const mySeat = me ? seatOf.get(me) : undefined;
+  // The desktop camera looks past your chair from behind it (Seated): the chair would block the view.
+  const chairless = useMemo(() => (me && !inVR ? [me] : []), [me, inVR]);
   const rigs = useRef(new Map<string, AvatarRig>());
   const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
+  const viewer = useRef<Viewer | null>(null);
+  const framed = useRef<FramingReport | null>(null);
+  // Where each avatar's head is, once it is built (its rest pose): the framing then uses it.
+  const [built, setBuilt] = useState<Record<string, { head: Vec3; top: number }>>({});
+  const shareRig = (id: string) => (rig: AvatarRig | null) => {
+    if (!rig) return void rigs.current.delete(id);
+    rigs.current.set(id, rig);
+    const head = rig.headCentre(new THREE.Vector3()).toArray() as Vec3;
+    setBuilt((all) => ({ ...all, [id]: { head, top: rig.headTop } }));
+  };
+  // What the desktop view keeps in frame: everyone else's head and name tag.
+  const inFrame = useMemo(
+    () =>
+      seats
+        .filter((s) => s.id !== me)
+        .flatMap((s): Vec3[] => {
+          const known = built[s.id];
+          const head = known?.head ?? (headOf(s).toArray() as Vec3);
+          const tag = s.position[1] + (known?.top ?? headTopOf(s)) + tagAbove;
+          return [head, [s.position[0], tag, s.position[2]]];
+        }),
+    [seats, me, built],
+  );
 
   // Voices come from the avatars' heads.
   useEffect(() => {
@@ -80,15 +115,15 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
 
   useEffect(() => {
     if (!test) return;
-    return installTestHandle({ session, store, stats: () => stats.current, rigs: () => rigs.current });
+    return installTestHandle({ session, store, stats: () => stats.current, rigs: () => rigs.current, viewer: () => viewer.current, framing: () => framed.current });
   }, [test, session, store]);
 
   return (
     <>
-      <Canvas className="canvas" camera={{ fov: 60, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
+      <Canvas className="canvas" camera={{ fov: desktopFov, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
         <XR store={store}>
           <color attach="background" args={['#cfd3d6']} />
-          <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={view.slides} />
+          <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={view.slides} chairless={chairless} />
           {participants.map((p) => {
             const seat = seatOf.get(p.id);
             // In first person you do not see your own body; everyone else does.
@@ -102,19 +137,20 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
                 seated={seat.seated}
                 nameTag={p.name}
                 speaking={false}
-                rigRef={(rig: AvatarRig | null) => (rig ? rigs.current.set(p.id, rig) : rigs.current.delete(p.id))}
+                rigRef={shareRig(p.id)}
                 manual
               />
             );
           })}
           <Animate session={session} view={view} seats={seatOf} rigs={rigs} stats={stats} me={me} />
           {mySeat ? (
-            <Seated seat={mySeat} inVR={inVR} />
+            <Seated seat={mySeat} inVR={inVR} inFrame={inFrame} framed={framed} />
           ) : (
             <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
           )}
           {mySeat && inVR && <VrPanel view={view} seat={mySeat} session={session} />}
           {mySeat && inVR && <ControllerInput session={session} view={view} contents={contents} boards={boards} />}
+          {test && <Lens into={viewer} />}
         </XR>
       </Canvas>
       {mySeat && supported && !inVR && (
@@ -129,6 +165,16 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
       )}
     </>
   );
+};
+
+/** Hands the test handle the camera and the canvas it draws on. */
+const Lens = ({ into }: { into: React.RefObject<Viewer | null> }) => {
+  const { camera, gl } = useThree();
+  useEffect(() => {
+    into.current = { camera, canvas: gl.domElement };
+    return () => void (into.current = null);
+  }, [camera, gl, into]);
+  return null;
 };
 
 /**
@@ -204,38 +250,97 @@ const Animate = ({
   return null;
 };
 
-/** The participant's own place: a seated XR origin in a headset; on a desktop, a camera with mouse-look. */
-const Seated = ({ seat, inVR }: { seat: Seat; inVR: boolean }) => {
-  const { camera, gl } = useThree();
-  const look = useRef({ yaw: 0, pitch: -0.08 });
+/**
+ * The panels laid over the canvas (`coveringSelector`), in the canvas's pixels: measured again
+ * whenever the canvas or one of them changes size, or one comes or goes.
+ */
+const useCovered = (canvas: HTMLCanvasElement): Rect[] => {
+  const [covered, setCovered] = useState<Rect[]>([]);
+  useEffect(() => {
+    // The panels are the canvas wrapper's siblings (its wrapper has our class name `canvas`).
+    const room = canvas.closest('.canvas')?.parentElement ?? document.body;
+    const measure = () => {
+      const origin = canvas.getBoundingClientRect();
+      const next = Array.from(room.querySelectorAll(coveringSelector), (element) => {
+        const r = element.getBoundingClientRect();
+        return { left: r.left - origin.left, top: r.top - origin.top, right: r.right - origin.left, bottom: r.bottom - origin.top };
+      });
+      setCovered((last) => (JSON.stringify(last) === JSON.stringify(next) ? last : next));
+    };
+    const sizes = new ResizeObserver(measure);
+    const watch = () => {
+      sizes.disconnect();
+      sizes.observe(canvas);
+      for (const element of Array.from(room.querySelectorAll(coveringSelector))) sizes.observe(element);
+      measure();
+    };
+    const arrivals = new MutationObserver(watch);
+    arrivals.observe(room, { childList: true });
+    watch();
+    return () => {
+      sizes.disconnect();
+      arrivals.disconnect();
+    };
+  }, [canvas]);
+  return covered;
+};
+
+/**
+ * The participant's own place: a seated XR origin in a headset; on a desktop, a camera framed to
+ * show everyone in `inFrame` clear of the HUD (scene/framing.ts), turned by dragging and zoomed
+ * with the wheel to read a board.
+ */
+const Seated = ({ seat, inVR, inFrame, framed }: { seat: Seat; inVR: boolean; inFrame: readonly Vec3[]; framed: React.RefObject<FramingReport | null> }) => {
+  const { camera, gl, size } = useThree();
+  const covered = useCovered(gl.domElement);
+  const framing = useMemo(
+    () => frameSeat({ eye: headOf(seat).toArray() as Vec3, facing: seat.yaw, heads: inFrame, screen: { width: size.width, height: size.height, fov: desktopFov, covered } }),
+    [seat, inFrame, size.width, size.height, covered],
+  );
+  // The person's own turn of the head and zoom, on top of the framing, kept when the framing changes.
+  const look = useRef({ yaw: 0, pitch: 0, zoom: 1 });
   useEffect(() => {
     if (inVR) return;
-    const head = headOf(seat);
-    camera.position.copy(head);
-    // Face where the seat faces (the table, the circle's centre, the panel, the board).
-    look.current.yaw = seat.yaw + Math.PI;
-    const apply = () => camera.quaternion.setFromEuler(new THREE.Euler(look.current.pitch, look.current.yaw, 0, 'YXZ'));
+    const lens = camera as THREE.PerspectiveCamera;
+    const apply = () => {
+      const { yaw, pitch, zoom } = look.current;
+      camera.position.set(...framing.position);
+      camera.rotation.set(Math.max(-1.2, Math.min(1.2, framing.pitch + pitch)), framing.yaw + yaw, 0, 'YXZ');
+      lens.fov = (2 * Math.atan(Math.tan((framing.fov * Math.PI) / 360) / zoom) * 180) / Math.PI;
+      lens.updateProjectionMatrix();
+    };
     apply();
-    // Mouse-look: drag to turn your head.
+    framed.current = { width: size.width, height: size.height, covered, ...framing };
+
+    // Drag to turn your head: a drag across the canvas's height turns the view by its field of
+    // view, so what is under the pointer stays about under it.
     const canvas = gl.domElement;
     let dragging = false;
     const down = () => (dragging = true);
     const up = () => (dragging = false);
     const move = (e: PointerEvent) => {
       if (!dragging) return;
-      look.current.yaw -= e.movementX * 0.004;
-      look.current.pitch = Math.max(-1.2, Math.min(1.2, look.current.pitch - e.movementY * 0.004));
+      const perPixel = THREE.MathUtils.degToRad(lens.fov) / Math.max(canvas.clientHeight, 1);
+      look.current.yaw -= e.movementX * perPixel;
+      look.current.pitch = Math.max(-1.2 - framing.pitch, Math.min(1.2 - framing.pitch, look.current.pitch - e.movementY * perPixel));
+      apply();
+    };
+    const wheel = (e: WheelEvent) => {
+      e.preventDefault();
+      look.current.zoom = Math.max(1, Math.min(4, look.current.zoom * Math.exp(-e.deltaY * 0.001)));
       apply();
     };
     canvas.addEventListener('pointerdown', down);
+    canvas.addEventListener('wheel', wheel, { passive: false });
     addEventListener('pointerup', up);
     addEventListener('pointermove', move);
     return () => {
       canvas.removeEventListener('pointerdown', down);
+      canvas.removeEventListener('wheel', wheel);
       removeEventListener('pointerup', up);
       removeEventListener('pointermove', move);
     };
-  }, [seat, inVR, camera, gl]);
+  }, [framing, inVR, camera, gl, size.width, size.height, covered, framed]);
   // In a headset the origin sits on the seat, facing the room; the headset gives the height.
   return <XROrigin position={[seat.position[0], seat.position[1], seat.position[2]]} rotation={[0, seat.yaw + Math.PI, 0]} />;
 };

@@ -8,9 +8,15 @@
  *   with `performance.now()` in the same task to place its first audible sample on the page's clock
  * - `morph(participant, name)`: a morph target's current influence on that avatar
  * - `say(text)`, `state()`: the client's view of the session (`participants: [{ id, name, kind }]` …)
+ * - `heads()`: every avatar's head as a box on the page (CSS pixels): its posed head box seen through
+ *   the camera; `box` is null for a head behind the camera
+ * - `framing()`: the desktop view's last framing (scene/framing.ts), the canvas size and the panels
+ *   it was made for; null for the instructor's free camera
  */
 import type { XRStore } from '@react-three/xr';
+import { Vector3, type Camera } from 'three';
 import type { SpeechProgress } from '../audio/playback';
+import type { Framing, Rect } from '../scene/framing';
 import type { AvatarRig } from '../scene/rig';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import type { Session } from './session';
@@ -25,6 +31,20 @@ export interface RoomStats {
   avatarMs: number;
 }
 
+/** The camera the room is drawn with, and its canvas. */
+export interface Viewer {
+  camera: Camera;
+  canvas: HTMLCanvasElement;
+}
+
+/** The desktop framing in use, and the canvas size and covered rectangles it was made for. */
+export type FramingReport = Framing & { width: number; height: number; covered: Rect[] };
+
+export interface HeadBox {
+  participant: string;
+  box: { x: number; y: number; width: number; height: number } | null;
+}
+
 export interface RoomHandle {
   enterVR(): Promise<boolean>;
   stats(): RoomStats;
@@ -35,6 +55,8 @@ export interface RoomHandle {
   state(): unknown;
   /** Frames rendered while in VR (the XR session's own loop). */
   vrFrames(): number;
+  heads(): HeadBox[];
+  framing(): FramingReport | null;
 }
 
 declare global {
@@ -43,7 +65,38 @@ declare global {
   }
 }
 
-export const installTestHandle = (options: { session: Session; store: XRStore; stats: () => RoomStats; rigs: () => Map<string, AvatarRig> }): (() => void) => {
+/** Each head's box on the page: the eight corners of its posed box (rig.headCorners), projected. */
+const headBoxes = (rigs: Map<string, AvatarRig>, viewer: Viewer | null): HeadBox[] => {
+  if (!viewer) return [];
+  const { camera, canvas } = viewer;
+  camera.updateMatrixWorld();
+  const page = canvas.getBoundingClientRect();
+  const corners = Array.from({ length: 8 }, () => new Vector3());
+  return [...rigs].map(([participant, rig]) => {
+    rig.headCorners(corners);
+    const box = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+    for (const corner of corners) {
+      corner.project(camera);
+      if (corner.z < -1 || corner.z > 1) return { participant, box: null };
+      const x = page.left + ((corner.x + 1) / 2) * page.width;
+      const y = page.top + ((1 - corner.y) / 2) * page.height;
+      box.left = Math.min(box.left, x);
+      box.right = Math.max(box.right, x);
+      box.top = Math.min(box.top, y);
+      box.bottom = Math.max(box.bottom, y);
+    }
+    return { participant, box: { x: box.left, y: box.top, width: box.right - box.left, height: box.bottom - box.top } };
+  });
+};
+
+export const installTestHandle = (options: {
+  session: Session;
+  store: XRStore;
+  stats: () => RoomStats;
+  rigs: () => Map<string, AvatarRig>;
+  viewer: () => Viewer | null;
+  framing: () => FramingReport | null;
+}): (() => void) => {
   const { session, store } = options;
   let vrFrames = 0;
   const handle: RoomHandle = {
@@ -76,6 +129,8 @@ export const installTestHandle = (options: { session: Session; store: XRStore; s
       };
     },
     vrFrames: () => vrFrames,
+    heads: () => headBoxes(options.rigs(), options.viewer()),
+    framing: options.framing,
   };
   window.__room = handle;
   return () => {

@@ -23,10 +23,12 @@ export interface EnvironmentProps {
   boards: readonly BoardPlace[];
   /** The slide each slide deck shows (from 0), by content id; absent: the first. */
   slides: Readonly<Record<string, number>>;
+  /** Seats drawn without their chair (roomGeometry). */
+  chairless?: readonly string[];
 }
 
-export const Environment = ({ formation, seats, contents, boards, slides }: EnvironmentProps) => {
-  const geometry = useMemo(() => roomGeometry({ formation, seats, boards }), [formation, seats, boards]);
+export const Environment = ({ formation, seats, contents, boards, slides, chairless }: EnvironmentProps) => {
+  const geometry = useMemo(() => roomGeometry({ formation, seats, boards, chairless }), [formation, seats, boards, chairless]);
   useEffect(() => () => geometry.dispose(), [geometry]);
   return (
     <>

@@ -136,12 +136,23 @@ const speakerArea = (seats: readonly Seat[]): BufferGeometry[] => {
  * The whole static room as one geometry (position, normal, color). `boards` are the content boards
  * (boardsFor): their frames and stands are part of the room; the pictures on them are not.
  */
-export const roomGeometry = ({ formation, seats, boards }: { formation: Formation; seats: readonly Seat[]; boards: readonly BoardPlace[] }): BufferGeometry => {
+export const roomGeometry = ({
+  formation,
+  seats,
+  boards,
+  chairless = [],
+}: {
+  formation: Formation;
+  seats: readonly Seat[];
+  boards: readonly BoardPlace[];
+  /** Seats drawn without their chair: a desktop viewer's own, which the camera looks past from behind. */
+  chairless?: readonly string[];
+}): BufferGeometry => {
   const pieces = [
     ...shell(bounds(seats, formation, boards)),
     ...speakerArea(seats),
     ...tableFor(formation, seats).flatMap((t) => table(t.size[0], t.size[1], { at: [t.position[0], 0, t.position[2]], yaw: t.yaw })),
-    ...seats.filter((s) => s.seated).flatMap((s) => chair({ at: s.position, yaw: s.yaw })),
+    ...seats.filter((s) => s.seated && !chairless.includes(s.id)).flatMap((s) => chair({ at: s.position, yaw: s.yaw })),
     ...boards.flatMap(boardStand),
   ];
   const merged = mergeGeometries(pieces);

@@ -142,6 +142,30 @@ describe('tables', () => {
   });
 });
 
+describe('circles', () => {
+  it('seats the first participant across the circle from the board, facing it', () => {
+    // (Two or three chairs leave nobody straight across.)
+    for (const n of counts.filter((n) => n >= 4)) {
+      const seats = seatsFor('circle', people(n));
+      const board = focusFor('circle');
+      const distance = (s: Seat) => Math.hypot(s.position[0] - board.position[0], s.position[2] - board.position[2]);
+      expect(Math.max(...seats.map(distance)) - distance(seats[0]!)).toBeLessThan(0.05);
+      expect(offBy(seats[0]!, { x: board.position[0], z: board.position[2] })).toBeLessThan(35);
+    }
+  });
+
+  it('spaces neighbours further apart as the circle grows, never closer than 1.2 m', () => {
+    const neighbours = counts.map((n) => {
+      const seats = seatsFor('circle', people(n));
+      return closest(seats);
+    });
+    for (const [i, gap] of neighbours.entries()) {
+      expect(gap).toBeGreaterThanOrEqual(1.2);
+      if (i > 0 && counts[i]! > 6) expect(gap).toBeGreaterThan(neighbours[i - 1]!);
+    }
+  });
+});
+
 describe('boards', () => {
   const kinds = ['slides', 'poster', 'document', 'slides', 'document'] as const;
 

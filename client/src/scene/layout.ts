@@ -65,7 +65,8 @@ const maxChairTurn = (30 * Math.PI) / 180;
 
 const focus: Record<Formation, Focus> = {
   table: { position: [0, 1.4, -2.4], yaw: 0, width: 1.8 },
-  circle: { position: [0, 1.4, -2.2], yaw: 0, width: 1.2 },
+  // Just behind the circle's gap, close enough to read from across the circle.
+  circle: { position: [0, 1.4, -1.5], yaw: 0, width: 1.4 },
   // Above the seated interviewers' heads, as the candidate sees it.
   panel: { position: [0, 2.05, -2.4], yaw: 0, width: 1.6 },
   audience: { position: [0, 1.7, -2.6], yaw: 0, width: 2.6 },
@@ -138,14 +139,19 @@ const tablePlaces = (n: number): Place[] => {
   return places;
 };
 
-// Chairs in a circle around an empty middle; the board is outside it, between two chairs.
+// Chairs in a circle around an empty middle; the board is outside it, behind the gap between two
+// chairs. The first participant (the one rehearsing, in the shipped scenes) sits across the circle
+// from the board, so it is in view over the others' shoulders; the rest follow round the circle.
 
 const circlePlaces = (n: number): Place[] => {
-  // Neighbours a metre apart, so knees pointing inward still clear each other.
-  const radius = Math.max(1, 0.5 / Math.sin(Math.PI / Math.max(n, 2)));
+  // Neighbours further apart as the group grows (1.3 m for five, 1.58 m for twelve): a bigger
+  // circle has room to spare, and chairs a metre apart had knees and elbows touching.
+  const neighbours = 1.1 + 0.04 * n;
+  const radius = Math.max(1.1, neighbours / (2 * Math.sin(Math.PI / Math.max(n, 2))));
   const centre = { x: 0, z: radius - 0.4 };
+  const across = Math.floor(n / 2);
   return Array.from({ length: n }, (_, i) => {
-    const angle = Math.PI + ((i + 0.5) * 2 * Math.PI) / n;
+    const angle = Math.PI + (((i + across) % n) + 0.5) * ((2 * Math.PI) / n);
     const seat = { x: centre.x + radius * Math.sin(angle), z: centre.z + radius * Math.cos(angle) };
     return { ...seat, yaw: toward(seat, centre) };
   });
@@ -234,7 +240,10 @@ const uPlan = (n: number) => {
 
 const uPlaces = (n: number): Place[] => {
   const { perArm, base, inner, depth, open, arm, centre } = uPlan(n);
-  const places: Place[] = spread(base, spacing).map((x) => atTable({ x, z: open + arm + depth + clearance }, Math.PI, centre));
+  // The base fills from its middle out: the first participant faces the screen down the U with
+  // neighbours on both sides, rather than at one end of a row that all sits to one side of them.
+  const across = spread(base, spacing);
+  const places: Place[] = middleOut(base).map((i) => atTable({ x: across[i]!, z: open + arm + depth + clearance }, Math.PI, centre));
   const side = inner / 2 + depth + clearance;
   for (const dz of spread(perArm, spacing)) {
     places.push(atTable({ x: side, z: centre.z + dz }, -Math.PI / 2, centre));

@@ -127,6 +127,8 @@ export class AvatarRig {
 
   private readonly neck: Object3D;
   private readonly head: Object3D;
+  /** The top of the skull (HeadTop_End), or null when the avatar has no such bone. */
+  private readonly crown: Object3D | null;
   private readonly eyes: Object3D[];
   /** The bones gaze turns, as the mixer last posed them: restored before each mixer update, which writes only what changed. */
   private readonly posed: Quaternion[];
@@ -214,10 +216,28 @@ export class AvatarRig {
     this.drop = options.seated ? toeHeight() - standingToe : 0;
     gltfScene.position.y = -this.drop;
     gltfScene.updateWorldMatrix(true, true);
-    const top = gltfScene.getObjectByName('HeadTop_End') ?? this.head;
-    this.headTop = gltfScene.worldToLocal(top.getWorldPosition(this.target)).y - this.drop + (top === this.head ? 0.2 : 0);
+    this.crown = gltfScene.getObjectByName('HeadTop_End') ?? null;
+    const top = this.crown ?? this.head;
+    this.headTop = gltfScene.worldToLocal(top.getWorldPosition(this.target)).y - this.drop + (this.crown ? 0 : 0.2);
     this.posed = this.gazed.map((b) => b.quaternion.clone());
     this.nextBlink = this.gap();
+  }
+
+  /**
+   * The corners of the head's box as it is posed now, in world space, written into `corners` (8
+   * vectors). The box is the head bone's, sized by its height to the crown: the skull from just
+   * below the bone to the crown, ears and hair either side, back of the head to the nose (the
+   * avatars' head is an ellipsoid above and a little in front of the bone, avatars/generator).
+   */
+  headCorners(corners: readonly Vector3[]): void {
+    const h = this.crown ? this.crown.position.length() : 0.2;
+    for (const [i, corner] of corners.entries()) this.head.localToWorld(corner.set((i & 1 ? 0.43 : -0.43) * h, (i & 2 ? 1 : -0.1) * h, (i & 4 ? 0.55 : -0.45) * h));
+  }
+
+  /** The middle of the head's box (`headCorners`) as it is posed now, in world space. */
+  headCentre(target: Vector3): Vector3 {
+    const h = this.crown ? this.crown.position.length() : 0.2;
+    return this.head.localToWorld(target.set(0, 0.45 * h, 0.05 * h));
   }
 
   update(dt: number, input: RigInput): void {

@@ -1,0 +1,127 @@
+/**
+ * Issue 15, framing at the trainee's seat, in headless Chromium against the real server: in each of
+ * the nine shipped scenes the scene's first human joins on a desktop at 1280×720 and at 1920×1080,
+ * and once every avatar is built, every head (its posed head bones projected with the room's
+ * camera, `window.__room.heads()`) is inside the viewport and clear of the HUD. No page may throw,
+ * and nothing may load from outside the origin. Screenshots go to
+ * test-artifacts/framing-<scene>-<width>.png. And a presenter moves the slides for everyone from
+ * the controls under the room.
+ *
+ * One browser page walks through every scene, so the avatars load from its cache after the first.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
+import { buildClient, launchBrowser, testLink } from './browser';
+
+const root = new URL('../../', import.meta.url).pathname;
+const artifacts = `${root}test-artifacts/`;
+const sizes = [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+];
+const scenes = readdirSync(`${root}scenes`)
+  .filter((file) => file.endsWith('.yaml'))
+  .map((file) => {
+    const scene = parse(readFileSync(`${root}scenes/${file}`, 'utf8')) as { participants: { id: string; kind: string }[] };
+    return { id: file.replace(/\.yaml$/, ''), human: scene.participants.find((p) => p.kind === 'human')!.id, others: scene.participants.length - 1 };
+  });
+
+let server: ChildServer;
+let browser: Browser;
+let page: Page;
+const problems = { thrown: [] as string[], offOrigin: [] as string[], failed: [] as string[] };
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  await buildClient();
+  server = await startChild(tempDir());
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: sizes[0]! });
+  page.on('pageerror', (error) => problems.thrown.push(error.message));
+  page.on('crash', () => problems.thrown.push('the page crashed'));
+  const leaves = (address: string) => {
+    const url = new URL(address);
+    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${server.port}`) problems.offOrigin.push(address);
+  };
+  page.on('request', (request) => leaves(request.url()));
+  page.on('websocket', (socket) => leaves(socket.url()));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.failed.push(`${response.status()} ${response.url()}`);
+  });
+}, 300_000);
+
+afterEach(() => {
+  expect(problems.thrown.splice(0), 'errors thrown in the page').toEqual([]);
+  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
+  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+}, 60_000);
+
+type Box = { x: number; y: number; width: number; height: number };
+type Head = { participant: string; box: Box | null };
+
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Waits until the desktop view is framed for this viewport, with the HUD measured and every avatar built; then every head and the HUD. */
+const framedHeads = async (size: { width: number; height: number }, avatars: number): Promise<{ heads: Head[]; hud: Box }> => {
+  await page.waitForFunction(
+    ({ width, height, avatars }) => {
+      const room = window.__room;
+      const framing = room?.framing();
+      return room !== undefined && room.heads().length === avatars && framing?.width === width && framing.height === height && framing.covered.length > 0;
+    },
+    { ...size, avatars },
+    { timeout: 120_000 },
+  );
+  // Two frames drawn with that camera: the heads are read as they are on screen.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const hud = await page.locator('aside.hud').boundingBox();
+  expect(hud, 'the HUD is on screen').not.toBeNull();
+  return { heads: await page.evaluate(() => window.__room!.heads()), hud: hud! };
+};
+
+describe('framing at the trainee’s seat', () => {
+  it.each(scenes)('shows every head in $id, clear of the HUD, at 1280×720 and 1920×1080', async ({ id, human, others }) => {
+    const created = await api(server, '/api/sessions', { method: 'POST', body: { scene: id, pace: 'realtime' } });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const session = (await created.json()) as { id: string; links: Record<string, string> };
+    // Alternate the order, so each scene needs one resize.
+    const order = scenes.findIndex((s) => s.id === id) % 2 === 0 ? sizes : [...sizes].reverse();
+    await page.setViewportSize(order[0]!);
+    // Software WebGL on a busy machine: loading and drawing take their time, never a fixed one.
+    await page.goto(testLink(session.links[human]!, server.port), { timeout: 120_000 });
+
+    for (const size of order) {
+      await page.setViewportSize(size);
+      const { heads, hud } = await framedHeads(size, others);
+      await page.screenshot({ path: `${artifacts}framing-${id}-${size.width}.png`, timeout: 120_000 });
+      for (const { participant, box } of heads) {
+        expect(box, `${participant}'s head is in front of the camera`).not.toBeNull();
+        const where = `${participant}'s head at ${size.width}×${size.height}: ${JSON.stringify(box)}, HUD ${JSON.stringify(hud)}`;
+        expect(box!.x >= 0 && box!.y >= 0 && box!.x + box!.width <= size.width && box!.y + box!.height <= size.height, `${where} is inside the viewport`).toBe(true);
+        expect(overlaps(box!, hud), `${where} is clear of the HUD`).toBe(false);
+      }
+    }
+    expect((await api(server, `/api/sessions/${session.id}`, { method: 'DELETE' })).status).toBe(200);
+  }, 400_000);
+
+  it('lets the presenter move the slides for everyone from the controls under the room', async () => {
+    const created = await api(server, '/api/sessions', { method: 'POST', body: { scene: 'conference-qa', pace: 'realtime' } });
+    const session = (await created.json()) as { id: string; links: Record<string, string> };
+    await page.goto(testLink(session.links.nadia!, server.port), { timeout: 120_000 });
+    await page.getByRole('button', { name: /^next slide/ }).click({ timeout: 120_000 });
+    await page.waitForFunction(() => (window.__room!.state() as { slides: Record<string, number> }).slides['cool-roof-slides'] === 1, undefined, { timeout: 60_000 });
+    await page.getByText('Slide 2 / 7').waitFor({ timeout: 60_000 });
+    const log = (await (await api(server, `/api/sessions/${session.id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(log).toContainEqual(expect.objectContaining({ type: 'slide', content: 'cool-roof-slides', index: 1, by: 'nadia' }));
+    expect((await api(server, `/api/sessions/${session.id}`, { method: 'DELETE' })).status).toBe(200);
+  }, 300_000);
+});
