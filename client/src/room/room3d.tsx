@@ -1,7 +1,7 @@
 /**
  * The 3D room: the formation's environment with every shared content on its board, every
- * participant's avatar at their seat (lip sync, gaze, blinks, nods, hands), voices placed on the
- * avatars' heads, and the viewer: a participant sits at their own seat
+ * participant's avatar at their seat (lip sync, gaze, blinks, nods, hands, a name tag unless turned
+ * off), voices placed on the avatars' heads, and the viewer: a participant sits at their own seat
  * (on a desktop a camera framed to show everyone clear of the HUD, with mouse-look and wheel zoom;
  * **Enter VR** in a headset, seated, no locomotion), the instructor looks on with a free orbit
  * camera, hidden from everyone. Whoever may change the slides gets previous / next below the room,
@@ -20,6 +20,7 @@ import { Environment } from '../scene/environment';
 import { frameSeat, type Rect } from '../scene/framing';
 import { boardHit, boardsFor, seatsFor, type BoardPlace, type Seat, type Vec3 } from '../scene/layout';
 import type { AvatarRig, RigInput } from '../scene/rig';
+import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import { maySlide, SlideControls, slideStep } from './slide-controls';
@@ -83,6 +84,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
   const viewer = useRef<Viewer | null>(null);
   const framed = useRef<FramingReport | null>(null);
+  const { nameTags } = useViewSettings();
   // Where each avatar's head is, once it is built (its rest pose): the framing then uses it.
   const [built, setBuilt] = useState<Record<string, { head: Vec3; top: number }>>({});
   const shareRig = (id: string) => (rig: AvatarRig | null) => {
@@ -136,6 +138,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
                 yaw={seat.yaw}
                 seated={seat.seated}
                 nameTag={p.name}
+                showTag={nameTags}
                 speaking={false}
                 rigRef={shareRig(p.id)}
                 manual
@@ -161,6 +164,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
       {view.you && !inVR && (
         <div className="room-tools">
           <SlideControls session={session} view={view} />
+          <ViewMenu />
         </div>
       )}
     </>
@@ -287,12 +291,13 @@ const useCovered = (canvas: HTMLCanvasElement): Rect[] => {
 
 /**
  * The participant's own place: a seated XR origin in a headset; on a desktop, a camera framed to
- * show everyone in `inFrame` clear of the HUD (scene/framing.ts), turned by dragging and zoomed
- * with the wheel to read a board.
+ * show everyone in `inFrame` clear of the HUD (scene/framing.ts), turned by dragging (at the look
+ * speed of the view settings) and zoomed with the wheel to read a board.
  */
 const Seated = ({ seat, inVR, inFrame, framed }: { seat: Seat; inVR: boolean; inFrame: readonly Vec3[]; framed: React.RefObject<FramingReport | null> }) => {
   const { camera, gl, size } = useThree();
   const covered = useCovered(gl.domElement);
+  const { lookSpeed } = useViewSettings();
   const framing = useMemo(
     () => frameSeat({ eye: headOf(seat).toArray() as Vec3, facing: seat.yaw, heads: inFrame, screen: { width: size.width, height: size.height, fov: desktopFov, covered } }),
     [seat, inFrame, size.width, size.height, covered],
@@ -312,15 +317,15 @@ const Seated = ({ seat, inVR, inFrame, framed }: { seat: Seat; inVR: boolean; in
     apply();
     framed.current = { width: size.width, height: size.height, covered, ...framing };
 
-    // Drag to turn your head: a drag across the canvas's height turns the view by its field of
-    // view, so what is under the pointer stays about under it.
+    // Drag to turn your head: at look speed 1 a drag across the canvas's height turns the view by
+    // its field of view, so what is under the pointer stays about under it.
     const canvas = gl.domElement;
     let dragging = false;
     const down = () => (dragging = true);
     const up = () => (dragging = false);
     const move = (e: PointerEvent) => {
       if (!dragging) return;
-      const perPixel = THREE.MathUtils.degToRad(lens.fov) / Math.max(canvas.clientHeight, 1);
+      const perPixel = (lookSpeed * THREE.MathUtils.degToRad(lens.fov)) / Math.max(canvas.clientHeight, 1);
       look.current.yaw -= e.movementX * perPixel;
       look.current.pitch = Math.max(-1.2 - framing.pitch, Math.min(1.2 - framing.pitch, look.current.pitch - e.movementY * perPixel));
       apply();
@@ -340,7 +345,7 @@ const Seated = ({ seat, inVR, inFrame, framed }: { seat: Seat; inVR: boolean; in
       removeEventListener('pointerup', up);
       removeEventListener('pointermove', move);
     };
-  }, [framing, inVR, camera, gl, size.width, size.height, covered, framed]);
+  }, [framing, inVR, camera, gl, lookSpeed, size.width, size.height, covered, framed]);
   // In a headset the origin sits on the seat, facing the room; the headset gives the height.
   return <XROrigin position={[seat.position[0], seat.position[1], seat.position[2]]} rotation={[0, seat.yaw + Math.PI, 0]} />;
 };

@@ -1,7 +1,7 @@
 /**
  * One participant's body in the room: their GLB from `avatars/`, posed and animated by an
- * `AvatarRig` every frame from `input()` (or by the caller, with `manual`), with a name tag above the head. Three draw calls: head,
- * body and tag. Skinned meshes are never frustum-culled (their bind-pose bounds do not follow the
+ * `AvatarRig` every frame from `input()` (or by the caller, with `manual`), with a name tag above the head
+ * (unless hidden). Three draw calls: head, body and tag. Skinned meshes are never frustum-culled (their bind-pose bounds do not follow the
  * animation, and a wrongly culled head is worse than drawing one off-screen); no shadows.
  *
  * ```tsx
@@ -39,6 +39,8 @@ interface AvatarBase {
   yaw: number;
   seated: boolean;
   nameTag: string;
+  /** Shows the name tag (default); hidden, it costs nothing to draw. */
+  showTag?: boolean;
   /** Lights the name tag's dot; it also lights while the rig's last input says speaking. */
   speaking: boolean;
   /** Given the rig once it is built, and null when it goes (an object ref or a callback). */
@@ -113,7 +115,7 @@ export const Avatar = (props: AvatarProps) => {
   return gltfs ? <Body {...props} gltf={gltfs[0]!} animations={gltfs[1]!.animations} /> : null;
 };
 
-const Body = ({ file, position, yaw, seated, input, nameTag, speaking, rigRef, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
+const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, speaking, rigRef, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
   const body = useMemo(() => {
     const copy = clone(gltf.scene);
     copy.traverse((o) => {
@@ -153,7 +155,7 @@ const Body = ({ file, position, yaw, seated, input, nameTag, speaking, rigRef, g
   return (
     <group position={position} rotation-y={yaw}>
       <primitive object={body} />
-      <group ref={tag} position-y={(seated ? 1.4 : 1.8) + tagGap}>
+      <group ref={tag} position-y={(seated ? 1.4 : 1.8) + tagGap} visible={showTag}>
         <NameTag name={nameTag} speaking={speaking || talking} />
       </group>
     </group>
