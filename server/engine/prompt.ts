@@ -99,16 +99,17 @@ const toneTask = (cue: Cue): string => `Tone for this part of the conversation: 
 const topicsBlock = (cue: Cue): string => {
   const { list, current, summary } = cue.topics;
   const shown = list.slice(0, 8).map((t) => `- ${t.text} (${t.status === 'not-yet' ? 'not yet discussed' : t.status === 'discussing' ? 'being discussed' : 'well discussed'})`);
-  return [
-    shown.length ? `Sub-topics of this meeting:\n${shown.join('\n')}` : '',
-    current ? `Being discussed now: ${current}.` : '',
-    summary.length
-      ? `Summary of the discussion so far (whole session):\n${summary.map((s) => `- On ${s.topic}: ${s.points.map((p) => `${p.who}: ${p.text}`).join('; ')}`).join('\n')}`
-      : '',
-  ]
+  return [shown.length ? `Sub-topics of this meeting:\n${shown.join('\n')}` : '', current ? `Being discussed now: ${current}.` : '', summaryBlock(summary)]
     .filter(Boolean)
     .join('\n');
 };
+
+// Every prompt of a turn shows the same summary (one list per state of the sub-topics): written once.
+const summaryBlock = memoizeByIdentity((summary: Cue['topics']['summary']): string =>
+  summary.length
+    ? `Summary of the discussion so far (whole session):\n${summary.map((s) => `- On ${s.topic}: ${s.points.map((p) => `${p.who}: ${p.text}`).join('; ')}`).join('\n')}`
+    : '',
+);
 
 export interface PromptParts {
   roster: Roster;

@@ -54,7 +54,9 @@ export const proceed = (c: Ctx): void => {
     if (!openObligation(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
       if (!advanceSnippet(c)) return end(c, 'snippets-done');
     }
-    const selection = selectNextSpeaker({ ...state, rng: c.rng.state });
+    // The working state is this step's own copy: it carries the live randomness into the decision.
+    state.rng = c.rng.state;
+    const selection = selectNextSpeaker(state);
     Object.assign(state, selection.state);
     c.rng = rngFrom(selection.state.rng);
     const { decision } = selection;
@@ -222,17 +224,17 @@ export const namesOf = (roster: Roster, id: string): string[] => [roster.name(id
 /**
  * MMAgents Eq. 4: long-term memories most similar to the last utterance, minus what the history
  * window shows. The same for every listener of a turn (think() asks them all at once), so the last
- * query is remembered: its key is the query and the memory's size and ends (facts only grow).
+ * answer is remembered with what it came from: the query, the facts and the window shown (the
+ * state replaces those lists when they change, never edits them).
  */
 const recall = (state: SessionState, shown: readonly { prefix: string; text: string }[], query: string): string[] => {
   const facts = state.memory.facts;
-  const key = [query, facts.length, facts[0] ?? '', facts.at(-1) ?? '', ...shown.map((h) => h.prefix + h.text)].join('\u0001');
-  if (lastRecall?.key === key) return lastRecall.memories;
+  if (lastRecall && lastRecall.query === query && lastRecall.facts === facts && lastRecall.shown === shown) return lastRecall.memories;
   const unseen = facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
-  lastRecall = { key, memories: retrieve(unseen, query, RECALL_LIMIT) };
+  lastRecall = { query, facts, shown, memories: retrieve(unseen, query, RECALL_LIMIT) };
   return lastRecall.memories;
 };
-let lastRecall: { key: string; memories: string[] } | null = null;
+let lastRecall: { query: string; facts: readonly string[]; shown: readonly unknown[]; memories: string[] } | null = null;
 
 // What every prompt of a turn shares (think() asks each listener at once), read once: the state
 // replaces these arrays and records when they change, never edits them, and a roster is its scene's.

@@ -48,15 +48,8 @@ interface GoalVoicing {
   askee?: string;
 }
 
-/**
- * A goal as the speaker would pursue it aloud. "get Ruth's card" becomes a request to Ruth;
- * "find out why the last PM left" a question or an intention; "keep the stand-up under fifteen
- * minutes" a proposal. Covert and concealment goals are not voiced.
- */
-const voiceGoal = (goal: string, cue: Cue, rng: Rng): VoicedGoal => {
-  const role = cue.participants.find((p) => p.id === cue.addressee?.id)?.role?.toLowerCase() ?? '';
-  const others = cue.participants.filter((p) => p.id !== cue.speaker.id).map((p) => p.shortName);
-  const voicing = voicingOf([goal, role, selfNames(cue).join('\u0000'), others.join('\u0000')].join('\u0001'));
+/** A goal voiced for this turn: its chance picks among the alternatives. */
+const voiceGoal = (voicing: GoalVoicing, rng: Rng): VoicedGoal => {
   const choose = (choice: Choice | undefined) => (choice === undefined || typeof choice === 'string' ? choice : rng.pick(choice));
   // The line is chosen before the request: the turn's chance is drawn in that order.
   const line = choose(voicing.line);
@@ -69,14 +62,25 @@ const voiceGoal = (goal: string, cue: Cue, rng: Rng): VoicedGoal => {
   };
 };
 
-// A persona's goals are voiced on every turn they speak: each is read once per addressee's role.
-const voicingOf = memoize((key: string): GoalVoicing => {
-  const [goal, role, self, joinedOthers] = key.split('\u0001') as [string, string, string, string];
+// A persona's goals are voiced on every turn they speak: each is read once per speaker, addressee's
+// role and room (the others' short names).
+const voicingsFor = memoize((context: string): ((goal: string) => GoalVoicing) => {
+  const [role, self, joinedOthers] = context.split('\u0001') as [string, string, string];
+  const names = self.split('\u0000');
+  const others = joinedOthers ? joinedOthers.split('\u0000') : [];
+  return memoize((goal) => voicingOf(goal, role, names, others), 256);
+}, 256);
+
+/**
+ * A goal as the speaker would pursue it aloud. "get Ruth's card" becomes a request to Ruth;
+ * "find out why the last PM left" a question or an intention; "keep the stand-up under fifteen
+ * minutes" a proposal. Covert and concealment goals are not voiced.
+ */
+const voicingOf = (goal: string, role: string, self: readonly string[], others: readonly string[]): GoalVoicing => {
   const raw = goal.trim().replace(/[.!;]+$/, '');
   const imperative = toRole(raw.charAt(0).toLowerCase() + raw.slice(1), role);
   if (!imperative || concealment.test(imperative) || covert.test(imperative) || roleReference.test(imperative)) return {};
-  const g = firstPerson(imperative, goalForms, self.split('\u0000')).replace(/\s+(credibly|clearly|concisely|honestly|quickly|briefly|properly)$/, '');
-  const others = joinedOthers ? joinedOthers.split('\u0000') : [];
+  const g = firstPerson(imperative, goalForms, self).replace(/\s+(credibly|clearly|concisely|honestly|quickly|briefly|properly)$/, '');
   const pick = (...lines: string[]): Choice => lines;
   let m: RegExpMatchArray | null;
 
@@ -129,11 +133,16 @@ const voicingOf = memoize((key: string): GoalVoicing => {
   if ((m = g.match(/^hear (?:about )?(.+)$/))) return { line: `I would love to hear about ${m[1]}.` };
   if ((m = g.match(/^pitch (my|our) (\S+)/))) return { line: `${capitalise(m[1]!)} ${m[2]} could help with exactly this.` };
   return { line: pick(`I would really like to ${g}.`, `What I want out of this is to ${g}.`, `I am hoping to ${g}.`) };
-});
+};
 
 /** The voiced goals of the speaker, said to whoever they talk to. */
-export const voicedGoals = (cue: Cue, rng: Rng): VoicedGoal[] =>
-  cue.goals.map((g) => voiceGoal(g, cue, rng)).map((v) => (v.line ? { ...v, line: toAddressee(v.line, listenerOf(cue)) } : v));
+export const voicedGoals = (cue: Cue, rng: Rng): VoicedGoal[] => {
+  const role = cue.participants.find((p) => p.id === cue.addressee?.id)?.role?.toLowerCase() ?? '';
+  const others = cue.participants.filter((p) => p.id !== cue.speaker.id).map((p) => p.shortName);
+  const voicings = voicingsFor([role, selfNames(cue).join('\u0000'), others.join('\u0000')].join('\u0001'));
+  const listener = listenerOf(cue);
+  return cue.goals.map((g) => voiceGoal(voicings(g), rng)).map((v) => (v.line ? { ...v, line: toAddressee(v.line, listener) } : v));
+};
 
 const agendaVerbs =
   /^(agree|decide|debate|discuss|review|assign|plan|pick|choose|settle|confirm|go over|look at|walk through|talk about|figure out|work out|prioriti[sz]e|estimate|list|sum up|wrap up|finali[sz]e|vote|compare|check|define|draft|identify|map out|brainstorm)\b/i;

@@ -11,7 +11,7 @@
  * waits for a direct question about it, even when its reveal rule lets it into `cue.facts`.
  */
 import type { Cue } from '../../../engine/requests';
-import { memoize } from '../../../engine/memo';
+import { memoize, memoizeByIdentity } from '../../../engine/memo';
 import type { Rng } from '../../../engine/rng';
 import { concealment, roleReference, voicedGoals, type VoicedGoal } from './goals';
 import { isHedged, quoting, retellings, type Quoting } from './paraphrase';
@@ -142,8 +142,7 @@ const sensitiveWords = (cue: Cue): { avoid: Set<string>; concealed: Set<string> 
         cue.lastMessage?.text ?? '',
         cue.human?.text ?? '',
         cue.obligation?.text ?? '',
-        ...cue.participants.map((p) => `${p.name} ${p.role ?? ''}`),
-      ].map(contentWords)).some((words) => words.has(w)),
+      ].map(contentWords).concat(participantWords(cue.participants))).some((words) => words.has(w)),
   };
   const sayableTexts = cue.facts.map(contentWords);
   const sayable = { has: (w: string) => sayableTexts.some((words) => words.has(w)) };
@@ -158,6 +157,9 @@ const sensitiveWords = (cue: Cue): { avoid: Set<string>; concealed: Set<string> 
   return { avoid, concealed };
 };
 
+/** The words of everyone's name and role, once per room (the engine gives a session's cues one participant list). */
+const participantWords = memoizeByIdentity((participants: Cue['participants']): ReadonlySet<string>[] => participants.map((p) => contentWords(`${p.name} ${p.role ?? ''}`)));
+
 const usedIn = (words: ReadonlySet<string>, said: readonly ReadonlySet<string>[]): boolean =>
   words.size > 0 && said.some((s) => shared(words, s) >= Math.max(2, Math.ceil(words.size * 0.6)));
 
@@ -169,6 +171,26 @@ export interface Gathered {
   /** Whether a text quotes private knowledge (facts and secrets) at length. */
   quotes: Quoting;
 }
+
+// What a scene's own texts offer is the same on every turn: each text is sifted once.
+
+/** The backstory's sentences a persona would say aloud: no confession, nothing kept private. */
+const sayableBackstory = memoize((backstory: string): readonly string[] => sentencesOf(backstory).filter((line) => !confession.test(line) && !private_.test(line)));
+
+/** A content summary's sentences as lines to say; sentences that start with a verb ("Found 10:05pm slumped ...") are notes, not speech. */
+const summaryLines = memoize((summary: string): readonly string[] =>
+  sentencesOf(summary)
+    .filter((line) => !(wordCount(line) < 7 || /^[A-Z][a-z]+ed\b/.test(line) || verbWords.has(line.split(/\s+/)[0]!.toLowerCase()) || (!line.includes(':') && !hasVerb(line))))
+    .map((line) => sectionLine(line.replace(/\.$/, '')))
+    .filter((line): line is string => line !== undefined),
+);
+
+/** The context's sentences that are news, each as it is said: not the setting ("Alder Creek, a family vineyard in the hills ...") nor the rules of the room. */
+const contextLines = memoize((context: string): readonly { line: string; news: string }[] =>
+  sentencesOf(context)
+    .filter((line) => !(meta.test(line) || roleReference.test(line) || !hasVerb(line) || wordCount(line) < 7))
+    .map((line) => ({ line, news: line.replace(/^Everyone knows:\s*/i, '') })),
+);
 
 export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered => {
   const { avoid, concealed } = sensitiveWords(cue);
@@ -214,8 +236,7 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
   }
 
   const forms = backstoryForms(cue);
-  for (const line of sentencesOf(cue.speaker.backstory ?? '')) {
-    if (confession.test(line) || private_.test(line)) continue;
+  for (const line of sayableBackstory(cue.speaker.backstory ?? '')) {
     const voiced = backstoryVoice(line, forms, self);
     add(voiced && toAddressee(voiced, listener), 'backstory');
   }
@@ -225,20 +246,14 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
 
   for (const content of cue.contents) {
     const cite = citationOf(content);
-    // Summary sentences that start with a verb ("Found 10:05pm slumped ...") are notes, not speech.
-    for (const line of sentencesOf(content.summary)) {
-      if (wordCount(line) < 7 || /^[A-Z][a-z]+ed\b/.test(line) || verbWords.has(line.split(/\s+/)[0]!.toLowerCase()) || (!line.includes(':') && !hasVerb(line))) continue;
-      add(sectionLine(line.replace(/\.$/, '')), 'content', cite);
-    }
+    for (const line of summaryLines(content.summary)) add(line, 'content', cite);
     for (const section of content.sections) add(sectionLine(section), 'content', cite);
   }
 
   const everyone = cue.participants.flatMap((p) => [p.name, p.shortName]);
-  for (const line of sentencesOf(cue.context)) {
-    // The setting ("Alder Creek, a family vineyard in the hills ...") and the rules of the room are not news.
-    if (meta.test(line) || roleReference.test(line) || !hasVerb(line) || wordCount(line) < 7) continue;
+  for (const { line, news } of contextLines(cue.context)) {
     if (everyone.some((n) => line.includes(n))) continue;
-    add(line.replace(/^Everyone knows:\s*/i, ''), 'context');
+    add(news, 'context');
   }
   // A fact said once in any retelling is said.
   const usedOrigins = new Set(items.filter((m) => m.used).map((m) => m.origin));

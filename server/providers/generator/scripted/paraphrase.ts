@@ -126,9 +126,14 @@ const gramsOf = memoize((source: string): ReadonlySet<string> => {
   return grams;
 });
 
-/** A quote check by the sources' (n+1)-grams: linear in the text. */
-export const quoting = (sources: readonly string[]): Quoting => {
-  const grams = sources.map(gramsOf).filter((g) => g.size > 0);
+/**
+ * A quote check by the sources' (n+1)-grams: linear in the text. One per set of sources (a
+ * persona's knowledge), so what is retold from them is remembered with it.
+ */
+export const quoting = (sources: readonly string[]): Quoting => quotingOf(sources.join('\u0000'));
+
+const quotingOf = memoize((joined: string): Quoting => {
+  const grams = (joined ? joined.split('\u0000') : []).map(gramsOf).filter((g) => g.size > 0);
   const at = (text: string): number => {
     if (!grams.length) return -1;
     const words = wordsOf(text);
@@ -139,7 +144,7 @@ export const quoting = (sources: readonly string[]): Quoting => {
     return -1;
   };
   return Object.assign((text: string) => at(text) >= 0, { at });
-};
+}, 256);
 
 /**
  * Breaks every quoted run: a word in the run's middle swapped for an everyday substitute, else a
@@ -175,7 +180,22 @@ const breakRuns = (text: string, quotes: Quoting, rng: Rng): string | undefined 
  * restructured, its parts in reverse order, and each part on its own. Each is a sentence; empty
  * when nothing can be said without quoting.
  */
-export const retellings = (text: string, quotes: Quoting, rng: Rng): string[] => {
+export const retellings = (text: string, quotes: Quoting, rng: Rng): readonly string[] => {
+  let known = settled.get(quotes);
+  if (!known) settled.set(quotes, (known = new Map()));
+  const remembered = known.get(text);
+  if (remembered) return remembered;
+  const before = rng.state;
+  const told = retell(text, quotes, rng);
+  // Unless a hedge had to be drawn by chance, a text is retold the same way on every turn.
+  if (rng.state === before) known.set(text, told);
+  return told;
+};
+
+/** Retellings that drew no chance, by the quote check they were made for and the text retold. */
+const settled = new WeakMap<Quoting, Map<string, readonly string[]>>();
+
+const retell = (text: string, quotes: Quoting, rng: Rng): string[] => {
   const parts = clausesOf(text);
   const whole = speakNumbers(text.replace(/[.!]+$/, ''));
   const drafts = [frontAdverbial(whole) ?? whole];

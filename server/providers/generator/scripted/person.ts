@@ -71,20 +71,26 @@ const namePattern = memoize((name: string) => new RegExp(`\\b${escapeRegExp(name
  * asked her at 10:15" becomes "Dr. Marsh asked me at 10:15"; "for Henry to collect on his way
  * down" keeps "his" when only she/her mean the speaker.
  */
-export const firstPerson = (text: string, forms: ReadonlySet<string>, names: readonly string[]): string =>
-  firstPersonOf([[...forms].join(' '), names.join('\u0000'), text].join('\u0001'));
+export const firstPerson = (text: string, forms: ReadonlySet<string>, names: readonly string[]): string => firstPersonFor(speakerKey(forms, names))(text);
+
+/** Who a speaker is to the rewriting functions: their pronouns and their names, as one memo key. */
+const speakerKey = (forms: ReadonlySet<string>, names: readonly string[]): string => `${[...forms].join(' ')}\u0001${names.join('\u0000')}`;
+
+const speakerOf = (key: string): { forms: ReadonlySet<string>; names: readonly string[] } => {
+  const [forms, names] = key.split('\u0001') as [string, string];
+  return { forms: new Set(forms.split(' ').filter(Boolean)), names: names ? names.split('\u0000') : [] };
+};
 
 // The speaker's knowledge is retold every turn: each text is rewritten once per speaker.
-const firstPersonOf = memoize((key: string): string => {
-  const [forms, names] = key.split('\u0001', 2) as [string, string];
-  const text = key.slice(forms.length + names.length + 2);
-  const formSet = new Set(forms.split(' ').filter(Boolean));
-  const nameList = names ? names.split('\u0000') : [];
-  return text
-    .split(/(["“][^"”]*["”])/)
-    .map((segment, i) => (i % 2 === 1 ? segment : firstPersonSegment(segment, formSet, nameList)))
-    .join('');
-});
+const firstPersonFor = memoize((key: string): ((text: string) => string) => {
+  const { forms, names } = speakerOf(key);
+  return memoize((text) =>
+    text
+      .split(/(["“][^"”]*["”])/)
+      .map((segment, i) => (i % 2 === 1 ? segment : firstPersonSegment(segment, forms, names)))
+      .join(''),
+  );
+}, 256);
 
 const firstPersonSegment = (segment: string, forms: ReadonlySet<string>, names: readonly string[]): string => {
   let text = segment;
@@ -189,34 +195,28 @@ export const speakerForms = (cue: Cue, text: string): ReadonlySet<string> => {
  * Knowledge or a goal said to someone it names: "a bottle for Vivian" to Vivian is "a bottle for
  * you", "Vivian's car" is "your car", "make sure Sam understands" is "make sure you understand".
  */
-export const toAddressee = (text: string, names: readonly string[]): string => (names.length ? toAddresseeOf(`${names.join('\u0000')}\u0001${text}`) : text);
+export const toAddressee = (text: string, names: readonly string[]): string => (names.length ? toAddresseeFor(names.join('\u0000'))(text) : text);
 
-// The same knowledge is said to the same listener turn after turn: rewritten once per listener.
-const toAddresseeOf = memoize((key: string): string => {
-  const joined = key.slice(0, key.indexOf('\u0001'));
-  const text = key.slice(joined.length + 1);
-  const [possessive, object, subject] = addressPatterns(joined);
-  return text
-    .split(/(["“][^"”]*["”])/)
-    .map((segment, i) =>
-      i % 2 === 1
-        ? segment
-        : segment
-            .replace(possessive, 'your')
-            .replace(object, '$1 you')
-            .replace(subject, (_, lead: string, verb: string) => `${lead}${lead.trim() ? 'you' : 'You'} ${agreeWithYou(verb)}`),
-    )
-    .join('');
-});
-
-/** The patterns that find a listener's names, compiled once per listener (`replace` restarts a global pattern). */
-const addressPatterns = memoize((joined: string): [RegExp, RegExp, RegExp] => {
+// The same knowledge is said to the same listener turn after turn: rewritten once per listener,
+// whose patterns are compiled once (`replace` restarts a global pattern).
+const toAddresseeFor = memoize((joined: string): ((text: string) => string) => {
   const n = `(?:${joined.split('\u0000').map(escapeRegExp).join('|')})`;
-  return [
-    new RegExp(`\\b${n}['’]s\\b`, 'g'),
-    new RegExp(`\\b(for|to|with|from|at|about|asked|tell|told|saw|passed|met|called|gave|showed|behind|beside|like|likes|trust|respect|hired|promoted|helped|know) ${n}\\b`, 'g'),
-    new RegExp(`(^|[.;]\\s+|\\b(?:that|and|but|when|because|sure|if)\\s+)${n} ([a-z][a-z'’]*)`, 'g'),
-  ];
+  const possessive = new RegExp(`\\b${n}['’]s\\b`, 'g');
+  const object = new RegExp(`\\b(for|to|with|from|at|about|asked|tell|told|saw|passed|met|called|gave|showed|behind|beside|like|likes|trust|respect|hired|promoted|helped|know) ${n}\\b`, 'g');
+  const subject = new RegExp(`(^|[.;]\\s+|\\b(?:that|and|but|when|because|sure|if)\\s+)${n} ([a-z][a-z'’]*)`, 'g');
+  return memoize((text) =>
+    text
+      .split(/(["“][^"”]*["”])/)
+      .map((segment, i) =>
+        i % 2 === 1
+          ? segment
+          : segment
+              .replace(possessive, 'your')
+              .replace(object, '$1 you')
+              .replace(subject, (_, lead: string, verb: string) => `${lead}${lead.trim() ? 'you' : 'You'} ${agreeWithYou(verb)}`),
+      )
+      .join(''),
+  );
 }, 256);
 
 /** Whom the speaker talks to: the addressee, else the person they reply to. */
@@ -267,15 +267,15 @@ const article = (word: string): string =>
  * led"), "Product manager with six years ..." (a noun: "I'm a product manager ..."), "Married to
  * Henry ..." (a state: "I was married to Henry ...").
  */
-export const backstoryVoice = (text: string, forms: ReadonlySet<string>, names: readonly string[]): string | undefined =>
-  backstoryVoiceOf([[...forms].join(' '), names.join('\u0000'), text].join('\u0001'));
+export const backstoryVoice = (text: string, forms: ReadonlySet<string>, names: readonly string[]): string | undefined => backstoryVoiceFor(speakerKey(forms, names))(text);
 
 // A backstory is voiced on every turn its persona speaks: each sentence is converted once per speaker.
-const backstoryVoiceOf = memoize((key: string): string | undefined => {
-  const [joinedForms, joinedNames] = key.split('\u0001', 2) as [string, string];
-  const text = key.slice(joinedForms.length + joinedNames.length + 2);
-  const forms = new Set(joinedForms.split(' ').filter(Boolean));
-  const names = joinedNames ? joinedNames.split('\u0000') : [];
+const backstoryVoiceFor = memoize((key: string): ((text: string) => string | undefined) => {
+  const { forms, names } = speakerOf(key);
+  return memoize((text) => voicedBackstory(text, forms, names));
+}, 256);
+
+const voicedBackstory = (text: string, forms: ReadonlySet<string>, names: readonly string[]): string | undefined => {
   const converted = firstPerson(text.trim(), forms, names);
   const words = converted.split(/\s+/);
   const first = (words[0] ?? '').replace(/[,;:]$/, '');
@@ -303,4 +303,4 @@ const backstoryVoiceOf = memoize((key: string): string | undefined => {
   if (/^[A-Z][a-z]+['’]s$/.test(first)) return `I'm ${converted}`;
   if (/^[A-Z][a-z-]+$/.test(first) && /^[a-z]/.test(second)) return `I'm ${article(lower)} ${lower} ${rest}`;
   return undefined;
-});
+};
