@@ -422,12 +422,14 @@ const rawWords = (text: string): RawWord[] => {
     const previous = matches[i - 1];
     const before = clean.slice(previous ? (previous.index ?? 0) + previous[0].length : 0, start);
     const gap = clean.slice(end, matches[i + 1]?.index ?? clean.length);
+    // Most words are followed by a single space.
+    const plain = gap === ' ';
     return {
       text: m[0],
       w: foldDecomposed(m[0]),
-      punct: gap.replace(/\s+/g, '').replace(/@$/, ''),
-      spaced: /\s/.test(gap) || i === matches.length - 1,
-      at: before.trimEnd().endsWith('@'),
+      punct: plain ? '' : gap.replace(/\s+/g, '').replace(/@$/, ''),
+      spaced: plain || /\s/.test(gap) || i === matches.length - 1,
+      at: before !== ' ' && before.trimEnd().endsWith('@'),
     };
   });
   return collapseRepeats(expandContractions(spans.length > 0 ? unquote(words, spans, matches.map((m) => m.index ?? 0)) : words));

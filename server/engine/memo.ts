@@ -22,12 +22,12 @@ export const memoize = <T>(fn: (key: string) => T, limit = 4096): ((key: string)
 };
 
 /**
- * A memo of a pure function of an object that is never changed, only replaced (the session
- * state's arrays and records): the same object gives the same answer. Held weakly, so it goes
- * with the object.
+ * A memo of a pure function of an object that lives long and is never changed (a scene's roster,
+ * the participant list it gives every cue): the same object gives the same answer. Held weakly,
+ * so it goes with the object. For objects a turn replaces, `rememberLast` keeps less.
  *
  * ```ts
- * const openings = memoizeByIdentity((spoken: readonly SpokenLine[]) => spoken.map((u) => u.opening));
+ * const participantsOf = memoizeByIdentity((roster: Roster) => roster.scene.participants.map((p) => p.name));
  * ```
  */
 export const memoizeByIdentity = <K extends object, T>(fn: (key: K) => T): ((key: K) => T) => {
@@ -36,6 +36,22 @@ export const memoizeByIdentity = <K extends object, T>(fn: (key: K) => T): ((key
     if (memo.has(key)) return memo.get(key) as T;
     const value = fn(key);
     memo.set(key, value);
+    return value;
+  };
+};
+
+/**
+ * The last answer of a pure function whose arguments are replaced, never changed (a turn's
+ * history, its sub-topics): asked again with the same arguments, as by every prompt of one turn,
+ * it is not recomputed. Only the last answer is kept, so nothing outlives the turns that read it
+ * (a memo of every history would keep each turn's answers for as long as its state lives).
+ */
+export const rememberLast = <A extends readonly unknown[], T>(fn: (...args: A) => T): ((...args: A) => T) => {
+  let last: { args: A; value: T } | undefined;
+  return (...args) => {
+    if (last && last.args.every((arg, i) => arg === args[i])) return last.value;
+    const value = fn(...args);
+    last = { args, value };
     return value;
   };
 };

@@ -90,9 +90,13 @@ export const rememberThought = (memory: Memory, participant: string, thought: st
 export const retrieve = (items: readonly string[], query: string, limit = RECALL_LIMIT): string[] => {
   if (items.length === 0) return [];
   const to = similarityTo(query);
-  return items
-    .map((item, index) => ({ item, index, score: to(item) }))
-    .filter((x) => x.score > 0)
+  // Most remembered facts have nothing to do with the query: only those that score are kept to be sorted.
+  const scored: { item: string; index: number; score: number }[] = [];
+  items.forEach((item, index) => {
+    const score = to(item);
+    if (score > 0) scored.push({ item, index, score });
+  });
+  return scored
     .sort((a, b) => b.score - a.score || b.index - a.index)
     .slice(0, limit)
     .map((x) => x.item);

@@ -30,7 +30,8 @@ export const wordsOf: (text: string) => readonly string[] = memoize(
 
 const wordSetOf = memoize((text: string): ReadonlySet<string> => new Set(wordsOf(text)));
 
-export const normalizeLine = (text: string): string => wordsOf(text).join(' ');
+/** The normal form of a line: every line said is compared with every line before it, so each is normalised once. */
+export const normalizeLine: (text: string) => string = memoize((text) => wordsOf(text).join(' '));
 
 /** The first four words, lower case: what "the same opening" compares. */
 export const openingOf = (text: string): string => wordsOf(text).slice(0, OPENING_WORDS).join(' ');

@@ -102,14 +102,14 @@ const stem = memoize((word: string): string => (word.length > 3 ? word.replace(/
 interface Sentence {
   /** The unit sentence vector; null when the text has no content words. */
   vector: Float32Array | null;
-  /** Content-word stems and their SIF weights: the wording; `termList` the same in order, to compare without allocating. */
+  /** Content-word stems and their SIF weights: the wording; the stems also in order, to compare without allocating. */
   terms: ReadonlyMap<string, number>;
-  termList: readonly (readonly [string, number])[];
+  termStems: readonly string[];
   termWeight: number;
   /** Words in order, "do" support dropped ("I liked" / "I did not like"), stemmed: compared for structure. */
   words: readonly string[];
   counts: ReadonlyMap<string, number>;
-  countList: readonly (readonly [string, number])[];
+  countedWords: readonly string[];
   negations: number;
 }
 
@@ -183,7 +183,7 @@ const toSentence = (table: WordVectors, roleOf: (word: string) => WordRole, text
   let norm = 0;
   for (let d = 0; d < vector.length; d++) norm += vector[d]! * vector[d]!;
   norm = Math.sqrt(norm);
-  const read = { terms, termList: [...terms], termWeight, words, counts, countList: [...counts], negations: negated };
+  const read = { terms, termStems: [...terms.keys()], termWeight, words, counts, countedWords: [...counts.keys()], negations: negated };
   if (norm === 0) return { vector: null, ...read };
   for (let d = 0; d < vector.length; d++) vector[d]! /= norm;
   return { vector, ...read };
@@ -194,11 +194,11 @@ const sharedWording = (a: Sentence, b: Sentence): number => {
   if (a.termWeight === 0 || b.termWeight === 0) return 0;
   const few = a.terms.size <= b.terms.size ? a : b;
   const many = few === a ? b.terms : a.terms;
-  // Over the list, not the map's entries: this runs for every remembered fact on every turn, and an entry is an allocation.
+  // Over the list of stems, not the map's entries: this runs for every remembered fact on every turn, and an entry is an allocation.
   let shared = 0;
-  for (const [term, w] of few.termList) {
+  for (const term of few.termStems) {
     const other = many.get(term);
-    if (other !== undefined) shared += w + other;
+    if (other !== undefined) shared += few.terms.get(term)! + other;
   }
   return shared / (a.termWeight + b.termWeight);
 };
@@ -230,7 +230,7 @@ const structuralPenalty = (a: Sentence, b: Sentence): number => {
   // Sentences of very different lengths cannot be made of the same words.
   if (Math.min(a.words.length, b.words.length) / longer < SAME_WORDS_FROM) return 0;
   let shared = 0;
-  for (const [w, n] of a.countList) shared += Math.min(n, b.counts.get(w) ?? 0);
+  for (const w of a.countedWords) shared += Math.min(a.counts.get(w)!, b.counts.get(w) ?? 0);
   const overlap = shared / longer;
   const flipped = (a.negations - b.negations) % 2 !== 0;
   const swapped = shared < a.words.length && shared < b.words.length;

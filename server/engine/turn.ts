@@ -4,7 +4,7 @@
  * (MPOD §3.2), designation, interruptions, backchannels, memory, budgets and hand raising.
  */
 import { intents, knowledgeOf, type Intent, type LoadedScene } from '../scene/schema';
-import { memoize, memoizeByIdentity } from './memo';
+import { memoize, memoizeByIdentity, rememberLast } from './memo';
 import type { Cue } from './requests';
 import { detectDesignation } from './designation';
 import type { Act, PairType, UtteranceEvent } from './events';
@@ -238,13 +238,11 @@ let lastRecall: { query: string; facts: readonly string[]; shown: readonly unkno
 
 // What every prompt of a turn shares (think() asks each listener at once), read once: the state
 // replaces these arrays and records when they change, never edits them, and a roster is its scene's.
-const shownOf = memoizeByIdentity((roster: Roster) =>
-  memoizeByIdentity((history: readonly Remembered[]) =>
-    history.slice(-roster.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${roster.name(u.speaker)}: `, text: u.text })),
-  ),
+const shownOf = rememberLast((roster: Roster, history: readonly Remembered[]) =>
+  history.slice(-roster.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${roster.name(u.speaker)}: `, text: u.text })),
 );
-const summaryFor = memoizeByIdentity((roster: Roster) => memoizeByIdentity((topics: Topics) => summaryOf(topics, (id) => roster.shortName(id))));
-const openingsOf = memoizeByIdentity((spoken: readonly SpokenLine[]) => [...new Set(spoken.filter((u) => u.ai).map((u) => u.opening))]);
+const summaryFor = rememberLast((roster: Roster, topics: Topics) => summaryOf(topics, (id) => roster.shortName(id)));
+const openingsOf = rememberLast((spoken: readonly SpokenLine[]) => [...new Set(spoken.filter((u) => u.ai).map((u) => u.opening))]);
 const participantsOf = memoizeByIdentity((roster: Roster): Cue['participants'] =>
   roster.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: roster.shortName(p.id), kind: p.kind, ...(p.role ? { role: p.role } : {}) })),
 );
@@ -257,7 +255,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const last = state.last;
   const query = last?.text ?? state.scene.topic;
   const persona = person.persona;
-  const shown = shownOf(roster)(state.memory.history);
+  const shown = shownOf(roster, state.memory.history);
   // Private knowledge is said only where its rule allows: freely, or when-asked in answer to a direct question.
   const asked = plan.obligation?.pair === 'question' || plan.obligation?.pair === 'request';
   const knowledge = knowledgeOf(persona);
@@ -313,7 +311,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
       current: current ? label(current) : null,
       next: next ? label(next) : null,
       list: visibleTopics(state.topics, plan.speaker).map((t) => ({ text: label(t), status: t.status })),
-      summary: summaryFor(roster)(state.topics),
+      summary: summaryFor(roster, state.topics),
     },
     ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
     variant: c.rng.int(0, 2 ** 31 - 1),
@@ -502,6 +500,7 @@ export const accept = (
 
   // Backchannels: listeners' short verbal cues or nods, attached to the utterance they react to.
   let count = 0;
+  let lowered: string | undefined;
   for (const rule of snippet.backchannels) {
     // Whether the text says a trigger is the same for every listener: looked for once, when first needed.
     let triggered: boolean | undefined;
@@ -510,7 +509,7 @@ export const accept = (
       if (listener === speaker || (rule.from !== '*' && rule.from !== listener) || state.present.includes(listener)) continue;
       if (!partyAllows(roster, listener)) continue;
       if (interruption && listener === interruption.by) continue;
-      if (rule.triggers.length && !(triggered ??= rule.triggers.some((word) => mentions(text, word)))) continue;
+      if (rule.triggers.length && !(triggered ??= rule.triggers.some((word) => mentions(text, (lowered ??= text.toLowerCase()), word)))) continue;
       if (!c.rng.chance(rule.probability)) continue;
       const kind = rule.kind === 'either' ? (c.rng.chance(0.5) ? 'verbal' : 'nod') : rule.kind;
       const at = startT + Math.round(durationMs * (0.4 + 0.5 * c.rng.next()));
@@ -572,11 +571,11 @@ const namedIn = (roster: Roster, speaker: string, text: string): string | null =
   return next ? (roster.idByName.get(next) ?? null) : null;
 };
 
-/** Whether `text` contains `word` as a whole word or phrase ("%" as a symbol anywhere), ignoring case. */
-const mentions = (text: string, word: string): boolean => {
+/** Whether `text` (`lowered`: the same in lower case) contains `word` as a whole word or phrase ("%" as a symbol anywhere), ignoring case. */
+const mentions = (text: string, lowered: string, word: string): boolean => {
   const trimmed = word.trim();
   // Most texts do not contain the word at all: a plain search says so before the pattern runs.
-  return text.toLowerCase().includes(trimmed.toLowerCase()) && wholeWord(trimmed).test(text);
+  return lowered.includes(trimmed.toLowerCase()) && wholeWord(trimmed).test(text);
 };
 
 const wholeWord = memoize((trimmed: string): RegExp => {
