@@ -44,11 +44,11 @@ const FOLDED_LETTERS = /[øæœßłđðþı]/g;
 const fold = (s: string): string => foldDecomposed(s.normalize('NFD').replace(MARKS, ''));
 
 /** `fold` of text already decomposed and without marks: the words of an utterance, which is decomposed once. */
-const foldDecomposed = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(FOLDED_LETTERS, (c) => LETTER_FOLDS[c] ?? c)
-    .replace(/'/g, '');
+const foldDecomposed = (s: string): string => {
+  const lower = s.toLowerCase();
+  // Most words are plain ASCII: nothing to fold letter by letter, no apostrophe to drop.
+  return /^[a-z0-9]*$/.test(lower) ? lower : lower.replace(FOLDED_LETTERS, (c) => LETTER_FOLDS[c] ?? c).replace(/'/g, '');
+};
 
 const foldedWords = (s: string): string[] => fold(s.replace(APOSTROPHES, "'")).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
@@ -1293,22 +1293,21 @@ const unitPairOf = (t: ParsedUtterance, u: Unit, unit: number): FirstPairPart | 
   if (found) return found;
   const text = textOf(t, u.from, u.to);
   if (OFFER_ANYWHERE.test(text) || VOLUNTEERED.test(text)) return { pair: 'offer', unit, clause: 0, at: u.from };
-  // "Nora, I need those slides by noon: a want stated to someone by name is a request.
-  const named = vocativesOf(t, u).some((v) => isName(t, v.i));
+  // "Nora, I need those slides by noon: a want stated to someone by name is a request. (Who is
+  // called is only looked for once something is wanted or proposed: most sentences are neither.)
   const wanted = u.clauses.findIndex((c) => NEED_STATED.test(textOf(t, skipLead(t, c.from, c.to, u.asked), c.to)));
-  if (named && wanted >= 0) return { pair: 'request', unit, clause: wanted, at: u.clauses[wanted]?.from ?? u.from };
+  if (wanted >= 0 && vocativesOf(t, u).some((v) => isName(t, v.i))) return { pair: 'request', unit, clause: wanted, at: u.clauses[wanted]?.from ?? u.from };
   const proposed = u.clauses.findIndex((c) => LETS.test(textOf(t, skipLead(t, c.from, c.to, u.asked), c.to)));
-  const called = selected(t, vocativesOf(t, u).filter((v) => !v.thanked));
-  if (called && proposed >= 0) return { pair: 'request', unit, clause: proposed, at: u.clauses[proposed]?.from ?? u.from };
+  if (proposed >= 0 && selected(t, vocativesOf(t, u).filter((v) => !v.thanked))) return { pair: 'request', unit, clause: proposed, at: u.clauses[proposed]?.from ?? u.from };
   // "I need the numbers, please": a request without a request's grammar ("yes, please" accepts one).
   const please = u.clauses.findIndex((c) => / please\b/.test(` ${textOf(t, c.from, c.to)}`));
-  if (/\b(?:yes|yeah|yep|sure|ok|okay|oh) please\b/.test(textOf(t, u.from, u.to)) || accepts(t, u)) return null;
-  const saying = textOf(t, u.from, u.to).split(' ').filter((w) => !MARKERS.has(w) && !ADDRESS_ONLY.has(w) && w !== 'please' && !/^qq/.test(w));
   const c = u.clauses[please];
+  if (!c || /\b(?:yes|yeah|yep|sure|ok|okay|oh) please\b/.test(textOf(t, u.from, u.to)) || accepts(t, u)) return null;
+  const saying = textOf(t, u.from, u.to).split(' ').filter((w) => !MARKERS.has(w) && !ADDRESS_ONLY.has(w) && w !== 'please' && !/^qq/.test(w));
   // "Please, Doris, you'll have your chance later.": a "please" that opens the sentence on its own
   // pleads; one that follows what is wanted ("The numbers, please") asks for it.
-  const pleading = c && u.clauses.slice(0, please + 1).every((k) => isAddressOnly(t, k) || /^(?:(?:oh|ah|um|uh|no|now) )*please$/.test(textOf(t, k.from, k.to)));
-  return c && !pleading && saying.length >= 2 ? { pair: 'request', unit, clause: please, at: c.from } : null;
+  const pleading = u.clauses.slice(0, please + 1).every((k) => isAddressOnly(t, k) || /^(?:(?:oh|ah|um|uh|no|now) )*please$/.test(textOf(t, k.from, k.to)));
+  return !pleading && saying.length >= 2 ? { pair: 'request', unit, clause: please, at: c.from } : null;
 };
 
 // ---------------------------------------------------------------------------------------------
