@@ -314,6 +314,14 @@ describe('voice output', () => {
     expect(output.visemes('ines')).toBeNull();
   });
 
+  it("counts how much of a human's voice played, silence left out", () => {
+    output.voice('ines', frame(20, 8000), 16_000);
+    output.voice('ines', frame(20, 0), 16_000);
+    output.voice('ines', frame(20, 8000), 16_000);
+    expect(output.voicedMs('ines')).toBeCloseTo(40, 6);
+    expect(output.voicedMs('nobody')).toBe(0);
+  });
+
   it('puts a human who starts talking over a persona first', () => {
     output.play(piece('d1', 0, 0, 1000));
     context.currentTime = 10.3;

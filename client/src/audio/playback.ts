@@ -101,6 +101,8 @@ export interface VoiceOutput {
   voice(participant: string, pcm: Int16Array, sampleRate: number): void;
   /** Who is audible right now (muted participants are not); the latest to start if several. */
   speaking(): string | null;
+  /** How much of a human's relayed voice, louder than silence, has been played here so far (ms). */
+  voicedMs(participant: string): number;
   /**
    * How far the draft's speech has been heard: `queued` before it starts, `audible` while it plays
    * (`positionMs` into it), `over` once it ended or was stopped; null when none of it was scheduled here.
@@ -160,6 +162,8 @@ interface HumanVoice {
   playhead: number;
   /** Chunks not yet heard in full, in order. */
   chunks: VoiceChunk[];
+  /** Louder-than-silence audio played so far, ms. */
+  voicedMs: number;
 }
 
 interface Channel {
@@ -330,7 +334,7 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       if (!running() || pcm.length === 0) return;
       const now = context.currentTime;
       const channel = channelOf(participant);
-      const voice = (channel.voice ??= { playhead: 0, chunks: [] });
+      const voice = (channel.voice ??= { playhead: 0, chunks: [], voicedMs: 0 });
       heardChunk(voice, heardTime());
       if (voice.playhead < now) voice.playhead = now + settings.jitterMs / 1000;
       else if (voice.playhead - now > settings.maxVoiceBufferMs / 1000) return;
@@ -344,6 +348,11 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       const loudSince = rms < settings.silenceLevel ? -Infinity : continues ? previous.loudSince : start;
       voice.chunks.push({ start, end, rms, loudSince });
       voice.playhead = end;
+      if (loudSince !== -Infinity) voice.voicedMs += (end - start) * 1000;
+    },
+
+    voicedMs(participant) {
+      return channels.get(participant)?.voice?.voicedMs ?? 0;
     },
 
     speaking() {

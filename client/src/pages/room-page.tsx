@@ -11,6 +11,7 @@ import { meterLevel, openMicrophone, type Microphone } from '../audio/mic';
 import { readToken } from '../net/connection';
 import { mediaTransport, type Health } from '../net/media';
 import { openSessionLink, type SessionLink } from '../net/sessions';
+import { BriefCard } from '../room/brief';
 import { Hud } from '../room/hud';
 import { ObserverPanel } from '../room/observer';
 import { Room3D } from '../room/room3d';
@@ -87,7 +88,6 @@ const Brief = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; 
   const [level, setLevel] = useState(0);
   const [micError, setMicError] = useState('');
   const mic = useRef<Microphone | null>(null);
-  const me = snapshot.participants.find((p) => p.id === seat);
   const missing = snapshot.participants.filter((p) => p.kind === 'human' && !p.present && p.id !== seat);
 
   const check = async () => {
@@ -108,19 +108,7 @@ const Brief = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; 
 
   return (
     <main className="page brief">
-      <h1>{snapshot.scene.title}</h1>
-      <p className="topic">{snapshot.scene.topic}</p>
-      <p>
-        You join as <b>{role === 'participant' ? `${me?.name ?? seat}${me?.role ? `, ${me.role}` : ''}` : 'the instructor (hidden from the room)'}</b>.
-      </p>
-      <h2>In this room</h2>
-      <ul className="people">
-        {snapshot.participants.map((p) => (
-          <li key={p.id}>
-            {p.name} <small>{p.id === seat ? '(you)' : p.kind === 'ai' ? 'AI persona' : p.present ? 'here' : 'not here yet'}</small>
-          </li>
-        ))}
-      </ul>
+      <BriefCard snapshot={snapshot} role={role} seat={seat} />
       {snapshot.status === 'lobby' && (
         <p className="note">
           The session starts when everyone is here{missing.length ? ` (still waiting for ${missing.map((p) => p.name).join(', ')})` : ''}, or when the instructor starts it.

@@ -9,6 +9,7 @@ import { meterLevel } from '../audio/mic';
 import { hasRecognition, recognisesOnDevice } from '../audio/recognition';
 import { micOffer, micOfferText, recognitionPrivacy } from '../net/media';
 import type { RoomView } from '../state/room';
+import { BriefCard } from './brief';
 import { LobbyCard } from './lobby';
 import type { MicMode, Session } from './session';
 import { StatusLine, useRoomStatus } from './status-line';
@@ -16,6 +17,7 @@ import { Transcript } from './transcript';
 
 export const Hud = ({ session, view }: { session: Session; view: RoomView }) => {
   const [text, setText] = useState('');
+  const [briefOpen, setBriefOpen] = useState(false);
   const status = useRoomStatus(view);
   const me = view.you?.participant ?? null;
   const handUp = me !== null && view.hands.includes(me);
@@ -52,7 +54,11 @@ export const Hud = ({ session, view }: { session: Session; view: RoomView }) => 
     <aside className="hud">
       <header>
         <b>{view.snapshot?.scene.title}</b>
+        <button className="link" aria-expanded={briefOpen} onClick={() => setBriefOpen(!briefOpen)}>
+          {briefOpen ? 'Close the brief' : 'Brief'}
+        </button>
       </header>
+      {briefOpen && view.snapshot && view.you && <BriefCard snapshot={view.snapshot} role={view.you.role} seat={view.you.participant} />}
       <StatusLine view={view} status={status} />
       {view.status === 'lobby' && <LobbyCard view={view} />}
       {view.status === 'ended' && (

@@ -7,6 +7,7 @@
  * dismiss, regenerate with another intent), with the time left before the scene's default decides.
  */
 import { useEffect, useState } from 'react';
+import type { EventOf } from '../../../server/engine/events';
 import { intents } from '../../../server/scene/schema';
 import { nameOf, type Proposal, type RoomView } from '../state/room';
 import type { Session } from './session';
@@ -29,16 +30,21 @@ export const ObserverPanel = ({ session, view }: { session: Session; view: RoomV
       <Seats session={session} view={view} />
       <dl className="state">
         <dt>Floor</dt>
-        <dd>
+        <dd data-floor>
           {nameOf(view, view.floor.speaker) || '—'}
           {view.floor.addressee && ` → ${nameOf(view, view.floor.addressee)}`}
+          {view.floor.speaker && view.floorReason && <small className="why"> · {whyTheFloor[view.floorReason]}</small>}
         </dd>
         <dt>Waiting for</dt>
         <dd>{nameOf(view, view.waitingFor) || '—'}</dd>
         <dt>Hands</dt>
         <dd>{view.hands.map((h) => nameOf(view, h)).join(', ') || '—'}</dd>
         <dt>Snippet</dt>
-        <dd>{view.snippet ?? '—'}</dd>
+        <dd data-progress>{view.progress ? `${view.progress.title} · turn ${Math.min(view.progress.done, view.progress.turns)} of ${view.progress.turns}` : (view.snippet ?? '—')}</dd>
+        <dt>Elapsed</dt>
+        <dd>
+          <Elapsed view={view} />
+        </dd>
         <dt>Impromptu</dt>
         <dd>{view.impromptu ? `${nameOf(view, view.impromptu)} deviates` : '—'}</dd>
       </dl>
@@ -67,9 +73,7 @@ export const ObserverPanel = ({ session, view }: { session: Session; view: RoomV
         <button onClick={() => send({ type: 'skip-turn' })} disabled={view.status !== 'live'}>
           Skip turn
         </button>
-        <button className="danger" onClick={() => send({ type: 'end' })} disabled={ended}>
-          End session
-        </button>
+        <EndButton onEnd={() => send({ type: 'end' })} disabled={ended} />
       </div>
       {view.notices.slice(-3).map((n) => (
         <p key={n.seq} className={n.level === 'info' ? 'note' : 'warn'}>
@@ -96,26 +100,124 @@ const StartControls = ({ session, view }: { session: Session; view: RoomView }) 
   );
 };
 
-/** Every human seat: here, empty (and whether the simulation stands in), with a "Stand in" for an empty one. */
+/** Why the engine gave someone the floor, in the instructor's words. */
+const whyTheFloor: Record<EventOf<'floor'>['reason'], string> = {
+  initiator: 'opens the snippet',
+  scripted: "the scene's scripted line",
+  designated: 'was asked, and must answer',
+  'self-selected': 'bid to speak (self-selection)',
+  continues: 'goes on',
+  'round-robin': 'round-robin order',
+  equal: 'equal order',
+  random: 'drawn at random',
+  'llm-selector': 'chosen by the LLM selector',
+  'llm-selector-fallback': 'the selector failed: drawn at random',
+  party: "their party's turn",
+  moderator: 'called on by the chair',
+  'hand-approved': 'raised a hand, called on',
+  interruption: 'cuts in',
+  impromptu: 'impromptu phase',
+  facilitator: 'facilitator act',
+  human: 'spoke up',
+};
+
+/** Time since the session started, ticking while it runs. */
+const Elapsed = ({ view }: { view: RoomView }) => {
+  const [now, setNow] = useState(() => performance.now());
+  const running = view.status === 'live';
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(performance.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  if (!view.clock) return <>—</>;
+  const ms = view.clock.t + (running ? Math.max(0, now - view.clock.at) : 0);
+  const seconds = Math.floor(ms / 1000);
+  return <span role="timer">{`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`}</span>;
+};
+
+/** Ending cannot be undone: the first click asks, the second ends. */
+const EndButton = ({ onEnd, disabled }: { onEnd: () => void; disabled: boolean }) => {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button className="danger" onClick={() => setAsking(true)} disabled={disabled}>
+        End session
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="group" aria-label="confirm end">
+      End for everyone?{' '}
+      <button
+        className="danger"
+        onClick={() => {
+          setAsking(false);
+          onEnd();
+        }}
+      >
+        Yes, end it
+      </button>
+      <button onClick={() => setAsking(false)}>Keep going</button>
+    </span>
+  );
+};
+
+/**
+ * Every seat: a human's (here, empty and whether the simulation stands in, with a "Stand in" for
+ * an empty one) and a persona's; the instructor may take any seat nobody is in over, speak for it,
+ * and hand it back.
+ */
 const Seats = ({ session, view }: { session: Session; view: RoomView }) => {
-  const humans = view.snapshot?.participants.filter((p) => p.kind === 'human') ?? [];
+  const people = view.snapshot?.participants ?? [];
   const waitedFor = view.pausedFor?.reason === 'seat-empty' ? view.pausedFor.participants : [];
+  const live = view.status !== 'ended';
   return (
     <ul className="seats" aria-label="seats">
-      {humans.map((p) => {
+      {people.map((p) => {
+        const human = p.kind === 'human';
         const stoodIn = view.standIns.includes(p.id);
+        const mine = view.controlled.includes(p.id);
+        const here = human && p.present && !mine;
+        const state = mine ? 'you speak for them' : !human ? 'AI persona' : p.present ? 'here' : stoodIn ? 'empty: the simulation stands in' : waitedFor.includes(p.id) ? 'empty: the session waits' : 'not here';
         return (
-          <li key={p.id} className={p.present ? 'present' : 'missing'}>
-            {p.name} <small>{p.present ? 'here' : stoodIn ? 'empty: the simulation stands in' : waitedFor.includes(p.id) ? 'empty: the session waits' : 'not here'}</small>
-            {!p.present && !stoodIn && view.status !== 'ended' && (
+          <li key={p.id} className={here || !human || mine ? 'present' : 'missing'}>
+            {p.name} <small>{state}</small>
+            {human && !p.present && !stoodIn && !mine && live && (
               <button onClick={() => session.send({ type: 'stand-in', participant: p.id })} aria-label={`stand in for ${p.name}`}>
                 Stand in
               </button>
             )}
+            {!here && live && view.status !== 'lobby' && (
+              <button onClick={() => session.send({ type: mine ? 'hand-back' : 'take-over', participant: p.id })} aria-label={`${mine ? 'hand back' : 'take over'} ${p.name}`}>
+                {mine ? 'Hand back' : 'Take over'}
+              </button>
+            )}
+            {mine && live && <SayAs session={session} view={view} participant={p.id} name={p.name} />}
           </li>
         );
       })}
     </ul>
+  );
+};
+
+/** The instructor's line in a seat they took over; the room waits for it on that seat's turns. */
+const SayAs = ({ session, view, participant, name }: { session: Session; view: RoomView; participant: string; name: string }) => {
+  const [text, setText] = useState('');
+  const asked = view.waitingFor === participant;
+  return (
+    <div className="say">
+      <input value={text} placeholder={asked ? `Their turn: say it as ${name}` : `Say as ${name}`} onChange={(e) => setText(e.target.value)} aria-label={`say as ${name}`} />
+      <button
+        disabled={!text.trim()}
+        onClick={() => {
+          session.send({ type: 'say-as', participant, text: text.trim() });
+          setText('');
+        }}
+      >
+        Say
+      </button>
+    </div>
   );
 };
 

@@ -4,6 +4,7 @@
  * - `enterVR(): Promise<boolean>`: starts the immersive session (IWER emulates a Quest 3 on localhost)
  * - `stats()`: `{ drawCalls, triangles, avatars, fps, avatarMs }` of the last second
  * - `speaking()`: the participant whose audio is playing now, or null
+ * - `voicedMs(participant)`: how much of a human's relayed voice (louder than silence) played here
  * - `progress(draft)`: how far a reply's speech has been heard here (`VoiceOutput.progress`), read
  *   with `performance.now()` in the same task to place its first audible sample on the page's clock
  * - `morph(participant, name)`: a morph target's current influence on that avatar
@@ -49,6 +50,7 @@ export interface RoomHandle {
   enterVR(): Promise<boolean>;
   stats(): RoomStats;
   speaking(): string | null;
+  voicedMs(participant: string): number;
   progress(draft: string): SpeechProgress | null;
   morph(participant: string, name: string): number;
   say(text: string): void;
@@ -118,6 +120,7 @@ export const installTestHandle = (options: {
     },
     stats: options.stats,
     speaking: () => session.speaking(),
+    voicedMs: (participant) => session.voices?.voicedMs(participant) ?? 0,
     progress: (draft) => session.voices?.progress(draft) ?? null,
     morph: (participant, name) => options.rigs().get(participant)?.morph(name) ?? 0,
     say: (text) => session.say(text),

@@ -145,3 +145,29 @@ describe('speech', () => {
     expect(view.transcript[0]!.heard).toBe(true);
   });
 });
+
+describe("the instructor's view of the turn", () => {
+  it('says why the floor went where it did, and how far the snippet has come', () => {
+    const view = run(
+      welcome({ role: 'observer' }),
+      event({ type: 'snippet-start', snippet: 'intro', title: 'Introductions', turns: 4, initiator: 'sofia' }),
+      event({ type: 'floor', speaker: 'sofia', reason: 'designated' }),
+      utterance('u1', 'sofia', 'Alex, tell us about yourself.'),
+    );
+    expect(view.floor.speaker).toBe('sofia');
+    expect(view.floorReason).toBe('designated');
+    expect(view.progress).toEqual({ title: 'Introductions', turns: 4, done: 1 });
+    expect(reduceRoom(view, event({ type: 'snippet-start', snippet: 'next', title: 'Track record', turns: 6, initiator: 'sofia' })).progress).toEqual({ title: 'Track record', turns: 6, done: 0 });
+  });
+
+  it('keeps the session clock from the last event', () => {
+    const view = run(welcome({ role: 'observer' }), [event({ type: 'floor', speaker: 'sofia', reason: 'initiator' }), 5000]);
+    expect(view.clock).toEqual({ t: 100, at: 5000 });
+  });
+
+  it('follows the seats the instructor takes over and hands back', () => {
+    const taken = run(welcome({ role: 'observer', snapshot: { controlled: ['mia'] } }), system('take-over', 'sofia'));
+    expect(taken.controlled).toEqual(['mia', 'sofia']);
+    expect(reduceRoom(taken, system('hand-back', 'mia')).controlled).toEqual(['sofia']);
+  });
+});

@@ -100,6 +100,14 @@ export interface RoomView {
   waitingOn: { from: string; pair: string } | null;
   hands: string[];
   snippet: string | null;
+  /** The current snippet's title, its turn budget and the turns taken in it so far. */
+  progress: { title: string; turns: number; done: number } | null;
+  /** Why the floor went to whoever holds it: the engine's reason (designated, self-selected, round-robin…). */
+  floorReason: EventOf<'floor'>['reason'] | null;
+  /** Observers: the seats the instructor speaks for. */
+  controlled: string[];
+  /** The session clock: the last event's time (ms since the start) and when it arrived here (client clock). */
+  clock: { t: number; at: number } | null;
   impromptu: string | null;
   /** The slide each slide deck shows now (from 0), by content id; a deck not listed shows its first. */
   slides: Record<string, number>;
@@ -137,6 +145,10 @@ export const emptyRoom = (): RoomView => ({
   waitingOn: null,
   hands: [],
   snippet: null,
+  progress: null,
+  floorReason: null,
+  controlled: [],
+  clock: null,
   impromptu: null,
   slides: {},
   proposal: null,
@@ -179,6 +191,7 @@ export const reduceRoom = (view: RoomView, message: ServerMessage | LocalMessage
         waitingOn: s.waitingFor === view.waitingFor ? view.waitingOn : null,
         hands: s.hands,
         snippet: s.snippet,
+        controlled: s.controlled ?? [],
         slides: s.slides ?? {},
         proposal: s.proposal ? { ...s.proposal, deadline: view.proposal?.id === s.proposal.id ? view.proposal.deadline : null } : null,
         floor: fresh ? { speaker: s.expected, addressee: null } : view.floor,
@@ -292,6 +305,9 @@ const lifecycle: Record<string, (view: RoomView, participant: string | undefined
   'stand-in': (view, participant) => ({ ...view, pausedFor: emptied(view.pausedFor, participant), standIns: participant ? [...without(view.standIns, participant), participant] : view.standIns }),
   joined: (view, participant) => (participant ? { ...setPresence(view, participant, true), standIns: without(view.standIns, participant) } : view),
   left: (view, participant) => (participant ? setPresence(view, participant, false) : view),
+  // The instructor speaks for a seat, or no longer does (observers only).
+  'take-over': (view, participant) => (participant ? { ...view, controlled: [...without(view.controlled, participant), participant] } : view),
+  'hand-back': (view, participant) => (participant ? { ...view, controlled: without(view.controlled, participant) } : view),
 };
 
 const emptied = (pausedFor: RoomView['pausedFor'], participant: string | undefined): RoomView['pausedFor'] =>
@@ -305,7 +321,7 @@ const timeoutOf = (event: EventOf<'approval-needed'>): number | null => {
 
 const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView => {
   if (event.seq <= previous.lastSeq) return previous; // never twice
-  const view = { ...previous, lastSeq: event.seq };
+  const view = { ...previous, lastSeq: event.seq, clock: { t: event.t, at: now } };
   switch (event.type) {
     case 'utterance': {
       // The streamed draft becomes the logged line (its text may differ: cut, resampled).
@@ -334,10 +350,11 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
         waitingOn: view.waitingFor === event.speaker ? null : view.waitingOn,
         // Heard after all: whatever failed before is past.
         transcriptionFailed: mine ? null : view.transcriptionFailed,
+        progress: view.progress && { ...view.progress, done: view.progress.done + 1 },
       };
     }
     case 'floor':
-      return { ...view, floor: { speaker: event.speaker, addressee: null } };
+      return { ...view, floor: { speaker: event.speaker, addressee: null }, floorReason: event.reason };
     case 'human-input-required':
       return { ...view, waitingFor: event.participant, waitingOn: event.addressedBy ? { from: event.addressedBy, pair: event.pair } : null };
     case 'backchannel':
@@ -347,7 +364,7 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
     case 'hand-raise':
       return { ...view, hands: event.queue };
     case 'snippet-start':
-      return { ...view, snippet: event.snippet };
+      return { ...view, snippet: event.snippet, progress: { title: event.title, turns: event.turns, done: 0 } };
     case 'impromptu-start':
       return { ...view, impromptu: event.participant };
     case 'impromptu-end':

@@ -1,0 +1,47 @@
+/**
+ * The brief: the scene (title, topic, the situation), your part in it (your role, what you want)
+ * and everyone in the room with their face, name and role. Shown before joining and on demand in
+ * the room. It shows only what the server sends this viewer: your own goals, nobody else's.
+ */
+import type { Role } from '../../../server/auth/claims';
+import type { Snapshot } from '../../../server/protocol/messages';
+import { Portrait } from '../ui/portrait';
+
+export const BriefCard = ({ snapshot, role, seat }: { snapshot: Snapshot; role: Role; seat: string | null }) => {
+  const me = snapshot.participants.find((p) => p.id === seat);
+  const goals = snapshot.brief?.goals ?? [];
+  return (
+    <section className="brief-card" aria-label="brief">
+      <h1>{snapshot.scene.title}</h1>
+      <p className="topic">{snapshot.scene.topic}</p>
+      {snapshot.scene.context && <p className="context">{snapshot.scene.context}</p>}
+      <h2>Your part</h2>
+      <p>
+        You join as <b>{role === 'participant' ? `${me?.name ?? seat}${me?.role ? `, ${me.role}` : ''}` : 'the instructor (hidden from the room)'}</b>.
+      </p>
+      {goals.length > 0 && (
+        <>
+          <p>What you want from this conversation:</p>
+          <ul className="goals">
+            {goals.map((goal) => (
+              <li key={goal}>{goal}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h2>In this room</h2>
+      <ul className="people">
+        {snapshot.participants.map((p) => (
+          <li key={p.id}>
+            <Portrait avatar={p.avatar ?? 'avatar-01'} name={p.name} />
+            <span>
+              <b>{p.name}</b>
+              {p.role && <span className="role">{p.role}</span>}
+              <small>{p.id === seat ? 'you' : p.kind === 'ai' ? 'AI persona' : p.present ? 'here' : 'not here yet'}</small>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+};
