@@ -390,6 +390,7 @@ const facilitatorView = (c: Working) => {
   const facilitator = state.scene.turnTaking.facilitator!;
   const recent = state.memory.history.map((u) => u.text);
   const current = currentTopic(state.topics);
+  let stuck: boolean | undefined;
   return {
     acts: facilitator.acts,
     pace: facilitator.pace,
@@ -402,7 +403,10 @@ const facilitatorView = (c: Working) => {
     snippet: currentSnippet(state).id,
     snippetTurns: state.snippetTurns,
     hasNextSnippet: nextSnippetIndex(state) !== null,
-    stuck: recent.some((text, i) => i > 0 && maxSimilarity(text, recent.slice(0, i)) > REPETITION_THRESHOLD),
+    // Compared pairwise over the window, and read only by a chime-in the arbitrator considers: worked out when read.
+    get stuck() {
+      return (stuck ??= recent.some((text, i) => i > 0 && maxSimilarity(text, recent.slice(0, i)) > REPETITION_THRESHOLD));
+    },
     topic: current ? discussion(current, state.turns, shortWindow(c)) : null,
     nextTopic: nextTopic(state.topics, currentSnippet(state).id)?.id ?? null,
     well: { count: state.topics.well, since: state.topics.wellSince },

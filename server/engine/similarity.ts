@@ -302,6 +302,8 @@ const comparisonOver = (table: WordVectors | null): Comparison<unknown> => {
       let cosine = 0;
       for (let d = 0; d < x.vector.length; d++) cosine += x.vector[d]! * y.vector[d]!;
       const raw = MEANING_SHARE * cosine + (1 - MEANING_SHARE) * sharedWording(x, y);
+      // No closer than unrelated talk already: the structure can only take more away (most pairs a retrieval compares).
+      if (raw <= RAW_UNRELATED) return 0;
       return calibrate(raw * (1 - structuralPenalty(x, y)));
     },
   };

@@ -270,7 +270,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const party = roster.partyOf.get(plan.speaker);
   const sim = person.kind === 'human' ? person.simulated : undefined;
   const partyId = party?.id;
-  const human = [...state.spoken].reverse().find((u) => roster.byId.get(u.speaker)?.kind === 'human' && u.speaker !== plan.speaker);
+  const human = state.spoken.findLast((u) => roster.byId.get(u.speaker)?.kind === 'human' && u.speaker !== plan.speaker);
   const current = currentTopic(state.topics);
   const next = plan.topic ? (state.topics.items.find((t) => t.id === plan.topic) ?? null) : plan.act === 'transition' ? nextTopic(state.topics, snippet.id) : null;
   const cue: Cue = {
