@@ -9,7 +9,7 @@
  * topicRef('the launch date for the Aurora app'); // "the launch date"
  * ```
  */
-import { memoize } from '../../../engine/memo';
+import { memoize, memoizeByIdentity } from '../../../engine/memo';
 import {
   adverbs,
   conjunctions,
@@ -137,7 +137,10 @@ export const nounPhrases = (text: string, names: ReadonlySet<string>, perspectiv
  * question being answered), then of the rest. Longer phrases (three words or more) are preferred.
  */
 export const keyPhrases = (text: string, names: ReadonlySet<string>, perspective: Perspective = 'other'): readonly string[] =>
-  keyPhrasesAmong([...names].join('\u0000'))[perspective](text);
+  keyPhrasesAmong(joinedNames(names))[perspective](text);
+
+/** A room's name words as one memo key, once per set (a turn's names are its room's). */
+const joinedNames = memoizeByIdentity((names: ReadonlySet<string>): string => [...names].join('\u0000'));
 
 // What was said is picked up by everyone who speaks after it: read once per room (its names) and side.
 const keyPhrasesAmong = memoize((joined: string): Record<Perspective, (text: string) => readonly string[]> => {

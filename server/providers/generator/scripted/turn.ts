@@ -3,6 +3,7 @@
  * the persona's voice and material, whom they speak to, and the words they may pick up: the last
  * speaker's and the trainee's key phrases, seen from the speaker's side.
  */
+import { memoizeByIdentity } from '../../../engine/memo';
 import type { Cue } from '../../../engine/requests';
 import type { Rng } from '../../../engine/rng';
 import { agendaItem } from './goals';
@@ -58,7 +59,7 @@ export interface Turn {
   kind: Kind;
   voice: Voice;
   /** Lower-case name words of everyone in the scene: never a phrase to pick up. */
-  names: Set<string>;
+  names: ReadonlySet<string>;
   gathered: Gathered;
   /** The addressee's short name. */
   name?: string;
@@ -84,8 +85,11 @@ const heard = (who: { id: string; shortName: string; text: string } | null | und
   return { ...who, phrases: drift.test(who.text) ? [] : keyPhrases(who.text, names, perspective), words: contentWords(who.text) };
 };
 
+/** The name words of a room, once per participant list (the engine gives a session's cues one list). */
+const nameWordsOf = memoizeByIdentity((participants: Cue['participants']): ReadonlySet<string> => new Set(participants.flatMap((p) => tokens(`${p.name} ${p.shortName}`))));
+
 export const prepare = (cue: Cue, rng: Rng): Turn => {
-  const names = new Set(cue.participants.flatMap((p) => tokens(`${p.name} ${p.shortName}`)));
+  const names = nameWordsOf(cue.participants);
   const last = cue.lastMessage ? heard({ id: cue.lastMessage.speaker, shortName: cue.lastMessage.shortName, text: cue.lastMessage.text }, cue, names) : null;
   const human = heard(cue.human, cue, names);
   const asked = cue.obligation ? heard({ id: cue.obligation.from, shortName: cue.obligation.fromShortName, text: cue.obligation.text }, cue, names) : null;
