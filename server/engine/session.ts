@@ -116,7 +116,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
       return;
     }
     case 'notice':
-      emit(c, { type: 'system', level: input.level, code: input.code, message: input.message });
+      emit(c, { type: 'system', level: input.level, code: input.code, message: input.message, ...(input.participant ? { participant: input.participant } : {}) });
       return;
     case 'take-over':
       return onTakeOver(c, input);

@@ -164,7 +164,7 @@ export type EngineInput =
   | { type: 'lower-hand'; participant: string }
   /** `held`: a joined human left but keeps their seat: still counted present (nobody stands in), logged as gone. */
   | { type: 'presence'; participant: string; present: boolean; held?: boolean }
-  | { type: 'notice'; level: EventOf<'system'>['level']; code: string; message: string }
+  | { type: 'notice'; level: EventOf<'system'>['level']; code: string; message: string; participant?: string }
   | { type: 'clock'; t: number }
   /** The instructor takes over a seat (`on`), or hands it back to whoever spoke for it before. */
   | { type: 'take-over'; participant: string; on: boolean }

@@ -288,7 +288,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       return ear;
     };
 
-    const notice = (code: string, message: string, level: 'info' | 'warn' = 'info') => conversation.send({ type: 'notice', level, code, message });
+    /** A lifecycle notice for everyone; `participant`: whose seat it is about (the clients follow seats by it). */
+    const notice = (code: string, message: string, options: { level?: 'info' | 'warn'; participant?: string } = {}) =>
+      conversation.send({ type: 'notice', level: options.level ?? 'info', code, message, ...(options.participant ? { participant: options.participant } : {}) });
 
     /** Starts the session from its lobby; humans not here are simulated (the instructor chose stand-ins, or everyone is here). */
     const start = (standIns: boolean) => {
@@ -315,7 +317,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           if (closed || present(participant) || stoodIn.has(participant)) return;
           const wasPaused = conversation.state.paused;
           emptySeats.add(participant);
-          notice('seat-empty', `${nameOf(participant)} left; the session is paused until they are back (or the instructor has someone stand in).`, 'warn');
+          notice('seat-empty', `${nameOf(participant)} left; the session is paused until they are back (or the instructor has someone stand in).`, { level: 'warn', participant });
           if (!wasPaused) conversation.send({ type: 'pause' });
         }, options.seatGraceMs ?? 20_000),
       );
@@ -330,7 +332,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       stoodIn.delete(participant);
       conversation.send({ type: 'presence', participant, present: true });
       if (emptySeats.delete(participant)) {
-        notice('seat-back', `${nameOf(participant)} is back.`);
+        notice('seat-back', `${nameOf(participant)} is back.`, { participant });
         if (emptySeats.size === 0 && conversation.state.paused) conversation.send({ type: 'resume' });
       }
       if (!started && humans.every(present)) start(false);
@@ -430,7 +432,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             if (timer) clearTimeout(timer);
             grace.delete(message.participant);
             conversation.send({ type: 'presence', participant: message.participant, present: false });
-            if (started) notice('stand-in', `The simulation speaks for ${nameOf(message.participant)} until they are back.`);
+            if (started) notice('stand-in', `The simulation speaks for ${nameOf(message.participant)} until they are back.`, { participant: message.participant });
             if (emptySeats.delete(message.participant) && emptySeats.size === 0 && conversation.state.paused) conversation.send({ type: 'resume' });
             return null;
           }

@@ -92,7 +92,7 @@ describe('a seat that stays its human’s', () => {
     await observer.waitForEvent((e) => e.type === 'utterance', 'the first line');
     await alex.close();
     await observer.waitForEvent((e) => e.type === 'system' && e.code === 'left' && e.participant === 'alex', 'Alex leaving');
-    const empty = await observer.waitForEvent((e) => e.type === 'system' && e.code === 'seat-empty', 'the seat left empty past its grace');
+    const empty = await observer.waitForEvent((e) => e.type === 'system' && e.code === 'seat-empty' && e.participant === 'alex', 'the seat left empty past its grace');
     await observer.waitForEvent((e) => e.type === 'system' && e.code === 'paused', 'the pause');
     expect(await status(created.id, created.tokens.observer!)).toBe('paused');
     const snapshot = (await (await api(server, `/api/sessions/${created.id}`, { token: created.tokens.observer! })).json()) as { pausedFor: unknown };
@@ -118,7 +118,8 @@ describe('a seat that stays its human’s', () => {
     await alex.close();
     await observer.waitForEvent((e) => e.type === 'system' && e.code === 'seat-empty', 'the seat empty');
     observer.send({ type: 'stand-in', participant: 'alex' });
-    await observer.waitForEvent((e) => e.type === 'system' && e.code === 'stand-in', 'the stand-in');
+    // The notices name the seat, so every client can show whose seat is empty or stood in for.
+    await observer.waitForEvent((e) => e.type === 'system' && e.code === 'stand-in' && e.participant === 'alex', 'the stand-in, for Alex');
     const line = await observer.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'alex', 'a simulated line for Alex', 0, 30_000);
     expect(line).toMatchObject({ source: 'simulated-human' });
     const wrong = await observer.expectError({ type: 'stand-in', participant: 'hannah' });
