@@ -48,7 +48,7 @@ import { createEspeakSynthesizer, type EspeakSynthesizer } from '../server/provi
 import type { Transcriber } from '../server/providers/transcription/port';
 import { createRooms } from '../server/rooms/rooms';
 import { loadScenes } from '../server/scene/load';
-import { Scene, type LoadedScene } from '../server/scene/schema';
+import { Scene, shortNameOf, type LoadedScene } from '../server/scene/schema';
 import { openStore } from '../server/store/store';
 import { buildClient, launchBrowser } from '../tests/client/browser';
 import { tempDir } from '../tests/server/helpers';
@@ -473,7 +473,7 @@ const typedTrials = async (): Promise<{ gaps: number[]; server: number[] }> => {
             throw error;
           }
           const persona = personas[gaps.length % personas.length]!;
-          const result = await timeTyped(page, `${persona.name.split(' ')[0]}, ${QUESTIONS[gaps.length % QUESTIONS.length]}`);
+          const result = await timeTyped(page, `${shortNameOf(persona)}, ${QUESTIONS[gaps.length % QUESTIONS.length]}`);
           if (!result) throw new Error(`response-gap: ${sceneId}: no audible reply to the trainee's line`);
           gaps.push(result.gapMs);
           verbose(`${sceneId}: ${persona.id} asked, ${result.speaker} heard after ${result.gapMs.toFixed(1)} ms (server ${serverGaps.at(-1)?.toFixed(1)} ms)`);

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createTranscriber, transcriberNames, transcriberVariables, type TranscriberName } from './providers/transcription';
 import { createGenerator, generatorNames, type GeneratorName } from './providers/generator';
-import { createSynthesizer, synthesizerNames, synthesizerVariables, type SynthesizerName } from './providers/synthesis';
+import { createSynthesizer, espeakWorkersFrom, synthesizerNames, synthesizerVariables, type SynthesizerName } from './providers/synthesis';
 
 export const logLevels = ['info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -205,6 +205,12 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     } catch (error) {
       problems.push(generatorProblem(error, present));
     }
+  }
+
+  try {
+    espeakWorkersFrom(present);
+  } catch (error) {
+    problems.push(generatorProblem(error, present));
   }
 
   // Half a LiveKit setup is a mistake, not a choice: name what is missing (never the values set).

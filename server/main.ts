@@ -13,7 +13,7 @@ import { ConfigError, loadConfig, resolveTokenSecret } from './config';
 import { createBridge, type Bridge } from './livekit/bridge';
 import { mintPersonaToken, mintServerToken, personaIdentity } from './livekit/tokens';
 import { createGenerator } from './providers/generator';
-import { createSynthesizer } from './providers/synthesis';
+import { createSynthesizer, espeakWorkersFrom } from './providers/synthesis';
 import { createBreaker, resilientSynthesizer, type Breaker } from './providers/resilience';
 import { createEspeakSynthesizer } from './providers/synthesis/espeak';
 import { createTranscriber } from './providers/transcription';
@@ -39,7 +39,7 @@ const main = async (): Promise<void> => {
   // One generator, one synthesizer (one eSpeak worker process) and one transcriber serve every
   // room; each call's notices go to the room that made it. A voice vendor falls back to eSpeak.
   const voice = createSynthesizer(config.synthesizer, process.env);
-  const espeak = voice?.name === 'espeak' ? null : voice ? createEspeakSynthesizer() : null;
+  const espeak = voice?.name === 'espeak' ? null : voice ? createEspeakSynthesizer({ workers: espeakWorkersFrom(process.env) }) : null;
   // One breaker per vendor, shared by every room: a vendor that is down is called by none of them.
   const circuits: Partial<Record<'generator' | 'synthesis' | 'transcription', Breaker>> = {
     ...(config.generator !== 'scripted' ? { generator: createBreaker() } : {}),

@@ -6,6 +6,9 @@
  * A clause ends at a sentence end (. ! ? …) followed by a space, or at a comma, semicolon, colon
  * or dash once it has at least `minWords` words (a two-word "Well, " is not worth a synthesis
  * round trip). Abbreviations ("Dr.", "e.g."), decimals ("3.5") and times ("9:30") never end one.
+ * The first clause may be shorter (`firstMinWords`; speech uses 1): a reply that opens with
+ * "Nadia, …" or "Well, …" is heard as soon as that word is synthesized, while the rest of the
+ * sentence is synthesized behind it, and a speaker pauses at that comma anyway.
  *
  * ```ts
  * const chunker = createClauseChunker();
@@ -24,9 +27,11 @@ export interface ClauseChunker {
   flush(): string[];
 }
 
-export const createClauseChunker = (options: { minWords?: number } = {}): ClauseChunker => {
+export const createClauseChunker = (options: { minWords?: number; firstMinWords?: number } = {}): ClauseChunker => {
   const minWords = options.minWords ?? 4;
+  const firstMinWords = options.firstMinWords ?? minWords;
   let buffer = '';
+  let emitted = 0;
 
   /** Index just past the first clause boundary in `text` that is followed by more text, or -1. */
   const boundary = (text: string): number => {
@@ -41,7 +46,7 @@ export const createClauseChunker = (options: { minWords?: number } = {}): Clause
         }
         return i + 1;
       }
-      if ((ch === ',' || ch === ';' || ch === ':' || ch === '—' || ch === '–') && countWords(text.slice(0, i)) >= minWords) return i + 1;
+      if ((ch === ',' || ch === ';' || ch === ':' || ch === '—' || ch === '–') && countWords(text.slice(0, i)) >= (emitted === 0 ? firstMinWords : minWords)) return i + 1;
     }
     return -1;
   };
@@ -54,12 +59,14 @@ export const createClauseChunker = (options: { minWords?: number } = {}): Clause
         const clause = buffer.slice(0, cut).trim();
         buffer = buffer.slice(cut).replace(/^\s+/, '');
         if (clause) clauses.push(clause);
+        emitted += clause ? 1 : 0;
       }
       return clauses;
     },
     flush() {
       const rest = buffer.trim();
       buffer = '';
+      emitted = 0;
       return rest ? [rest] : [];
     },
   };

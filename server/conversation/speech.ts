@@ -60,13 +60,16 @@ export interface SpokenReply {
 }
 
 export const createSpokenReply = (options: SpokenReplyOptions): SpokenReply => {
-  const chunker = createClauseChunker();
+  // The first clause may be a single word ("Nadia,"): the sooner the first audio, the shorter the gap.
+  const chunker = createClauseChunker({ firstMinWords: 1 });
   const queue: string[] = [];
   const words: WordTiming[] = [];
   /** Where each finished clause's audio ends. */
   const clauseEnds: number[] = [];
   let spokenText = '';
   let producedMs = 0;
+  /** When the reply's first audio was ready (performance.now() ms): it is heard from about then. */
+  let firstAudioAt: number | undefined;
   let seq = 0;
   let stopped = false;
   let inFlight: { controller: AbortController; done: Promise<void> } | null = null;
@@ -77,13 +80,16 @@ export const createSpokenReply = (options: SpokenReplyOptions): SpokenReply => {
     let end = base;
     spokenText += `${clause} `;
     try {
-      const request = { text: clause, voice: options.voice, ...(options.language ? { language: options.language } : {}) };
+      // The first clause is needed now; a later one when the audio before it has been heard.
+      const neededAt = firstAudioAt === undefined ? performance.now() : firstAudioAt + base;
+      const request = { text: clause, voice: options.voice, neededAt, ...(options.language ? { language: options.language } : {}) };
       for await (const chunk of options.synthesizer.synthesize(request, controller.signal, options.onNotice)) {
         if (controller.signal.aborted) return;
         const piece = shift(chunk, base);
         end = Math.max(end, piece.offsetMs + (chunk.pcm.length / chunk.sampleRate) * 1000);
         words.push(...piece.words);
         producedMs = end;
+        firstAudioAt ??= performance.now();
         options.onAudio(piece);
       }
     } catch (error) {

@@ -20,6 +20,14 @@ describe('clause chunker', () => {
     expect(chunk(['Well, I think so. ']).all).toEqual(['Well, I think so.']);
   });
 
+  it('lets the first clause be as short as firstMinWords, later ones still minWords', () => {
+    const chunker = createClauseChunker({ firstMinWords: 1 });
+    const all = [...chunker.push('Nadia, honestly, the data leave out two hospitals, which matters. Well, yes.'), ...chunker.flush()];
+    expect(all).toEqual(['Nadia,', 'honestly, the data leave out two hospitals,', 'which matters.', 'Well, yes.']);
+    // The next reply (after a flush) starts over with a short first clause.
+    expect([...chunker.push('Sure, go ahead. '), ...chunker.flush()]).toEqual(['Sure,', 'go ahead.']);
+  });
+
   it('never ends a clause at abbreviations, initials, decimals or times', () => {
     const text = 'Dr. Raman and J. Smith met at 9:30 to review the 3.5 percent figure, e.g. the churn. Done.';
     expect(chunk([text]).all).toEqual(['Dr. Raman and J. Smith met at 9:30 to review the 3.5 percent figure,', 'e.g. the churn.', 'Done.']);

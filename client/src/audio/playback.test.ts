@@ -135,7 +135,7 @@ describe('voice output', () => {
   let output: VoiceOutput;
   beforeEach(() => {
     context = new FakeContext();
-    output = createVoiceOutput(context as unknown as AudioContext);
+    output = createVoiceOutput(context as unknown as AudioContext, { leadMs: 40 });
   });
   const starts = () => context.sources.map((source) => source.startedAt);
 

@@ -71,7 +71,10 @@ export interface VoiceOutputOptions {
 }
 
 const defaults = {
-  leadMs: 40,
+  // The first piece of a reply is scheduled just past the audio clock's next render quantum
+  // (2.7 ms at 48 kHz): a piece whose time has passed still plays whole, from its start, so a
+  // longer lead only delays the answer (it is part of the response gap the trainee hears).
+  leadMs: 15,
   jitterMs: 100,
   maxVoiceBufferMs: 400,
   silenceLevel: 0.01,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEspeakSynthesizer, phonemize, type EspeakSynthesizer } from './espeak';
-import type { SpeechChunk, VisemeCue, VoiceSpec, WordTiming } from './port';
+import type { SpeechChunk, Synthesizer, VisemeCue, VoiceSpec, WordTiming } from './port';
 import { phonemesToVisemes } from './visemes';
 import { decodeWav, encodeWav } from '../../media/wav';
 
@@ -20,7 +20,7 @@ interface Speech {
   words: WordTiming[];
 }
 
-const speak = async (espeak: EspeakSynthesizer, text: string, voice: VoiceSpec = {}): Promise<Speech> => {
+const speak = async (espeak: Pick<Synthesizer, 'synthesize'>, text: string, voice: VoiceSpec = {}): Promise<Speech> => {
   const chunks: SpeechChunk[] = [];
   for await (const chunk of espeak.synthesize({ text, voice })) chunks.push(chunk);
   const pcm = new Int16Array(chunks.reduce((n, c) => n + c.pcm.length, 0));
@@ -158,6 +158,42 @@ describe('the eSpeak NG synthesizer', () => {
     expect(rms(speech.pcm)).toBeGreaterThan(500);
     expect(espeak.workerPid).toBeDefined();
     expect(espeak.workerPid).not.toBe(pid);
+  });
+
+  it('shares a pool of processes between requests, serving the soonest needed first', async () => {
+    const pool = createEspeakSynthesizer({ workers: 2 });
+    try {
+      expect(pool.workerPids).toHaveLength(2);
+      expect(new Set(pool.workerPids).size).toBe(2);
+      // Both workers busy with long texts, then clauses needed in 10 s, then one needed now:
+      // the one needed now is answered before every clause queued ahead of it.
+      const long = 'This sentence is long enough to keep a worker busy for a little while, and then some more words. '.repeat(6);
+      const order: string[] = [];
+      const say = (label: string, text: string, neededAt?: number) =>
+        speak({ synthesize: (request, signal) => pool.synthesize({ ...request, ...(neededAt !== undefined ? { neededAt } : {}) }, signal) }, text).then(() => order.push(label));
+      const later = performance.now() + 10_000;
+      await Promise.all([say('busy-1', long), say('busy-2', long), say('later-1', 'Later one.', later), say('later-2', 'Later two.', later), say('now', 'Now, please.')]);
+      expect(order.indexOf('now')).toBeLessThan(order.indexOf('later-1'));
+      expect(order.indexOf('now')).toBeLessThan(order.indexOf('later-2'));
+      // Equal deadlines keep their order.
+      expect(order.indexOf('later-1')).toBeLessThan(order.indexOf('later-2'));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('retries a request whose worker was killed on another worker of the pool', async () => {
+    const pool = createEspeakSynthesizer({ workers: 2 });
+    try {
+      await speak(pool, 'Warm.');
+      const [first] = pool.workerPids;
+      const speech = speak(pool, 'Said once the worker is gone.');
+      process.kill(first!, 'SIGKILL');
+      expect(rms((await speech).pcm)).toBeGreaterThan(500);
+      expect(pool.workerPids.every((pid) => pid !== first)).toBe(true);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('stops its worker on close', async () => {

@@ -20,6 +20,7 @@
  * ```
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,14 +39,21 @@ export interface EspeakOptions {
   rate?: number;
   /** A request the worker has not answered by then fails, and the worker is replaced. */
   timeoutMs?: number;
+  /**
+   * eSpeak processes sharing the requests of every session, soonest needed first. Default: one
+   * per core (`os.availableParallelism()`), at most 8; `ESPEAK_WORKERS` sets it for the server.
+   */
+  workers?: number;
 }
 
-const defaults = { voice: 'en-us', pitch: 50, rate: 175, timeoutMs: 30_000 } satisfies Required<EspeakOptions>;
+const defaults = { voice: 'en-us', pitch: 50, rate: 175, timeoutMs: 30_000, workers: Math.min(8, availableParallelism()) } satisfies Required<EspeakOptions>;
 
 export interface EspeakSynthesizer extends Synthesizer {
   readonly name: 'espeak';
-  /** The process eSpeak runs in, or undefined while none runs. */
+  /** The process of the pool's first worker, or undefined while none runs. */
   readonly workerPid: number | undefined;
+  /** Every worker's process (undefined for one not running). */
+  readonly workerPids: (number | undefined)[];
   /** eSpeak's phonemes for each word of `text` (see `phonemize`). */
   phonemize(text: string, voice?: string): Promise<PhonemizedWord[]>;
   close(): Promise<void>;
@@ -57,14 +65,17 @@ const clamp = (value: number | undefined, min: number, max: number, fallback: nu
 /** Creates the synthesizer and starts its worker, so the first request finds eSpeak loaded. */
 export const createEspeakSynthesizer = (options?: EspeakOptions): EspeakSynthesizer => {
   const settings = { ...defaults, ...options } satisfies Required<EspeakOptions>;
-  const worker = new EspeakWorker(settings.timeoutMs);
+  const worker = new EspeakPool(settings.timeoutMs, Math.max(1, Math.round(options?.workers ?? defaults.workers)));
   worker.warm();
   return {
     name: 'espeak',
     get workerPid() {
-      return worker.pid;
+      return worker.pids[0];
     },
-    async *synthesize({ text, voice, language }: SynthesisRequest, signal?: AbortSignal): AsyncGenerator<SpeechChunk> {
+    get workerPids() {
+      return worker.pids;
+    },
+    async *synthesize({ text, voice, language, neededAt }: SynthesisRequest, signal?: AbortSignal): AsyncGenerator<SpeechChunk> {
       signal?.throwIfAborted();
       if (!text.trim()) return;
       const reply = await worker.request(
@@ -77,6 +88,7 @@ export const createEspeakSynthesizer = (options?: EspeakOptions): EspeakSynthesi
           rate: clamp(voice.rate ?? settings.rate, 80, 450, defaults.rate),
         },
         signal,
+        neededAt,
       );
       if (reply.type !== 'speech') throw new Error(`eSpeak worker answered ${reply.type} to a synthesis request`);
       for (const chunk of sentenceChunks(reply)) {
@@ -89,7 +101,7 @@ export const createEspeakSynthesizer = (options?: EspeakOptions): EspeakSynthesi
   };
 };
 
-let shared: EspeakWorker | undefined;
+let shared: EspeakPool | undefined;
 
 /**
  * eSpeak's phonemes (IPA, no stress marks) for each whitespace-separated word of `text`, in order;
@@ -97,9 +109,9 @@ let shared: EspeakWorker | undefined;
  * on first use; an idle worker does not keep the process alive.
  */
 export const phonemize = (text: string, voice = defaults.voice): Promise<PhonemizedWord[]> =>
-  phonemizeWith((shared ??= new EspeakWorker(defaults.timeoutMs)), text, voice);
+  phonemizeWith((shared ??= new EspeakPool(defaults.timeoutMs, 1)), text, voice);
 
-const phonemizeWith = async (worker: EspeakWorker, text: string, voice: string): Promise<PhonemizedWord[]> => {
+const phonemizeWith = async (worker: EspeakPool, text: string, voice: string): Promise<PhonemizedWord[]> => {
   if (!text.trim()) return [];
   const reply = await worker.request({ type: 'phonemize', text, voice });
   if (reply.type !== 'phonemes') throw new Error(`eSpeak worker answered ${reply.type} to a phonemize request`);
@@ -142,11 +154,13 @@ type Outcome = { reply: Answer } | { error: unknown };
 interface Job {
   id: number;
   request: Request;
+  /** When its answer is needed (performance.now() ms): the pool serves the soonest first. */
+  neededAt: number;
   /** Times it was sent to a worker that then died without answering. */
   lost: number;
   /** The caller has its answer, or gave up (aborted, timed out): a late reply is dropped. */
   settled: boolean;
-  /** Answers the caller, once, and takes the job out of the queue. */
+  /** Answers the caller, once, and takes the job out of the backlog. */
   settle(outcome: Outcome): void;
 }
 
@@ -158,23 +172,115 @@ const workerPath = fileURLToPath(new URL('./espeak-worker.ts', import.meta.url))
 const espeakModule = pathToFileURL(createRequire(import.meta.url).resolve('@echogarden/espeak-ng-emscripten')).href;
 
 /**
- * One eSpeak process and its queue. Requests wait here rather than in the worker, so a crash only
- * touches the request in flight, which is tried once more on a new worker and then fails. While
- * the queue is empty the process and its channel are unref'd, so an idle worker never keeps the
- * server (or a CLI) from exiting.
+ * eSpeak processes and one backlog of requests, soonest needed first (first come among equals):
+ * the first clause of a reply, which someone is waiting for, goes ahead of clauses queued behind
+ * audio still playing, whichever session they belong to. Requests wait here rather than in a
+ * worker, so a crash only touches the request in flight, which is tried once more (first in
+ * line) and then fails.
+ */
+class EspeakPool {
+  private readonly backlog: Job[] = [];
+  private readonly workers: EspeakWorker[];
+  private closed = false;
+  private nextId = 1;
+
+  constructor(timeoutMs: number, size: number) {
+    this.workers = Array.from({ length: size }, () => new EspeakWorker(timeoutMs, this));
+  }
+
+  get pids(): (number | undefined)[] {
+    return this.workers.map((worker) => worker.pid);
+  }
+
+  warm(): void {
+    for (const worker of this.workers) worker.warm();
+  }
+
+  request(request: Request, signal?: AbortSignal, neededAt = performance.now()): Promise<Answer> {
+    if (this.closed) return Promise.reject(new Error('the eSpeak synthesizer is closed'));
+    signal?.throwIfAborted();
+    return new Promise((resolve, reject) => {
+      const job: Job = {
+        id: this.nextId++,
+        request,
+        neededAt,
+        lost: 0,
+        settled: false,
+        settle: (outcome) => {
+          if (job.settled) return;
+          job.settled = true;
+          signal?.removeEventListener('abort', abort);
+          const queued = this.backlog.indexOf(job);
+          if (queued >= 0) this.backlog.splice(queued, 1);
+          if ('reply' in outcome) resolve(outcome.reply);
+          else reject(outcome.error);
+        },
+      };
+      const abort = () => job.settle({ error: signal?.reason });
+      signal?.addEventListener('abort', abort, { once: true });
+      this.enqueue(job);
+    });
+  }
+
+  /** A job to run, or again after its worker died (first in line, since it was already due). */
+  enqueue(job: Job, again = false): void {
+    if (again) this.backlog.unshift(job);
+    else {
+      // After the last job needed no later than this one: equal times keep their order.
+      let at = this.backlog.length;
+      while (at > 0 && this.backlog[at - 1]!.neededAt > job.neededAt) at--;
+      this.backlog.splice(at, 0, job);
+    }
+    this.dispatch();
+  }
+
+  /** Hands waiting jobs to idle workers (a live one first, so a dead one is not respawned needlessly). */
+  dispatch(): void {
+    if (this.closed) return;
+    const idle = this.workers.filter((worker) => worker.idle).sort((a, b) => Number(b.running) - Number(a.running));
+    for (const worker of idle) {
+      const job = this.backlog.shift();
+      if (!job) break;
+      worker.run(job);
+    }
+    for (const worker of this.workers) worker.hold(!worker.idle);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of [...this.backlog]) job.settle({ error: new Error('the eSpeak synthesizer was closed') });
+    await Promise.all(this.workers.map((worker) => worker.close()));
+  }
+}
+
+/**
+ * One eSpeak process, running one job at a time for its pool. While it has no job the process
+ * and its channel are unref'd, so an idle worker never keeps the server (or a CLI) from exiting.
  */
 class EspeakWorker {
   private child: ChildProcess | undefined;
-  private closed = false;
-  private nextId = 1;
-  private readonly queue: Job[] = [];
   private current: Job | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly pool: EspeakPool,
+  ) {}
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  get idle(): boolean {
+    return this.current === undefined;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined;
   }
 
   warm(): void {
@@ -182,49 +288,7 @@ class EspeakWorker {
     this.hold(this.current !== undefined);
   }
 
-  request(request: Request, signal?: AbortSignal): Promise<Answer> {
-    if (this.closed) return Promise.reject(new Error('the eSpeak synthesizer is closed'));
-    signal?.throwIfAborted();
-    return new Promise((resolve, reject) => {
-      const job: Job = {
-        id: this.nextId++,
-        request,
-        lost: 0,
-        settled: false,
-        settle: (outcome) => {
-          if (job.settled) return;
-          job.settled = true;
-          signal?.removeEventListener('abort', abort);
-          const queued = this.queue.indexOf(job);
-          if (queued >= 0) this.queue.splice(queued, 1);
-          if ('reply' in outcome) resolve(outcome.reply);
-          else reject(outcome.error);
-        },
-      };
-      const abort = () => job.settle({ error: signal?.reason });
-      signal?.addEventListener('abort', abort, { once: true });
-      this.queue.push(job);
-      this.pump();
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const job of [...this.queue]) job.settle({ error: new Error('the eSpeak synthesizer was closed') });
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    // An idle worker is unref'd: without this the process could exit before the worker is reaped.
-    this.hold(true);
-    child.kill();
-    await exited;
-  }
-
-  private pump(): void {
-    if (this.current || this.closed) return;
-    const job = this.queue.shift();
-    this.hold(job !== undefined);
-    if (!job) return;
+  run(job: Job): void {
     const child = this.child ?? this.spawn();
     this.current = job;
     this.timer = setTimeout(() => {
@@ -236,11 +300,21 @@ class EspeakWorker {
     });
   }
 
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // An idle worker is unref'd: without this the process could exit before the worker is reaped.
+    this.hold(true);
+    child.kill();
+    await exited;
+  }
+
   private finish(outcome: Outcome): void {
     clearTimeout(this.timer);
     this.current?.settle(outcome);
     this.current = undefined;
-    this.pump();
+    this.pool.dispatch();
   }
 
   private spawn(): ChildProcess {
@@ -270,13 +344,13 @@ class EspeakWorker {
         this.current = undefined;
         // The request may have reached the worker only after it died: it is tried once more. One
         // that kills a second worker too fails, like one that timed out (already settled).
-        if (!this.closed && !job.settled && job.lost++ === 0) this.queue.unshift(job);
+        if (!this.pool.isClosed && !job.settled && job.lost++ === 0) this.pool.enqueue(job, true);
         else job.settle({ error: new Error(`the eSpeak worker ${reason} during a request`) });
       }
       // A worker that had loaded is replaced at once to stay warm; one that died loading is
       // replaced only for a waiting request, so a broken install cannot spin.
-      if (!this.closed && loaded && !this.child) this.warm();
-      this.pump();
+      if (!this.pool.isClosed && loaded && !this.child) this.warm();
+      this.pool.dispatch();
     };
     child.on('exit', (code, signal) => lose(`exited (${signal ?? `code ${code}`})`));
     // Only a failed spawn, kill or send: a worker that cannot be reached is as good as gone.
@@ -288,7 +362,7 @@ class EspeakWorker {
   }
 
   /** Keeps the process alive while there is work, and lets it exit when idle. */
-  private hold(busy: boolean): void {
+  hold(busy: boolean): void {
     const child = this.child;
     if (!child) return;
     if (busy) {

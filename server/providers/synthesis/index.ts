@@ -7,6 +7,7 @@
  * | `ELEVENLABS_API_KEY` | elevenlabs | required |
  * | `ELEVENLABS_BASE_URL` | elevenlabs | the ElevenLabs API |
  * | `ELEVENLABS_TTS_MODEL` | elevenlabs | `eleven_flash_v2_5` |
+ * | `ESPEAK_WORKERS` | espeak (and the fallback) | one per core, at most 8 |
  *
  * ElevenLabs gives character timestamps; their visemes come from eSpeak's phonemizer, so both
  * vendors share one phoneme-to-viseme table.
@@ -19,11 +20,21 @@ import { phonemesToVisemes } from './visemes';
 export const synthesizerNames = ['espeak', 'elevenlabs', 'none'] as const;
 export type SynthesizerName = (typeof synthesizerNames)[number];
 
-export const synthesizerVariables = ['SYNTHESIZER', 'ELEVENLABS_API_KEY', 'ELEVENLABS_BASE_URL', 'ELEVENLABS_TTS_MODEL'] as const;
+export const synthesizerVariables = ['SYNTHESIZER', 'ELEVENLABS_API_KEY', 'ELEVENLABS_BASE_URL', 'ELEVENLABS_TTS_MODEL', 'ESPEAK_WORKERS'] as const;
+
+/** ESPEAK_WORKERS: eSpeak processes shared by every session (default: one per core, at most 8). */
+export const espeakWorkersFrom = (env: Record<string, string | undefined>): number | undefined => {
+  const raw = env.ESPEAK_WORKERS?.trim();
+  if (!raw) return undefined;
+  const workers = Number(raw);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`ESPEAK_WORKERS must be a whole number from 1 to 64, got "${raw}"`);
+  return workers;
+};
 
 export const createSynthesizer = (name: SynthesizerName, env: Record<string, string | undefined>): Synthesizer | null => {
   if (name === 'none') return null;
-  if (name === 'espeak') return createEspeakSynthesizer();
+  const workers = espeakWorkersFrom(env);
+  if (name === 'espeak') return createEspeakSynthesizer(workers ? { workers } : {});
   if (name !== 'elevenlabs') throw new Error(`SYNTHESIZER must be one of ${synthesizerNames.join(', ')}, got "${String(name)}"`);
   const apiKey = env.ELEVENLABS_API_KEY?.trim();
   if (!apiKey) throw new Error('ELEVENLABS_API_KEY is not set: the elevenlabs synthesizer needs it. Use SYNTHESIZER=espeak to run without one.');

@@ -40,6 +40,12 @@ export interface SynthesisRequest {
   text: string;
   voice: VoiceSpec;
   language?: string;
+  /**
+   * When the listener will need this audio (`performance.now()` ms): now for the first clause of
+   * a reply, later for a clause queued behind audio still playing. A synthesizer that shares its
+   * capacity between sessions (eSpeak's pool) serves the soonest needed first; absent: now.
+   */
+  neededAt?: number;
 }
 
 export interface Synthesizer {
