@@ -5,7 +5,7 @@
  * camera, `window.__room.heads()`) is inside the viewport and clear of the HUD. No page may throw,
  * and nothing may load from outside the origin. Screenshots go to
  * test-artifacts/framing-<scene>-<width>.png. And a presenter moves the slides for everyone from
- * the controls under the room.
+ * the controls under the room, and in VR (IWER) by pointing at the screen and pulling the trigger.
  *
  * One browser page walks through every scene, so the avatars load from its cache after the first.
  */
@@ -122,6 +122,32 @@ describe('framing at the trainee’s seat', () => {
     await page.getByText('Slide 2 / 7').waitFor({ timeout: 60_000 });
     const log = (await (await api(server, `/api/sessions/${session.id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
     expect(log).toContainEqual(expect.objectContaining({ type: 'slide', content: 'cool-roof-slides', index: 1, by: 'nadia' }));
+
+    // In the headset (a Quest 3 emulated by IWER): the trigger pulled while pointing at the right
+    // of the screen shows the next slide, at its left third the previous one; elsewhere it talks.
+    const slide = () => page.evaluate(() => (window.__room!.state() as { slides: Record<string, number> }).slides['cool-roof-slides']);
+    const pull = async (across: number, expected: number) => {
+      expect(await page.evaluate((x) => window.__room!.aim('cool-roof-slides', x), across)).toBe(true);
+      // The pose is read on the next XR frames; the pull begins after it.
+      const frames = await page.evaluate(() => window.__room!.vrFrames());
+      await page.waitForFunction((n) => window.__room!.vrFrames() > n + 3, frames, { timeout: 60_000, polling: 50 });
+      await page.evaluate(() => window.__room!.trigger(true));
+      await page.waitForFunction((n) => (window.__room!.state() as { slides: Record<string, number> }).slides['cool-roof-slides'] === n, expected, { timeout: 60_000, polling: 50 });
+      await page.evaluate(() => window.__room!.trigger(false));
+      const released = await page.evaluate(() => window.__room!.vrFrames());
+      await page.waitForFunction((n) => window.__room!.vrFrames() > n + 3, released, { timeout: 60_000, polling: 50 });
+    };
+    expect(await page.evaluate(() => window.__room!.enterVR())).toBe(true);
+    await page.waitForFunction(() => window.__room!.vrFrames() > 10, undefined, { timeout: 60_000 });
+    await pull(0.8, 2);
+    await pull(0.1, 1);
+    expect(await slide()).toBe(1);
+    const after = (await (await api(server, `/api/sessions/${session.id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const slides = after.filter((e) => e.type === 'slide');
+    expect(slides.slice(-2)).toEqual([
+      expect.objectContaining({ content: 'cool-roof-slides', index: 2, by: 'nadia' }),
+      expect.objectContaining({ content: 'cool-roof-slides', index: 1, by: 'nadia' }),
+    ]);
     expect((await api(server, `/api/sessions/${session.id}`, { method: 'DELETE' })).status).toBe(200);
   }, 300_000);
 });

@@ -8,13 +8,17 @@
 import { metaQuest3, XRDevice } from 'iwer';
 
 let installed: Promise<boolean> | null = null;
+let device: XRDevice | null = null;
+
+/** The emulated headset, once installed (tests move its controllers and press their buttons). */
+export const emulatedHeadset = (): XRDevice | null => device;
 
 export const emulateHeadsetOnLocalhost = (): Promise<boolean> =>
   (installed ??= (async () => {
     if (location.hostname !== 'localhost') return false;
     const supported = await navigator.xr?.isSessionSupported('immersive-vr').catch(() => false);
     if (supported) return false;
-    const device = new XRDevice(metaQuest3);
+    device = new XRDevice(metaQuest3);
     device.installRuntime({ forceInstall: true });
     return true;
   })());

@@ -24,7 +24,7 @@ import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import { maySlide, SlideControls, slideStep } from './slide-controls';
-import { installTestHandle, type FramingReport, type RoomStats, type Viewer } from './test-handle';
+import { installTestHandle, type Aimable, type FramingReport, type RoomStats, type Viewer } from './test-handle';
 import { VrPanel } from './vr-panel';
 
 type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
@@ -115,9 +115,11 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
     }
   }, [seats, session]);
 
+  const aimable = useRef<Aimable>({ seat: null, boards: [] });
+  aimable.current = { seat: mySeat ?? null, boards: contents.flatMap((content, i) => (boards[i] ? [{ content: content.id, place: boards[i] }] : [])) };
   useEffect(() => {
     if (!test) return;
-    return installTestHandle({ session, store, stats: () => stats.current, rigs: () => rigs.current, viewer: () => viewer.current, framing: () => framed.current });
+    return installTestHandle({ session, store, stats: () => stats.current, rigs: () => rigs.current, viewer: () => viewer.current, framing: () => framed.current, aimable: () => aimable.current });
   }, [test, session, store]);
 
   return (

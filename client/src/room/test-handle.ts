@@ -13,13 +13,18 @@
  *   the camera; `box` is null for a head behind the camera
  * - `framing()`: the desktop view's last framing (scene/framing.ts), the canvas size and the panels
  *   it was made for; null for the instructor's free camera
+ * - `aim(content, across)`: in VR on the emulated headset, points the right controller (held in front
+ *   of the chest) at that content's board, `across` from its left edge (0) to its right (1); false
+ *   when there is no such board, no seat or no emulated headset
+ * - `trigger(pressed)`: presses or releases the emulated right controller's trigger
  */
 import type { XRStore } from '@react-three/xr';
-import { Vector3, type Camera } from 'three';
+import { Matrix4, Quaternion, Vector3, type Camera } from 'three';
 import type { SpeechProgress } from '../audio/playback';
 import type { Framing, Rect } from '../scene/framing';
+import type { BoardPlace, Seat } from '../scene/layout';
 import type { AvatarRig } from '../scene/rig';
-import { emulateHeadsetOnLocalhost } from './emulator';
+import { emulatedHeadset, emulateHeadsetOnLocalhost } from './emulator';
 import type { Session } from './session';
 
 /** What the room measures over each second, for the handle to report. */
@@ -59,7 +64,33 @@ export interface RoomHandle {
   vrFrames(): number;
   heads(): HeadBox[];
   framing(): FramingReport | null;
+  aim(content: string, across: number): boolean;
+  trigger(pressed: boolean): boolean;
 }
+
+/** Where this viewer sits and where each content's board is: what `aim` needs. */
+export interface Aimable {
+  seat: Seat | null;
+  boards: { content: string; place: BoardPlace }[];
+}
+
+/** Where the right hand is held, in the XR origin's frame: in front of the chest, a little to the right. */
+const hand = new Vector3(0.15, 1.25, -0.25);
+
+/**
+ * The emulated right controller's pose that points from `hand` at a spot on the board. The XR
+ * origin sits at the seat, turned to face the room (as room3d's SeatOrigin places it), so the
+ * aim is worked out in the room and turned back into the origin's frame.
+ */
+const aimAt = (seat: Seat, board: BoardPlace, across: number): { position: Vector3; quaternion: Quaternion } => {
+  const origin = new Matrix4().compose(new Vector3(...seat.position), new Quaternion().setFromAxisAngle(new Vector3(0, 1, 0), seat.yaw + Math.PI), new Vector3(1, 1, 1));
+  const from = hand.clone().applyMatrix4(origin);
+  // The board's own X runs along (cos yaw, 0, -sin yaw) (scene/layout.ts, boardHit).
+  const along = (across - 0.5) * board.size[0];
+  const target = new Vector3(board.position[0] + along * Math.cos(board.yaw), board.position[1], board.position[2] - along * Math.sin(board.yaw));
+  const direction = target.sub(from).normalize().transformDirection(origin.clone().invert());
+  return { position: hand.clone(), quaternion: new Quaternion().setFromUnitVectors(new Vector3(0, 0, -1), direction) };
+};
 
 declare global {
   interface Window {
@@ -98,6 +129,7 @@ export const installTestHandle = (options: {
   rigs: () => Map<string, AvatarRig>;
   viewer: () => Viewer | null;
   framing: () => FramingReport | null;
+  aimable: () => Aimable;
 }): (() => void) => {
   const { session, store } = options;
   let vrFrames = 0;
@@ -134,6 +166,21 @@ export const installTestHandle = (options: {
     vrFrames: () => vrFrames,
     heads: () => headBoxes(options.rigs(), options.viewer()),
     framing: options.framing,
+    aim(content, across) {
+      const controller = emulatedHeadset()?.controllers.right;
+      const { seat, boards } = options.aimable();
+      const board = boards.find((b) => b.content === content)?.place;
+      if (!controller || !seat || !board) return false;
+      const { position, quaternion } = aimAt(seat, board, across);
+      controller.position.set(position.x, position.y, position.z);
+      controller.quaternion.set(quaternion.x, quaternion.y, quaternion.z, quaternion.w);
+      return true;
+    },
+    trigger(pressed) {
+      const controller = emulatedHeadset()?.controllers.right;
+      controller?.updateButtonValue('trigger', pressed ? 1 : 0);
+      return controller !== undefined;
+    },
   };
   window.__room = handle;
   return () => {
