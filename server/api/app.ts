@@ -7,7 +7,9 @@
  *   GET    /api/health                       version, active providers and their vendors' circuits
  *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats)
  *   POST   /api/sessions                     author: create a live session of a scene (tokens and join links)
- *   GET    /api/sessions                     author: every session, live or past
+ *   GET    /api/sessions                     author: every session, live or past, newest first (scene, status,
+ *                                            seats and who is present, duration, turns)
+ *   GET    /api/sessions/:id/links           author: fresh tokens and join links for every seat and the observer
  *   GET    /api/sessions/:id                 any role of the session: a snapshot
  *   GET    /api/sessions/:id/events          observer or author: the log as JSON lines
  *   GET    /api/sessions/:id/transcript      any role of the session: readable text
@@ -35,6 +37,7 @@ import type { CircuitState } from '../providers/resilience';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
+import { joinLinks, listSessions } from './sessions';
 import { transcriptOf } from './transcript';
 
 export interface AppOptions {
@@ -95,6 +98,7 @@ export const createApp = (options: AppOptions) => {
   // Messages are bounded below (a typed error keeps the connection); far larger frames are abuse.
   wss.options.maxPayload = Math.max(config.maxMessageBytes * 64, 1 << 20);
 
+  const sign = (claims: Omit<Claims, 'exp'>) => tokens.sign(claims, config.tokenTtlMs, now());
   const problem = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413, error: string, message: string) => c.json({ error, message }, status);
   const liveKitProbe = config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null;
 
@@ -163,18 +167,20 @@ export const createApp = (options: AppOptions) => {
     } catch (error) {
       return problem(c, 404, 'unknown-scene', (error as Error).message);
     }
-    const issued: Record<string, string> = {};
-    for (const p of room.scene.participants) {
-      if (p.kind === 'human') issued[p.id] = tokens.sign({ session: room.id, participant: p.id, role: 'participant' }, config.tokenTtlMs, now());
-    }
-    issued.observer = tokens.sign({ session: room.id, participant: null, role: 'observer' }, config.tokenTtlMs, now());
     // Join links, keyed like the tokens: the room page of this server for each seat and the observer.
-    const origin = new URL(c.req.url).origin;
-    const links = Object.fromEntries(Object.entries(issued).map(([who, token]) => [who, `${origin}/room/${room.id}?token=${encodeURIComponent(token)}`]));
+    const { tokens: issued, links } = joinLinks(room.scene, room.id, sign, new URL(c.req.url).origin);
     return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, tokens: issued, links }, 201);
   });
 
-  app.get('/api/sessions', authorize(['author']), (c) => c.json({ sessions: store.sessions() }));
+  app.get('/api/sessions', authorize(['author']), (c) => c.json({ sessions: listSessions({ store, rooms, scenes: options.scenes }) }));
+
+  app.get('/api/sessions/:id/links', authorize(['author']), (c) => {
+    const id = c.req.param('id') ?? '';
+    const row = store.session(id);
+    const scene = rooms.get(id)?.scene ?? options.scenes.find((s) => s.id === row?.scene);
+    if (!row || !scene) return problem(c, 404, 'not-found', `No session "${id}".`);
+    return c.json({ id, ...joinLinks(scene, id, sign, new URL(c.req.url).origin) });
+  });
 
   app.get('/api/sessions/:id', authorize(roles), (c) => {
     const id = c.req.param('id') ?? '';

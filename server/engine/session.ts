@@ -49,6 +49,8 @@ export const step = (state: SessionState, input: EngineInput): StepResult => {
 const apply = (c: Ctx, input: EngineInput): void => {
   const { state } = c;
   if (state.phase === 'ended' && input.type !== 'clock') return;
+  // A session may end before it starts (nobody came to its lobby): its log says so.
+  if (state.phase === 'new' && input.type === 'end') return end(c, 'ended');
   if (state.phase === 'new' && input.type !== 'start' && input.type !== 'presence' && input.type !== 'clock') {
     emit(c, { type: 'system', level: 'warn', code: 'not-started', message: `"${input.type}" before the session started` });
     return;

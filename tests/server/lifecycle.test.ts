@@ -50,6 +50,16 @@ describe('the lobby', () => {
     expect(spoken(await logOf(server, created.id), 'alex')).toEqual([]);
   });
 
+  it('ends a session still in its lobby when the instructor ends it (DELETE), nobody having spoken', async () => {
+    const created = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    expect((await api(server, `/api/sessions/${created.id}`, { method: 'DELETE', token: created.tokens.observer! })).status).toBe(200);
+    await server.rooms.get(created.id)!.conversation.ended;
+    expect(await status(created.id, created.tokens.observer!)).toBe('ended');
+    const log = await logOf(server, created.id);
+    expect(spoken(log)).toEqual([]);
+    expect(log.at(-1)).toMatchObject({ type: 'end', reason: 'ended', turns: 0 });
+  });
+
   it('refuses to start without the humans unless the instructor chooses stand-ins', async () => {
     const created = await createSession(server, 'sprint-retro', 'instant', 'lobby');
     const observer = await Client.connect(server, created.id, created.tokens.observer!);
