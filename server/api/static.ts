@@ -1,7 +1,7 @@
 /**
  * The files the browser loads from the session server: the avatars (`/avatars/*`, from
- * avatars/), and the built client (dist/client) with its room links (`/room/<id>`) answered by the
- * client's page. Returns false when the client is not built.
+ * avatars/), and the built client (dist/client) with its pages (`/room/<id>`, `/sessions`) answered
+ * by the client's index.html. Returns false when the client is not built.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ export const serveClient = (app: Hono<any>, root = '.'): boolean => {
   const client = join(root, 'dist/client');
   if (!existsSync(join(client, 'index.html'))) return false;
   app.use('/*', serveStatic({ root: client }));
-  app.get('/room/*', serveStatic({ path: join(client, 'index.html') }));
+  // The client's own pages: a session's room, the instructors' sessions page.
+  for (const page of ['/room/*', '/sessions']) app.get(page, serveStatic({ path: join(client, 'index.html') }));
   return true;
 };

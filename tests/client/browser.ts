@@ -4,7 +4,7 @@
  * allowed without a click. Pages are opened on `localhost`, where IWER emulates a Quest 3.
  */
 import { spawn } from 'node:child_process';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../avatars/generator/chromium';
 
 /** Chromium with a fake microphone and sound without a click. */
@@ -29,4 +29,38 @@ export const testLink = (link: string, port: number): string => {
   url.port = String(port);
   url.searchParams.set('test', '1');
   return url.href;
+};
+
+/** What went wrong in watched pages: errors thrown, console errors, requests off the origin, answers that failed. */
+export interface PageProblems {
+  thrown: string[];
+  console: string[];
+  offOrigin: string[];
+  failed: string[];
+}
+
+export const pageProblems = (): PageProblems => ({ thrown: [], console: [], offOrigin: [], failed: [] });
+
+/**
+ * Watches `page` for what a user would call broken: an error thrown (or a crash), a console error,
+ * a request or socket to anywhere but `localhost:<port>` (nothing may load from a CDN), an answer
+ * of 400 or more that `expected` does not allow (a bad link is meant to get its 404).
+ */
+export const watchPage = (page: Page, port: number, problems: PageProblems, expected: () => readonly RegExp[] = () => []): Page => {
+  page.on('pageerror', (error) => problems.thrown.push(error.message));
+  page.on('crash', () => problems.thrown.push('the page crashed'));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.console.push(message.text());
+  });
+  const leaves = (address: string) => {
+    const url = new URL(address);
+    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${port}`) problems.offOrigin.push(address);
+  };
+  page.on('request', (request) => leaves(request.url()));
+  page.on('websocket', (socket) => leaves(socket.url()));
+  page.on('response', (response) => {
+    const line = `${response.status()} ${response.url()}`;
+    if (response.status() >= 400 && !expected().some((allowed) => allowed.test(line))) problems.failed.push(line);
+  });
+  return page;
 };

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, testLink } from './browser';
+import { buildClient, launchBrowser, pageProblems, testLink, watchPage } from './browser';
 
 const root = new URL('../../', import.meta.url).pathname;
 const artifacts = `${root}test-artifacts/`;
@@ -32,7 +32,7 @@ const scenes = readdirSync(`${root}scenes`)
 let server: ChildServer;
 let browser: Browser;
 let page: Page;
-const problems = { thrown: [] as string[], offOrigin: [] as string[], failed: [] as string[] };
+const problems = pageProblems();
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
@@ -40,17 +40,7 @@ beforeAll(async () => {
   server = await startChild(tempDir());
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: sizes[0]! });
-  page.on('pageerror', (error) => problems.thrown.push(error.message));
-  page.on('crash', () => problems.thrown.push('the page crashed'));
-  const leaves = (address: string) => {
-    const url = new URL(address);
-    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${server.port}`) problems.offOrigin.push(address);
-  };
-  page.on('request', (request) => leaves(request.url()));
-  page.on('websocket', (socket) => leaves(socket.url()));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.failed.push(`${response.status()} ${response.url()}`);
-  });
+  watchPage(page, server.port, problems);
 }, 300_000);
 
 afterEach(() => {

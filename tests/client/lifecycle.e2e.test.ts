@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startFakeWhisper, type FakeWhisper } from '../fakes/whisper-server';
 import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, testLink } from './browser';
+import { buildClient, launchBrowser, pageProblems, testLink, watchPage } from './browser';
 
 const artifacts = new URL('../../test-artifacts/', import.meta.url).pathname;
 const viewport = { width: 1280, height: 720 };
@@ -29,7 +29,7 @@ beforeAll(async () => {
 }, 300_000);
 
 /** What went wrong in the pages of a test: errors thrown, requests off the origin, answers that failed unexpectedly. */
-const problems = { thrown: [] as string[], offOrigin: [] as string[], failed: [] as string[] };
+const problems = pageProblems();
 /** Failed answers a test expects (a link that does not open is meant to get its 401, 403 or 404). */
 let expectedFailures: RegExp[] = [];
 
@@ -63,19 +63,7 @@ const create = async (on: ChildServer, scene: string, options: { standIns?: bool
 const newPage = async (on: ChildServer): Promise<Page> => {
   const page = await browser.newPage({ viewport });
   pages.push(page);
-  page.on('pageerror', (error) => problems.thrown.push(error.message));
-  page.on('crash', () => problems.thrown.push('the page crashed'));
-  const leaves = (address: string) => {
-    const url = new URL(address);
-    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${on.port}`) problems.offOrigin.push(address);
-  };
-  page.on('request', (request) => leaves(request.url()));
-  page.on('websocket', (socket) => leaves(socket.url()));
-  page.on('response', (response) => {
-    const line = `${response.status()} ${response.url()}`;
-    if (response.status() >= 400 && !expectedFailures.some((expected) => expected.test(line))) problems.failed.push(line);
-  });
-  return page;
+  return watchPage(page, on.port, problems, () => expectedFailures);
 };
 
 /** A join link on localhost (where IWER runs), with the test handle (`room: true`) or as a person opens it. */

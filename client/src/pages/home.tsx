@@ -44,6 +44,9 @@ export const Home = () => {
     <main className="page">
       <h1>Rehearsal room</h1>
       <p>Rehearse meetings with AI personas and other people, on a desktop or in a headset. Open a join link to enter a room.</p>
+      <p>
+        Instructors: <a href="/sessions">every session</a>, with join links, live views and a new-session form.
+      </p>
       <h2>Start a session</h2>
       <label>
         Scene{' '}

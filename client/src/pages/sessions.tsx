@@ -1,0 +1,251 @@
+/**
+ * The instructors' sessions page, `/sessions`: every session this server holds (scene, status,
+ * who is in it, when it started, how long it ran), a join link to copy for each seat, the live view
+ * of a running one, and a form to create one (scene, pace, stand-ins). It needs the admin token,
+ * kept for this tab only (sessionStorage), as the home page keeps it.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import type { SessionSummary } from '../../../server/api/sessions';
+import { formatDuration } from './ended';
+
+interface SceneSummary {
+  id: string;
+  title: string;
+  formation: string;
+  participants: number;
+  humans: string[];
+}
+
+type Links = Record<string, string>;
+
+const REFRESH_MS = 5000;
+
+/** GET/POST/DELETE with the admin token; the server's own message on failure. */
+const call = async <T,>(admin: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+  const res = await fetch(path, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${admin}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const body = (await res.json().catch(() => ({}))) as T & { message?: string };
+  if (!res.ok) throw new Error(body.message ?? `HTTP ${res.status}`);
+  return body;
+};
+
+const statusLabel: Record<SessionSummary['status'], string> = { lobby: 'in the lobby', live: 'live', paused: 'paused', ended: 'ended' };
+
+export const SessionsPage = () => {
+  const [admin, setAdmin] = useState(() => sessionStorage.getItem('admin-token') ?? '');
+  const [draft, setDraft] = useState(admin);
+  const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
+  const [scenes, setScenes] = useState<SceneSummary[]>([]);
+  const [error, setError] = useState('');
+  const [links, setLinks] = useState<Record<string, Links>>({});
+  const [copied, setCopied] = useState<string | null>(null);
+  const [form, setForm] = useState({ scene: '', pace: 'realtime' as 'realtime' | 'instant', standIns: false });
+
+  const refresh = useCallback(async () => {
+    if (!admin) return;
+    try {
+      const body = await call<{ sessions: SessionSummary[] }>(admin, '/api/sessions');
+      setSessions(body.sessions);
+      setError('');
+    } catch (e) {
+      setError(`Could not list the sessions: ${(e as Error).message}`);
+    }
+  }, [admin]);
+
+  useEffect(() => {
+    void fetch('/api/scenes')
+      .then((r) => r.json() as Promise<{ scenes: SceneSummary[] }>)
+      .then((body) => {
+        setScenes(body.scenes);
+        setForm((f) => ({ ...f, scene: f.scene || body.scenes[0]?.id || '' }));
+      })
+      .catch(() => setError('The server did not answer /api/scenes.'));
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => void refresh(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refresh]);
+
+  const signIn = () => {
+    sessionStorage.setItem('admin-token', draft);
+    setAdmin(draft);
+  };
+
+  const linksOf = async (id: string): Promise<Links> => {
+    const known = links[id];
+    if (known) return known;
+    const body = await call<{ links: Links }>(admin, `/api/sessions/${id}/links`);
+    setLinks((all) => ({ ...all, [id]: body.links }));
+    return body.links;
+  };
+
+  const create = async () => {
+    try {
+      const body = await call<{ id: string; links: Links }>(admin, '/api/sessions', { method: 'POST', body: form });
+      setLinks((all) => ({ ...all, [body.id]: body.links }));
+      await refresh();
+    } catch (e) {
+      setError(`Could not create the session: ${(e as Error).message}`);
+    }
+  };
+
+  const copy = async (id: string, who: string) => {
+    try {
+      const link = (await linksOf(id))[who];
+      if (!link) return;
+      await navigator.clipboard.writeText(link).catch(() => undefined);
+      setCopied(`${id}/${who}`);
+    } catch (e) {
+      setError(`Could not get the join links: ${(e as Error).message}`);
+    }
+  };
+
+  const open = async (id: string) => {
+    try {
+      const link = (await linksOf(id)).observer;
+      if (link) window.open(link, '_blank', 'noopener');
+    } catch (e) {
+      setError(`Could not open the live view: ${(e as Error).message}`);
+    }
+  };
+
+  const end = async (session: SessionSummary) => {
+    if (!window.confirm(`End "${session.scene.title}" for everyone in it?`)) return;
+    try {
+      await call(admin, `/api/sessions/${session.id}`, { method: 'DELETE' });
+      await refresh();
+    } catch (e) {
+      setError(`Could not end the session: ${(e as Error).message}`);
+    }
+  };
+
+  return (
+    <main className="page sessions" data-page="sessions">
+      <h1>Sessions</h1>
+      {!admin || (error && sessions === null) ? (
+        <form
+          className="sign-in"
+          onSubmit={(e) => {
+            e.preventDefault();
+            signIn();
+          }}
+        >
+          <label>
+            Admin token <input type="password" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="printed by npm start" autoComplete="off" />
+          </label>{' '}
+          <button type="submit" className="primary" disabled={!draft}>
+            Show sessions
+          </button>
+        </form>
+      ) : null}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {admin && (
+        <section className="create" aria-label="New session">
+          <h2>New session</h2>
+          <label>
+            Scene{' '}
+            <select value={form.scene} onChange={(e) => setForm({ ...form, scene: e.target.value })}>
+              {scenes.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.title} ({s.participants} people; you play {s.humans.join(' or ')})
+                </option>
+              ))}
+            </select>
+          </label>{' '}
+          <label>
+            Pace{' '}
+            <select value={form.pace} onChange={(e) => setForm({ ...form, pace: e.target.value as 'realtime' | 'instant' })}>
+              <option value="realtime">real time (people join)</option>
+              <option value="instant">instant (a simulated run)</option>
+            </select>
+          </label>{' '}
+          <label title="Start at once, the simulation speaking for every human seat nobody has joined">
+            <input type="checkbox" checked={form.standIns} onChange={(e) => setForm({ ...form, standIns: e.target.checked })} /> start with stand-ins
+          </label>{' '}
+          <button onClick={() => void create()} disabled={!form.scene}>
+            Create
+          </button>
+        </section>
+      )}
+      {sessions && (
+        <section aria-label="Sessions">
+          <h2>All sessions</h2>
+          {sessions.length === 0 ? (
+            <p className="note">No sessions yet: create one above.</p>
+          ) : (
+            <table className="session-list">
+              <thead>
+                <tr>
+                  <th>Scene</th>
+                  <th>Status</th>
+                  <th>People</th>
+                  <th>Started</th>
+                  <th>Length</th>
+                  <th>Turns</th>
+                  <th>Open</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sessions.map((s) => (
+                  <tr key={s.id} data-session={s.id}>
+                    <td>
+                      {s.scene.title}
+                      <br />
+                      <small>
+                        {s.id} · {s.pace}
+                      </small>
+                    </td>
+                    <td>
+                      <span className={`badge ${s.status}`}>{statusLabel[s.status]}</span>
+                    </td>
+                    <td>
+                      <ul className="seats">
+                        {s.participants
+                          .filter((p) => p.kind === 'human')
+                          .map((p) => (
+                            <li key={p.id} className={s.status === 'ended' ? 'past' : p.present ? 'present' : ''} title={s.status === 'ended' ? undefined : p.present ? 'here now' : 'not here'}>
+                              {p.name}
+                              {s.status !== 'ended' && (
+                                <button className="small" onClick={() => void copy(s.id, p.id)} aria-label={`Copy ${p.name}'s join link`}>
+                                  {copied === `${s.id}/${p.id}` ? 'Copied' : 'Copy link'}
+                                </button>
+                              )}
+                            </li>
+                          ))}
+                        <li className="past personas">{s.participants.filter((p) => p.kind === 'ai').length} AI personas</li>
+                      </ul>
+                      {s.status !== 'ended' &&
+                        s.participants
+                          .filter((p) => p.kind === 'human' && links[s.id]?.[p.id])
+                          .map((p) => <input key={p.id} className="link" readOnly value={links[s.id]![p.id]} aria-label={`${p.name}'s join link`} onFocus={(e) => e.currentTarget.select()} />)}
+                    </td>
+                    <td>{new Date(s.createdAt).toLocaleString()}</td>
+                    <td>{formatDuration(s.durationMs)}</td>
+                    <td>{s.turns}</td>
+                    <td className="actions">
+                      {s.status !== 'ended' && <button onClick={() => void open(s.id)}>Live view</button>}
+                      {s.status !== 'ended' && (
+                        <button className="danger" onClick={() => void end(s)}>
+                          End
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+    </main>
+  );
+};

@@ -1,0 +1,107 @@
+/**
+ * Issue 17, the instructors' sessions page (`/sessions`) in headless Chromium against the real
+ * server: sign in with the admin token, create a session, see it listed with its status and seats,
+ * copy a seat's join link and open it (the room's brief), open the live view, end the session.
+ * No page may throw or log an error, and nothing may load from outside the origin. Screenshot:
+ * test-artifacts/sessions.png (1280×720).
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startChild, tempDir, type ChildServer } from '../server/helpers';
+import { buildClient, launchBrowser, pageProblems, watchPage } from './browser';
+
+const root = new URL('../../', import.meta.url).pathname;
+const artifacts = `${root}test-artifacts/`;
+let server: ChildServer;
+let browser: Browser;
+const problems = pageProblems();
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  await buildClient();
+  server = await startChild(tempDir());
+  browser = await launchBrowser();
+}, 300_000);
+
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.close().catch(() => {});
+  expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
+  expect(problems.console.splice(0), 'errors logged in the pages').toEqual([]);
+  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
+  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+}, 60_000);
+
+const newPage = async (): Promise<Page> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  pages.push(page);
+  return watchPage(page, server.port, problems);
+};
+
+describe('the sessions page', () => {
+  it('creates a session, lists it, gives out its join links and ends it', async () => {
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/sessions`);
+    await page.getByLabel('Admin token').fill(server.admin);
+    await page.getByRole('button', { name: 'Show sessions' }).click();
+    await page.getByText('No sessions yet').waitFor();
+
+    // A job interview, in real time, waiting in its lobby for the candidate.
+    await page.getByLabel('Scene').selectOption('job-interview');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const row = page.locator('tr[data-session]');
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    await expect.poll(() => row.locator('.badge').textContent()).toBe('in the lobby');
+    const id = await row.getAttribute('data-session');
+    expect(await row.textContent()).toContain('AI personas');
+
+    // The candidate's link: copied to the clipboard and shown; it opens that seat's brief.
+    const copy = row.getByRole('button', { name: /^Copy .*join link$/ });
+    await copy.first().click();
+    const shown = row.getByRole('textbox', { name: /join link$/ });
+    await shown.first().waitFor();
+    const link = await shown.first().inputValue();
+    expect(link).toMatch(new RegExp(`/room/${id}\\?token=`));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await page.screenshot({ path: `${artifacts}sessions.png` });
+    const candidate = await newPage();
+    // As the candidate opens it (no test handle, which joins at once): the brief, before entering.
+    await candidate.goto(link.replace('127.0.0.1', 'localhost'));
+    await candidate.getByRole('button', { name: 'Enter the room' }).waitFor({ timeout: 120_000 });
+    expect(await candidate.locator('.brief-card').textContent()).toMatch(/You join as Alex Moreno, candidate/);
+
+    // The live view opens the instructor's page of that session.
+    const [live] = await Promise.all([page.context().waitForEvent('page'), row.getByRole('button', { name: 'Live view' }).click()]);
+    pages.push(watchPage(live, server.port, problems));
+    await live.waitForURL(new RegExp(`/room/${id}\\?token=`));
+
+    // Ending asks first, then the row says so.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'End' }).click();
+    await expect.poll(() => row.locator('.badge').textContent(), { timeout: 30_000 }).toBe('ended');
+    expect(await row.getByRole('button', { name: 'Live view' }).count()).toBe(0);
+  }, 300_000);
+
+  it('says so when the admin token is wrong, and lets it be entered again', async () => {
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/sessions`);
+    await page.getByLabel('Admin token').fill('not-the-token');
+    // The list answers 401: expected here.
+    problems.failed.length = 0;
+    await page.getByRole('button', { name: 'Show sessions' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/Could not list the sessions/);
+    expect(await page.getByLabel('Admin token').isVisible()).toBe(true);
+    problems.failed.splice(0);
+    problems.console.splice(0);
+  }, 120_000);
+});
