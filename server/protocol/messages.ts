@@ -9,7 +9,7 @@
  * piece of a reply's speech with its viseme cues and word timings), `audio-stop` (stop playing
  * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `speech` (a human
  * started or stopped speaking), `error` (a typed complaint about one message; the connection
- * stays open), `pong`. Audio and voice are transient: they are never stored or replayed.
+ * stays open, except after `replaced` and `token-expired`), `pong`. Audio and voice are transient: they are never stored or replayed.
  * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, and
  * microphone audio as binary frames (PCM16 little-endian, 16 kHz, mono, at most 1 s each;
  * 20-40 ms frames are usual); observers `pause`, `resume`, `skip-turn`, `approve`, `edit`,
@@ -162,7 +162,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
     type: z.literal('welcome'),
     protocol: z.literal(PROTOCOL_VERSION),
     you: z.object({ participant: z.string().nullable(), role: Role }),
-    /** The client's `after` when it reconnected: events after it follow, none before. */
+    /** The client's `after` when it reconnected (0 if it was no seq, the last seq if past it): events after it follow, none before. */
     resumedFrom: z.number().int(),
     snapshot: Snapshot,
     voice: VoiceOffer,

@@ -85,9 +85,9 @@ export interface Room {
    */
   presence(participant: string, present: boolean): void;
   /**
-   * Every message broadcast to the whole room, as a participant receives it (no observer-only
-   * events; no `voice` relays, which go to sockets): `event`, `delta`, `audio`, `audio-stop`,
-   * `speech`. Returns the unsubscribe.
+   * Every message broadcast to the whole room that every participant may see (only events whose
+   * audience is `all`; no `voice` relays, which go to sockets): `event`, `delta`, `audio`,
+   * `audio-stop`, `speech`. Returns the unsubscribe.
    */
   subscribe(listener: (message: ServerMessage) => void): () => void;
   readonly voice: VoiceOffer;
