@@ -467,7 +467,10 @@ export const createApp = (options: AppOptions) => {
             check();
           }
           holder.sockets.push(socket);
-          socket.leave = room.join(client, after);
+          const leave = room.join(client, after);
+          // Dropped while the backlog was sent (too slow for it): it leaves at once, and rejoins after what it got.
+          if (socket.gone) leave();
+          else socket.leave = leave;
           // A person holds a few sockets at most: the newest replaces the oldest (a seat holds one: rooms.ts).
           while (holder.sockets.length > MAX_SOCKETS_PER_HOLDER) {
             const oldest = holder.sockets[0]!;
