@@ -59,6 +59,8 @@ export interface AppOptions {
   heartbeatMs?: number;
   /** The send buffer past which a socket is dropped as a slow reader; default 4 MB. */
   maxBufferedBytes?: number;
+  /** Sockets an observer's or the author's token may hold in a session at once; default 256. */
+  maxSocketsPerToken?: number;
 }
 
 /** `expiresAt`: when the session token expires (ms since the epoch); null for the admin token. */
@@ -100,8 +102,13 @@ const MIC_BURST_S = 2;
 const lineTypes = new Set<ClientMessage['type']>(['say', 'say-as', 'inject']);
 const LINE_BURST = 3;
 const LINE_RATE_PER_S = 0.5;
-/** Sockets one person may hold in a session at once (a seat holds one: rooms.ts); a newer one replaces the oldest. */
-const MAX_SOCKETS_PER_HOLDER = 2;
+/**
+ * Sockets one observer's or the author's token may hold in a session at once; a newer one
+ * replaces the oldest. A seat holds one (rooms.ts: one seat, one tab). An observer link may be
+ * shared by a class watching a rehearsal, so it holds many: what they send shares one budget, and
+ * what each is sent is bounded by the backpressure below.
+ */
+const MAX_SOCKETS_PER_TOKEN = 256;
 /**
  * The send buffer a socket may fill before it is dropped as a slow reader (it rejoins with
  * ?after=): 4 MB is about a minute of a persona's speech as base64 PCM.
@@ -346,6 +353,7 @@ export const createApp = (options: AppOptions) => {
   const live = new Set<Socket>();
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+  const maxSocketsPerToken = options.maxSocketsPerToken ?? MAX_SOCKETS_PER_TOKEN;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
 
   /** Closes a socket from the server's side: it leaves its room at once and is sent nothing more. */
@@ -471,8 +479,8 @@ export const createApp = (options: AppOptions) => {
           // Dropped while the backlog was sent (too slow for it): it leaves at once, and rejoins after what it got.
           if (socket.gone) leave();
           else socket.leave = leave;
-          // A person holds a few sockets at most: the newest replaces the oldest (a seat holds one: rooms.ts).
-          while (holder.sockets.length > MAX_SOCKETS_PER_HOLDER) {
+          // A token holds so many sockets at most: the newest replaces the oldest (a seat holds one: rooms.ts).
+          while (holder.sockets.length > maxSocketsPerToken) {
             const oldest = holder.sockets[0]!;
             drop(oldest, CLOSE_REPLACED, 'replaced', { type: 'error', code: 'replaced', message: 'This link was opened in another tab or on another device; this one is closed.' });
           }

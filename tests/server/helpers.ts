@@ -84,8 +84,8 @@ export interface InProcessOptions {
   speed?: number;
   /** The API's clock (token times, message and microphone rate limits); default `Date.now`. */
   now?: () => number;
-  /** The sockets' heartbeat and send-buffer bound (default 15 s and 4 MB). */
-  sockets?: Pick<AppOptions, 'heartbeatMs' | 'maxBufferedBytes'>;
+  /** The sockets' heartbeat, send-buffer bound and sockets per token (default 15 s, 4 MB, 256). */
+  sockets?: Pick<AppOptions, 'heartbeatMs' | 'maxBufferedBytes' | 'maxSocketsPerToken'>;
 }
 
 /** The server as `server/main.ts` builds it, in this process, on an ephemeral port. */
