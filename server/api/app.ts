@@ -460,12 +460,17 @@ export const createApp = (options: AppOptions) => {
           };
           socket = { raw, client, holder: key, alive: true, gone: false, leave: null, expiresAt: access.expiresAt, expiry: null };
           const mine = socket;
+          live.add(mine);
+          holder.sockets.push(mine);
+          const leave = room.join(client, after);
+          // Dropped while its backlog was sent (too slow for it): it leaves at once, and rejoins after what it got.
+          if (mine.gone) return leave();
+          mine.leave = leave;
           raw.on('pong', () => (mine.alive = true));
-          live.add(socket);
           heartbeat ??= setInterval(beat, heartbeatMs);
           heartbeat.unref?.();
           // The token is checked again when it runs out, not only at the upgrade.
-          if (socket.expiresAt !== null) {
+          if (mine.expiresAt !== null) {
             const check = () => {
               if (mine.gone) return;
               if (expired(mine)) return expire(mine);
@@ -474,11 +479,6 @@ export const createApp = (options: AppOptions) => {
             };
             check();
           }
-          holder.sockets.push(socket);
-          const leave = room.join(client, after);
-          // Dropped while the backlog was sent (too slow for it): it leaves at once, and rejoins after what it got.
-          if (socket.gone) leave();
-          else socket.leave = leave;
           // A token holds so many sockets at most: the newest replaces the oldest (a seat holds one: rooms.ts).
           while (holder.sockets.length > maxSocketsPerToken) {
             const oldest = holder.sockets[0]!;
