@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { roles, type Claims, type Role } from '../auth/claims';
 import type { Tokens } from '../auth/tokens';
 import type { Config } from '../config';
-import type { SessionEvent } from '../engine/events';
+import { visibleTo, type SessionEvent } from '../engine/events';
 import { ClientMessage, clientTypes, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
 import { createLiveKitProbe, type LiveKitProbe } from '../livekit/health';
 import { mintLiveKitToken } from '../livekit/tokens';
@@ -287,7 +287,9 @@ export const createApp = (options: AppOptions) => {
     const id = c.req.param('id') ?? '';
     if (!store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
     const after = seqParam(c.req.query('after'));
-    const lines = store.events(id, after).map((e) => `${JSON.stringify(e)}\n`);
+    const { role, participant } = c.get('access');
+    const viewer = { instructor: role !== 'participant', seat: participant };
+    const lines = (store.events(id, after) as SessionEvent[]).filter((e) => visibleTo(viewer, e)).map((e) => `${JSON.stringify(e)}\n`);
     return c.body(lines.join(''), 200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
   });
 
