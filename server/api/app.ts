@@ -24,17 +24,18 @@ import { timingSafeEqual } from 'node:crypto';
 import { createNodeWebSocket } from '@hono/node-ws';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { roles, type Claims, type Role } from '../auth/claims';
 import type { Tokens } from '../auth/tokens';
 import type { Config } from '../config';
-import type { SessionEvent } from '../engine/events';
+import { visibleTo, type SessionEvent } from '../engine/events';
 import { ClientMessage, clientTypes, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
 import { createLiveKitProbe, type LiveKitProbe } from '../livekit/health';
 import { mintLiveKitToken } from '../livekit/tokens';
 import { createWebhookHandler } from '../livekit/webhooks';
 import type { CircuitState } from '../providers/resilience';
-import type { Rooms } from '../rooms/rooms';
+import type { Client, Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 import { joinLinks, listSessions } from './sessions';
@@ -57,6 +58,12 @@ export interface AppOptions {
   /** A human joined (true) or left (false) a session's LiveKit room, as LiveKit's webhooks report it. */
   onLiveKitPresence?(session: string, participant: string, present: boolean): void;
   now?: () => number;
+  /** How often sockets are pinged (a dead one is cut after two missed pings); default 15 s. */
+  heartbeatMs?: number;
+  /** The send buffer past which a socket is dropped as a slow reader; default 4 MB. */
+  maxBufferedBytes?: number;
+  /** Sockets an observer's or the author's token may hold in a session at once; default 256. */
+  maxSocketsPerToken?: number;
 }
 
 /** `expiresAt`: when the session token expires (ms since the epoch); null for the admin token. */
@@ -89,6 +96,82 @@ const MAX_WEBHOOK_BYTES = 64 * 1024;
 /** Microphone budget: seconds of audio per second, and the burst. */
 const MIC_RATE = 1.5;
 const MIC_BURST_S = 2;
+
+/**
+ * Lines (`say`, `say-as`, `inject`): each is a turn or a direction, so a burst of them would run a
+ * scene's snippets out in a second. A person may say 3 at once, then one every 2 s, across all
+ * their sockets (typing a line takes longer than that).
+ */
+const lineTypes = new Set<ClientMessage['type']>(['say', 'say-as', 'inject']);
+const LINE_BURST = 3;
+const LINE_RATE_PER_S = 0.5;
+/**
+ * Sockets one observer's or the author's token may hold in a session at once; a newer one
+ * replaces the oldest. A seat holds one (rooms.ts: one seat, one tab). An observer link may be
+ * shared by a class watching a rehearsal, so it holds many: what they send shares one budget, and
+ * what each is sent is bounded by the backpressure below.
+ */
+const MAX_SOCKETS_PER_TOKEN = 256;
+/**
+ * The send buffer a socket may fill before it is dropped as a slow reader (it rejoins with
+ * ?after=): 4 MB is about a minute of a persona's speech as base64 PCM.
+ */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** How long a dropped slow reader has to read its close frame before its connection is cut. */
+const SLOW_READER_CLOSE_MS = 1000;
+/** Every socket is pinged this often; one that misses a ping is cut, so a dead one goes within 2x this (30 s). */
+const HEARTBEAT_MS = 15_000;
+/** How long an idle holder (no sockets) keeps its budgets, so reconnecting does not refill them. */
+const HOLDER_IDLE_MS = 60_000;
+/** setTimeout's longest delay. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Close codes: a newer socket took this one's place; the reader fell too far behind; the token ran out. */
+const CLOSE_REPLACED = 4409;
+const CLOSE_SLOW_READER = 4408;
+const CLOSE_TOKEN_EXPIRED = 4401;
+
+/** A token bucket: `burst` at most, refilled at `ratePerS`. */
+const createBucket = (burst: number, ratePerS: number, t0: number) => {
+  let allowance = burst;
+  let last = t0;
+  return {
+    /** Spends `cost` if the bucket holds it at time `t`. */
+    take(cost: number, t: number): boolean {
+      allowance = Math.min(burst, allowance + (Math.max(0, t - last) / 1000) * ratePerS);
+      last = t;
+      if (allowance < cost) return false;
+      allowance -= cost;
+      return true;
+    },
+  };
+};
+type Bucket = ReturnType<typeof createBucket>;
+
+/** One person in one session (a seat, or an observer's or the author's credential), across their sockets. */
+interface Holder {
+  /** Oldest first. */
+  sockets: Socket[];
+  messages: Bucket;
+  lines: Bucket;
+  audio: Bucket;
+  toldVoiceOff: boolean;
+}
+
+interface Socket {
+  raw: WebSocket;
+  client: Client;
+  holder: string;
+  /** Answered the last ping. */
+  alive: boolean;
+  /** Closed or being closed by the server: nothing more is read from or sent to it. */
+  gone: boolean;
+  leave: (() => void) | null;
+  expiresAt: number | null;
+  expiry: ReturnType<typeof setTimeout> | null;
+}
+
+/** A `?after=` seq: a whole number, else 0 (from the start). */
+const seqParam = (raw: string | undefined): number => (raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : 0);
 
 export const createApp = (options: AppOptions) => {
   const { config, rooms, store, tokens } = options;
@@ -209,8 +292,10 @@ export const createApp = (options: AppOptions) => {
   app.get('/api/sessions/:id/events', authorize(['observer', 'author']), (c) => {
     const id = c.req.param('id') ?? '';
     if (!store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
-    const after = Number(c.req.query('after') ?? 0) || 0;
-    const lines = store.events(id, after).map((e) => `${JSON.stringify(e)}\n`);
+    const after = seqParam(c.req.query('after'));
+    const { role, participant } = c.get('access');
+    const viewer = { instructor: role !== 'participant', seat: participant };
+    const lines = (store.events(id, after) as SessionEvent[]).filter((e) => visibleTo(viewer, e)).map((e) => `${JSON.stringify(e)}\n`);
     return c.body(lines.join(''), 200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
   });
 
@@ -219,7 +304,7 @@ export const createApp = (options: AppOptions) => {
     const row = store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     const scene = rooms.get(id)?.scene;
-    return c.text(transcriptOf(store.events(id) as SessionEvent[], scene, c.get('access').role));
+    return c.text(transcriptOf(store.events(id) as SessionEvent[], scene, c.get('access')));
   });
 
   app.delete('/api/sessions/:id', authorize(['observer', 'author']), (c) => {
@@ -270,40 +355,149 @@ export const createApp = (options: AppOptions) => {
     );
   }
 
+  /** What each person shares across their sockets in a session: their place, their message budgets. */
+  const holders = new Map<string, Holder>();
+  /** Every open socket, for the heartbeat. */
+  const live = new Set<Socket>();
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+  const maxSocketsPerToken = options.maxSocketsPerToken ?? MAX_SOCKETS_PER_TOKEN;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+
+  /** Closes a socket from the server's side: it leaves its room at once and is sent nothing more. */
+  const drop = (socket: Socket, code: number, reason: string, error?: ServerMessage) => {
+    if (socket.gone) return;
+    if (error) socket.client.send(error);
+    socket.gone = true;
+    forget(socket);
+    socket.raw.close(code, reason);
+    // A reader too far behind may never read the close frame: its buffer is freed now, not in 30 s.
+    if (code === CLOSE_SLOW_READER) setTimeout(() => socket.raw.terminate(), SLOW_READER_CLOSE_MS).unref();
+  };
+
+  const forget = (socket: Socket) => {
+    socket.leave?.();
+    socket.leave = null;
+    if (socket.expiry) clearTimeout(socket.expiry);
+    live.delete(socket);
+    if (live.size === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = null;
+    }
+    const holder = holders.get(socket.holder);
+    if (!holder) return;
+    holder.sockets = holder.sockets.filter((s) => s !== socket);
+    // Kept a while when empty: reconnecting does not refill the budgets.
+    if (holder.sockets.length === 0) {
+      setTimeout(() => {
+        if (holders.get(socket.holder) === holder && holder.sockets.length === 0) holders.delete(socket.holder);
+      }, HOLDER_IDLE_MS).unref();
+    }
+  };
+
+  const expired = (socket: Socket) => socket.expiresAt !== null && now() >= socket.expiresAt;
+  const expire = (socket: Socket) =>
+    drop(socket, CLOSE_TOKEN_EXPIRED, 'token expired', { type: 'error', code: 'token-expired', message: 'Your link has expired; ask the instructor for a new one.' });
+
+  /** Pings every socket; one that did not answer the previous ping is dead and cut, one whose token ran out is closed. */
+  const beat = () => {
+    for (const socket of live) {
+      if (expired(socket)) expire(socket);
+      else if (!socket.alive) {
+        socket.gone = true;
+        forget(socket);
+        socket.raw.terminate();
+      } else {
+        socket.alive = false;
+        socket.raw.ping();
+      }
+    }
+  };
+
+  /** The socket's credential, to tell its holder: a seat is one person; an observer's or the author's token is one. */
+  const credentialOf = (c: Context<Env>): string => {
+    const header = c.req.header('authorization');
+    return header?.startsWith('Bearer ') ? header.slice(7).trim() : (c.req.query('token') ?? '');
+  };
+
   app.get(
     '/api/sessions/:id/socket',
     authorize(roles),
     upgradeWebSocket((c) => {
       const access = c.get('access');
-      const room = rooms.get(c.req.param('id') ?? '');
-      const after = Math.max(0, Number(c.req.query('after') ?? 0) || 0);
-      let leave: (() => void) | null = null;
-      // A token bucket per connection: floods get typed errors, not a dropped socket.
-      let allowance = config.messageBurst;
-      let last = now();
-      // Microphone audio has its own budget, in seconds of audio: up to 1.5x real time, 2 s of burst.
-      let audioAllowance = MIC_BURST_S;
-      let audioLast = now();
-      let toldVoiceOff = false;
+      const session = c.req.param('id') ?? '';
+      const room = rooms.get(session);
+      const after = seqParam(c.req.query('after'));
+      const key = access.participant ? `seat ${session} ${access.participant}` : `token ${session} ${credentialOf(c)}`;
+      let socket: Socket | null = null;
       return {
         onOpen(_event, ws) {
-          const send = (message: ServerMessage) => {
-            if (ws.readyState === 1) ws.send(JSON.stringify(message));
-          };
+          const raw = ws.raw!;
           if (!room) {
-            send({ type: 'error', code: 'ended', message: 'This session is not live on this server.' });
+            ws.send(JSON.stringify({ type: 'error', code: 'ended', message: 'This session is not live on this server.' } satisfies ServerMessage));
             ws.close(4404, 'not live');
             return;
           }
+          let holder = holders.get(key);
+          if (!holder) {
+            holder = {
+              sockets: [],
+              messages: createBucket(config.messageBurst, config.messageRatePerS, now()),
+              lines: createBucket(LINE_BURST, LINE_RATE_PER_S, now()),
+              // Microphone audio has its own budget, in seconds of audio: up to 1.5x real time, 2 s of burst.
+              audio: createBucket(MIC_BURST_S, MIC_RATE, now()),
+              toldVoiceOff: false,
+            };
+            holders.set(key, holder);
+          }
+          const write = (data: string) => {
+            if (!socket || socket.gone || raw.readyState !== 1) return;
+            // Backpressure: a socket that cannot keep up is dropped, and its client rejoins with ?after=.
+            if (raw.bufferedAmount > maxBufferedBytes) return drop(socket, CLOSE_SLOW_READER, 'too slow: rejoin with ?after=');
+            raw.send(data);
+          };
           // ?stream=livekit: a participant hears the live stream on the LiveKit data topics instead.
           const streamVia = c.req.query('stream') === 'livekit' && access.role === 'participant' && config.livekit ? ('livekit' as const) : ('socket' as const);
-          const client = { participant: access.participant, role: access.role, send, streamVia, close: () => ws.close(4409, 'replaced') };
-          leave = room.join(client, after);
-          (ws as unknown as { client: typeof client }).client = client;
+          const client: Client = {
+            participant: access.participant,
+            role: access.role,
+            send: (message) => write(JSON.stringify(message)),
+            sendRaw: write,
+            streamVia,
+            close: () => socket && drop(socket, CLOSE_REPLACED, 'replaced'),
+          };
+          socket = { raw, client, holder: key, alive: true, gone: false, leave: null, expiresAt: access.expiresAt, expiry: null };
+          const mine = socket;
+          live.add(mine);
+          holder.sockets.push(mine);
+          const leave = room.join(client, after);
+          // Dropped while its backlog was sent (too slow for it): it leaves at once, and rejoins after what it got.
+          if (mine.gone) return leave();
+          mine.leave = leave;
+          raw.on('pong', () => (mine.alive = true));
+          heartbeat ??= setInterval(beat, heartbeatMs);
+          heartbeat.unref?.();
+          // The token is checked again when it runs out, not only at the upgrade.
+          if (mine.expiresAt !== null) {
+            const check = () => {
+              if (mine.gone) return;
+              if (expired(mine)) return expire(mine);
+              mine.expiry = setTimeout(check, Math.min(MAX_TIMER_MS, Math.max(0, mine.expiresAt! - now())));
+              mine.expiry.unref?.();
+            };
+            check();
+          }
+          // A token holds so many sockets at most: the newest replaces the oldest (a seat holds one: rooms.ts).
+          while (holder.sockets.length > maxSocketsPerToken) {
+            const oldest = holder.sockets[0]!;
+            drop(oldest, CLOSE_REPLACED, 'replaced', { type: 'error', code: 'replaced', message: 'This link was opened in another tab or on another device; this one is closed.' });
+          }
         },
-        onMessage(event, ws) {
-          const client = (ws as unknown as { client?: { participant: string | null; role: Role; send: (m: ServerMessage) => void } }).client;
-          if (!client || !room) return;
+        onMessage(event) {
+          if (!socket || socket.gone || !room) return;
+          const { client } = socket;
+          const holder = holders.get(socket.holder)!;
+          if (expired(socket)) return expire(socket);
           if (typeof event.data !== 'string') {
             // Binary: a microphone frame.
             const bytes = new Uint8Array(event.data as ArrayBuffer);
@@ -315,14 +509,9 @@ export const createApp = (options: AppOptions) => {
               return client.send({ type: 'error', code: 'bad-message', message: 'Audio frames are PCM16 (2 bytes a sample), little-endian, 16 kHz, mono: an even number of bytes.', field: 'audio' });
             }
             if (room.ended()) return client.send({ type: 'error', code: 'ended', message: 'This session has ended.' });
-            const t = now();
-            audioAllowance = Math.min(MIC_BURST_S, audioAllowance + ((t - audioLast) / 1000) * MIC_RATE);
-            audioLast = t;
-            const seconds = bytes.byteLength / 2 / MIC_SAMPLE_RATE;
-            if (audioAllowance < seconds) return client.send({ type: 'error', code: 'rate-limited', message: 'Audio arrives faster than real time; frames were dropped.' });
-            audioAllowance -= seconds;
-            if (!room.voice.input && !toldVoiceOff) {
-              toldVoiceOff = true;
+            if (!holder.audio.take(bytes.byteLength / 2 / MIC_SAMPLE_RATE, now())) return client.send({ type: 'error', code: 'rate-limited', message: 'Audio arrives faster than real time; frames were dropped.' });
+            if (!room.voice.input && !holder.toldVoiceOff) {
+              holder.toldVoiceOff = true;
               client.send({ type: 'error', code: 'voice-off', message: room.voice.hint ?? 'Voice input is off on this server; type instead.' });
             }
             const pcm = new Int16Array(bytes.byteLength / 2);
@@ -331,11 +520,8 @@ export const createApp = (options: AppOptions) => {
             room.audio(client, pcm);
             return;
           }
-          const t = now();
-          allowance = Math.min(config.messageBurst, allowance + ((t - last) / 1000) * config.messageRatePerS);
-          last = t;
-          if (allowance < 1) return client.send({ type: 'error', code: 'rate-limited', message: `At most ${config.messageRatePerS} messages a second.` });
-          allowance -= 1;
+          // One budget per person, whatever number of sockets they open: floods get typed errors, not a dropped socket.
+          if (!holder.messages.take(1, now())) return client.send({ type: 'error', code: 'rate-limited', message: `At most ${config.messageRatePerS} messages a second.` });
           const raw = event.data;
           if (Buffer.byteLength(raw) > config.maxMessageBytes) {
             return client.send({ type: 'error', code: 'too-large', message: `Messages are limited to ${config.maxMessageBytes} bytes.` });
@@ -360,9 +546,9 @@ export const createApp = (options: AppOptions) => {
           }
           const message = parsed.data;
           if (message.type === 'leave') {
-            leave?.();
-            leave = null;
-            ws.close(1000, 'left');
+            forget(socket);
+            socket.gone = true;
+            socket.raw.close(1000, 'left');
             return;
           }
           const forParticipants = (participantTypes as readonly string[]).includes(message.type);
@@ -374,12 +560,15 @@ export const createApp = (options: AppOptions) => {
           if (forObservers && client.role === 'participant') {
             return client.send({ type: 'error', code: 'forbidden', message: `Only observers can send "${message.type}".` });
           }
+          // Each line is a turn: lines faster than anyone could hear them would fast-forward the scene.
+          if (lineTypes.has(message.type) && !holder.lines.take(1, now())) {
+            return client.send({ type: 'error', code: 'rate-limited', message: `One line every ${1 / LINE_RATE_PER_S} s at most (after ${LINE_BURST} at once): nobody could hear them faster.` });
+          }
           const reply = room.handle(client, message);
           if (reply) client.send(reply);
         },
         onClose() {
-          leave?.();
-          leave = null;
+          if (socket) forget(socket);
         },
       };
     }),

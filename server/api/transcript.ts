@@ -1,10 +1,12 @@
 /**
  * A readable transcript of a session log: one line per utterance with its addressee, and short
- * notes for interruptions, hand raises, snippets and impromptu phases. Instructor-only notes
- * are left out for participants.
+ * notes for interruptions, hand raises, snippets and impromptu phases. Each reader gets what the
+ * events' audiences let them see (a participant: nothing instructor-only, no other seat's notices),
+ * and every text is printed clean (protocol/text.ts), old logs included.
  */
 import type { Role } from '../auth/claims';
-import type { SessionEvent } from '../engine/events';
+import { visibleTo, type SessionEvent } from '../engine/events';
+import { printable } from '../protocol/text';
 import type { LoadedScene } from '../scene/schema';
 
 const clock = (ms: number): string => {
@@ -12,20 +14,22 @@ const clock = (ms: number): string => {
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 };
 
-export const transcriptOf = (events: readonly SessionEvent[], scene: LoadedScene | undefined, role: Role): string => {
+export const transcriptOf = (events: readonly SessionEvent[], scene: LoadedScene | undefined, reader: { role: Role; participant: string | null }): string => {
+  const viewer = { instructor: reader.role !== 'participant', seat: reader.participant };
   const start = events.find((e) => e.type === 'session-start');
   const names = new Map((start?.type === 'session-start' ? start.participants : []).map((p) => [p.id, p.name]));
-  const name = (id: string | null) => (id ? (names.get(id) ?? id) : 'everyone');
+  const name = (id: string | null) => printable(id ? (names.get(id) ?? id) : 'everyone');
   const lines: string[] = [];
-  if (start?.type === 'session-start') lines.push(`${start.title}${scene ? ` (${scene.topic})` : ''}`, '');
+  if (start?.type === 'session-start') lines.push(`${printable(start.title)}${scene ? ` (${printable(scene.topic)})` : ''}`, '');
   for (const e of events) {
+    if (!visibleTo(viewer, e)) continue;
     const at = `[${clock(e.t)}]`;
     switch (e.type) {
       case 'snippet-start':
-        lines.push('', `— ${e.title} —`);
+        lines.push('', `— ${printable(e.title)} —`);
         break;
       case 'utterance':
-        lines.push(`${at} ${name(e.speaker)}${e.addressee ? ` → ${name(e.addressee)}` : ''}: ${e.text}`);
+        lines.push(`${at} ${name(e.speaker)}${e.addressee ? ` → ${name(e.addressee)}` : ''}: ${printable(e.text)}`);
         break;
       case 'interruption':
         lines.push(`${at}   (${name(e.by)} cuts in)`);
@@ -37,7 +41,7 @@ export const transcriptOf = (events: readonly SessionEvent[], scene: LoadedScene
         lines.push(`${at}   (${name(e.participant)} steers the conversation: ${e.intent})`);
         break;
       case 'system':
-        if (role !== 'participant' || e.audience !== 'observers') lines.push(`${at}   [${e.message}]`);
+        lines.push(`${at}   [${printable(e.message)}]`);
         break;
       case 'end':
         lines.push('', `— end (${e.reason}), ${e.turns} turns —`);

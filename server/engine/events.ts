@@ -30,8 +30,17 @@ export const acts = [
 export const Act = z.enum(acts);
 export type Act = z.infer<typeof Act>;
 
-const base = { seq: z.number().int().positive(), t: z.number().nonnegative() };
 const who = z.string();
+
+/**
+ * Who may see an event: everyone (`all`), the instructors only (`observers`: the observer and
+ * author roles), or one seat (`{ seat }`: that participant, and the instructors). Live rooms write
+ * it on every event they log; a log recorded before it existed gets `audienceOf`'s default.
+ */
+export const Audience = z.union([z.literal('all'), z.literal('observers'), z.object({ seat: who }).strict()]);
+export type Audience = z.infer<typeof Audience>;
+
+const base = { seq: z.number().int().positive(), t: z.number().nonnegative(), audience: Audience.optional() };
 
 export const SessionStartEvent = z.object({
   ...base,
@@ -148,7 +157,6 @@ export const SystemEvent = z.object({
   level: z.enum(['info', 'warn', 'error']),
   code: z.string(),
   message: z.string(),
-  audience: z.literal('observers').optional().describe('shown to instructors only'),
   participant: who.optional().describe('the participant it concerns (joined, left)'),
 });
 
@@ -227,3 +235,28 @@ export type EventOf<T extends EventType> = Extract<SessionEvent, { type: T }>;
 /** An event before the log numbers and times it. */
 export type EventDraft = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, 'seq' | 't'> : never) : never;
 export type UtteranceEvent = z.infer<typeof UtteranceEvent>;
+
+/** System notices meant for the seat they concern (and the instructors), by code. */
+const seatNotices = new Set(['transcription-failed']);
+
+/**
+ * An event's audience: the one it was logged with, else the default for its kind. A persona's
+ * proposed line and the instructor's decision on it (approve, edit, dismiss) are the instructors'.
+ */
+export const audienceOf = (event: SessionEvent): Audience => {
+  if (event.audience) return event.audience;
+  if (event.type === 'approval-needed' || event.type === 'approval-resolved') return 'observers';
+  if (event.type === 'system' && event.participant !== undefined && seatNotices.has(event.code)) return { seat: event.participant };
+  return 'all';
+};
+
+/** Who is looking: an instructor (observer or author) sees everything; a participant, what is for all or for their seat. */
+export interface Viewer {
+  instructor: boolean;
+  seat: string | null;
+}
+
+export const visibleTo = (viewer: Viewer, event: SessionEvent): boolean => {
+  const audience = audienceOf(event);
+  return audience === 'all' || viewer.instructor || (typeof audience === 'object' && audience.seat === viewer.seat);
+};

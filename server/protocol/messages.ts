@@ -9,7 +9,7 @@
  * piece of a reply's speech with its viseme cues and word timings), `audio-stop` (stop playing
  * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `speech` (a human
  * started or stopped speaking), `error` (a typed complaint about one message; the connection
- * stays open), `pong`. Audio and voice are transient: they are never stored or replayed.
+ * stays open, except after `replaced` and `token-expired`), `pong`. Audio and voice are transient: they are never stored or replayed.
  * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, and
  * microphone audio as binary frames (PCM16 little-endian, 16 kHz, mono, at most 1 s each;
  * 20-40 ms frames are usual); observers `pause`, `resume`, `skip-turn`, `approve`, `edit`,
@@ -20,11 +20,13 @@ import { Role } from '../auth/claims';
 import { SessionEvent, sessionPhases } from '../engine/events';
 import { VisemeCue } from '../media/visemes';
 import { contentKinds, formations, intents, participantKinds } from '../scene/schema';
+import { cleanText } from './text';
 
 export const PROTOCOL_VERSION = 1;
 
-const text = z.string().trim().min(1, 'expected some text').max(2000, 'at most 2000 characters');
-const id = z.string().min(1).max(64);
+/** Text from people is cleaned as it arrives (NFC, one line, no controls or bidi overrides: protocol/text.ts). */
+const text = z.string().overwrite(cleanText).min(1, 'expected some text').max(2000, 'at most 2000 characters');
+const id = z.string().overwrite(cleanText).min(1).max(64);
 
 export const ParticipantMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('say'), text }).strict(),
@@ -128,7 +130,11 @@ export const Snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
-export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off', 'not-ready', 'not-in-lobby', 'replaced', 'paused'] as const;
+/**
+ * `replaced`: a newer connection took this seat (or this credential's place) and this one is closed;
+ * `token-expired`: the credential ran out and the socket is closed (close code 4401).
+ */
+export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off', 'not-ready', 'not-in-lobby', 'replaced', 'paused', 'token-expired'] as const;
 
 /** The sample format of microphone frames (client → server) and relayed voice. */
 export const MIC_SAMPLE_RATE = 16_000;
@@ -156,7 +162,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
     type: z.literal('welcome'),
     protocol: z.literal(PROTOCOL_VERSION),
     you: z.object({ participant: z.string().nullable(), role: Role }),
-    /** The client's `after` when it reconnected: events after it follow, none before. */
+    /** The client's `after` when it reconnected (0 if it was no seq, the last seq if past it): events after it follow, none before. */
     resumedFrom: z.number().int(),
     snapshot: Snapshot,
     voice: VoiceOffer,

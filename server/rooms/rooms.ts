@@ -27,12 +27,13 @@ import type { Role } from '../auth/claims';
 import { createListener, type Listener } from '../conversation/listen';
 import { openConversation, type Conversation } from '../conversation/conversation';
 import type { Pace } from '../conversation/pacing';
-import type { SessionEvent } from '../engine/events';
+import { audienceOf, visibleTo, type SessionEvent } from '../engine/events';
 import type { Vad } from '../media/vad';
 import type { Generator } from '../providers/generator/port';
 import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber } from '../providers/transcription/port';
 import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../protocol/messages';
+import { cleanText } from '../protocol/text';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 
@@ -43,6 +44,11 @@ export interface Client {
   participant: string | null;
   role: Role;
   send(message: ServerMessage): void;
+  /**
+   * A message already serialised (its JSON): a broadcast is serialised once for all its
+   * recipients and handed to each client that takes it this way, else to `send`.
+   */
+  sendRaw?(json: string): void;
   /**
    * 'livekit': the client receives the live stream (events, deltas, cues, controls) on the
    * LiveKit data topics; its socket carries the welcome, the backlog after a seq, errors and pongs.
@@ -79,9 +85,9 @@ export interface Room {
    */
   presence(participant: string, present: boolean): void;
   /**
-   * Every message broadcast to the whole room, as a participant receives it (no observer-only
-   * events; no `voice` relays, which go to sockets): `event`, `delta`, `audio`, `audio-stop`,
-   * `speech`. Returns the unsubscribe.
+   * Every message broadcast to the whole room that every participant may see (only events whose
+   * audience is `all`; no `voice` relays, which go to sockets): `event`, `delta`, `audio`,
+   * `audio-stop`, `speech`. Returns the unsubscribe.
    */
   subscribe(listener: (message: ServerMessage) => void): () => void;
   readonly voice: VoiceOffer;
@@ -124,9 +130,8 @@ export interface Rooms {
   recover(): string[];
 }
 
-/** Events only instructors see. */
-const forObservers = (event: SessionEvent): boolean => event.type === 'system' && event.audience === 'observers';
-const visibleTo = (role: Role, event: SessionEvent): boolean => role !== 'participant' || !forObservers(event);
+/** Whether a client may see an event: its audience (everyone, the instructors, one seat) names them. */
+const sees = (client: Pick<Client, 'role' | 'participant'>, event: SessionEvent): boolean => visibleTo({ instructor: client.role !== 'participant', seat: client.participant }, event);
 
 /** How to turn voice input on, for clients of a server without a transcriber. */
 export const voiceInputHint =
@@ -170,11 +175,16 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     const listeners = new Set<(message: ServerMessage) => void>();
     let closed = false;
     const broadcast = (message: ServerMessage, event?: SessionEvent) => {
+      // Serialised once, for every recipient (200 observers cost one JSON.stringify, not 200).
+      let json: string | null = null;
       for (const client of clients) {
         if (client.streamVia === 'livekit' && !socketOnly.has(message.type)) continue;
-        if (!event || visibleTo(client.role, event)) client.send(message);
+        if (event && !sees(client, event)) continue;
+        if (client.sendRaw) client.sendRaw((json ??= JSON.stringify(message)));
+        else client.send(message);
       }
-      if (!event || visibleTo('participant', event)) for (const listener of listeners) listener(message);
+      // Other transports publish to the whole room: only what everyone may see.
+      if (!event || audienceOf(event) === 'all') for (const listener of listeners) listener(message);
     };
     const synthesizer = options.synthesizer?.() ?? null;
     const voice: VoiceOffer = {
@@ -193,7 +203,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       pace,
       autostart: false,
       ...(options.speed ? { speed: options.speed } : {}),
-      onEvent: (event) => {
+      onEvent: (engineEvent) => {
+        // The log keeps who may see each event, so replays and exports respect it.
+        const event: SessionEvent = { ...engineEvent, audience: audienceOf(engineEvent) };
         // Committed before anyone sees it: a crash can lose nothing a client received.
         store.appendEvents(id, [event]);
         if (event.type === 'end') {
@@ -276,11 +288,13 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           },
           onEnd: (heard) => {
             broadcast({ type: 'speech', participant, active: false });
-            if (!closed) conversation.voiceEnded(participant, heard);
+            // Speech is text from a person too: cleaned like typed lines (protocol/text.ts).
+            const text = heard ? cleanText(heard.text) : '';
+            if (!closed) conversation.voiceEnded(participant, heard && text ? { ...heard, text } : null);
           },
           onError: (error) => {
             const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
-            if (!closed) conversation.send({ type: 'notice', level: 'warn', code: 'transcription-failed', message: `${who}'s speech could not be transcribed (${error.message}); they can type it instead.` });
+            if (!closed) conversation.send({ type: 'notice', level: 'warn', code: 'transcription-failed', message: `${who}'s speech could not be transcribed (${error.message}); they can type it instead.`, participant });
           },
         });
         ears.set(participant, ear);
@@ -367,8 +381,13 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       hear(participant, pcm) {
         if (room.ended()) return;
         const relayed: ServerMessage = { type: 'voice', participant, sampleRate: MIC_SAMPLE_RATE, pcm: base64(pcm) };
+        let json: string | null = null;
         // LiveKit clients hear every human as a track already.
-        for (const other of clients) if (other.participant !== participant && other.streamVia !== 'livekit') other.send(relayed);
+        for (const other of clients) {
+          if (other.participant === participant || other.streamVia === 'livekit') continue;
+          if (other.sendRaw) other.sendRaw((json ??= JSON.stringify(relayed)));
+          else other.send(relayed);
+        }
         void earOf(participant)?.push(pcm);
       },
       presence(participant, present) {
@@ -384,8 +403,10 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ended: () => closed || conversation.state.phase === 'ended',
       join(client, afterSeq) {
         // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
-        client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role, client.participant), voice });
-        for (const event of store.events(id, afterSeq) as SessionEvent[]) if (visibleTo(client.role, event)) client.send({ type: 'event', event });
+        // A seq that is no seq of this log (negative, fractional, past its end) resumes from the start or the end.
+        const resumedFrom = Number.isSafeInteger(afterSeq) && afterSeq > 0 ? Math.min(afterSeq, store.lastSeq(id)) : 0;
+        client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom, snapshot: snapshot(client.role, client.participant), voice });
+        for (const event of store.events(id, resumedFrom) as SessionEvent[]) if (sees(client, event)) client.send({ type: 'event', event });
         clients.add(client);
         if (client.participant) setPresence(client.participant, 1);
         // One seat, one tab: a newer connection takes the seat, and the older one is told why.

@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import WebSocket from 'ws';
-import { createApp } from '../../server/api/app';
+import { createApp, type AppOptions } from '../../server/api/app';
 import { createTokens, type Tokens } from '../../server/auth/tokens';
 import { loadConfig, type Config } from '../../server/config';
 import type { SessionEvent } from '../../server/engine/events';
@@ -84,6 +84,8 @@ export interface InProcessOptions {
   speed?: number;
   /** The API's clock (token times, message and microphone rate limits); default `Date.now`. */
   now?: () => number;
+  /** The sockets' heartbeat, send-buffer bound and sockets per token (default 15 s, 4 MB, 256). */
+  sockets?: Pick<AppOptions, 'heartbeatMs' | 'maxBufferedBytes' | 'maxSocketsPerToken'>;
 }
 
 /** The server as `server/main.ts` builds it, in this process, on an ephemeral port. */
@@ -105,7 +107,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     seatGraceMs: config.seatGraceMs,
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}) });
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}), ...options.sockets });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));

@@ -36,8 +36,12 @@ export interface ConnectOptions {
   stream?: 'socket' | 'livekit';
 }
 
-/** Close codes after which reconnecting cannot help (the session is gone, the token refused). */
-const final = new Set([1000, 4404]);
+/**
+ * Close codes after which reconnecting cannot help: left, the session is gone, a newer tab took
+ * the seat (reconnecting would take it back, and so on), the token expired. Any other close (a
+ * reader dropped for falling behind, a dead connection) reconnects with ?after=.
+ */
+const final = new Set([1000, 4404, 4409, 4401]);
 
 export const connect = (options: ConnectOptions): Transport => {
   const base = options.base ?? `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
