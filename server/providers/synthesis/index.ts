@@ -7,6 +7,8 @@
  * | `ELEVENLABS_API_KEY` | elevenlabs | required |
  * | `ELEVENLABS_BASE_URL` | elevenlabs | the ElevenLabs API |
  * | `ELEVENLABS_TTS_MODEL` | elevenlabs | `eleven_flash_v2_5` |
+ * | `SYNTHESIZER_TIMEOUT_MS` | elevenlabs | `3000`: the longest an attempt waits for its first audio, and for each chunk after |
+ * | `SYNTHESIZER_BUDGET_MS` | elevenlabs | `4000`: the longest a clause waits for its first audio, all attempts together, before eSpeak speaks it |
  *
  * ElevenLabs gives character timestamps; their visemes come from eSpeak's phonemizer, so both
  * vendors share one phoneme-to-viseme table.
@@ -14,12 +16,24 @@
 import { createElevenLabsSynthesizer } from './elevenlabs';
 import { createEspeakSynthesizer, phonemize } from './espeak';
 import type { Synthesizer } from './port';
+import { secretsOf } from '../redact';
+import { limitFrom, type ResilienceOptions } from '../resilience';
 import { phonemesToVisemes } from './visemes';
 
 export const synthesizerNames = ['espeak', 'elevenlabs', 'none'] as const;
 export type SynthesizerName = (typeof synthesizerNames)[number];
 
-export const synthesizerVariables = ['SYNTHESIZER', 'ELEVENLABS_API_KEY', 'ELEVENLABS_BASE_URL', 'ELEVENLABS_TTS_MODEL'] as const;
+export const synthesizerVariables = ['SYNTHESIZER', 'ELEVENLABS_API_KEY', 'ELEVENLABS_BASE_URL', 'ELEVENLABS_TTS_MODEL', 'SYNTHESIZER_TIMEOUT_MS', 'SYNTHESIZER_BUDGET_MS'] as const;
+
+/**
+ * A vendor voice's time limits and the keys to blank from its failures in the log, for
+ * `resilientSynthesizer(vendor, espeak, { ...synthesisLimitsFrom(env), breaker, log })`.
+ */
+export const synthesisLimitsFrom = (env: Record<string, string | undefined>): Pick<ResilienceOptions, 'timeoutMs' | 'budgetMs' | 'secrets'> => ({
+  timeoutMs: limitFrom(env, 'SYNTHESIZER_TIMEOUT_MS', 3000),
+  budgetMs: limitFrom(env, 'SYNTHESIZER_BUDGET_MS', 4000),
+  secrets: secretsOf(env),
+});
 
 export const createSynthesizer = (name: SynthesizerName, env: Record<string, string | undefined>): Synthesizer | null => {
   if (name === 'none') return null;
@@ -29,6 +43,7 @@ export const createSynthesizer = (name: SynthesizerName, env: Record<string, str
   if (!apiKey) throw new Error('ELEVENLABS_API_KEY is not set: the elevenlabs synthesizer needs it. Use SYNTHESIZER=espeak to run without one.');
   const baseUrl = env.ELEVENLABS_BASE_URL?.trim();
   if (baseUrl && !/^https?:\/\//.test(baseUrl)) throw new Error(`ELEVENLABS_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  synthesisLimitsFrom(env);
   return createElevenLabsSynthesizer({
     apiKey,
     ...(baseUrl ? { baseUrl } : {}),
