@@ -49,6 +49,13 @@ const urlFrom = (variable: string, value: string): string => {
   return value;
 };
 
+/** A vendor generator's time limits (GENERATOR_TIMEOUT_MS, GENERATOR_BUDGET_MS) and the keys to blank from its failures in the log. */
+export const generatorLimitsFrom = (env: Record<string, string | undefined>): Pick<ResilienceOptions, 'timeoutMs' | 'budgetMs' | 'secrets'> => ({
+  timeoutMs: limitFrom(env, 'GENERATOR_TIMEOUT_MS', 4000),
+  budgetMs: limitFrom(env, 'GENERATOR_BUDGET_MS', 6000),
+  secrets: secretsOf(env),
+});
+
 export const createGenerator = (
   name: GeneratorName,
   env: Record<string, string | undefined>,
@@ -56,8 +63,7 @@ export const createGenerator = (
 ): Generator => {
   const scripted = createScriptedGenerator();
   if (name === 'scripted') return scripted;
-  const timeoutMs = limitFrom(env, 'GENERATOR_TIMEOUT_MS', 4000);
-  const budgetMs = limitFrom(env, 'GENERATOR_BUDGET_MS', 6000);
+  const limits = generatorLimitsFrom(env);
   const vendor =
     name === 'gemini'
       ? createGeminiGenerator({
@@ -70,5 +76,5 @@ export const createGenerator = (
           model: required(env, 'OPENAI_MODEL', 'openai', 'the model name your server serves, e.g. llama3.2'),
           apiKey: env.OPENAI_API_KEY?.trim() || 'none',
         });
-  return resilientGenerator(vendor, scripted, { secrets: secretsOf(env), ...options, timeoutMs, budgetMs });
+  return resilientGenerator(vendor, scripted, { secrets: limits.secrets, ...options, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
 };
