@@ -446,6 +446,47 @@ describe('within: the time limit between items', () => {
     expect(items).toEqual([0, 1, 2]);
     expect(controller.signal.aborted).toBe(false);
   });
+
+  it('waits `firstMs` for the first item and `timeoutMs` between the others', async () => {
+    const patient = await onFakeTime(async () => {
+      const seen: number[] = [];
+      for await (const item of within(slowSource([300, 50]), 100, { controller: new AbortController(), firstMs: 400, timedOut: (ms) => new Error(`${ms}`) })) seen.push(item);
+      return seen;
+    });
+    expect(patient).toEqual([0, 1]);
+    const stalled = onFakeTime(async () => {
+      for await (const item of within(slowSource([10, 300]), 100, { controller: new AbortController(), firstMs: 400, timedOut: (ms) => new Error(`no item for ${ms} ms`) })) void item;
+    });
+    await expect(stalled).rejects.toThrow('no item for 100 ms');
+  });
+
+  it('stops waiting as soon as its controller aborts, even for a source that never answers its abort', async () => {
+    const controller = new AbortController();
+    const deaf = { [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<number>>(() => undefined) }) };
+    const waiting = (async () => {
+      for await (const item of within(deaf, Number.POSITIVE_INFINITY, { controller, timedOut: () => new Error('never') })) void item;
+    })();
+    controller.abort(new Error('budget spent'));
+    await expect(waiting).rejects.toThrow('budget spent');
+  });
+});
+
+describe('the budget of a whole call', () => {
+  it('cuts the wait between attempts too: a long Retry-After is not waited out past it', async () => {
+    const { generator: vendor, log } = scriptedVendor([http(503, 4000)], ['too late']);
+    const { run, notices, lines } = setup(vendor, { budgetMs: 1000, sleep: undefined });
+    expect(await onFakeTime(() => run())).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(notices.map((n) => n.code)).toEqual(['generator-fallback']);
+    expect(lines).toEqual(['vendor vendor (generator) failed: timed out after 1000 ms; the backup generator wrote this turn']);
+  });
+
+  it('no longer applies once the first item is out: a long reply is not cut by it', async () => {
+    const { generator: vendor } = scriptedVendor(['One, ', { wait: 600 }, 'two, ', { wait: 600 }, 'three.']);
+    const { run, notices } = setup(vendor, { budgetMs: 1000, timeoutMs: 700 });
+    expect(await onFakeTime(() => run())).toBe('One, two, three.');
+    expect(notices).toEqual([]);
+  });
 });
 
 const chunk = (marker: number): SpeechChunk => ({ pcm: new Int16Array([marker]), sampleRate: 16_000, offsetMs: 0, cues: [], words: [] });

@@ -220,6 +220,10 @@ describe("createGenerator('gemini', env)", () => {
     expect(() => createGenerator('gemini', { GEMINI_API_KEY: 'k', GENERATOR_TIMEOUT_MS: 'soon' })).toThrow(/GENERATOR_TIMEOUT_MS/);
   });
 
+  it('rejects a budget that is not a positive number', () => {
+    expect(() => createGenerator('gemini', { GEMINI_API_KEY: 'k', GENERATOR_BUDGET_MS: '-5' })).toThrow(/^GENERATOR_BUDGET_MS must be a positive number of milliseconds, got "-5"$/);
+  });
+
   it('needs nothing for the scripted generator', () => {
     expect(createGenerator('scripted', {}).name).toBe('scripted');
   });
