@@ -32,6 +32,7 @@ export const generatorVariables = [
   'OPENAI_MODEL',
   'OPENAI_API_KEY',
   'GENERATOR_TIMEOUT_MS',
+  'GENERATOR_BUDGET_MS',
 ] as const;
 
 /** Values never echoed back in an error message. */
@@ -88,6 +89,13 @@ const Environment = z.object({
     .optional(),
   LIVEKIT_API_KEY: z.string().optional(),
   LIVEKIT_API_SECRET: z.string().optional(),
+  /** Where people reach this server (https://rehearse.example.org): join links are built from it. */
+  PUBLIC_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol) && !new URL(value).search && !new URL(value).hash, {
+      error: 'must be an http:// or https:// URL without a query, such as https://rehearse.example.org',
+    })
+    .optional(),
 });
 
 /** Every environment variable the server reads, its own and the generator's. */
@@ -124,6 +132,8 @@ export interface Config {
   synthesizer: SynthesizerName;
   /** LiveKit carries the media when set (all three variables); null: the embedded WebSocket transport. */
   livekit: LiveKitConfig | null;
+  /** PUBLIC_URL without its trailing slash: the origin (and any path) of join links; null: the request's own. */
+  publicUrl: string | null;
 }
 
 export interface LiveKitConfig {
@@ -247,6 +257,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
       vars.LIVEKIT_URL && vars.LIVEKIT_API_KEY && vars.LIVEKIT_API_SECRET
         ? { url: vars.LIVEKIT_URL, apiKey: vars.LIVEKIT_API_KEY, apiSecret: vars.LIVEKIT_API_SECRET }
         : null,
+    publicUrl: vars.PUBLIC_URL ? vars.PUBLIC_URL.replace(/\/+$/, '') : null,
   };
 };
 

@@ -13,7 +13,7 @@ import { ConfigError, loadConfig, resolveTokenSecret } from './config';
 import { createBridge, type Bridge } from './livekit/bridge';
 import { mintPersonaToken, mintServerToken, personaIdentity } from './livekit/tokens';
 import { createGenerator } from './providers/generator';
-import { createSynthesizer, espeakWorkersFrom } from './providers/synthesis';
+import { createSynthesizer, espeakWorkersFrom, synthesisLimitsFrom } from './providers/synthesis';
 import { createBreaker, resilientSynthesizer, type Breaker } from './providers/resilience';
 import { createEspeakSynthesizer } from './providers/synthesis/espeak';
 import { createTranscriber } from './providers/transcription';
@@ -46,9 +46,10 @@ const main = async (): Promise<void> => {
     ...(voice && espeak ? { synthesis: createBreaker() } : {}),
     ...(config.transcriber !== 'none' ? { transcription: createBreaker() } : {}),
   };
-  const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null });
-  const synthesizer = voice && espeak ? resilientSynthesizer(voice, espeak, { breaker: circuits.synthesis ?? null }) : voice;
-  const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null });
+  // A vendor's failures are logged here, one line each, keys blanked; rooms hear only what stood in.
+  const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null, log });
+  const synthesizer = voice && espeak ? resilientSynthesizer(voice, espeak, { ...synthesisLimitsFrom(process.env), breaker: circuits.synthesis ?? null, log }) : voice;
+  const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null, log });
   // With LiveKit, each new room is bridged to its LiveKit room; rtc-node (native) loads only then.
   const livekit = config.livekit;
   // rtc-node logs every debug line to stdout unless NODE_ENV says production.

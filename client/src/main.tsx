@@ -4,6 +4,7 @@
  * with the admin token). An error while rendering shows
  * a page that says so (ui/error-boundary.tsx), never a blank one.
  */
+import './no-eval';
 import { createRoot } from 'react-dom/client';
 import { Home } from './pages/home';
 import { RoomPage } from './pages/room-page';

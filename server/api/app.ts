@@ -39,12 +39,13 @@ import type { Client, Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 import { joinLinks, listSessions } from './sessions';
+import { limitBodies, publicOrigin, securityHeaders } from './security';
 import { transcriptOf } from './transcript';
 
 export interface AppOptions {
   /** Without `livekit` (or with null) media stays on the embedded WebSocket transport. */
   config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'synthesizer' | 'transcriber'> &
-    Partial<Pick<Config, 'livekit'>>;
+    Partial<Pick<Config, 'livekit' | 'publicUrl'>>;
   rooms: Rooms;
   store: Store;
   tokens: Tokens;
@@ -64,6 +65,8 @@ export interface AppOptions {
   maxBufferedBytes?: number;
   /** Sockets an observer's or the author's token may hold in a session at once; default 256. */
   maxSocketsPerToken?: number;
+  /** Where the server's warnings go (join links built behind a proxy without PUBLIC_URL); default: standard error. */
+  warn?: (line: string) => void;
 }
 
 /** `expiresAt`: when the session token expires (ms since the epoch); null for the admin token. */
@@ -182,17 +185,31 @@ export const createApp = (options: AppOptions) => {
   wss.options.maxPayload = Math.max(config.maxMessageBytes * 64, 1 << 20);
 
   const sign = (claims: Omit<Claims, 'exp'>) => tokens.sign(claims, config.tokenTtlMs, now());
+  // Every response carries the security headers; no request body is read past the limit.
+  app.use(securityHeaders({ publicUrl: config.publicUrl ?? null, livekitUrl: config.livekit?.url ?? null }));
+  app.use(limitBodies());
+  const linkOrigin = publicOrigin({ publicUrl: config.publicUrl ?? null, ...(options.warn ? { warn: options.warn } : {}) });
+
   const problem = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413, error: string, message: string) => c.json({ error, message }, status);
   const liveKitProbe = config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null;
 
-  /** Reads the credential (Authorization header, or ?token= for sockets) and checks it against the route. */
+  /**
+   * Reads the credential (Authorization header, or a session token as ?token= for sockets and join
+   * links) and checks it against the route. The admin token counts only in the header: a URL ends
+   * up in logs, proxies and browser history.
+   */
   const authorize = (allowed: readonly Role[]) => async (c: Context<Env>, next: () => Promise<void>) => {
     const header = c.req.header('authorization');
-    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : c.req.query('token');
+    const fromHeader = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    const token = fromHeader ?? c.req.query('token');
     if (!token) return problem(c, 401, 'unauthorized', 'Send a token: Authorization: Bearer <token>, or ?token= on sockets.');
     let access: Access;
-    if (sameSecret(token, config.adminToken)) access = { role: 'author', session: null, participant: null, expiresAt: null };
-    else {
+    if (sameSecret(token, config.adminToken)) {
+      if (fromHeader === undefined) {
+        return problem(c, 401, 'token-in-url', 'The admin token is accepted only in the Authorization header (Authorization: Bearer <token>), never in a URL. Send it as a header, or use a session token (the observer link) in the URL.');
+      }
+      access = { role: 'author', session: null, participant: null, expiresAt: null };
+    } else {
       const verified = tokens.verify(token, now());
       if (!verified.ok) return problem(c, 401, 'unauthorized', `The token is ${verified.reason === 'expired' ? 'expired' : 'not valid'}.`);
       const claims: Claims = verified.claims;
@@ -250,8 +267,8 @@ export const createApp = (options: AppOptions) => {
     } catch (error) {
       return problem(c, 404, 'unknown-scene', (error as Error).message);
     }
-    // Join links, keyed like the tokens: the room page of this server for each seat and the observer.
-    const { tokens: issued, links } = joinLinks(room.scene, room.id, sign, new URL(c.req.url).origin);
+    // Join links, keyed like the tokens: the room page of this server (PUBLIC_URL) for each seat and the observer.
+    const { tokens: issued, links } = joinLinks(room.scene, room.id, sign, linkOrigin(c));
     return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, tokens: issued, links }, 201);
   });
 
@@ -262,7 +279,7 @@ export const createApp = (options: AppOptions) => {
     const row = store.session(id);
     const scene = rooms.get(id)?.scene ?? options.scenes.find((s) => s.id === row?.scene);
     if (!row || !scene) return problem(c, 404, 'not-found', `No session "${id}".`);
-    return c.json({ id, ...joinLinks(scene, id, sign, new URL(c.req.url).origin) });
+    return c.json({ id, ...joinLinks(scene, id, sign, linkOrigin(c)) });
   });
 
   app.get('/api/sessions/:id', authorize(roles), (c) => {

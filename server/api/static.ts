@@ -1,7 +1,9 @@
 /**
- * The files the browser loads from the session server: the avatars (`/avatars/*`, from
- * avatars/), and the built client (dist/client) with its pages (`/room/<id>`, `/sessions`) answered
- * by the client's index.html. Returns false when the client is not built.
+ * The files the browser loads from the session server, and nothing else: the avatars
+ * (`/avatars/<name>.glb` and the `.json` files beside them: manifest, custom), and the built client
+ * (dist/client, which holds public/ too) with its pages (`/room/<id>`, `/sessions`) answered by the
+ * client's index.html. Sources never leave: not the avatar generator under avatars/generator/, not
+ * client/. Returns false when the client is not built.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +13,7 @@ import type { Hono } from 'hono';
 // `any` environment: the app's own variables do not matter to static files.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const serveClient = (app: Hono<any>, root = '.'): boolean => {
-  app.use('/avatars/*', serveStatic({ root }));
+  app.get('/avatars/:file{[\\w.-]+\\.(?:glb|json)}', serveStatic({ root }));
   const client = join(root, 'dist/client');
   if (!existsSync(join(client, 'index.html'))) return false;
   app.use('/*', serveStatic({ root: client }));

@@ -79,13 +79,14 @@ const backup: Generator = {
 const http = (status: number, retryAfterMs?: number) =>
   new GeneratorError(`HTTP ${status}: nope`, { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
 
-/** The vendor behind the wrapper, with a sleep that only records the backoff (no breaker unless given). */
+/** The vendor behind the wrapper, with a sleep that only records the backoff (no breaker unless given), and the server's log. */
 const setup = (vendor: Generator, options: ResilienceOptions = {}) => {
   const notices: Notice[] = [];
   const sleeps: number[] = [];
-  const generator = resilientGenerator(vendor, backup, { breaker: null, sleep: async (ms) => void sleeps.push(ms), ...options });
+  const lines: string[] = [];
+  const generator = resilientGenerator(vendor, backup, { breaker: null, sleep: async (ms) => void sleeps.push(ms), log: (line) => lines.push(line), ...options });
   const run = (signal?: AbortSignal) => complete(generator, request, signal, (n) => notices.push(n));
-  return { generator, notices, sleeps, run };
+  return { generator, notices, sleeps, lines, run };
 };
 
 const collect = async <T>(stream: AsyncIterable<T>): Promise<T[]> => {
@@ -175,14 +176,13 @@ describe('resilientGenerator', () => {
     expect(log.calls).toBe(2);
   });
 
-  it('falls back after the retries, naming the vendor, the error and the fallback', async () => {
+  it('falls back after the retries: the room hears the vendor and the fallback, the log the error and the attempts', async () => {
     const { generator: vendor, log } = scriptedVendor([http(500)], [http(500)], [http(500)]);
-    const { run, notices } = setup(vendor);
+    const { run, notices, lines } = setup(vendor);
     expect(await run()).toBe('Backup text.');
     expect(log.calls).toBe(3);
-    expect(notices).toEqual([
-      { code: 'generator-fallback', message: 'vendor failed (HTTP 500: nope) after 3 attempts; used backup for this turn' },
-    ]);
+    expect(notices).toEqual([{ code: 'generator-fallback', message: 'vendor failed; the backup generator wrote this turn.' }]);
+    expect(lines).toEqual(['vendor vendor (generator) failed: HTTP 500: nope (3 attempts); the backup generator wrote this turn']);
   });
 
   it.each([400, 401, 403, 404])('falls back at once on HTTP %i', async (status) => {
@@ -191,15 +191,16 @@ describe('resilientGenerator', () => {
     expect(await run()).toBe('Backup text.');
     expect(log.calls).toBe(1);
     expect(sleeps).toEqual([]);
-    expect(notices[0]!.message).toBe(`vendor failed (HTTP ${status}: nope); used backup for this turn`);
+    expect(notices[0]!.message).toBe('vendor failed; the backup generator wrote this turn.');
   });
 
   it('falls back at once when the vendor ends its reply without any text', async () => {
     const { generator: vendor, log } = scriptedVendor([]);
-    const { run, notices } = setup(vendor);
+    const { run, notices, lines } = setup(vendor);
     expect(await run()).toBe('Backup text.');
     expect(log.calls).toBe(1);
-    expect(notices).toEqual([{ code: 'generator-fallback', message: 'vendor failed (returned no text); used backup for this turn' }]);
+    expect(notices).toEqual([{ code: 'generator-fallback', message: 'vendor failed; the backup generator wrote this turn.' }]);
+    expect(lines).toEqual(['vendor vendor (generator) failed: returned no text; the backup generator wrote this turn']);
   });
 
   it('does not call the vendor when the caller has already aborted', async () => {
@@ -218,21 +219,20 @@ describe('resilientGenerator', () => {
 
   it('times out a vendor that sends nothing, and cancels it', async () => {
     const { generator: vendor, log } = scriptedVendor([{ wait: 500 }, 'late'], [{ wait: 500 }, 'late'], [{ wait: 500 }, 'late']);
-    const { run, notices } = setup(vendor, { timeoutMs: 40 });
+    const { run, lines } = setup(vendor, { timeoutMs: 40 });
     expect(await onFakeTime(() => run())).toBe('Backup text.');
     expect(log.calls).toBe(3);
     expect(log.signals.every((signal) => signal?.aborted)).toBe(true);
-    expect(notices[0]!.message).toBe('vendor failed (timed out after 40 ms) after 3 attempts; used backup for this turn');
+    expect(lines).toEqual(['vendor vendor (generator) failed: timed out after 40 ms (3 attempts); the backup generator wrote this turn']);
   });
 
   it('ends the turn with the partial text when the vendor fails mid-stream, never adding the fallback', async () => {
     const { generator: vendor, log } = scriptedVendor(['First part, ', 'second part', new TypeError('terminated')]);
-    const { generator, notices } = setup(vendor);
+    const { generator, notices, lines } = setup(vendor);
     expect(await collect(generator.stream(request, undefined, (n) => notices.push(n)))).toEqual(['First part, ', 'second part']);
     expect(log.calls).toBe(1);
-    expect(notices).toEqual([
-      { code: 'generator-truncated', message: 'vendor stopped mid-reply (terminated); kept the partial text for this turn' },
-    ]);
+    expect(notices).toEqual([{ code: 'generator-truncated', message: 'vendor stopped mid-reply; the partial text stands for this turn.' }]);
+    expect(lines).toEqual(['vendor vendor (generator) stopped mid-way: terminated; kept the partial text']);
   });
 
   it('treats a stall after the first delta as a truncation too', async () => {
@@ -291,17 +291,20 @@ describe('the circuit breaker', () => {
     expect(await run()).toBe('Backup text.');
     expect(vendor.calls).toBe(3);
     expect(notices.map((n) => n.code)).toEqual(['generator-fallback', 'generator-fallback', 'generator-fallback', 'generator-circuit-open']);
-    expect(notices.at(-1)!.message).toBe('vendor failed 3 times in a row and is not called for now (next try in 10 s); used backup for this turn');
+    expect(notices.at(-1)!.message).toBe('vendor keeps failing and is not called for now (next try in 10 s); the backup generator wrote this turn.');
   });
 
   it('counts each attempt, and stops retrying once the circuit opens', async () => {
     const { generator: vendor, log } = scriptedVendor([http(500)], [http(500)], [http(500)]);
     const breaker = createBreaker({ failures: 2, now: () => 0 });
-    const { run, notices } = setup(vendor, { breaker, retries: 2 });
+    const { run, lines } = setup(vendor, { breaker, retries: 2 });
     expect(await run()).toBe('Backup text.');
     expect(log.calls).toBe(2);
     expect(breaker.state).toBe('open');
-    expect(notices[0]!.message).toBe('vendor failed (HTTP 500: nope) after 2 attempts; used backup for this turn');
+    expect(lines).toEqual([
+      'vendor vendor (generator) circuit open after 2 failures in a row: not called for 30 s',
+      'vendor vendor (generator) failed: HTTP 500: nope (2 attempts); the backup generator wrote this turn',
+    ]);
   });
 
   it('closes again when the vendor answers: only failures in a row count', async () => {
@@ -363,7 +366,7 @@ describe('the circuit breaker', () => {
     expect(await run()).toBe('Backup text.');
     expect(notices.at(-1)).toEqual({
       code: 'generator-circuit-open',
-      message: 'vendor failed 3 times in a row and is not called for now (one call is trying it now); used backup for this turn',
+      message: 'vendor keeps failing and is not called for now (one call is trying it now); the backup generator wrote this turn.',
     });
     release();
     expect(await probe).toBe('Vendor text.');
@@ -443,6 +446,47 @@ describe('within: the time limit between items', () => {
     expect(items).toEqual([0, 1, 2]);
     expect(controller.signal.aborted).toBe(false);
   });
+
+  it('waits `firstMs` for the first item and `timeoutMs` between the others', async () => {
+    const patient = await onFakeTime(async () => {
+      const seen: number[] = [];
+      for await (const item of within(slowSource([300, 50]), 100, { controller: new AbortController(), firstMs: 400, timedOut: (ms) => new Error(`${ms}`) })) seen.push(item);
+      return seen;
+    });
+    expect(patient).toEqual([0, 1]);
+    const stalled = onFakeTime(async () => {
+      for await (const item of within(slowSource([10, 300]), 100, { controller: new AbortController(), firstMs: 400, timedOut: (ms) => new Error(`no item for ${ms} ms`) })) void item;
+    });
+    await expect(stalled).rejects.toThrow('no item for 100 ms');
+  });
+
+  it('stops waiting as soon as its controller aborts, even for a source that never answers its abort', async () => {
+    const controller = new AbortController();
+    const deaf = { [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<number>>(() => undefined) }) };
+    const waiting = (async () => {
+      for await (const item of within(deaf, Number.POSITIVE_INFINITY, { controller, timedOut: () => new Error('never') })) void item;
+    })();
+    controller.abort(new Error('budget spent'));
+    await expect(waiting).rejects.toThrow('budget spent');
+  });
+});
+
+describe('the budget of a whole call', () => {
+  it('cuts the wait between attempts too: a long Retry-After is not waited out past it', async () => {
+    const { generator: vendor, log } = scriptedVendor([http(503, 4000)], ['too late']);
+    const { run, notices, lines } = setup(vendor, { budgetMs: 1000, sleep: undefined });
+    expect(await onFakeTime(() => run())).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(notices.map((n) => n.code)).toEqual(['generator-fallback']);
+    expect(lines).toEqual(['vendor vendor (generator) failed: timed out after 1000 ms; the backup generator wrote this turn']);
+  });
+
+  it('no longer applies once the first item is out: a long reply is not cut by it', async () => {
+    const { generator: vendor } = scriptedVendor(['One, ', { wait: 600 }, 'two, ', { wait: 600 }, 'three.']);
+    const { run, notices } = setup(vendor, { budgetMs: 1000, timeoutMs: 700 });
+    expect(await onFakeTime(() => run())).toBe('One, two, three.');
+    expect(notices).toEqual([]);
+  });
 });
 
 const chunk = (marker: number): SpeechChunk => ({ pcm: new Int16Array([marker]), sampleRate: 16_000, offsetMs: 0, cues: [], words: [] });
@@ -476,7 +520,7 @@ const markers = async (synthesizer: Synthesizer, onNotice?: (notice: Notice) => 
 };
 
 describe('resilientSynthesizer', () => {
-  const noWait = { breaker: null, sleep: async () => undefined };
+  const noWait = { breaker: null, sleep: async () => undefined, log: () => undefined };
 
   it('retries a server error once, after a backoff, and keeps the vendor when the retry works', async () => {
     const vendor = flakyVoice([new SynthesisError('HTTP 500', { status: 500 })]);
@@ -492,8 +536,10 @@ describe('resilientSynthesizer', () => {
   it('falls back to eSpeak after a second failure, and says so', async () => {
     const vendor = flakyVoice([new SynthesisError('HTTP 503', { status: 503 }), new SynthesisError('timed out', { timeout: true })]);
     const notices: Notice[] = [];
-    expect(await markers(resilientSynthesizer(vendor.synthesizer, espeakStandIn, noWait), (n) => notices.push(n))).toEqual([2]);
-    expect(notices).toEqual([{ code: 'synthesis-fallback', message: expect.stringContaining('vendor failed (timed out); spoke with espeak') }]);
+    const lines: string[] = [];
+    expect(await markers(resilientSynthesizer(vendor.synthesizer, espeakStandIn, { ...noWait, log: (line) => lines.push(line) }), (n) => notices.push(n))).toEqual([2]);
+    expect(notices).toEqual([{ code: 'synthesis-fallback', message: 'The vendor voice failed; espeak spoke instead.' }]);
+    expect(lines).toEqual(['vendor vendor (synthesis) failed: timed out (2 attempts); espeak spoke instead']);
   });
 
   it('does not retry what cannot succeed (a bad key), nor wait out a long Retry-After', async () => {
@@ -512,22 +558,23 @@ describe('resilientSynthesizer', () => {
     expect(notices).toEqual(['synthesis-cut']);
   });
 
-  it('throws the vendor error when there is no fallback', async () => {
-    const vendor = flakyVoice([new SynthesisError('HTTP 400', { status: 400 })]);
-    await expect(markers(resilientSynthesizer(vendor.synthesizer, null, noWait))).rejects.toThrow('HTTP 400');
+  it('throws an error naming the vendor, with its status, when there is no fallback', async () => {
+    const vendor = flakyVoice([new SynthesisError('HTTP 400: bad voice', { status: 400 })]);
+    const thrown = markers(resilientSynthesizer(vendor.synthesizer, null, noWait));
+    await expect(thrown).rejects.toMatchObject({ name: 'SynthesisError', message: 'the vendor voice failed', details: { status: 400 } });
   });
 
   it('speaks with the fallback without calling the vendor while its circuit is open', async () => {
     const vendor = flakyVoice(Array.from({ length: 4 }, () => new SynthesisError('HTTP 500', { status: 500 })));
     const breaker = createBreaker({ failures: 2, cooldownMs: 20_000, now: () => 0 });
     const notices: Notice[] = [];
-    const voiced = resilientSynthesizer(vendor.synthesizer, espeakStandIn, { breaker, sleep: async () => undefined });
+    const voiced = resilientSynthesizer(vendor.synthesizer, espeakStandIn, { breaker, sleep: async () => undefined, log: () => undefined });
     expect(await markers(voiced, (n) => notices.push(n))).toEqual([2]);
     expect(await markers(voiced, (n) => notices.push(n))).toEqual([2]);
     expect(vendor.calls()).toBe(2);
     expect(notices.map((n) => n.code)).toEqual(['synthesis-fallback', 'synthesis-circuit-open']);
-    expect(notices[1]!.message).toBe('vendor failed 2 times in a row and is not called for now (next try in 20 s); spoke with espeak instead');
-    await expect(markers(resilientSynthesizer(vendor.synthesizer, null, { breaker }))).rejects.toThrow(/^vendor failed 2 times in a row and is not called for now/);
+    expect(notices[1]!.message).toBe('The vendor voice keeps failing and is not called for now (next try in 20 s); espeak spoke instead.');
+    await expect(markers(resilientSynthesizer(vendor.synthesizer, null, { breaker }))).rejects.toThrow(/^the vendor voice keeps failing and is not called for now/);
   });
 });
 
@@ -552,11 +599,13 @@ describe('ElevenLabs falling back to the embedded voice', () => {
     });
     const notices: string[] = [];
     const chunks: SpeechChunk[] = [];
-    const voiced = resilientSynthesizer(elevenlabs, espeak, { sleep: async () => undefined });
+    const lines: string[] = [];
+    const voiced = resilientSynthesizer(elevenlabs, espeak, { sleep: async () => undefined, log: (line) => lines.push(line) });
     const speech = voiced.synthesize({ text: 'Papa is here.', voice: { espeak: 'en-us', elevenlabs: 'JBFqnCBsd6RMkjVDRZzb' } }, undefined, (n) => notices.push(n.message));
     for await (const c of speech) chunks.push(c);
     expect(fake.requests.length).toBe(2);
-    expect(notices[0]).toMatch(/^elevenlabs failed \(HTTP 500.*\); spoke with espeak instead$/);
+    expect(notices).toEqual(['The elevenlabs voice failed; espeak spoke instead.']);
+    expect(lines).toEqual([expect.stringMatching(/^vendor elevenlabs \(synthesis\) failed: HTTP 500: .* \(2 attempts\); espeak spoke instead$/)]);
     expect(chunks[0]!.sampleRate).toBe(22_050);
     expect(chunks.flatMap((c) => c.cues).find((c) => c.viseme !== 'sil')?.viseme).toBe('PP');
   });
@@ -579,19 +628,26 @@ describe('resilientTranscriber', () => {
   it('fails at once, without calling the vendor, while its circuit is open', async () => {
     const vendor = failing();
     const breaker = createBreaker({ failures: 3, cooldownMs: 5000, now: () => 0 });
-    const transcriber = resilientTranscriber(vendor, { breaker, sleep: async () => undefined });
-    await expect(transcriber.transcribe(utterance)).rejects.toThrow('scribe could not transcribe the utterance (HTTP 502: bad gateway) after 3 attempts');
+    const lines: string[] = [];
+    const transcriber = resilientTranscriber(vendor, { breaker, sleep: async () => undefined, log: (line) => lines.push(line) });
+    await expect(transcriber.transcribe(utterance)).rejects.toMatchObject({ message: 'scribe could not transcribe the utterance', details: { status: 502 } });
     await expect(transcriber.transcribe(utterance)).rejects.toThrow(
-      'scribe could not transcribe the utterance (scribe failed 3 times in a row and is not called for now (next try in 5 s))',
+      'scribe could not transcribe the utterance (it keeps failing and is not called for now (next try in 5 s))',
     );
     expect(vendor.calls).toBe(3);
+    expect(lines).toEqual([
+      'vendor scribe (transcription) circuit open after 3 failures in a row: not called for 5 s',
+      'vendor scribe (transcription) failed: HTTP 502: bad gateway (3 attempts); the utterance was not transcribed',
+    ]);
   });
 
   it('times out an attempt that takes too long', async () => {
     const hung: Transcriber = { name: 'scribe', transcribe: () => new Promise(() => undefined) };
-    const transcriber = resilientTranscriber(hung, { breaker: null, retries: 0, timeoutMs: 100 });
+    const lines: string[] = [];
+    const transcriber = resilientTranscriber(hung, { breaker: null, retries: 0, timeoutMs: 100, log: (line) => lines.push(line) });
     const error = onFakeTime(() => transcriber.transcribe(utterance));
     await expect(error).rejects.toBeInstanceOf(TranscriptionError);
-    await expect(error).rejects.toMatchObject({ message: 'scribe could not transcribe the utterance (timed out after 100 ms)', details: { timeout: true } });
+    await expect(error).rejects.toMatchObject({ message: 'scribe could not transcribe the utterance in time', details: { timeout: true } });
+    expect(lines).toEqual(['vendor scribe (transcription) failed: timed out after 100 ms; the utterance was not transcribed']);
   });
 });

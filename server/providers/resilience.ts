@@ -7,9 +7,15 @@
  *
  * ```ts
  * const breaker = createBreaker(); // one per vendor, shared by every room
- * const generator = resilientGenerator(gemini, scripted, { timeoutMs: 20_000, breaker });
+ * const generator = resilientGenerator(gemini, scripted, { timeoutMs: 4000, budgetMs: 6000, breaker, log, secrets });
  * for await (const delta of generator.stream(request, signal, (notice) => log(notice))) show(delta);
  * ```
+ *
+ * Time: each attempt waits at most `firstItemMs` for its first item (a connection open with no
+ * bytes) and `timeoutMs` between items (a stream that stalls mid-way); the whole call, every
+ * attempt and backoff together, waits at most `budgetMs` for its first item, then the fallback
+ * answers. Without a budget a hung vendor cost attempts x limit + backoff: 3 x 20 s + 0.75 s for
+ * a turn with the old 20 s generator limit, before the scripted line was even started.
  *
  * What a stream gave is never repeated. A generator that fails after its first delta ends with
  * what it said (`generator-truncated`); speech that breaks after some audio ends there
@@ -25,6 +31,10 @@
  * probes the vendor: an answer closes the circuit, a failure opens it for another cooldown.
  *
  * Notices go to the `onNotice` of the call they concern, so each lands in its own session's log.
+ * They name the vendor and what the room does instead, never the vendor's own words: an error
+ * body can echo the API key it was sent, and notices are broadcast and stored. The vendor's words
+ * go to the server's log (`log`), one line per failed call and one when a circuit opens, with the
+ * configured `secrets` and anything shaped like a credential blanked (providers/redact.ts).
  * Time and chance are injected (the backoff's `sleep`, `random`, the breaker's `now`) and time
  * limits run on `setTimeout`: tests run on fake time, never on the wall clock.
  */
@@ -33,6 +43,7 @@ import { GeneratorError, ProviderError, SynthesisError, TranscriptionError, type
 import type { Synthesizer } from './synthesis/port';
 import type { Transcriber, Transcript } from './transcription/port';
 import { rngFrom } from '../engine/rng';
+import { redact } from './redact';
 import type { GenerateRequest } from '../engine/requests';
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
@@ -55,36 +66,47 @@ const sleepFor: Sleep = (ms, signal) =>
 // ---------------------------------------------------------------- time limit
 
 export interface WithinOptions {
-  /** Aborted when time runs out, so the vendor request is cancelled. */
+  /** Aborted when time runs out, so the vendor request is cancelled; its abort also ends the wait at once. */
   controller: AbortController;
-  /** The error to fail with. */
-  timedOut: () => Error;
+  /** The error to fail with, given the limit that ran out. */
+  timedOut: (ms: number) => Error;
+  /** The longest wait for the first item, when it differs from the wait between items. */
+  firstMs?: number;
 }
 
 /**
- * Yields `source`'s items, failing with `timedOut()` when the first item or any later one takes
- * longer than `timeoutMs`. Only the source's time counts: the clock stops while the consumer
- * holds an item. The limit runs on the timers (`setTimeout`), which tests fake.
+ * Yields `source`'s items, failing with `timedOut()` when the first item takes longer than
+ * `firstMs` (default `timeoutMs`) or any later one longer than `timeoutMs` (Infinity: no limit).
+ * Only the source's time counts: the clock stops while the consumer holds an item. The wait also
+ * ends, with the abort's reason, as soon as `controller` aborts, even when the source never
+ * answers its abort (a hung connection). The limit runs on the timers (`setTimeout`), which tests fake.
  */
 export async function* within<T>(source: AsyncIterable<T>, timeoutMs: number, options: WithinOptions): AsyncGenerator<T> {
   const { controller, timedOut } = options;
   const iterator = source[Symbol.asyncIterator]();
   let finished = false;
+  let limit = options.firstMs ?? timeoutMs;
   try {
     for (;;) {
+      controller.signal.throwIfAborted();
       const timer = new AbortController();
       const next = iterator.next();
       // The losing promise of the race may still reject later; it is already handled here.
       next.catch(() => undefined);
-      const expired = sleepFor(timeoutMs, timer.signal).then(() => {
-        const error = timedOut();
-        controller.abort(error);
-        throw error;
-      });
+      const ms = limit;
+      const expired = Number.isFinite(ms)
+        ? sleepFor(ms, timer.signal).then(() => {
+            const error = timedOut(ms);
+            controller.abort(error);
+            throw error;
+          })
+        : new Promise<never>(() => undefined);
       expired.catch(() => undefined);
+      const aborted = abortOf(controller.signal, timer.signal);
+      aborted.catch(() => undefined);
       let result: IteratorResult<T>;
       try {
-        result = await Promise.race([next, expired]);
+        result = await Promise.race([next, expired, aborted]);
       } finally {
         timer.abort();
       }
@@ -92,6 +114,7 @@ export async function* within<T>(source: AsyncIterable<T>, timeoutMs: number, op
         finished = true;
         return;
       }
+      limit = timeoutMs;
       yield result.value;
     }
   } finally {
@@ -99,6 +122,13 @@ export async function* within<T>(source: AsyncIterable<T>, timeoutMs: number, op
     if (!finished) iterator.return?.().catch(() => undefined);
   }
 }
+
+/** Rejects with `signal`'s reason once it aborts; forgets it once `until` aborts. */
+const abortOf = (signal: AbortSignal, until: AbortSignal): Promise<never> =>
+  new Promise((_, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true, signal: until });
+  });
 
 // ---------------------------------------------------------------- circuit breaker
 
@@ -191,14 +221,25 @@ export interface ResilienceOptions {
   maxDelayMs?: number;
   /** A longer Retry-After is not waited out: the call goes to the fallback at once. Default: none. */
   maxRetryAfterMs?: number;
-  /** Longest wait for an attempt's first item, and for each one after it (see `within`). Default: none. */
+  /** Longest wait for each item after an attempt's first (and for the first, unless `firstItemMs`; see `within`). Default: none. */
   timeoutMs?: number;
+  /** Longest wait for an attempt's first item (a connection open with no bytes). Default: `timeoutMs`. */
+  firstItemMs?: number;
+  /**
+   * The whole call's time until its first item: every attempt and every wait between them. When
+   * it runs out the attempt under way is cancelled and the fallback answers. Default: none.
+   */
+  budgetMs?: number;
   /** The vendor's breaker, shared by every call to it; null: never stop calling. Default: one of its own. */
   breaker?: Breaker | null;
   /** The wait between attempts. */
   sleep?: Sleep;
   /** Jitter source, uniform in [0, 1). */
   random?: () => number;
+  /** The server's log: one line per call the vendor failed, and when its circuit opens. Default: standard error. */
+  log?: (line: string) => void;
+  /** Values blanked from those lines (the configured keys), besides anything shaped like a credential. */
+  secrets?: readonly string[];
 }
 
 /** How a call the vendor did not serve ended. */
@@ -216,12 +257,19 @@ interface Policy {
   maxDelayMs: number;
   maxRetryAfterMs: number;
   timeoutMs: number | undefined;
+  firstItemMs: number | undefined;
+  budgetMs: number | undefined;
   breaker: Breaker | null;
   sleep: Sleep;
   random: () => number;
   timedOut: (ms: number) => ProviderError;
   /** A complete stream that yielded nothing is a failure, with this error. */
   empty?: () => ProviderError;
+  /** Writes one line to the server's log, secrets blanked. */
+  log: (line: string) => void;
+  secrets: readonly string[];
+  /** "gemini (generator)": who failed, in the log. */
+  who: string;
 }
 
 const policyOf = (options: ResilienceOptions, defaults: { retries: number; maxRetryAfterMs?: number }) => ({
@@ -230,8 +278,12 @@ const policyOf = (options: ResilienceOptions, defaults: { retries: number; maxRe
   maxDelayMs: options.maxDelayMs ?? 4000,
   maxRetryAfterMs: options.maxRetryAfterMs ?? defaults.maxRetryAfterMs ?? Number.POSITIVE_INFINITY,
   timeoutMs: options.timeoutMs,
+  firstItemMs: options.firstItemMs,
+  budgetMs: options.budgetMs,
   breaker: options.breaker === undefined ? createBreaker() : options.breaker,
   sleep: options.sleep ?? sleepFor,
+  log: (line: string) => (options.log ?? ((text: string) => process.stderr.write(`${text}\n`)))(redact(line, options.secrets)),
+  secrets: options.secrets ?? [],
 });
 
 const detailsOf = (error: unknown): ProviderErrorDetails => {
@@ -244,19 +296,30 @@ const isRetryable = (error: unknown): boolean => {
   return status === undefined || status === 408 || status === 429 || status >= 500;
 };
 
-const describe = (error: unknown): string => {
+/**
+ * The vendor's reason, for the server's log only: on one line, secrets blanked before it is cut
+ * short (a key cut in half would escape the blanking). Clients never see it: a vendor's text can
+ * echo the key it was sent.
+ */
+const reasonOf = (error: unknown, secrets: readonly string[]): string => {
   const message = error instanceof Error ? error.message : String(error);
   const { status } = detailsOf(error);
-  const text = status !== undefined && !message.startsWith(`HTTP ${status}`) ? `HTTP ${status}: ${message}` : message;
+  const text = redact(status !== undefined && !message.startsWith(`HTTP ${status}`) ? `HTTP ${status}: ${message}` : message, secrets).replace(/\s+/g, ' ');
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 };
 
-const failure = (vendor: string, { error, attempts }: { error: unknown; attempts: number }): string =>
-  `${vendor} failed (${describe(error)})${attempts > 1 ? ` after ${attempts} attempts` : ''}`;
+/** The log line of a call the vendor did not serve. */
+const logShortfall = (policy: Policy, shortfall: Shortfall, outcome: string): void => {
+  if (shortfall.kind === 'refused') return; // the circuit's opening was logged; each refusal is the room's notice
+  const tries = shortfall.kind === 'failed' && shortfall.attempts > 1 ? ` (${shortfall.attempts} attempts)` : '';
+  const how = shortfall.kind === 'cut' ? 'stopped mid-way' : 'failed';
+  policy.log(`vendor ${policy.who} ${how}: ${reasonOf(shortfall.error, policy.secrets)}${tries}; ${outcome}`);
+};
 
-const refusal = (vendor: string, breaker: Breaker): string => {
+/** "keeps failing and is not called for now (next try in 28 s)": for the room, no vendor text in it. */
+const refusal = (breaker: Breaker): string => {
   const next = breaker.state === 'open' ? `next try in ${Math.ceil(breaker.retryInMs / 1000)} s` : 'one call is trying it now';
-  return `${vendor} failed ${breaker.failures} times in a row and is not called for now (${next})`;
+  return `keeps failing and is not called for now (${next})`;
 };
 
 /** The wait before retry `attempt`, or null when the vendor asked for longer than the policy waits. */
@@ -273,60 +336,91 @@ const unguarded: Pass = { answered: () => undefined, failed: () => undefined, re
 /**
  * Yields what `call` yields, retrying an attempt that failed before yielding anything; returns
  * null when the vendor served the call, else how it fell short. The caller's abort stops it with
- * the signal's reason.
+ * the signal's reason. The budget, when set, bounds everything before the first item.
  */
 async function* attempts<T>(call: (signal: AbortSignal) => AsyncIterable<T>, signal: AbortSignal | undefined, policy: Policy): AsyncGenerator<T, Shortfall | null> {
   let lastError: unknown;
   let made = 0;
-  for (let attempt = 0; attempt <= policy.retries; attempt++) {
-    if (attempt > 0) {
-      const wait = delayBefore(attempt, lastError, policy);
-      if (wait === null) break;
-      await policy.sleep(wait, signal);
-    }
-    signal?.throwIfAborted();
-    const { breaker } = policy;
-    const pass = breaker ? breaker.admit() : unguarded;
-    if (!pass) {
-      // Opened by this call's own failures (or others'): no more retries, the fallback answers.
-      if (made > 0 || !breaker) break;
-      return { kind: 'refused', breaker };
-    }
-    made++;
-    const controller = new AbortController();
-    const forwardAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', forwardAbort, { once: true });
-    let yielded = false;
-    try {
-      const source = call(controller.signal);
-      const timeoutMs = policy.timeoutMs;
-      const limited = timeoutMs === undefined ? source : within(source, timeoutMs, { controller, timedOut: () => policy.timedOut(timeoutMs) });
-      for await (const item of limited) {
-        yielded = true;
-        yield item;
+  const budget = new AbortController();
+  const { budgetMs } = policy;
+  const spend = budgetMs === undefined ? undefined : setTimeout(() => budget.abort(policy.timedOut(budgetMs)), budgetMs);
+  const waiting = signal ? AbortSignal.any([signal, budget.signal]) : budget.signal;
+  try {
+    for (let attempt = 0; attempt <= policy.retries; attempt++) {
+      if (budget.signal.aborted) break;
+      if (attempt > 0) {
+        const wait = delayBefore(attempt, lastError, policy);
+        if (wait === null) break;
+        try {
+          await policy.sleep(wait, waiting);
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason;
+          // The budget ran out while waiting: the fallback answers now.
+          lastError = budget.signal.reason ?? error;
+          break;
+        }
       }
-      // A vendor may end quietly when aborted: that is no answer.
       signal?.throwIfAborted();
-      pass.answered();
-      if (yielded || !policy.empty) return null;
-      // An empty reply (a safety block, a token budget spent on thinking) is no utterance.
-      lastError = policy.empty();
-      break;
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      // A wrong request (a bad key, a bad model) is not the vendor being unwell.
-      const retryable = isRetryable(error);
-      if (retryable) pass.failed();
-      else pass.answered();
-      if (yielded) return { kind: 'cut', error };
-      lastError = error;
-      if (!retryable) break;
-    } finally {
-      signal?.removeEventListener('abort', forwardAbort);
-      // The consumer stopped early: a vendor that was yielding had answered.
-      if (yielded) pass.answered();
-      else pass.release();
+      const { breaker } = policy;
+      const pass = breaker ? breaker.admit() : unguarded;
+      if (!pass) {
+        // Opened by this call's own failures (or others'): no more retries, the fallback answers.
+        if (made > 0 || !breaker) break;
+        return { kind: 'refused', breaker };
+      }
+      made++;
+      const controller = new AbortController();
+      const forwardAbort = () => controller.abort(signal?.reason);
+      const spent = () => controller.abort(budget.signal.reason);
+      signal?.addEventListener('abort', forwardAbort, { once: true });
+      budget.signal.addEventListener('abort', spent, { once: true });
+      let yielded = false;
+      try {
+        const source = call(controller.signal);
+        const limited = within(source, policy.timeoutMs ?? Number.POSITIVE_INFINITY, {
+          controller,
+          timedOut: policy.timedOut,
+          ...(policy.firstItemMs !== undefined ? { firstMs: policy.firstItemMs } : {}),
+        });
+        for await (const item of limited) {
+          if (!yielded) {
+            clearTimeout(spend);
+            budget.signal.removeEventListener('abort', spent);
+          }
+          yielded = true;
+          yield item;
+        }
+        // A vendor may end quietly when aborted: that is no answer.
+        signal?.throwIfAborted();
+        pass.answered();
+        if (yielded || !policy.empty) return null;
+        // An empty reply (a safety block, a token budget spent on thinking) is no utterance.
+        lastError = policy.empty();
+        break;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        // A wrong request (a bad key, a bad model) is not the vendor being unwell.
+        const retryable = isRetryable(error);
+        if (retryable) {
+          const before = breaker?.state;
+          pass.failed();
+          if (breaker && before !== 'open' && breaker.state === 'open') {
+            policy.log(`vendor ${policy.who} circuit open after ${breaker.failures} failures in a row: not called for ${Math.ceil(breaker.retryInMs / 1000)} s`);
+          }
+        } else pass.answered();
+        if (yielded) return { kind: 'cut', error };
+        lastError = error;
+        if (!retryable) break;
+      } finally {
+        signal?.removeEventListener('abort', forwardAbort);
+        budget.signal.removeEventListener('abort', spent);
+        // The consumer stopped early: a vendor that was yielding had answered.
+        if (yielded) pass.answered();
+        else pass.release();
+      }
     }
+  } finally {
+    clearTimeout(spend);
   }
   return { kind: 'failed', error: lastError, attempts: made };
 }
@@ -349,23 +443,26 @@ export const resilientGenerator = (vendor: Generator, fallback: Generator, optio
   return {
     name: vendor.name,
     async *stream(request, signal, onNotice) {
-      // The vendor may be resilient itself (the conversation's last line of defence wraps any generator).
-      const shortfall = yield* attempts((attempt) => vendor.stream(request, attempt, onNotice), signal, {
+      const rules: Policy = {
         ...policy,
         random: options.random ?? jitterOf(request),
         timedOut: (ms) => new GeneratorError(`timed out after ${ms} ms`, { timeout: true }),
         empty: () => new GeneratorError('returned no text'),
-      });
+        who: `${vendor.name} (generator)`,
+      };
+      // The vendor may be resilient itself (the conversation's last line of defence wraps any generator).
+      const shortfall = yield* attempts((attempt) => vendor.stream(request, attempt, onNotice), signal, rules);
       if (!shortfall) return;
+      const instead = `the ${fallback.name} generator wrote this turn`;
+      logShortfall(rules, shortfall, shortfall.kind === 'cut' ? 'kept the partial text' : instead);
       if (shortfall.kind === 'cut') {
-        onNotice?.({ code: 'generator-truncated', message: `${vendor.name} stopped mid-reply (${describe(shortfall.error)}); kept the partial text for this turn` });
+        onNotice?.({ code: 'generator-truncated', message: `${vendor.name} stopped mid-reply; the partial text stands for this turn.` });
         return;
       }
-      const instead = `used ${fallback.name} for this turn`;
       onNotice?.(
         shortfall.kind === 'refused'
-          ? { code: 'generator-circuit-open', message: `${refusal(vendor.name, shortfall.breaker)}; ${instead}` }
-          : { code: 'generator-fallback', message: `${failure(vendor.name, shortfall)}; ${instead}` },
+          ? { code: 'generator-circuit-open', message: `${vendor.name} ${refusal(shortfall.breaker)}; ${instead}.` }
+          : { code: 'generator-fallback', message: `${vendor.name} failed; ${instead}.` },
       );
       yield* fallback.stream(request, signal, onNotice);
     },
@@ -378,25 +475,31 @@ export const resilientGenerator = (vendor: Generator, fallback: Generator, optio
  */
 export const resilientSynthesizer = (vendor: Synthesizer, fallback: Synthesizer | null, options: ResilienceOptions = {}): Synthesizer => {
   const policy = policyOf(options, { retries: 1, maxRetryAfterMs: 1000 });
+  const rules: Policy = {
+    ...policy,
+    random: options.random ?? Math.random,
+    timedOut: (ms) => new SynthesisError(`timed out: no audio for ${ms} ms`, { timeout: true }),
+    who: `${vendor.name} (synthesis)`,
+  };
   return {
     name: vendor.name,
     async *synthesize(request, signal, onNotice) {
-      const shortfall = yield* attempts((attempt) => vendor.synthesize(request, attempt, onNotice), signal, {
-        ...policy,
-        random: options.random ?? Math.random,
-        timedOut: (ms) => new SynthesisError(`timed out: no audio for ${ms} ms`, { timeout: true }),
-      });
+      const shortfall = yield* attempts((attempt) => vendor.synthesize(request, attempt, onNotice), signal, rules);
       if (!shortfall) return;
+      const instead = fallback ? `${fallback.name} spoke instead` : 'no voice for this clause';
+      logShortfall(rules, shortfall, shortfall.kind === 'cut' ? 'the reply goes on with its next clause' : instead);
       if (shortfall.kind === 'cut') {
-        onNotice?.({ code: 'synthesis-cut', message: `${vendor.name} speech stopped mid-way (${describe(shortfall.error)}); the reply goes on with its next clause` });
+        onNotice?.({ code: 'synthesis-cut', message: `The ${vendor.name} voice stopped mid-way; the reply goes on with its next clause.` });
         return;
       }
-      if (!fallback) throw shortfall.kind === 'refused' ? new SynthesisError(refusal(vendor.name, shortfall.breaker)) : shortfall.error;
-      const instead = `spoke with ${fallback.name} instead`;
+      if (!fallback) {
+        if (shortfall.kind === 'refused') throw new SynthesisError(`the ${vendor.name} voice ${refusal(shortfall.breaker)}`);
+        throw new SynthesisError(`the ${vendor.name} voice failed`, { ...detailsOf(shortfall.error), cause: shortfall.error });
+      }
       onNotice?.(
         shortfall.kind === 'refused'
-          ? { code: 'synthesis-circuit-open', message: `${refusal(vendor.name, shortfall.breaker)}; ${instead}` }
-          : { code: 'synthesis-fallback', message: `${vendor.name} failed (${describe(shortfall.error)}); ${instead}` },
+          ? { code: 'synthesis-circuit-open', message: `The ${vendor.name} voice ${refusal(shortfall.breaker)}; ${instead}.` }
+          : { code: 'synthesis-fallback', message: `The ${vendor.name} voice failed; ${instead}.` },
       );
       yield* fallback.synthesize(request, signal, onNotice);
     },
@@ -408,33 +511,46 @@ export const resilientSynthesizer = (vendor: Synthesizer, fallback: Synthesizer 
 
 /**
  * A transcriber that retries `vendor`; when that cannot help, or its circuit is open, it throws a
- * `TranscriptionError` naming the vendor, the reason and the attempts, with the last failure's
- * details (status, timeout) and the failure as `cause`. There is no offline fallback: the caller
- * logs the error and the human types instead. Defaults: 2 retries, no time limit.
+ * `TranscriptionError` naming the vendor (never quoting it: its reason goes to the server's log),
+ * with the last failure's details (status, timeout) and the failure as `cause`. There is no
+ * offline fallback: the caller tells the room and the human types instead. Defaults: 2 retries,
+ * no time limit.
  */
 export const resilientTranscriber = (vendor: Transcriber, options: ResilienceOptions = {}): Transcriber => {
   const policy = policyOf(options, { retries: 2 });
+  const rules: Policy = {
+    ...policy,
+    random: options.random ?? Math.random,
+    timedOut: (ms) => new TranscriptionError(`timed out after ${ms} ms`, { timeout: true }),
+    who: `${vendor.name} (transcription)`,
+  };
   return {
     name: vendor.name,
     async transcribe(request, signal) {
       const once = async function* (attempt: AbortSignal): AsyncGenerator<Transcript> {
         yield await vendor.transcribe(request, attempt);
       };
-      const run = attempts(once, signal, {
-        ...policy,
-        random: options.random ?? Math.random,
-        timedOut: (ms) => new TranscriptionError(`timed out after ${ms} ms`, { timeout: true }),
-      });
+      const run = attempts(once, signal, rules);
       let transcript: Transcript | undefined;
       let step = await run.next();
       for (; !step.done; step = await run.next()) transcript = step.value;
       const shortfall = step.value;
       if (!shortfall) return transcript!;
+      logShortfall(rules, shortfall, 'the utterance was not transcribed');
       const prefix = `${vendor.name} could not transcribe the utterance`;
-      if (shortfall.kind === 'refused') throw new TranscriptionError(`${prefix} (${refusal(vendor.name, shortfall.breaker)})`);
+      if (shortfall.kind === 'refused') throw new TranscriptionError(`${prefix} (it ${refusal(shortfall.breaker)})`);
       const { error } = shortfall;
-      const tries = shortfall.kind === 'failed' && shortfall.attempts > 1 ? ` after ${shortfall.attempts} attempts` : '';
-      throw new TranscriptionError(`${prefix} (${describe(error)})${tries}`, { ...detailsOf(error), cause: error });
+      const { timeout } = detailsOf(error);
+      throw new TranscriptionError(`${prefix}${timeout ? ' in time' : ''}`, { ...detailsOf(error), cause: error });
     },
   };
+};
+
+/** A time limit from the environment (`GENERATOR_BUDGET_MS=6000`): a positive whole number of ms, else `fallback`. */
+export const limitFrom = (env: Record<string, string | undefined>, variable: string, fallback: number): number => {
+  const raw = env[variable]?.trim();
+  if (!raw) return fallback;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${variable} must be a positive number of milliseconds, got "${raw}"`);
+  return ms;
 };

@@ -26,10 +26,13 @@ beforeAll(async () => {
 const offOrigin: string[] = [];
 /** Requests this server could not answer (a missing asset, a controller layout). */
 const failed: string[] = [];
+/** What the server's Content-Security-Policy refused the page (an inline script, an eval, a source off the origin). */
+const refused: string[] = [];
 
 afterEach(() => {
   expect(offOrigin.splice(0), 'requests that left the origin').toEqual([]);
   expect(failed.splice(0), 'requests the server could not answer').toEqual([]);
+  expect(refused.splice(0), 'Content-Security-Policy violations').toEqual([]);
 });
 
 afterAll(async () => {
@@ -63,6 +66,12 @@ const open = async (link: string): Promise<Page> => {
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
   });
+  await page.exposeFunction('__cspViolation', (violation: string) => refused.push(violation));
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`),
+    ),
+  );
   await page.goto(testLink(link, server.port));
   try {
     await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 60_000 });

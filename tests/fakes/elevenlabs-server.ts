@@ -120,7 +120,9 @@ export const startFakeElevenLabs = (): Promise<FakeElevenLabs> =>
     const tts = /^\/v1\/text-to-speech\/[^/]+\/stream\/with-timestamps$/.test(request.path);
     const stt = request.path === '/v1/speech-to-text';
     if (request.method !== 'POST' || (!tts && !stt)) return fail(res, 404, reply, 'Not Found');
-    if (reply.status && reply.status >= 400) return fail(res, reply.status, reply);
+    if (reply.status && reply.status >= 400) {
+      return fail(res, reply.status, reply, reply.message !== undefined ? { status: errors[reply.status]?.status ?? 'error', message: reply.message } : undefined);
+    }
     if (tts) return speak(request, reply, res);
     transcribe(request, reply, res);
   });

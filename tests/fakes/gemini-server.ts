@@ -68,7 +68,8 @@ const answer = async (res: ServerResponse, reply: FakeReply, streaming: boolean)
       'content-type': 'application/json; charset=UTF-8',
       ...(reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {}),
     });
-    res.end(JSON.stringify(errorBody(reply.status, reply.retryAfterSeconds)));
+    const body = errorBody(reply.status, reply.retryAfterSeconds);
+    res.end(JSON.stringify(reply.message !== undefined ? { error: { ...body.error, message: reply.message } } : body));
     return;
   }
   const chunks = reply.chunks ?? ['Hello', ' from', ' Gemini.'];

@@ -34,7 +34,7 @@ const answer = async (res: ServerResponse, reply: FakeReply, request: { model?: 
       'x-request-id': 'req_fake',
       ...(reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {}),
     });
-    res.end(JSON.stringify({ error: { ...error, param: null } }));
+    res.end(JSON.stringify({ error: { ...error, ...(reply.message !== undefined ? { message: reply.message } : {}), param: null } }));
     return;
   }
   const chunks = reply.chunks ?? ['Hello', ' from', ' the local model.'];

@@ -19,6 +19,8 @@ export interface FakeReply {
   chunks?: string[];
   /** An HTTP error status (401, 429, 500, ...), answered with the vendor's error body. */
   status?: number;
+  /** With `status`: the error body's message instead of the vendor's usual one (say, one that echoes the key). */
+  message?: string;
   /** With a 429: the `Retry-After` header (and any vendor-specific retry hint). */
   retryAfterSeconds?: number;
   /** Wait this long before answering at all (for timeouts). */

@@ -61,9 +61,10 @@ const gemini = () => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.b
 const resilient = (timeoutMs = 2000) => {
   const notices: Notice[] = [];
   const sleeps: number[] = [];
-  const wrapped = resilientGenerator(gemini(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms) });
+  const lines: string[] = [];
+  const wrapped = resilientGenerator(gemini(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), log: (line) => lines.push(line) });
   const generator: Generator = { name: wrapped.name, stream: (request, signal) => wrapped.stream(request, signal, (n) => notices.push(n)) };
-  return { generator, notices, sleeps };
+  return { generator, notices, sleeps, lines };
 };
 
 afterEach(() => {
@@ -137,35 +138,36 @@ describe('gemini behind resilientGenerator', () => {
 
   it('falls back to the scripted answer after repeated 500s, with a notice', async () => {
     fake.failNext(3, { status: 500 });
-    const { generator, notices, sleeps } = resilient();
+    const { generator, notices, sleeps, lines } = resilient();
     const text = await complete(generator, request());
     expect(text).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(3);
     expect(sleeps).toHaveLength(2);
-    expect(notices).toEqual([
-      { code: 'generator-fallback', message: expect.stringMatching(/^gemini failed \(HTTP 500: .*\) after 3 attempts; used scripted for this turn$/) },
-    ]);
+    expect(notices).toEqual([{ code: 'generator-fallback', message: 'gemini failed; the scripted generator wrote this turn.' }]);
+    expect(lines).toEqual([expect.stringMatching(/^vendor gemini \(generator\) failed: HTTP 500: An internal error .* \(3 attempts\); the scripted generator wrote this turn$/)]);
   });
 
   it('falls back when Gemini does not answer in time', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
-    const { generator, notices } = resilient(150);
+    const { generator, notices, lines } = resilient(150);
     const answer = complete(generator, request());
     await timeOutAttempts(fake, 3, 150);
     const text = await answer;
     expect(text).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(3);
-    expect(notices[0]).toMatchObject({ code: 'generator-fallback', message: expect.stringContaining('timed out after 150 ms') });
+    expect(notices[0]!.code).toBe('generator-fallback');
+    expect(lines[0]).toContain('timed out after 150 ms (3 attempts)');
   });
 
   it('falls back at once on 401: a bad key does not get better with retries', async () => {
     fake.setDefault({ status: 401 });
-    const { generator, notices, sleeps } = resilient();
+    const { generator, notices, sleeps, lines } = resilient();
     expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
-    expect(notices[0]!.message).toMatch(/^gemini failed \(HTTP 401: API key not valid.*\); used scripted for this turn$/);
+    expect(notices[0]!.message).toBe('gemini failed; the scripted generator wrote this turn.');
+    expect(lines[0]).toMatch(/^vendor gemini \(generator\) failed: HTTP 401: API key not valid.*; the scripted generator wrote this turn$/);
   });
 
   it('keeps the partial text without duplicating it when the stream is cut mid-way', async () => {
@@ -200,14 +202,14 @@ describe("createGenerator('gemini', env)", () => {
 
   it('stops calling Gemini while its circuit is open, and says so', async () => {
     const env = { GEMINI_API_KEY: 'env-key', GEMINI_BASE_URL: fake.baseUrl };
-    const generator = createGenerator('gemini', env, { breaker: createBreaker({ failures: 3, now: () => 0 }), sleep: async () => undefined });
+    const generator = createGenerator('gemini', env, { breaker: createBreaker({ failures: 3, now: () => 0 }), sleep: async () => undefined, log: () => undefined });
     fake.setDefault({ status: 503 });
     await complete(generator, request());
     expect(fake.requests).toHaveLength(3);
     const notices: Notice[] = [];
     expect(await complete(generator, request(), undefined, (n) => notices.push(n))).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(3);
-    expect(notices).toEqual([{ code: 'generator-circuit-open', message: expect.stringMatching(/^gemini failed 3 times in a row and is not called for now/) }]);
+    expect(notices).toEqual([{ code: 'generator-circuit-open', message: expect.stringMatching(/^gemini keeps failing and is not called for now/) }]);
   });
 
   it('names the missing key', () => {
@@ -216,6 +218,10 @@ describe("createGenerator('gemini', env)", () => {
 
   it('rejects a timeout that is not a number', () => {
     expect(() => createGenerator('gemini', { GEMINI_API_KEY: 'k', GENERATOR_TIMEOUT_MS: 'soon' })).toThrow(/GENERATOR_TIMEOUT_MS/);
+  });
+
+  it('rejects a budget that is not a positive number', () => {
+    expect(() => createGenerator('gemini', { GEMINI_API_KEY: 'k', GENERATOR_BUDGET_MS: '-5' })).toThrow(/^GENERATOR_BUDGET_MS must be a positive number of milliseconds, got "-5"$/);
   });
 
   it('needs nothing for the scripted generator', () => {

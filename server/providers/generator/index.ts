@@ -16,32 +16,29 @@
  * | `OPENAI_BASE_URL` | openai | required, e.g. `http://localhost:11434/v1` |
  * | `OPENAI_API_KEY` | openai | `none` (local servers need no key) |
  * | `OPENAI_MODEL` | openai | required |
- * | `GENERATOR_TIMEOUT_MS` | both | `20000`: the longest wait for the first delta, and for each one after |
+ * | `GENERATOR_TIMEOUT_MS` | both | `4000`: the longest an attempt waits for its first delta, and for each one after |
+ * | `GENERATOR_BUDGET_MS` | both | `6000`: the longest a turn waits for its first delta, all attempts together, before the scripted generator writes it |
+ *
+ * A vendor's failures are logged (`options.log`, default standard error) with the environment's
+ * keys blanked; the room hears only that the scripted generator stood in.
  */
 import { createGeminiGenerator } from './gemini';
 import { createOpenAIGenerator } from './openai';
 import type { Generator } from './port';
 import { createScriptedGenerator } from './scripted';
-import { resilientGenerator, type ResilienceOptions } from '../resilience';
+import { secretsOf } from '../redact';
+import { limitFrom, resilientGenerator, type ResilienceOptions } from '../resilience';
 
 export const generatorNames = ['scripted', 'gemini', 'openai'] as const;
 export type GeneratorName = (typeof generatorNames)[number];
 
-/** Retries, breaker, sleep and jitter for the vendor; the time limit comes from `GENERATOR_TIMEOUT_MS`. */
-export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs'>;
+/** Retries, breaker, sleep, jitter and log for the vendor; the time limits come from the environment. */
+export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'>;
 
 const required = (env: Record<string, string | undefined>, variable: string, vendor: string, hint: string): string => {
   const value = env[variable]?.trim();
   if (!value) throw new Error(`${variable} is not set: the ${vendor} generator needs it (${hint}). Use the scripted generator to run without one.`);
   return value;
-};
-
-const timeoutFrom = (env: Record<string, string | undefined>): number => {
-  const raw = env.GENERATOR_TIMEOUT_MS?.trim();
-  if (!raw) return 20_000;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`GENERATOR_TIMEOUT_MS must be a positive number of milliseconds, got "${raw}"`);
-  return ms;
 };
 
 const urlFrom = (variable: string, value: string): string => {
@@ -52,6 +49,13 @@ const urlFrom = (variable: string, value: string): string => {
   return value;
 };
 
+/** A vendor generator's time limits (GENERATOR_TIMEOUT_MS, GENERATOR_BUDGET_MS) and the keys to blank from its failures in the log. */
+export const generatorLimitsFrom = (env: Record<string, string | undefined>): Pick<ResilienceOptions, 'timeoutMs' | 'budgetMs' | 'secrets'> => ({
+  timeoutMs: limitFrom(env, 'GENERATOR_TIMEOUT_MS', 4000),
+  budgetMs: limitFrom(env, 'GENERATOR_BUDGET_MS', 6000),
+  secrets: secretsOf(env),
+});
+
 export const createGenerator = (
   name: GeneratorName,
   env: Record<string, string | undefined>,
@@ -59,7 +63,7 @@ export const createGenerator = (
 ): Generator => {
   const scripted = createScriptedGenerator();
   if (name === 'scripted') return scripted;
-  const timeoutMs = timeoutFrom(env);
+  const limits = generatorLimitsFrom(env);
   const vendor =
     name === 'gemini'
       ? createGeminiGenerator({
@@ -72,5 +76,5 @@ export const createGenerator = (
           model: required(env, 'OPENAI_MODEL', 'openai', 'the model name your server serves, e.g. llama3.2'),
           apiKey: env.OPENAI_API_KEY?.trim() || 'none',
         });
-  return resilientGenerator(vendor, scripted, { ...options, timeoutMs });
+  return resilientGenerator(vendor, scripted, { secrets: limits.secrets, ...options, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
 };

@@ -61,9 +61,10 @@ const openai = () => createOpenAIGenerator({ apiKey: 'none', baseUrl: fake.baseU
 const resilient = (timeoutMs = 2000) => {
   const notices: Notice[] = [];
   const sleeps: number[] = [];
-  const wrapped = resilientGenerator(openai(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms) });
+  const lines: string[] = [];
+  const wrapped = resilientGenerator(openai(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), log: (line) => lines.push(line) });
   const generator: Generator = { name: wrapped.name, stream: (request, signal) => wrapped.stream(request, signal, (n) => notices.push(n)) };
-  return { generator, notices, sleeps };
+  return { generator, notices, sleeps, lines };
 };
 
 afterEach(() => {
@@ -149,23 +150,23 @@ describe('OpenAI-compatible generator behind resilientGenerator', () => {
 
   it('falls back to the scripted answer after repeated 500s, with a notice', async () => {
     fake.failNext(3, { status: 500 });
-    const { generator, notices } = resilient();
+    const { generator, notices, lines } = resilient();
     expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(3);
-    expect(notices).toEqual([
-      { code: 'generator-fallback', message: expect.stringMatching(/^openai failed \(HTTP 500: .*\) after 3 attempts; used scripted for this turn$/) },
-    ]);
+    expect(notices).toEqual([{ code: 'generator-fallback', message: 'openai failed; the scripted generator wrote this turn.' }]);
+    expect(lines).toEqual([expect.stringMatching(/^vendor openai \(generator\) failed: HTTP 500: The server had an error.* \(3 attempts\); the scripted generator wrote this turn$/)]);
   });
 
   it('falls back when the server does not answer in time', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
-    const { generator, notices } = resilient(150);
+    const { generator, notices, lines } = resilient(150);
     const answer = complete(generator, request());
     await timeOutAttempts(fake, 3, 150);
     expect(await answer).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(3);
-    expect(notices[0]).toMatchObject({ code: 'generator-fallback', message: expect.stringContaining('timed out after 150 ms') });
+    expect(notices[0]!.code).toBe('generator-fallback');
+    expect(lines[0]).toContain('timed out after 150 ms (3 attempts)');
   });
 
   it('falls back when the stream stalls before the first delta', async () => {
@@ -178,13 +179,14 @@ describe('OpenAI-compatible generator behind resilientGenerator', () => {
     expect(notices[0]!.code).toBe('generator-fallback');
   });
 
-  it('falls back at once on 401', async () => {
+  it('falls back at once on 401, logging the reason with the key it echoes blanked', async () => {
     fake.setDefault({ status: 401 });
-    const { generator, notices, sleeps } = resilient();
+    const { generator, notices, sleeps, lines } = resilient();
     expect(await complete(generator, request())).toBe(await complete(createScriptedGenerator(), request()));
     expect(fake.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
-    expect(notices[0]!.message).toMatch(/^openai failed \(HTTP 401: Incorrect API key provided.*\); used scripted for this turn$/);
+    expect(notices[0]!.message).toBe('openai failed; the scripted generator wrote this turn.');
+    expect(lines).toEqual(['vendor openai (generator) failed: HTTP 401: Incorrect API key provided: [redacted].; the scripted generator wrote this turn']);
   });
 
   it('keeps the partial text without duplicating it when the stream is cut mid-way', async () => {

@@ -8,6 +8,8 @@
  * | `ELEVENLABS_BASE_URL` | elevenlabs | the ElevenLabs API |
  * | `ELEVENLABS_TTS_MODEL` | elevenlabs | `eleven_flash_v2_5` |
  * | `ESPEAK_WORKERS` | espeak (and the fallback) | one per core, at most 8 |
+ * | `SYNTHESIZER_TIMEOUT_MS` | elevenlabs | `3000`: the longest an attempt waits for its first audio, and for each chunk after |
+ * | `SYNTHESIZER_BUDGET_MS` | elevenlabs | `4000`: the longest a clause waits for its first audio, all attempts together, before eSpeak speaks it |
  *
  * ElevenLabs gives character timestamps; their visemes come from eSpeak's phonemizer, so both
  * vendors share one phoneme-to-viseme table.
@@ -15,12 +17,14 @@
 import { createElevenLabsSynthesizer } from './elevenlabs';
 import { createEspeakSynthesizer, phonemize } from './espeak';
 import type { Synthesizer } from './port';
+import { secretsOf } from '../redact';
+import { limitFrom, type ResilienceOptions } from '../resilience';
 import { phonemesToVisemes } from './visemes';
 
 export const synthesizerNames = ['espeak', 'elevenlabs', 'none'] as const;
 export type SynthesizerName = (typeof synthesizerNames)[number];
 
-export const synthesizerVariables = ['SYNTHESIZER', 'ELEVENLABS_API_KEY', 'ELEVENLABS_BASE_URL', 'ELEVENLABS_TTS_MODEL', 'ESPEAK_WORKERS'] as const;
+export const synthesizerVariables = ['SYNTHESIZER', 'ELEVENLABS_API_KEY', 'ELEVENLABS_BASE_URL', 'ELEVENLABS_TTS_MODEL', 'ESPEAK_WORKERS', 'SYNTHESIZER_TIMEOUT_MS', 'SYNTHESIZER_BUDGET_MS'] as const;
 
 /** ESPEAK_WORKERS: eSpeak processes shared by every session (default: one per core, at most 8). */
 export const espeakWorkersFrom = (env: Record<string, string | undefined>): number | undefined => {
@@ -31,6 +35,16 @@ export const espeakWorkersFrom = (env: Record<string, string | undefined>): numb
   return workers;
 };
 
+/**
+ * A vendor voice's time limits and the keys to blank from its failures in the log, for
+ * `resilientSynthesizer(vendor, espeak, { ...synthesisLimitsFrom(env), breaker, log })`.
+ */
+export const synthesisLimitsFrom = (env: Record<string, string | undefined>): Pick<ResilienceOptions, 'timeoutMs' | 'budgetMs' | 'secrets'> => ({
+  timeoutMs: limitFrom(env, 'SYNTHESIZER_TIMEOUT_MS', 3000),
+  budgetMs: limitFrom(env, 'SYNTHESIZER_BUDGET_MS', 4000),
+  secrets: secretsOf(env),
+});
+
 export const createSynthesizer = (name: SynthesizerName, env: Record<string, string | undefined>): Synthesizer | null => {
   if (name === 'none') return null;
   const workers = espeakWorkersFrom(env);
@@ -40,6 +54,7 @@ export const createSynthesizer = (name: SynthesizerName, env: Record<string, str
   if (!apiKey) throw new Error('ELEVENLABS_API_KEY is not set: the elevenlabs synthesizer needs it. Use SYNTHESIZER=espeak to run without one.');
   const baseUrl = env.ELEVENLABS_BASE_URL?.trim();
   if (baseUrl && !/^https?:\/\//.test(baseUrl)) throw new Error(`ELEVENLABS_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  synthesisLimitsFrom(env);
   return createElevenLabsSynthesizer({
     apiKey,
     ...(baseUrl ? { baseUrl } : {}),

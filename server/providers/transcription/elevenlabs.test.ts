@@ -28,8 +28,9 @@ const scribe = () => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: 
 
 const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
-  const transcriber = resilientTranscriber(scribe(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
-  return { transcriber, sleeps };
+  const lines: string[] = [];
+  const transcriber = resilientTranscriber(scribe(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, log: (line) => lines.push(line) });
+  return { transcriber, sleeps, lines };
 };
 
 afterEach(() => {
@@ -95,20 +96,20 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
 
   it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
     fake.failNext(3, { status: 500 });
-    const { transcriber, sleeps } = resilient();
+    const { transcriber, sleeps, lines } = resilient();
     const error = await failure(transcriber.transcribe(utterance()));
-    expect(error.message).toBe(
-      'elevenlabs could not transcribe the utterance (HTTP 500: An internal server error occurred. Please try again. (internal_server_error)) after 3 attempts',
-    );
+    expect(error.message).toBe('elevenlabs could not transcribe the utterance');
+    expect(lines).toEqual(['vendor elevenlabs (transcription) failed: HTTP 500: An internal server error occurred. Please try again. (internal_server_error) (3 attempts); the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(3);
     expect(sleeps).toHaveLength(2);
   });
 
   it('does not retry a 401 invalid_api_key', async () => {
     fake.setDefault({ status: 401 });
-    const { transcriber, sleeps } = resilient();
+    const { transcriber, sleeps, lines } = resilient();
     const error = await failure(transcriber.transcribe(utterance()));
-    expect(error.message).toBe('elevenlabs could not transcribe the utterance (HTTP 401: Invalid API key (invalid_api_key))');
+    expect(error.message).toBe('elevenlabs could not transcribe the utterance');
+    expect(lines).toEqual(['vendor elevenlabs (transcription) failed: HTTP 401: Invalid API key (invalid_api_key); the utterance was not transcribed']);
     expect(error.details.status).toBe(401);
     expect(fake.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
@@ -117,7 +118,7 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
   it('times out a request ElevenLabs does not answer, and retries it', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
-    const { transcriber } = resilient(100);
+    const { transcriber, lines } = resilient(100);
     const failed = failure(transcriber.transcribe(utterance()));
     // Each attempt's time runs out, on fake time, once the server holds its request.
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -126,7 +127,8 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
     }
     const error = await failed;
     expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('elevenlabs could not transcribe the utterance (timed out after 100 ms) after 3 attempts');
+    expect(error.message).toBe('elevenlabs could not transcribe the utterance in time');
+    expect(lines).toEqual(['vendor elevenlabs (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(3);
   });
 

@@ -29,8 +29,9 @@ const gemini = () => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake
 /** The vendor behind the real retry wrapper, with a sleep that only records. */
 const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
-  const transcriber = resilientTranscriber(gemini(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
-  return { transcriber, sleeps };
+  const lines: string[] = [];
+  const transcriber = resilientTranscriber(gemini(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, log: (line) => lines.push(line) });
+  return { transcriber, sleeps, lines };
 };
 
 afterEach(() => {
@@ -103,9 +104,10 @@ describe('gemini transcriber behind resilientTranscriber', () => {
 
   it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
     fake.failNext(3, { status: 500 });
-    const { transcriber, sleeps } = resilient();
+    const { transcriber, sleeps, lines } = resilient();
     const error = await failure(transcriber.transcribe(utterance()));
-    expect(error.message).toMatch(/^gemini could not transcribe the utterance \(HTTP 500: An internal error has occurred.*\) after 3 attempts$/);
+    expect(error.message).toBe('gemini could not transcribe the utterance');
+    expect(lines).toEqual([expect.stringMatching(/^vendor gemini \(transcription\) failed: HTTP 500: An internal error has occurred.* \(3 attempts\); the utterance was not transcribed$/)]);
     expect(error.details.status).toBe(500);
     expect(fake.requests).toHaveLength(3);
     // Equal jitter with random() = 0.5: 3/4 of 250 ms, then of 500 ms.
@@ -114,9 +116,10 @@ describe('gemini transcriber behind resilientTranscriber', () => {
 
   it('does not retry a 401: a bad key does not get better', async () => {
     fake.setDefault({ status: 401 });
-    const { transcriber, sleeps } = resilient();
+    const { transcriber, sleeps, lines } = resilient();
     const error = await failure(transcriber.transcribe(utterance()));
-    expect(error.message).toMatch(/^gemini could not transcribe the utterance \(HTTP 401: API key not valid.*\)$/);
+    expect(error.message).toBe('gemini could not transcribe the utterance');
+    expect(lines).toEqual([expect.stringMatching(/^vendor gemini \(transcription\) failed: HTTP 401: API key not valid.*; the utterance was not transcribed$/)]);
     expect(fake.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
@@ -124,7 +127,7 @@ describe('gemini transcriber behind resilientTranscriber', () => {
   it('times out a request Gemini does not answer, and retries it', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
-    const { transcriber } = resilient(100);
+    const { transcriber, lines } = resilient(100);
     const failed = failure(transcriber.transcribe(utterance()));
     // Each attempt's time runs out, on fake time, once the server holds its request.
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -133,7 +136,8 @@ describe('gemini transcriber behind resilientTranscriber', () => {
     }
     const error = await failed;
     expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('gemini could not transcribe the utterance (timed out after 100 ms) after 3 attempts');
+    expect(error.message).toBe('gemini could not transcribe the utterance in time');
+    expect(lines).toEqual(['vendor gemini (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(3);
   });
 

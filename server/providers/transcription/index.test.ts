@@ -6,7 +6,7 @@ import { createTranscriber, transcriberNames, transcriberVariables, type Transcr
 import type { TranscriptionRequest } from './port';
 
 const utterance: TranscriptionRequest = { pcm: new Int16Array(1600), sampleRate: 16_000 };
-const noWait = { breaker: null, sleep: async () => undefined };
+const noWait = { breaker: null, sleep: async () => undefined, log: () => undefined };
 
 let gemini: FakeGemini;
 let elevenlabs: FakeElevenLabs;
@@ -67,7 +67,7 @@ describe('createTranscriber(name, env)', () => {
       await vi.advanceTimersByTimeAsync(100);
     }
     await expect(transcribed).rejects.toMatchObject({
-      message: 'openai could not transcribe the utterance (timed out after 100 ms) after 2 attempts',
+      message: 'openai could not transcribe the utterance in time',
       details: { timeout: true },
     });
   });

@@ -18,13 +18,18 @@
  * | `WHISPER_BASE_URL` | openai | required, e.g. `http://localhost:8000/v1` |
  * | `WHISPER_MODEL` | openai | `whisper-1` |
  * | `WHISPER_API_KEY` | openai | `none` (local servers need no key) |
- * | `TRANSCRIBER_TIMEOUT_MS` | all | `15000`: the limit for one attempt, upload to answer |
+ * | `TRANSCRIBER_TIMEOUT_MS` | all | `8000`: the limit for one attempt, upload to answer |
+ * | `TRANSCRIBER_BUDGET_MS` | all | `12000`: the limit for all attempts together; then the human is asked to type |
+ *
+ * A vendor's failures are logged (`options.log`, default standard error) with the environment's
+ * keys blanked; the error thrown names the vendor, never its words.
  */
 import { createElevenLabsTranscriber } from './elevenlabs';
 import { createGeminiTranscriber } from './gemini';
 import { createOpenAITranscriber } from './openai';
 import type { Transcriber } from './port';
-import { resilientTranscriber, type ResilienceOptions } from '../resilience';
+import { secretsOf } from '../redact';
+import { limitFrom, resilientTranscriber, type ResilienceOptions } from '../resilience';
 
 export const transcriberNames = ['none', 'gemini', 'elevenlabs', 'openai'] as const;
 export type TranscriberName = (typeof transcriberNames)[number];
@@ -40,6 +45,7 @@ export const transcriberVariables = [
   'WHISPER_MODEL',
   'WHISPER_API_KEY',
   'TRANSCRIBER_TIMEOUT_MS',
+  'TRANSCRIBER_BUDGET_MS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -50,14 +56,6 @@ const required = (env: Env, variable: string, vendor: string, hint: string): str
   return value;
 };
 
-const timeoutFrom = (env: Env): number => {
-  const raw = env.TRANSCRIBER_TIMEOUT_MS?.trim();
-  if (!raw) return 15_000;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`TRANSCRIBER_TIMEOUT_MS must be a positive number of milliseconds, got "${raw}"`);
-  return ms;
-};
-
 const urlFrom = (env: Env, variable: string, example: string): string | undefined => {
   const value = env[variable]?.trim();
   if (!value) return undefined;
@@ -66,8 +64,8 @@ const urlFrom = (env: Env, variable: string, example: string): string | undefine
   return value;
 };
 
-/** Retries, breaker, sleep and jitter for the vendor; the time limit comes from `TRANSCRIBER_TIMEOUT_MS`. */
-export type CreateTranscriberOptions = Omit<ResilienceOptions, 'timeoutMs'>;
+/** Retries, breaker, sleep, jitter and log for the vendor; the time limits come from the environment. */
+export type CreateTranscriberOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'>;
 
 /** Returns null for `none`; throws an error naming the variable when one is missing or malformed. */
 export const createTranscriber = (name: TranscriberName, env: Env, options: CreateTranscriberOptions = {}): Transcriber | null => {
@@ -75,7 +73,8 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Crea
   if (!transcriberNames.includes(name)) {
     throw new Error(`TRANSCRIBER must be one of ${transcriberNames.join(', ')}, got "${String(name)}"`);
   }
-  const timeoutMs = timeoutFrom(env);
+  const timeoutMs = limitFrom(env, 'TRANSCRIBER_TIMEOUT_MS', 8000);
+  const budgetMs = limitFrom(env, 'TRANSCRIBER_BUDGET_MS', 12_000);
   const vendor =
     name === 'gemini'
       ? createGeminiTranscriber({
@@ -94,5 +93,5 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Crea
             model: env.WHISPER_MODEL?.trim() || undefined,
             apiKey: env.WHISPER_API_KEY?.trim() || 'none',
           });
-  return resilientTranscriber(vendor, { ...options, timeoutMs });
+  return resilientTranscriber(vendor, { secrets: secretsOf(env), ...options, timeoutMs, budgetMs });
 };

@@ -29,8 +29,9 @@ const whisper = () => createOpenAITranscriber({ apiKey: 'sk-local', baseUrl: fak
 
 const resilient = (timeoutMs = 2000) => {
   const sleeps: number[] = [];
-  const transcriber = resilientTranscriber(whisper(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
-  return { transcriber, sleeps };
+  const lines: string[] = [];
+  const transcriber = resilientTranscriber(whisper(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, log: (line) => lines.push(line) });
+  return { transcriber, sleeps, lines };
 };
 
 afterEach(() => {
@@ -94,20 +95,20 @@ describe('openai transcriber behind resilientTranscriber', () => {
 
   it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
     fake.failNext(3, { status: 500 });
-    const { transcriber, sleeps } = resilient();
+    const { transcriber, sleeps, lines } = resilient();
     const error = await failure(transcriber.transcribe(utterance()));
-    expect(error.message).toBe(
-      'openai could not transcribe the utterance (HTTP 500: The server had an error while processing your request. Sorry about that!) after 3 attempts',
-    );
+    expect(error.message).toBe('openai could not transcribe the utterance');
+    expect(lines).toEqual(['vendor openai (transcription) failed: HTTP 500: The server had an error while processing your request. Sorry about that! (3 attempts); the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(3);
     expect(sleeps).toHaveLength(2);
   });
 
   it('does not retry a 401', async () => {
     fake.setDefault({ status: 401 });
-    const { transcriber, sleeps } = resilient();
+    const { transcriber, sleeps, lines } = resilient();
     const error = await failure(transcriber.transcribe(utterance()));
-    expect(error.message).toBe('openai could not transcribe the utterance (HTTP 401: Incorrect API key provided: sk-bad.)');
+    expect(error.message).toBe('openai could not transcribe the utterance');
+    expect(lines).toEqual(['vendor openai (transcription) failed: HTTP 401: Incorrect API key provided: [redacted].; the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
@@ -115,7 +116,7 @@ describe('openai transcriber behind resilientTranscriber', () => {
   it('times out a request the server does not answer, and retries it', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
-    const { transcriber } = resilient(100);
+    const { transcriber, lines } = resilient(100);
     const failed = failure(transcriber.transcribe(utterance()));
     // Each attempt's time runs out, on fake time, once the server holds its request.
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -124,13 +125,16 @@ describe('openai transcriber behind resilientTranscriber', () => {
     }
     const error = await failed;
     expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('openai could not transcribe the utterance (timed out after 100 ms) after 3 attempts');
+    expect(error.message).toBe('openai could not transcribe the utterance in time');
+    expect(lines).toEqual(['vendor openai (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(3);
   });
 
-  it('says why when the server cannot be reached', async () => {
+  it('says why in the log when the server cannot be reached', async () => {
     const nowhere = createOpenAITranscriber({ apiKey: 'none', baseUrl: 'http://127.0.0.1:9/v1' });
-    const error = await failure(resilientTranscriber(nowhere, { retries: 0, timeoutMs: 2000 }).transcribe(utterance()));
-    expect(error.message).toMatch(/^openai could not transcribe the utterance \(Connection error/);
+    const lines: string[] = [];
+    const error = await failure(resilientTranscriber(nowhere, { retries: 0, timeoutMs: 2000, log: (line) => lines.push(line) }).transcribe(utterance()));
+    expect(error.message).toBe('openai could not transcribe the utterance');
+    expect(lines).toEqual([expect.stringMatching(/^vendor openai \(transcription\) failed: Connection error/)]);
   });
 });

@@ -1,0 +1,109 @@
+/**
+ * What every HTTP answer carries and every request is held to, in one place: security headers
+ * (a Content-Security-Policy that allows no inline script, nosniff, no framing, no referrer),
+ * a body limit with a clear 413, and the public address join links are built from.
+ *
+ * ```ts
+ * app.use(securityHeaders({ publicUrl: config.publicUrl, livekitUrl: config.livekit?.url }));
+ * app.use(limitBodies());
+ * const origin = publicOrigin({ publicUrl: config.publicUrl });
+ * const link = `${origin(c)}/room/${id}?token=${token}`;
+ * ```
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+
+export interface SecurityOptions {
+  /** PUBLIC_URL, when set: its WebSocket origin is allowed to the client besides its own origin. */
+  publicUrl?: string | null;
+  /** LIVEKIT_URL, when set: browsers connect there for media (signalling socket and its HTTP checks). */
+  livekitUrl?: string | null;
+}
+
+/** `wss://host` and `https://host` for `https://host/path` (and the ws/http pair likewise). */
+const socketAndHttp = (url: string): string[] => {
+  const { host, protocol } = new URL(url);
+  const secure = protocol === 'https:' || protocol === 'wss:';
+  return [`${secure ? 'wss' : 'ws'}://${host}`, `${secure ? 'https' : 'http'}://${host}`];
+};
+
+/**
+ * The headers on every response: HTML, API, assets and errors alike. What the client needs and
+ * nothing more: its own scripts (and the microphone's AudioWorklet, loaded from a blob: URL),
+ * styles (React and the WebXR emulator set some inline; no script can be), textures that glTF
+ * unpacks into blob: URLs, sockets to this server (and LiveKit when configured). No frame may
+ * hold the room, and links leave no referrer: join links carry tokens.
+ */
+export const securityHeaders = (options: SecurityOptions = {}): MiddlewareHandler => {
+  const extraConnect = [...(options.publicUrl ? socketAndHttp(options.publicUrl) : []), ...(options.livekitUrl ? socketAndHttp(options.livekitUrl) : [])];
+  const headers = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", 'blob:'],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      mediaSrc: ["'self'", 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'", 'blob:', 'data:', ...new Set(extraConnect)],
+      workerSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: 'DENY',
+    referrerPolicy: 'no-referrer',
+    // TLS is the proxy's: a header pinning HTTPS on localhost would outlive this server.
+    strictTransportSecurity: false,
+  });
+  return async (c, next) => {
+    await headers(c, next);
+    // API answers hold tokens and session state: never cached on the way.
+    if (c.req.path.startsWith('/api/')) c.header('Cache-Control', 'no-store');
+  };
+};
+
+/** No endpoint takes more: sessions are made from a few fields; LiveKit's webhooks have their own, lower limit. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Refuses a body over `maxBytes` with 413 and a message saying the limit: at once when its
+ * Content-Length says so (nothing of it is read), else as soon as that much has arrived. The
+ * connection closes after the answer, so the rest is never waited for.
+ */
+export const limitBodies = (maxBytes = MAX_BODY_BYTES): MiddlewareHandler =>
+  bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => c.json({ error: 'too-large', message: `Request bodies are limited to ${maxBytes} bytes.` }, 413, { Connection: 'close' }),
+  });
+
+export interface PublicOriginOptions {
+  /** PUBLIC_URL without its trailing slash, or null. */
+  publicUrl: string | null;
+  /** Where the warning goes when links are built behind a proxy without PUBLIC_URL. Default: standard error. */
+  warn?: (line: string) => void;
+}
+
+const forwarded = ['forwarded', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for'] as const;
+
+/**
+ * Where join links point: PUBLIC_URL when set. Otherwise the address the request came to, which
+ * is right on localhost and for direct connections; behind a proxy (X-Forwarded-* or Forwarded
+ * headers) it may be the proxy's view of this server, so the first such request warns, once,
+ * loudly. Forwarded headers are never trusted for the address: anyone can send them.
+ */
+export const publicOrigin = (options: PublicOriginOptions): ((c: Context) => string) => {
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let warned = false;
+  return (c) => {
+    if (options.publicUrl) return options.publicUrl;
+    const origin = new URL(c.req.url).origin;
+    const proxy = forwarded.find((name) => c.req.header(name) !== undefined);
+    if (proxy && !warned) {
+      warned = true;
+      warn(`WARNING: PUBLIC_URL is not set and requests come through a proxy (${proxy} header): join links point to ${origin}, which people may not reach. Set PUBLIC_URL to the address they use, e.g. PUBLIC_URL=https://rehearse.example.org`);
+    }
+    return origin;
+  };
+};
