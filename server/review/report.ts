@@ -129,7 +129,8 @@ export const readLog = (stored: readonly unknown[]): SessionEvent[] => {
       continue;
     }
     const repaired = repair(raw);
-    if (repaired && SessionEvent.safeParse(repaired).success) events.push(repaired as SessionEvent);
+    // An audience this version's schema does not know (a newer one's) keeps the event: audienceOf reads it.
+    if (repaired && SessionEvent.safeParse({ ...repaired, audience: undefined }).success) events.push(repaired as SessionEvent);
   }
   return events;
 };
@@ -150,7 +151,7 @@ const repair = (raw: unknown): unknown => {
       participants: e.participants.map((p: Record<string, unknown>) => ({ name: p?.id, kind: 'ai', present: false, speakingRate: defaultSpeakingRate, ...p })),
     };
   }
-  return null;
+  return e;
 };
 
 /** Who may see an event's item. Issue 16 gives events an audience (everyone, instructors, a seat): values not known here count as instructors only. */
@@ -238,7 +239,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   const proposals = new Map<string, TimelineItem>();
   const push = (item: TimelineItem, event: SessionEvent) => {
     const audience = audienceOf(event);
-    timeline.push(audience ? { ...item, audience } : item);
+    if (audience) item.audience = audience;
+    timeline.push(item);
   };
 
   for (const e of events) {
