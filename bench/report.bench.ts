@@ -100,6 +100,8 @@ export const twoHourLog = (scene: LoadedScene, seed = 1): SessionEvent[] => {
 
 export default async function reportBench(): Promise<BenchResult[]> {
   const scene = await loadScene(sceneFile);
+  // The scene file's handle closes on a later turn of the event loop, which the builds below would hold up.
+  await new Promise((resolve) => setImmediate(resolve));
   // As the store gives them: parsed JSON. A log per build, so no build reuses another's memoised words.
   const logs = Array.from({ length: 6 }, (_, i) => JSON.parse(JSON.stringify(twoHourLog(scene, i + 1))) as unknown[]);
   const build = (stored: unknown[]) => {

@@ -2,10 +2,15 @@
  * The report's figures against hand-computed ones on a known log (tests/fixtures/review-log.ts),
  * and the logs that must still give a sensible report: none, no utterances, aborted, old shapes.
  */
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { knownLog } from '../../tests/fixtures/review-log';
+import { driveSession } from '../conversation/drive';
 import type { SessionEvent } from '../engine/events';
 import { breakdownKinds } from '../metrics/breakdowns';
+import { runMetrics } from '../metrics/metrics';
+import { createScriptedGenerator } from '../providers/generator/scripted';
+import { loadScenes } from '../scene/load';
 import { createReportCache } from './cache';
 import { fillersIn } from './fillers';
 import { readLog, Report, reportFor, reportOf, type ParticipantReport } from './report';
@@ -177,6 +182,37 @@ describe('the report of a known log', () => {
     expect(texts('ben')).not.toContain('For Cy only');
     expect(texts('cy')).not.toContain('For someone new');
   });
+});
+
+describe('the report and metrics.ts', () => {
+  it('give the same figures for simulated runs of every shipped scene', async () => {
+    for (const scene of await loadScenes(fileURLToPath(new URL('../../scenes/', import.meta.url)))) {
+      const events = await driveSession(scene, { seed: 3, generator: createScriptedGenerator() });
+      const report = reportOf(events, scene);
+      const metrics = runMetrics(events, scene);
+      const rounded = (x: number | null, digits: number) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
+      expect(report, scene.id).toMatchObject({
+        turns: metrics.turns,
+        words: metrics.words,
+        answeredNext: rounded(metrics.answeredNext, 3),
+        evenness: rounded(metrics.evenness, 1),
+        breakdowns: { count: metrics.breakdowns, kinds: metrics.breakdownKinds },
+        interruptions: metrics.interruptions,
+        backchannels: metrics.backchannels,
+        impromptuPhases: metrics.impromptuPhases,
+        endReason: metrics.endReason,
+      });
+      expect(report.breakdowns.list.map((b) => b.utterance), scene.id).toEqual(metrics.breakdownDetails.map((b) => b.utterance));
+      for (const [id, figures] of Object.entries(metrics.participants)) {
+        expect(report.participants.find((p) => p.id === id), `${scene.id} ${id}`).toMatchObject({
+          turns: figures.turns,
+          words: figures.words,
+          speakingMs: Math.round(figures.speakingMs),
+          speakingShare: rounded(figures.speakingShare, 3),
+        });
+      }
+    }
+  }, 60_000);
 });
 
 describe('reports of logs with little or nothing in them', () => {

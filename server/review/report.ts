@@ -1,8 +1,11 @@
 /**
  * A session's report (issue 17, the verification stage): what the dashboard, the trainee's debrief
  * and the exports show, computed from the event log alone. Pure and browser-safe: events and the
- * scene in, a `Report` out; the session-level figures are metrics/metrics.ts's, so the simulator's
- * summary and the dashboard cannot disagree.
+ * scene in, a `Report` out. Its figures are metrics/metrics.ts's (the same definitions: evenness,
+ * answered-next, speaking time; breakdowns by breakdowns.ts's rules), and report.test.ts checks
+ * they agree with `runMetrics` on simulated runs, so the simulator's summary and the dashboard
+ * cannot disagree. It does not call `runMetrics` itself: that also measures what a report does not
+ * show (similarity by word vectors, leaks, openings), which would triple a long session's build.
  *
  * Times are milliseconds from the session's start (its `session-start` event). An utterance runs
  * from its start (`spoken.start` for transcribed speech, else the event's `t`) for its length
@@ -23,8 +26,9 @@ import { z } from 'zod';
 import type { Role } from '../auth/claims';
 import { PairType, SessionEvent, type EventOf } from '../engine/events';
 import { countWords, defaultSpeakingRate, speakingMs } from '../engine/words';
-import { breakdownKinds } from '../metrics/breakdowns';
-import { runMetrics } from '../metrics/metrics';
+import { breakdownKinds, breakdownsOf, breakdownUtterances, countKinds } from '../metrics/breakdowns';
+import { evennessOf } from '../metrics/metrics';
+import { repetitionOf } from '../metrics/repetition';
 import { participantKinds, type LoadedScene } from '../scene/schema';
 import { fillersIn, fillerWords, type Filler } from './fillers';
 
@@ -193,7 +197,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   const start = events.find((e): e is EventOf<'session-start'> => e.type === 'session-start');
   const origin = start?.t ?? 0;
   const at = (t: number) => Math.max(0, Math.round(t - origin));
-  const metrics = runMetrics(events, scene);
+  const utterances = events.filter((e): e is EventOf<'utterance'> => e.type === 'utterance');
 
   // Everyone in the session: its start's list, else the scene's; then anyone else the log names.
   const people = new Map<string, { name: string; kind: ParticipantReport['kind']; rate: number | undefined }>();
@@ -210,6 +214,9 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   };
 
   interface Tally {
+    turns: number;
+    words: number;
+    speakingMs: number;
     fillers: Map<Filler, number>;
     interruptionsMade: number;
     interruptionsReceived: number;
@@ -223,7 +230,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     person(id);
     let found = tallies.get(id);
     if (!found) {
-      found = { fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [] };
+      found = { turns: 0, words: 0, speakingMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [] };
       tallies.set(id, found);
     }
     return found;
@@ -233,6 +240,9 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   const timeline: TimelineItem[] = [];
   const spans = new Map<string, { startMs: number; endMs: number }>();
   let previous: { speaker: string; endMs: number; question: string | null } | null = null;
+  let questions = 0;
+  let answered = 0;
+  let words = 0;
   let lastMs = 0;
   const openImpromptu = new Map<string, TimelineItem>();
   let openSnippet: TimelineItem | null = null;
@@ -248,18 +258,30 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     lastMs = Math.max(lastMs, t);
     switch (e.type) {
       case 'utterance': {
+        const said = countWords(e.text);
+        // metrics.ts's speaking time: the logged duration, else the words at the speaker's rate.
+        const length = e.durationMs > 0 ? e.durationMs : speakingMs(said, person(e.speaker).rate);
         const startMs = at(e.spoken?.start ?? e.t);
-        const length = e.spoken ? e.spoken.end - e.spoken.start : e.durationMs > 0 ? e.durationMs : speakingMs(countWords(e.text), person(e.speaker).rate);
-        const endMs = startMs + Math.max(0, Math.round(length));
+        const endMs = startMs + Math.max(0, Math.round(e.spoken ? e.spoken.end - e.spoken.start : length));
         spans.set(e.id, { startMs, endMs });
         lastMs = Math.max(lastMs, endMs);
         const mine = tally(e.speaker);
+        mine.turns += 1;
+        mine.words += said;
+        mine.speakingMs += length;
+        words += said;
         for (const filler of fillersIn(e.text)) mine.fillers.set(filler, (mine.fillers.get(filler) ?? 0) + 1);
         if (e.pair === 'question') mine.questionsAsked += 1;
         if (previous && previous.speaker !== e.speaker) mine.latencies.push(Math.max(0, startMs - previous.endMs));
-        if (previous?.question && previous.question === e.speaker) mine.questionsAnswered += 1;
+        if (previous?.question && previous.question === e.speaker) {
+          mine.questionsAnswered += 1;
+          answered += 1;
+        }
         const question = e.pair === 'question' && e.addressee !== null ? e.addressee : null;
-        if (question) tally(question).questionsReceived += 1;
+        if (question) {
+          tally(question).questionsReceived += 1;
+          questions += 1;
+        }
         previous = { speaker: e.speaker, endMs, question };
         push({ kind: 'utterance', participant: e.speaker, startMs, endMs, text: e.text, utterance: e.id, addressee: e.addressee, pair: e.pair }, e);
         break;
@@ -330,20 +352,20 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   if (openSnippet) openSnippet.endMs = lastMs;
   timeline.sort((a, b) => a.startMs - b.startMs);
 
+  const totalMs = [...tallies.values()].reduce((sum, mine) => sum + mine.speakingMs, 0);
   const participants = [...tallies.entries()].map(([id, mine]): ParticipantReport => {
     const { name, kind } = person(id);
-    const figures = metrics.participants[id] ?? { turns: 0, words: 0, speakingMs: 0, speakingShare: 0 };
     const latencies = [...mine.latencies].sort((a, b) => a - b);
     const fillers = [...mine.fillers.entries()].sort((a, b) => b[1] - a[1] || fillerWords.indexOf(a[0]) - fillerWords.indexOf(b[0]));
     return {
       id,
       name,
       kind,
-      speakingMs: Math.round(figures.speakingMs),
-      speakingShare: round3(figures.speakingShare),
-      turns: figures.turns,
-      words: figures.words,
-      wordsPerMinute: figures.speakingMs > 0 ? round1(figures.words / (figures.speakingMs / 60_000)) : null,
+      speakingMs: Math.round(mine.speakingMs),
+      speakingShare: totalMs > 0 ? round3(mine.speakingMs / totalMs) : 0,
+      turns: mine.turns,
+      words: mine.words,
+      wordsPerMinute: mine.speakingMs > 0 ? round1(mine.words / (mine.speakingMs / 60_000)) : null,
       fillers: { count: fillers.reduce((sum, [, n]) => sum + n, 0), list: fillers.map(([filler, n]) => ({ filler, count: n })) },
       interruptionsMade: mine.interruptionsMade,
       interruptionsReceived: mine.interruptionsReceived,
@@ -355,26 +377,31 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     };
   });
 
+  const counted = (type: SessionEvent['type']) => events.filter((e) => e.type === type).length;
+  const end = events.findLast((e): e is EventOf<'end'> => e.type === 'end');
   const aborted = events.some((e) => e.type === 'system' && e.code === 'server-restarted');
+  // Evenness over the same population as metrics.ts: everyone listed at the start, silent ones with 0 words, and anyone else who spoke.
+  const evenness = evennessOf(participants.filter((p) => p.turns > 0 || start?.participants.some((s) => s.id === p.id)).map((p) => p.words));
+  const breakdowns = breakdownsOf(utterances, repetitionOf(utterances), scene);
   return {
     scene: start?.scene ?? scene?.id ?? null,
     title: start?.title ?? scene?.title ?? null,
-    seed: metrics.seed,
+    seed: start?.seed ?? null,
     lastSeq: events.reduce((last, e) => Math.max(last, e.seq), 0),
-    endReason: metrics.endReason ?? (aborted ? 'aborted' : null),
+    endReason: end?.reason ?? (aborted ? 'aborted' : null),
     durationMs: lastMs,
-    turns: metrics.turns,
-    words: metrics.words,
-    answeredNext: metrics.answeredNext === null ? null : round3(metrics.answeredNext),
-    evenness: metrics.evenness === null ? null : round1(metrics.evenness),
+    turns: utterances.length,
+    words,
+    answeredNext: questions > 0 ? round3(answered / questions) : null,
+    evenness: evenness === null ? null : round1(evenness),
     breakdowns: {
-      count: metrics.breakdowns,
-      kinds: metrics.breakdownKinds,
-      list: metrics.breakdownDetails.map((b) => ({ utterance: b.utterance, kind: b.kind, ...(b.rule ? { rule: b.rule } : {}), startMs: spans.get(b.utterance)?.startMs ?? 0 })),
+      count: breakdownUtterances(breakdowns),
+      kinds: countKinds(breakdowns),
+      list: breakdowns.map((b) => ({ utterance: b.utterance, kind: b.kind, ...(b.rule ? { rule: b.rule } : {}), startMs: spans.get(b.utterance)?.startMs ?? 0 })),
     },
-    interruptions: metrics.interruptions,
-    backchannels: metrics.backchannels,
-    impromptuPhases: metrics.impromptuPhases,
+    interruptions: counted('interruption'),
+    backchannels: counted('backchannel'),
+    impromptuPhases: counted('impromptu-start'),
     participants,
     timeline,
   };
