@@ -159,6 +159,20 @@ describe('the report of a known log', () => {
     ]);
   });
 
+  it('measures gaze at the speaker from a human\'s gaze changes, over others\' speech after the first', () => {
+    const [start] = knownLog;
+    const line = (seq: number, id: string, speaker: string, t: number, durationMs: number): SessionEvent => ({ seq, t, type: 'utterance', id, speaker, text: 'Fine.', addressee: null, pair: 'none', act: 'statement', snippet: 'main', source: 'ai', durationMs });
+    const gaze = (seq: number, t: number, at: string | null): SessionEvent => ({ seq, t, type: 'gaze', participant: 'cy', at, audience: 'observers' });
+    const report = reportOf([start!, line(2, 'u1', 'ana', 0, 4000), gaze(3, 1000, 'ana'), gaze(4, 3000, 'ben'), line(5, 'u2', 'ben', 5000, 4000), gaze(6, 7000, null), line(7, 'u3', 'cy', 10_000, 2000), gaze(8, 12_500, 'ana'), line(9, 'u4', 'ana', 13_000, 2000)]);
+    // Heard from 1 s on: u1 3000 ms (at Ana 2000), u2 4000 (at Ben 2000, then nobody), u4 2000 (at Ana 2000); Cy's own u3 does not count.
+    expect(report.participants.map((p) => [p.id, p.gazeAtSpeakerShare])).toEqual([
+      ['ana', null],
+      ['ben', null],
+      ['cy', 0.667],
+    ]);
+    expect(report.timeline.some((item) => item.kind !== 'utterance')).toBe(false);
+  });
+
   it('shows a participant everything but the instructors\' items; instructors see all', () => {
     const mine = reportFor(report, { role: 'participant', participant: 'cy' });
     expect(mine.timeline).toEqual(report.timeline.filter((item) => item.kind !== 'instructor'));

@@ -87,8 +87,9 @@ export const ParticipantReport = z.object({
    */
   responseLatencyMs: z.object({ median: z.number().nullable(), p90: z.number().nullable(), samples: count }),
   /**
-   * For humans with head tracking, the share of others' speaking time their head pointed at the
-   * speaker. Null: the client does not report head pose to the server yet, so nothing is logged.
+   * For humans with head tracking (their client logs `gaze` events in VR): the share of others'
+   * speaking time, from their first gaze event on, during which their head pointed at the speaker.
+   * Null without gaze events (on a desktop, for personas, in logs from before gaze was logged).
    */
   gazeAtSpeakerShare: share.nullable(),
 });
@@ -182,6 +183,33 @@ export const reportFor = (report: Report, viewer: Viewer): Report =>
 /** System codes that record what the instructor did. */
 const instructorCodes = new Set(['direction', 'take-over', 'hand-back', 'stand-in', 'paused', 'resumed', 'turn-skipped', 'session-started']);
 
+interface Speech {
+  speaker: string;
+  startMs: number;
+  endMs: number;
+}
+
+/** `gazeAtSpeakerShare` from one participant's gaze changes (in time order) and everyone's speech. */
+const gazeShare = (gazer: string, changes: readonly { t: number; at: string | null }[], speech: readonly Speech[]): number | null => {
+  if (changes.length === 0) return null;
+  const since = changes[0]!.t;
+  let heard = 0;
+  let watched = 0;
+  for (const s of speech) {
+    if (s.speaker === gazer) continue;
+    const from = Math.max(s.startMs, since);
+    if (s.endMs <= from) continue;
+    heard += s.endMs - from;
+    // The gaze held from change i until change i + 1 (the last one until the end).
+    for (let i = 0; i < changes.length && changes[i]!.t < s.endMs; i++) {
+      const start = Math.max(changes[i]!.t, from);
+      const end = Math.min(changes[i + 1]?.t ?? Infinity, s.endMs);
+      if (end > start && changes[i]!.at === s.speaker) watched += end - start;
+    }
+  }
+  return heard > 0 ? round3(watched / heard) : null;
+};
+
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -247,6 +275,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   const openImpromptu = new Map<string, TimelineItem>();
   let openSnippet: TimelineItem | null = null;
   const proposals = new Map<string, TimelineItem>();
+  const speech: Speech[] = [];
+  const gazes = new Map<string, { t: number; at: string | null }[]>();
   const push = (item: TimelineItem, event: SessionEvent) => {
     const audience = audienceOf(event);
     if (audience) item.audience = audience;
@@ -264,6 +294,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
         const startMs = at(e.spoken?.start ?? e.t);
         const endMs = startMs + Math.max(0, Math.round(e.spoken ? e.spoken.end - e.spoken.start : length));
         spans.set(e.id, { startMs, endMs });
+        speech.push({ speaker: e.speaker, startMs, endMs });
         lastMs = Math.max(lastMs, endMs);
         const mine = tally(e.speaker);
         mine.turns += 1;
@@ -318,6 +349,13 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       case 'hand-raise':
         push({ kind: 'hand-raise', participant: e.participant, startMs: t, endMs: t, code: e.action }, e);
         break;
+      case 'gaze': {
+        tally(e.participant);
+        const changes = gazes.get(e.participant) ?? [];
+        changes.push({ t, at: e.at });
+        gazes.set(e.participant, changes);
+        break;
+      }
       case 'slide':
         push({ kind: 'slide', participant: e.by, startMs: t, endMs: t, text: `${e.content} ${e.index + 1}`, code: e.content }, e);
         break;
@@ -373,7 +411,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       questionsReceived: mine.questionsReceived,
       questionsAnswered: mine.questionsAnswered,
       responseLatencyMs: { median: median(latencies), p90: nearestRank(latencies, 90), samples: latencies.length },
-      gazeAtSpeakerShare: null,
+      gazeAtSpeakerShare: gazeShare(id, gazes.get(id) ?? [], speech),
     };
   });
 

@@ -125,7 +125,7 @@ export interface Rooms {
 }
 
 /** Events only instructors see. */
-const forObservers = (event: SessionEvent): boolean => event.type === 'system' && event.audience === 'observers';
+const forObservers = (event: SessionEvent): boolean => (event.type === 'system' || event.type === 'gaze') && event.audience === 'observers';
 const visibleTo = (role: Role, event: SessionEvent): boolean => role !== 'participant' || !forObservers(event);
 
 /** How to turn voice input on, for clients of a server without a transcriber. */
@@ -445,6 +445,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             return null;
           case 'typing':
             conversation.typing(me!, message.active);
+            return null;
+          case 'gaze':
+            conversation.send({ type: 'gaze', participant: me!, at: message.at });
             return null;
           case 'slide': {
             // The presenters (members of the deck's owning party) and the instructor advance slides.
