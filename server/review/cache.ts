@@ -1,8 +1,8 @@
 /**
  * Reports are computed once: each session's is kept with the last seq it was built for, and built
  * again only when the log has grown since. An ended session's log no longer grows, so its report
- * is built once and then served from here. Bounded: past `max` sessions (a 2-hour session's report
- * is about a megabyte), the least recently read goes first; it is built again if asked for.
+ * is built once and then served from here. Bounded: past `max` sessions (a 2-hour session's report,
+ * half a megabyte as JSON, takes a few in memory), the least recently read goes first; built again if asked for.
  *
  * ```ts
  * const reports = createReportCache();
