@@ -13,7 +13,7 @@
  *   GET    /api/sessions/:id/transcript?format=text|json|markdown|vtt|csv   any role of the session
  *                                            (text by default; a download otherwise)
  *   GET    /api/sessions/:id/report?format=json|csv   any role of the session: review/report.ts's
- *                                            figures and timeline, as the role may see them
+ *                                            figures and timeline, as the role may see them (a download with ?format=)
  *   DELETE /api/sessions/:id                 observer or author: end the session
  *   GET    /api/sessions/:id/socket?token=&after=&stream=   the realtime protocol (protocol/messages.ts);
  *                                                  stream=livekit: live messages come on LiveKit data topics
@@ -254,7 +254,9 @@ export const createApp = (options: AppOptions) => {
     const format = c.req.query('format') ?? 'json';
     if (format !== 'json' && format !== 'csv') return problem(c, 400, 'bad-request', `format: expected json or csv; got "${format}"`);
     const report = reportOfSession(c, id, row.scene);
-    return format === 'csv' ? download(c, reportCsvOf(report), 'text/csv; charset=utf-8; header=present', id, 'report.csv') : c.json(report);
+    if (format === 'csv') return download(c, reportCsvOf(report), 'text/csv; charset=utf-8; header=present', id, 'report.csv');
+    // Asked for by name, JSON is an export to save too; without ?format= it is the dashboard's data.
+    return c.req.query('format') ? download(c, JSON.stringify(report), 'application/json; charset=utf-8', id, 'report.json') : c.json(report);
   });
 
   app.delete('/api/sessions/:id', authorize(['observer', 'author']), (c) => {

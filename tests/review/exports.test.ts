@@ -194,6 +194,14 @@ describe('GET /api/sessions/:id/report', () => {
     expect(after).toMatchObject({ lastSeq: 5, turns: 2 });
   });
 
+  it('?format=json: the same report, as a file to save', async () => {
+    const res = await api(server, '/api/sessions/known/report?format=json');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json; charset=utf-8/);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="known-report.json"');
+    expect(await res.json()).toEqual(reportOf(knownLog));
+    expect((await api(server, '/api/sessions/known/report')).headers.get('content-disposition')).toBeNull();
+  });
+
   it('?format=csv: every figure a row, read back by an RFC 4180 reader', async () => {
     const res = await api(server, '/api/sessions/known/report?format=csv');
     expect(res.status).toBe(200);
