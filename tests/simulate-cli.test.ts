@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionEvent } from '../server/engine/events';
 import { aggregateMetrics, runMetrics } from '../server/metrics/metrics';
+import { Report, reportOf } from '../server/review/report';
 import { loadScene } from '../server/scene/load';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -115,6 +116,18 @@ describe('npm run simulate', () => {
       seed: 7,
       metrics: { runs, aggregate: aggregateMetrics(runs) },
     });
+  });
+
+  it('writes each run\'s report next to its log, as the server computes it for a session', async () => {
+    const loaded = await loadScene(join(repo, scene));
+    const runs = await readRuns(dirs.first, 3);
+    for (const [i, events] of runs.entries()) {
+      const written = JSON.parse(await readFile(join(dirs.first, `report-${i + 1}.json`), 'utf8'));
+      expect(Report.parse(written)).toEqual(reportOf(events, loaded));
+      expect(written.turns).toBe(events.filter((e) => e.type === 'utterance').length);
+      const [a, b] = await Promise.all([readFile(join(dirs.first, `report-${i + 1}.json`)), readFile(join(dirs.second, `report-${i + 1}.json`))]);
+      expect(a.equals(b)).toBe(true);
+    }
   });
 
   it('exits 1 naming a scene file that does not exist', async () => {

@@ -12,7 +12,10 @@
  *   GET    /api/sessions/:id/links           author: fresh tokens and join links for every seat and the observer
  *   GET    /api/sessions/:id                 any role of the session: a snapshot
  *   GET    /api/sessions/:id/events          observer or author: the log as JSON lines
- *   GET    /api/sessions/:id/transcript      any role of the session: readable text
+ *   GET    /api/sessions/:id/transcript?format=text|json|markdown|vtt|csv   any role of the session
+ *                                            (text by default; a download otherwise)
+ *   GET    /api/sessions/:id/report?format=json|csv   any role of the session: review/report.ts's
+ *                                            figures and timeline, as the role may see them (a download with ?format=)
  *   DELETE /api/sessions/:id                 observer or author: end the session
  *   GET    /api/sessions/:id/socket?token=&after=&stream=   the realtime protocol (protocol/messages.ts);
  *                                                  stream=livekit: live messages come on LiveKit data topics
@@ -38,9 +41,12 @@ import type { CircuitState } from '../providers/resilience';
 import type { Client, Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
-import { joinLinks, listSessions } from './sessions';
+import { createReportCache } from '../review/cache';
+import { reportCsvOf } from '../review/csv';
+import { readLog, reportFor, reportOf } from '../review/report';
 import { limitBodies, publicOrigin, securityHeaders } from './security';
-import { transcriptOf } from './transcript';
+import { joinLinks, listSessions } from './sessions';
+import { transcriptCsvOf, transcriptFormats, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, transcriptVttOf, type TranscriptFormat } from './transcript';
 
 export interface AppOptions {
   /** Without `livekit` (or with null) media stays on the embedded WebSocket transport. */
@@ -316,12 +322,49 @@ export const createApp = (options: AppOptions) => {
     return c.body(lines.join(''), 200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
   });
 
+  /** A session's report, built once per state of its log (review/cache.ts), as the caller may see it. */
+  const reports = createReportCache();
+  const reportOfSession = (c: Context<Env>, id: string, scene: string) => {
+    const report = reports.get(id, store.lastSeq(id), () =>
+      reportOf(readLog(store.events(id)), rooms.get(id)?.scene ?? options.scenes.find((s) => s.id === scene)),
+    );
+    return reportFor(report, c.get('access'));
+  };
+  /** A file to save: its type, and a name made of the session's id. */
+  const download = (c: Context<Env>, body: string, type: string, id: string, name: string) =>
+    c.body(body, 200, { 'content-type': type, 'content-disposition': `attachment; filename="${id.replace(/[^\w-]/g, '_')}-${name}"` });
+
   app.get('/api/sessions/:id/transcript', authorize(roles), (c) => {
     const id = c.req.param('id') ?? '';
     const row = store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    const format = c.req.query('format') ?? 'text';
+    if (!(transcriptFormats as readonly string[]).includes(format)) return problem(c, 400, 'bad-request', `format: expected one of ${transcriptFormats.join(', ')}; got "${format}"`);
     const scene = rooms.get(id)?.scene;
-    return c.text(transcriptOf(store.events(id) as SessionEvent[], scene, c.get('access')));
+    switch (format as TranscriptFormat) {
+      case 'text':
+        return c.text(transcriptOf(store.events(id) as SessionEvent[], scene, c.get('access')));
+      case 'json':
+        return download(c, JSON.stringify(transcriptJsonOf(reportOfSession(c, id, row.scene))), 'application/json; charset=utf-8', id, 'transcript.json');
+      case 'markdown':
+        return download(c, transcriptMarkdownOf(reportOfSession(c, id, row.scene)), 'text/markdown; charset=utf-8', id, 'transcript.md');
+      case 'vtt':
+        return download(c, transcriptVttOf(reportOfSession(c, id, row.scene)), 'text/vtt; charset=utf-8', id, 'transcript.vtt');
+      case 'csv':
+        return download(c, transcriptCsvOf(reportOfSession(c, id, row.scene)), 'text/csv; charset=utf-8; header=present', id, 'transcript.csv');
+    }
+  });
+
+  app.get('/api/sessions/:id/report', authorize(roles), (c) => {
+    const id = c.req.param('id') ?? '';
+    const row = store.session(id);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    const format = c.req.query('format') ?? 'json';
+    if (format !== 'json' && format !== 'csv') return problem(c, 400, 'bad-request', `format: expected json or csv; got "${format}"`);
+    const report = reportOfSession(c, id, row.scene);
+    if (format === 'csv') return download(c, reportCsvOf(report), 'text/csv; charset=utf-8; header=present', id, 'report.csv');
+    // Asked for by name, JSON is an export to save too; without ?format= it is the dashboard's data.
+    return c.req.query('format') ? download(c, JSON.stringify(report), 'application/json; charset=utf-8', id, 'report.json') : c.json(report);
   });
 
   app.delete('/api/sessions/:id', authorize(['observer', 'author']), (c) => {

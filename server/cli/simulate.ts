@@ -1,6 +1,6 @@
 /**
  * The batch simulator: runs a scene several times with every human simulated, writes each run's
- * event log and a summary of conversation metrics. With `--all` it does so for every scene in
+ * event log and report (the figures the review dashboard shows) and a summary of conversation metrics. With `--all` it does so for every scene in
  * `scenes/` and prints one table comparing them. With `--experiment mmagents` it reruns MMAgents'
  * comparison of turn-taking conditions on the scene (metrics/experiment.ts) and prints its result.
  *
@@ -21,6 +21,7 @@ import { createModelJudge, rulesJudge, type BreakdownJudge } from '../metrics/ju
 import { aggregateMetrics, runMetrics, type RunMetrics } from '../metrics/metrics';
 import { formatTable, type TableRow } from '../metrics/table';
 import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator/index';
+import { reportOf } from '../review/report';
 import type { Generator } from '../providers/generator/port';
 import { loadScene, loadScenes, SceneError, type LoadedScene } from '../scene/load';
 
@@ -33,6 +34,7 @@ const usage = `Usage: npm run -s simulate -- <scene file or id> [options]
 
 Runs a scene N times with every human simulated and writes
   <out>/run-<k>.jsonl   the event log of run k, one JSON event per line
+  <out>/report-<k>.json run k's report, as the server gives it for a session (review/report.ts)
   <out>/summary.json    conversation metrics per run and aggregated over runs
 
 With --all, runs every scene in ${scenesDir}/ (sorted by file name), writes each one's files
@@ -222,6 +224,7 @@ const simulateScene = async (scene: LoadedScene, options: Options, generator: Ge
       },
     });
     await writeFile(join(out, `run-${k}.jsonl`), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    await writeFile(join(out, `report-${k}.json`), `${JSON.stringify(reportOf(events, scene), null, 2)}\n`);
     metrics.push(runMetrics(events, scene));
     draw(k, true);
   }

@@ -208,11 +208,24 @@ export const EndEvent = z.object({
   turns: z.number().int(),
 });
 
+/**
+ * Where a human's head points in VR, when it changes: at a participant (`at`), or at nobody. The
+ * client sends it (throttled) from head tracking; the debrief measures gaze at the speaker with it.
+ * Instructors only: the other participants never need it.
+ */
+export const GazeEvent = z.object({
+  ...base,
+  type: z.literal('gaze'),
+  participant: who,
+  at: who.nullable(),
+});
+
 /** The presenter or the instructor showed slide `index` (from 0) of slides `content`, for everyone. */
 export const SlideEvent = z.object({ ...base, type: z.literal('slide'), content: z.string(), index: z.number().int().nonnegative(), by: who.nullable() });
 
 export const SessionEvent = z.discriminatedUnion('type', [
   SlideEvent,
+  GazeEvent,
   SessionStartEvent,
   SnippetStartEvent,
   FloorEvent,

@@ -117,6 +117,10 @@ const apply = (c: Ctx, input: EngineInput): void => {
       }
       return;
     }
+    case 'gaze':
+      if (!c.roster.byId.has(input.participant) || (input.at !== null && (!c.roster.byId.has(input.at) || input.at === input.participant))) return;
+      emit(c, { type: 'gaze', participant: input.participant, at: input.at, audience: 'observers' });
+      return;
     case 'notice':
       emit(c, { type: 'system', level: input.level, code: input.code, message: input.message, ...(input.participant ? { participant: input.participant } : {}) });
       return;

@@ -170,6 +170,8 @@ export type EngineInput =
   | { type: 'take-over'; participant: string; on: boolean }
   /** Shows slide `index` of slides `content` (by a presenter, or the instructor: null). */
   | { type: 'slide'; content: string; index: number; by: string | null }
+  /** A human's head points at `at` (a participant) or at nobody, in VR. */
+  | { type: 'gaze'; participant: string; at: string | null }
   | { type: 'pause' }
   | { type: 'resume' }
   | { type: 'skip-turn' }

@@ -184,7 +184,8 @@ const giniOf = (values: readonly number[]): number | null => {
   return differences / (2 * values.length * total);
 };
 
-const evennessOf = (values: readonly number[]): number | null => {
+/** MUCA §4.3.3's evenness of these counts (see `RunMetrics.evenness`); the review's report shares it. */
+export const evennessOf = (values: readonly number[]): number | null => {
   if (values.length < 2) return null;
   const m = mean(values);
   return m === 0 ? null : (sampleStd(values) / m) * 100;

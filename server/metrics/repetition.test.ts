@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
 import type { UtteranceEvent } from '../engine/events';
+import { NEAR_DUPLICATE, tokenOverlap } from '../engine/novelty';
 import { repetitionOf, topOpeningOf } from './repetition';
 
 const make = lineMaker();
@@ -30,6 +31,21 @@ describe('repetitionOf', () => {
     const { verbatim, nearDuplicate } = repetitionOf([line('a', 'Yes, exactly.'), line('a', 'Yes, exactly right.'), line('a', 'Yes, exactly.')]);
     expect(nearDuplicate).toEqual([false, false, false]);
     expect(verbatim).toEqual([false, false, true]);
+  });
+  it('flags exactly the lines tokenOverlap puts at NEAR_DUPLICATE or above, the boundary included (12 of 15 words)', () => {
+    const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${i + from}`).join(' ');
+    const cases = [
+      [words(15), `${words(12)} ${words(3, 100)}`], // 12/15 = 0.8 exactly: a near-duplicate
+      [words(15), `${words(11)} ${words(4, 100)}`], // 11/15: not
+      [words(5), `${words(4)} x y z q r`], // 4 of the smaller set's 5
+      [words(20), words(4, 16)], // all of a short line
+    ];
+    for (const [a, b] of cases) {
+      const { nearDuplicate } = repetitionOf([line('a', a!), line('a', b!)]);
+      expect(nearDuplicate[1], `${a} / ${b}`).toBe(tokenOverlap(a!, b!) >= NEAR_DUPLICATE);
+    }
+    expect(repetitionOf([line('a', cases[0]![0]!), line('a', cases[0]![1]!)]).nearDuplicate[1]).toBe(true);
+    expect(repetitionOf([line('a', cases[1]![0]!), line('a', cases[1]![1]!)]).nearDuplicate[1]).toBe(false);
   });
 });
 

@@ -8,7 +8,7 @@
  * ```
  */
 import type { UtteranceEvent } from '../engine/events';
-import { NEAR_DUPLICATE, normalizeLine, OPENING_WORDS, openingOf, tokenOverlap, wordsOf } from '../engine/novelty';
+import { NEAR_DUPLICATE, normalizeLine, OPENING_WORDS, openingOf, wordsOf } from '../engine/novelty';
 
 /** Lines shorter than this are acknowledgements, too short to nearly duplicate anything (the screen's rule). */
 const NEAR_DUPLICATE_MIN_WORDS = 4;
@@ -24,9 +24,28 @@ export interface Repetition {
   nearDuplicate: boolean[];
 }
 
+/**
+ * Whether two word sets overlap by NEAR_DUPLICATE or more: engine/novelty.ts's `tokenOverlap`,
+ * stopping as soon as the answer is known. A long session compares each line with every earlier
+ * one of its speaker (a 2-hour one, some 200,000 pairs), and most pairs miss by far.
+ */
+const nearlyTheSame = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  let left = small.size;
+  for (const word of small) {
+    if (large.has(word)) shared++;
+    left--;
+    // As tokenOverlap divides, so the threshold's rounding is the same.
+    if (shared / small.size >= NEAR_DUPLICATE) return true;
+    if ((shared + left) / small.size < NEAR_DUPLICATE) return false;
+  }
+  return false;
+};
+
 export const repetitionOf = (utterances: readonly UtteranceEvent[]): Repetition => {
   const said = new Set<string>();
-  const longLines = new Map<string, string[]>();
+  const longLines = new Map<string, ReadonlySet<string>[]>();
   const verbatim: boolean[] = [];
   const nearDuplicate: boolean[] = [];
   for (const u of utterances) {
@@ -39,9 +58,10 @@ export const repetitionOf = (utterances: readonly UtteranceEvent[]): Repetition 
       continue;
     }
     const earlier = longLines.get(u.speaker);
-    nearDuplicate.push(earlier?.some((line) => tokenOverlap(u.text, line) >= NEAR_DUPLICATE) ?? false);
-    if (earlier) earlier.push(u.text);
-    else longLines.set(u.speaker, [u.text]);
+    const set = new Set(words);
+    nearDuplicate.push(earlier?.some((line) => nearlyTheSame(set, line)) ?? false);
+    if (earlier) earlier.push(set);
+    else longLines.set(u.speaker, [set]);
   }
   return { verbatim, nearDuplicate };
 };

@@ -10,7 +10,7 @@
  * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `speech` (a human
  * started or stopped speaking), `error` (a typed complaint about one message; the connection
  * stays open, except after `replaced` and `token-expired`), `pong`. Audio and voice are transient: they are never stored or replayed.
- * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, and
+ * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, `gaze`, and
  * microphone audio as binary frames (PCM16 little-endian, 16 kHz, mono, at most 1 s each;
  * 20-40 ms frames are usual); observers `pause`, `resume`, `skip-turn`, `approve`, `edit`,
  * `dismiss`, `regenerate`, `inject`, `end`; everyone `ping`.
@@ -36,6 +36,8 @@ export const ParticipantMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('leave') }).strict(),
   /** Shows slide `index` (from 0) of slide deck `content` to everyone: its presenters and the instructor may. */
   z.object({ type: z.literal('slide'), content: id, index: z.number().int().min(0).max(999) }).strict(),
+  /** In VR: the participant the head now points at (null: nobody), sent when it changes. */
+  z.object({ type: z.literal('gaze'), at: id.nullable() }).strict(),
 ]);
 
 export const sessionStatuses = ['lobby', 'live', 'paused', 'ended'] as const;

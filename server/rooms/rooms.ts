@@ -467,6 +467,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           case 'typing':
             conversation.typing(me!, message.active);
             return null;
+          case 'gaze':
+            conversation.send({ type: 'gaze', participant: me!, at: message.at });
+            return null;
           case 'slide': {
             // The presenters (members of the deck's owning party) and the instructor advance slides.
             const deck = scene.contents.find((c) => c.id === message.content);

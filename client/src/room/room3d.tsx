@@ -23,6 +23,7 @@ import type { AvatarRig, RigInput } from '../scene/rig';
 import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
 import { emulateHeadsetOnLocalhost } from './emulator';
+import { gazeReporter, lookingAt } from './looking-at';
 import { maySlide, SlideControls, slideStep } from './slide-controls';
 import { installTestHandle, type Aimable, type FramingReport, type RoomStats, type Viewer } from './test-handle';
 import { VrPanel } from './vr-panel';
@@ -211,6 +212,8 @@ const Animate = ({
   const forward = useMemo(() => new THREE.Vector3(), []);
   const up = useMemo(() => new THREE.Vector3(), []);
   const viewer = useMemo(() => new THREE.Vector3(), []);
+  // In a headset, whom your head points at goes to the server for your debrief (gaze at the speaker).
+  const reportGaze = useMemo(() => gazeReporter((at) => session.send({ type: 'gaze', at })), [session]);
 
   useFrame((_, delta) => {
     const v = viewRef.current;
@@ -245,6 +248,7 @@ const Animate = ({
     up.set(0, 1, 0).applyQuaternion(camera.quaternion);
     camera.getWorldPosition(viewer);
     session.voices?.listen({ x: viewer.x, y: viewer.y, z: viewer.z }, { x: forward.x, y: forward.y, z: forward.z }, { x: up.x, y: up.y, z: up.z });
+    if (me && gl.xr.isPresenting && v.status === 'live') reportGaze(lookingAt(viewer, forward, heads, me), begin);
     const now = performance.now();
     if (now - f.since >= 1000) {
       stats.current = { drawCalls: gl.info.render.calls, triangles: gl.info.render.triangles, avatars: rigs.current.size, fps: (f.count * 1000) / (now - f.since), avatarMs: f.avatarMs / f.count };

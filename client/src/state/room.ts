@@ -398,6 +398,7 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
     case 'slide':
       return { ...view, slides: { ...view.slides, [event.content]: event.index } };
     case 'session-start':
+    case 'gaze':
       return view;
   }
 };

@@ -1,0 +1,35 @@
+/**
+ * Reports are computed once: each session's is kept with the last seq it was built for, and built
+ * again only when the log has grown since. An ended session's log no longer grows, so its report
+ * is built once and then served from here. Bounded: past `max` sessions (a 2-hour session's report,
+ * half a megabyte as JSON, takes a few in memory), the least recently read goes first; built again if asked for.
+ *
+ * ```ts
+ * const reports = createReportCache();
+ * reports.get(id, store.lastSeq(id), () => reportOf(readLog(store.events(id)), scene));
+ * ```
+ */
+import type { Report } from './report';
+
+export interface ReportCache {
+  /** The report built for `lastSeq`, else `build()`'s, kept for it. */
+  get(session: string, lastSeq: number, build: () => Report): Report;
+}
+
+export const createReportCache = (max = 16): ReportCache => {
+  // A Map iterates in insertion order: re-inserting on each read keeps the least recent first.
+  const entries = new Map<string, { lastSeq: number; report: Report }>();
+  return {
+    get(session, lastSeq, build) {
+      const hit = entries.get(session);
+      entries.delete(session);
+      const entry = hit && hit.lastSeq === lastSeq ? hit : { lastSeq, report: build() };
+      entries.set(session, entry);
+      for (const oldest of entries.keys()) {
+        if (entries.size <= max) break;
+        entries.delete(oldest);
+      }
+      return entry.report;
+    },
+  };
+};

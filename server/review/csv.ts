@@ -1,0 +1,68 @@
+/**
+ * CSV as RFC 4180 writes it: a header row, CRLF after every record, a field quoted when it holds a
+ * comma, a quote, CR or LF, with its quotes doubled. Free text (what people said) that starts like
+ * a spreadsheet formula (=, +, -, @) is prefixed with an apostrophe, so opening an export in a
+ * spreadsheet never runs what a participant typed.
+ *
+ * ```ts
+ * csvOf(['name', 'text'], [['Ana', 'Yes, "now"']]); // 'name,text\r\nAna,"Yes, ""now"""\r\n'
+ * ```
+ */
+import type { Report } from './report';
+
+export type Cell = string | number | null;
+
+const field = (cell: Cell): string => {
+  const text = cell === null ? '' : String(cell);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+export const csvOf = (header: readonly string[], rows: readonly (readonly Cell[])[]): string =>
+  [header, ...rows].map((row) => `${row.map(field).join(',')}\r\n`).join('');
+
+/** Free text for a cell: defused if a spreadsheet would read it as a formula. */
+export const textCell = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+/**
+ * The report's figures, one a row (`scope`: session, or a participant's id): every figure of the
+ * JSON report but the timeline and the breakdowns' list, for a spreadsheet to pivot.
+ */
+export const reportCsvOf = (report: Report): string => {
+  const rows: Cell[][] = [];
+  const session = (figure: string, value: Cell) => rows.push(['session', '', figure, value]);
+  session('title', report.title);
+  session('scene', report.scene);
+  session('endReason', report.endReason);
+  session('durationMs', report.durationMs);
+  session('turns', report.turns);
+  session('words', report.words);
+  session('answeredNext', report.answeredNext);
+  session('evenness', report.evenness);
+  session('breakdowns', report.breakdowns.count);
+  for (const [kind, n] of Object.entries(report.breakdowns.kinds)) session(`breakdowns.${kind}`, n);
+  session('interruptions', report.interruptions);
+  session('backchannels', report.backchannels);
+  session('impromptuPhases', report.impromptuPhases);
+  for (const p of report.participants) {
+    const figure = (name: string, value: Cell) => rows.push(['participant', p.id, name, value]);
+    figure('name', p.name);
+    figure('kind', p.kind);
+    figure('speakingMs', p.speakingMs);
+    figure('speakingShare', p.speakingShare);
+    figure('turns', p.turns);
+    figure('words', p.words);
+    figure('wordsPerMinute', p.wordsPerMinute);
+    figure('fillers', p.fillers.count);
+    for (const { filler, count } of p.fillers.list) figure(`fillers.${filler}`, count);
+    figure('interruptionsMade', p.interruptionsMade);
+    figure('interruptionsReceived', p.interruptionsReceived);
+    figure('questionsAsked', p.questionsAsked);
+    figure('questionsReceived', p.questionsReceived);
+    figure('questionsAnswered', p.questionsAnswered);
+    figure('responseLatencyMs.median', p.responseLatencyMs.median);
+    figure('responseLatencyMs.p90', p.responseLatencyMs.p90);
+    figure('responseLatencyMs.samples', p.responseLatencyMs.samples);
+    figure('gazeAtSpeakerShare', p.gazeAtSpeakerShare);
+  }
+  return csvOf(['scope', 'participant', 'figure', 'value'], rows);
+};
