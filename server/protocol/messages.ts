@@ -128,7 +128,7 @@ export const Snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
-export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off', 'not-ready', 'not-in-lobby', 'replaced', 'paused'] as const;
+export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off', 'not-ready', 'not-in-lobby', 'replaced', 'paused', 'storage'] as const;
 
 /** The sample format of microphone frames (client → server) and relayed voice. */
 export const MIC_SAMPLE_RATE = 16_000;

@@ -21,6 +21,11 @@
  *
  * At start-up, sessions the store holds unfinished (the server died under them) are marked
  * ended with a `system` event, never silently lost.
+ *
+ * Storage: events reach the store through the journal (store/journal.ts), which broadcasts each
+ * once it is stored. When writing keeps failing, only that session pauses: its clients are told
+ * at once (an `error` with code `storage`, outside the log), the log gets `saving-failed` and
+ * `saving-recovered` notices once it can take them, and the session resumes by itself.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Role } from '../auth/claims';
@@ -34,6 +39,7 @@ import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber } from '../providers/transcription/port';
 import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../protocol/messages';
 import type { LoadedScene } from '../scene/schema';
+import { createJournal, type Journal } from '../store/journal';
 import type { Store } from '../store/store';
 
 export type { Pace };
@@ -113,6 +119,8 @@ export interface RoomsOptions {
   seatGraceMs?: number;
   /** A room was created (before its first event): where another transport attaches to it. */
   onOpen?: (room: Room) => void;
+  /** Writes every room's events to `store` (default: a journal with its default retries). */
+  journal?: Journal;
 }
 
 export interface Rooms {
@@ -123,6 +131,9 @@ export interface Rooms {
   /** Marks sessions left unfinished by a previous process as ended; returns their ids. */
   recover(): string[];
 }
+
+/** What every client of a session is told while its events cannot be stored. */
+export const savingFailedMessage = 'Saving failed; the session is paused until storage recovers.';
 
 /** Events only instructors see. */
 const forObservers = (event: SessionEvent): boolean => event.type === 'system' && event.audience === 'observers';
@@ -145,10 +156,20 @@ const lazyVad = (create: () => Promise<Vad>): Vad => {
   };
 };
 
+/** A store call tried again once when it fails: a lock released a moment ago, a fault that passed. */
+const tryTwice = <T>(call: () => T): T => {
+  try {
+    return call();
+  } catch {
+    return call();
+  }
+};
+
 const base64 = (pcm: Int16Array): string => Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
 
 export const createRooms = (options: RoomsOptions): Rooms => {
   const { store } = options;
+  const journal = options.journal ?? createJournal(store);
   const now = options.now ?? (() => Date.now());
   const rooms = new Map<string, Room>();
   const transcriber = options.transcriber ?? null;
@@ -183,6 +204,26 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ...(transcriber ? {} : { hint: voiceInputHint }),
     };
     const ears = new Map<string, Listener>();
+    /** The session was paused because saving failed (not by the instructor, nor for an empty seat). */
+    let pausedForSaving = false;
+    const log = journal.open(id, {
+      committed: (events) => {
+        for (const event of events as SessionEvent[]) broadcast({ type: 'event', event }, event);
+      },
+      failing: () => {
+        broadcast({ type: 'error', code: 'storage', message: savingFailedMessage });
+        if (closed) return;
+        notice('saving-failed', 'Saving failed; the session was paused until storage recovered.', { level: 'warn' });
+        pausedForSaving = !conversation.state.paused;
+        if (pausedForSaving) conversation.send({ type: 'pause' });
+      },
+      recovered: () => {
+        if (closed) return;
+        notice('saving-recovered', 'Saving works again; the session goes on.');
+        if (pausedForSaving && emptySeats.size === 0) conversation.send({ type: 'resume' });
+        pausedForSaving = false;
+      },
+    });
     const conversation = openConversation(scene, {
       seed,
       generator: options.generator(),
@@ -194,10 +235,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       autostart: false,
       ...(options.speed ? { speed: options.speed } : {}),
       onEvent: (event) => {
-        // Committed before anyone sees it: a crash can lose nothing a client received.
-        store.appendEvents(id, [event]);
         if (event.type === 'end') {
-          store.markEnded(id, now());
           closed = true;
           for (const timer of grace.values()) clearTimeout(timer);
           grace.clear();
@@ -205,7 +243,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           ears.clear();
           setTimeout(() => rooms.delete(id), options.keepEndedMs ?? 600_000).unref();
         }
-        broadcast({ type: 'event', event }, event);
+        // Committed before anyone sees it (the journal broadcasts it): a crash can lose nothing a client received.
+        log.append(event, event.type === 'end' ? now() : undefined);
       },
       onDelta: ({ speaker, draft, text }) => broadcast({ type: 'delta', speaker, draft, text }),
     });
@@ -384,8 +423,16 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ended: () => closed || conversation.state.phase === 'ended',
       join(client, afterSeq) {
         // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
+        let backlog: SessionEvent[];
+        try {
+          backlog = tryTwice(() => store.events(id, afterSeq) as SessionEvent[]);
+        } catch {
+          client.send({ type: 'error', code: 'storage', message: "The session's log could not be read; reconnect in a moment." });
+          client.close?.();
+          return () => {};
+        }
         client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role, client.participant), voice });
-        for (const event of store.events(id, afterSeq) as SessionEvent[]) if (visibleTo(client.role, event)) client.send({ type: 'event', event });
+        for (const event of backlog) if (visibleTo(client.role, event)) client.send({ type: 'event', event });
         clients.add(client);
         if (client.participant) setPresence(client.participant, 1);
         // One seat, one tab: a newer connection takes the seat, and the older one is told why.
@@ -458,6 +505,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           case 'leave':
             return null;
           case 'resume':
+            if (log.failing) return { type: 'error', code: 'storage', message: savingFailedMessage };
             // The instructor resumes: nobody is waited for any longer; empty seats are stood in for.
             for (const seat of emptySeats) {
               stoodIn.add(seat);
@@ -518,7 +566,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       const scene = options.scenes.get(sceneId);
       if (!scene) throw new Error(`unknown scene "${sceneId}"`);
       const id = randomBytes(9).toString('base64url');
-      store.createSession({ id, scene: scene.id, seed, pace, createdAt: now() });
+      tryTwice(() => store.createSession({ id, scene: scene.id, seed, pace, createdAt: now() }));
       const room = open(scene, id, pace, seed);
       rooms.set(id, room);
       options.onOpen?.(room);
