@@ -25,8 +25,9 @@
  * gives its WAL and shared-memory files the database's mode.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDataDir, privateFile } from './data-dir';
 
 export type Pace = 'instant' | 'realtime';
 
@@ -126,17 +127,6 @@ export interface StoreOptions {
   /** How long a write waits for another connection's lock before it fails. Default 200 ms. */
   busyTimeoutMs?: number;
 }
-
-/** Creates `dir` (0700) if it is missing; a directory that exists keeps its mode. */
-export const makeDataDir = (dir: string): void => {
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-};
-
-/** Creates `file` empty with mode 0600 if it is missing, and takes it back to 0600 if it was more open. */
-export const privateFile = (file: string): void => {
-  closeSync(openSync(file, 'a', 0o600));
-  chmodSync(file, 0o600);
-};
 
 export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   makeDataDir(dir);
