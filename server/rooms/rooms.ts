@@ -204,8 +204,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ...(transcriber ? {} : { hint: voiceInputHint }),
     };
     const ears = new Map<string, Listener>();
-    /** The session was paused because saving failed (not by the instructor, nor for an empty seat). */
-    let pausedForSaving = false;
+    /** Saving failed while the session ran (or a seat came back meanwhile): it resumes once saving works. */
+    let resumeAfterSaving = false;
     const log = journal.open(id, {
       committed: (events) => {
         for (const event of events as SessionEvent[]) broadcast({ type: 'event', event }, event);
@@ -214,14 +214,14 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         broadcast({ type: 'error', code: 'storage', message: savingFailedMessage });
         if (closed) return;
         notice('saving-failed', 'Saving failed; the session was paused until storage recovered.', { level: 'warn' });
-        pausedForSaving = !conversation.state.paused;
-        if (pausedForSaving) conversation.send({ type: 'pause' });
+        resumeAfterSaving = !conversation.state.paused;
+        if (resumeAfterSaving) conversation.send({ type: 'pause' });
       },
       recovered: () => {
         if (closed) return;
         notice('saving-recovered', 'Saving works again; the session goes on.');
-        if (pausedForSaving && emptySeats.size === 0) conversation.send({ type: 'resume' });
-        pausedForSaving = false;
+        if (resumeAfterSaving && emptySeats.size === 0) conversation.send({ type: 'resume' });
+        resumeAfterSaving = false;
       },
     });
     const conversation = openConversation(scene, {
@@ -340,6 +340,12 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       notice('session-started', missing.length && standIns ? `Started with stand-ins for ${missing.map(nameOf).join(', ')}.` : 'Everyone is here; the session starts.');
     };
 
+    /** Nobody is waited for any more: the session resumes, or (saving failing) will once saving works. */
+    const resumeUnlessSaving = () => {
+      if (log.failing) resumeAfterSaving = true;
+      else conversation.send({ type: 'resume' });
+    };
+
     const seatLeft = (participant: string) => {
       if (!started) {
         // In the lobby a seat simply empties again.
@@ -372,7 +378,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       conversation.send({ type: 'presence', participant, present: true });
       if (emptySeats.delete(participant)) {
         notice('seat-back', `${nameOf(participant)} is back.`, { participant });
-        if (emptySeats.size === 0 && conversation.state.paused) conversation.send({ type: 'resume' });
+        if (emptySeats.size === 0 && conversation.state.paused) resumeUnlessSaving();
       }
       if (!started && humans.every(present)) start(false);
     };
@@ -433,6 +439,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         }
         client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom: afterSeq, snapshot: snapshot(client.role, client.participant), voice });
         for (const event of backlog) if (visibleTo(client.role, event)) client.send({ type: 'event', event });
+        if (log.failing) client.send({ type: 'error', code: 'storage', message: savingFailedMessage });
         clients.add(client);
         if (client.participant) setPresence(client.participant, 1);
         // One seat, one tab: a newer connection takes the seat, and the older one is told why.
@@ -480,7 +487,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             grace.delete(message.participant);
             conversation.send({ type: 'presence', participant: message.participant, present: false });
             if (started) notice('stand-in', `The simulation speaks for ${nameOf(message.participant)} until they are back.`, { participant: message.participant });
-            if (emptySeats.delete(message.participant) && emptySeats.size === 0 && conversation.state.paused) conversation.send({ type: 'resume' });
+            if (emptySeats.delete(message.participant) && emptySeats.size === 0 && conversation.state.paused) resumeUnlessSaving();
             return null;
           }
           case 'say':

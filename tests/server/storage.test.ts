@@ -117,6 +117,11 @@ describe('a store that fails', () => {
     expect(observer.events()).toEqual(before);
     const stored = other.prepare('SELECT max(seq) AS last FROM events WHERE session = ?').get(created.id) as { last: number };
     expect(stored.last).toBe(before.at(-1)!.seq);
+    // Someone joining now gets the stored log, and is told too.
+    const late = await Client.connect(server, created.id, created.tokens.observer!);
+    await late.waitFor((messages) => messages.some((m) => m.type === 'error'), 'the late observer to be told');
+    expect(late.errors()).toEqual([{ type: 'error', code: 'storage', message: savingFailedMessage }]);
+    expect(late.events()).toEqual(before);
     // Nobody restarts a session that cannot be saved.
     expect(await observer.expectError({ type: 'resume' })).toMatchObject({ code: 'storage' });
     expect((await api(server, '/api/health')).status).toBe(200);
@@ -134,6 +139,8 @@ describe('a store that fails', () => {
     const log = await logOf(server, created.id);
     expect(expectContiguous(log)).toBeNull();
     expect(observer.events()).toEqual(log);
+    await late.waitForEvent((e) => e.type === 'end', 'the late observer to see the end');
+    expect(late.events()).toEqual(log);
     expect(log.filter((e) => e.type === 'utterance' && e.seq > recovered.seq).length).toBeGreaterThan(0);
   });
 
