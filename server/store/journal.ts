@@ -25,7 +25,7 @@ import type { Store, StoredEvent } from './store';
 export interface JournalOptions {
   /** The first retry's delay; each further one doubles it, up to `maxRetryMs`. Default 50 ms. */
   firstRetryMs?: number;
-  /** Default 2 s: how soon a session resumes once the store recovers. */
+  /** The longest wait between retries, so how late at most a session resumes once the store recovers. Default 1 s. */
   maxRetryMs?: number;
   /** Failed attempts (the write and its retries) before the session is paused. Default 3 (about 150 ms). */
   attemptsBeforePause?: number;
@@ -67,10 +67,12 @@ interface Writer {
 /** Another connection holds SQLite's lock (better-sqlite3's codes: SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED…). */
 const isLock = (error: Error): boolean => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code ?? ''));
 
+const lockedError = () => Object.assign(new Error('the database is locked by another connection'), { code: 'SQLITE_BUSY' });
+
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 export const createJournal = (store: Store, options: JournalOptions = {}): Journal => {
-  const { firstRetryMs = 50, maxRetryMs = 2000, attemptsBeforePause = 3, log = () => {} } = options;
+  const { firstRetryMs = 50, maxRetryMs = 1000, attemptsBeforePause = 3, log = () => {} } = options;
   const backoff = (failures: number) => Math.min(maxRetryMs, firstRetryMs * 2 ** Math.max(0, failures - 1));
   const writers = new Set<Writer>();
   /** Writers held up by a lock on the database, in the order they met it; the first probes for all. */
@@ -92,7 +94,7 @@ export const createJournal = (store: Store, options: JournalOptions = {}): Journ
         // Still locked: the others' turns count as failed too, so every session held up pauses.
         for (const other of others) {
           locked.add(other);
-          other.missed(new Error('the database is locked by another connection'));
+          other.missed(lockedError());
         }
         return;
       }
@@ -187,7 +189,14 @@ export const createJournal = (store: Store, options: JournalOptions = {}): Journ
         held.push(event);
         if (at !== undefined) endedAt = at;
         // Behind a failed write the event waits for its retry, so the order holds.
-        if (!timer && !locked.has(writer)) attempt();
+        if (writing || timer || locked.has(writer)) return;
+        // Another connection holds the database: wait with the others instead of blocking the event loop again.
+        if (locked.size > 0) {
+          failed(lockedError());
+          waitForLock(writer);
+          return;
+        }
+        attempt();
       },
       get failing() {
         return failing;
