@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -175,6 +175,17 @@ describe('the session store', () => {
     const files = readdirSync(dir);
     expect(files).toEqual(expect.arrayContaining(['rehearsal.db', 'rehearsal.db-wal', 'rehearsal.db-shm']));
     for (const file of files) expect(`${file} ${(statSync(join(dir, file)).mode & 0o777).toString(8)}`).toBe(`${file} 600`);
+  });
+
+  it('takes a database an older server left world-readable back to 0600, with its WAL and shared memory', () => {
+    const dir = tempDir();
+    openStore(dir).close();
+    for (const file of ['rehearsal.db', 'rehearsal.db-wal', 'rehearsal.db-shm']) {
+      if (!existsSync(join(dir, file))) writeFileSync(join(dir, file), '');
+      chmodSync(join(dir, file), 0o644);
+    }
+    openAt(dir);
+    for (const file of ['rehearsal.db', 'rehearsal.db-wal', 'rehearsal.db-shm']) expect(`${file} ${(statSync(join(dir, file)).mode & 0o777).toString(8)}`).toBe(`${file} 600`);
   });
 });
 
