@@ -93,7 +93,7 @@ const main = async (): Promise<void> => {
   });
 
   const store = openStore(config.dataDir);
-  const journal = createJournal(store, { log: (line) => process.stderr.write(`${line}\n`) });
+  const journal = createJournal(store, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
   // One generator, one synthesizer (one eSpeak worker process) and one transcriber serve every
   // room; each call's notices go to the room that made it. A voice vendor falls back to eSpeak.
   const voice = createSynthesizer(config.synthesizer, process.env);
