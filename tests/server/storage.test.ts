@@ -6,12 +6,14 @@
  * with nothing shown before it was stored.
  */
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
 import { savingFailedMessage } from '../../server/rooms/rooms';
 import { openStore, type Store } from '../../server/store/store';
-import { Client, api, closeClients, createSession, createValve, expectContiguous, logOf, startServer, type InProcessServer, type TestServer } from './helpers';
+import { rmSync } from 'node:fs';
+import { Client, api, closeClients, createSession, createValve, expectContiguous, logOf, startChild, startServer, tempDir, type InProcessServer, type TestServer } from './helpers';
 
 const servers: InProcessServer[] = [];
 const start = async (options: Parameters<typeof startServer>[0]) => {
@@ -198,3 +200,50 @@ describe('a store that fails', () => {
     expect(codes(failingLog)).toEqual(expect.arrayContaining(['saving-failed', 'saving-recovered']));
   });
 });
+
+describe('the real server (npm start), its defaults', () => {
+  it('another process locking the database mid-session pauses the session; it resumes when the lock goes, nothing lost', { timeout: 120_000 }, async () => {
+    const dataDir = tempDir();
+    const server = await startChild(dataDir, { env: { SYNTHESIZER: 'none' } });
+    try {
+      const live = await createSession(server, 'team-standup', 'realtime');
+      const observer = await Client.connect(server, live.id, live.tokens.observer!);
+      await observer.waitForEvent((e) => e.type === 'utterance', 'a first utterance');
+
+      // A separate process (like a sqlite3 shell) takes the write lock until told to let go.
+      const holder = spawn(process.execPath, ['--input-type=module', '-e', lockHolder, join(dataDir, 'rehearsal.db')], { stdio: ['pipe', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+        holder.on('exit', (code) => reject(new Error(`the lock holder exited (${code}) before locking`)));
+      });
+      await observer.waitFor((messages) => messages.some((m) => m.type === 'error' && m.code === 'storage'), 'the clients to be told saving failed', 60_000);
+      expect((await api(server, '/api/health', { token: null })).status).toBe(200);
+      const shown = observer.events().length;
+
+      holder.stdin.end('release\n');
+      await observer.waitForEvent((e) => e.type === 'system' && e.code === 'saving-recovered', 'the session to recover', shown);
+      await observer.waitForEvent((e) => e.type === 'system' && e.code === 'resumed', 'the session to resume', shown);
+      await observer.waitForEvent((e) => e.type === 'utterance', 'the conversation to go on', observer.events().length);
+      observer.send({ type: 'end' });
+      await observer.waitForEvent((e) => e.type === 'end', 'the end');
+      const log = await logOf(server, live.id);
+      expect(expectContiguous(log)).toBeNull();
+      expect(observer.events()).toEqual(log);
+      expect(server.child.exitCode).toBeNull();
+      expect(server.stderr).toEqual([expect.stringMatching(/^session \S+: saving failed \d+ times \(.*locked\)/), expect.stringMatching(/^session \S+: saving works again/)]);
+    } finally {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Holds SQLite's write lock on the database (argv[1]) from "locked" until a line arrives on stdin. */
+const lockHolder = `
+  import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+  const db = new Database(process.argv[1]);
+  db.exec('BEGIN IMMEDIATE');
+  process.stdout.write('locked\\n');
+  process.stdin.once('data', () => { db.exec('ROLLBACK'); db.close(); process.exit(0); });
+`;
