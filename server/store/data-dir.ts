@@ -55,6 +55,8 @@ const reasons: Record<string, string> = {
   ENOSPC: 'is on a full disk',
 };
 
+const reasonFor = (error: unknown): string => reasons[(error as NodeJS.ErrnoException).code ?? ''] ?? `cannot be used (${(error as Error).message})`;
+
 /** Why `dir` cannot be the data directory, or null. */
 const problemWith = (dir: string): string | null => {
   try {
@@ -63,8 +65,7 @@ const problemWith = (dir: string): string | null => {
     accessSync(dir, constants.W_OK | constants.X_OK);
     return null;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    return reasons[code] ?? `cannot be used (${(error as Error).message})`;
+    return reasonFor(error);
   }
 };
 
@@ -79,8 +80,13 @@ export const claimDataDir = (dir: string): DataDirClaim => {
   const problem = problemWith(dir);
   if (problem) throw new DataDirError(`DATA_DIR ${where} ${problem}; set DATA_DIR to a directory this server can write`);
   const file = join(dir, 'server.lock');
-  if (!existsSync(file)) privateFile(file);
-  const db = new Database(file, { timeout: 0 });
+  let db: Database.Database;
+  try {
+    if (!existsSync(file)) privateFile(file);
+    db = new Database(file, { timeout: 0 });
+  } catch (error) {
+    throw new DataDirError(`DATA_DIR ${where} ${reasonFor(error)}; set DATA_DIR to a directory this server can write`);
+  }
   const refuse = (): never => {
     let owner: Owner | undefined;
     try {
