@@ -192,8 +192,8 @@ export const createJournal = (store: Store, options: JournalOptions = {}): Journ
         if (writing || timer || locked.has(writer)) return;
         // Another connection holds the database: wait with the others instead of blocking the event loop again.
         if (locked.size > 0) {
-          failed(lockedError());
           waitForLock(writer);
+          failed(lockedError());
           return;
         }
         attempt();
