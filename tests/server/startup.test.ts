@@ -82,7 +82,9 @@ describe('one server per DATA_DIR', () => {
     const live = await createSession(first, 'team-standup', 'realtime');
     const observer = await Client.connect(first, live.id, live.tokens.observer!);
     await observer.waitForEvent((e) => e.type === 'utterance', 'a first utterance');
-    await observer.ping();
+    // Paused, the first server writes nothing while the second tries its luck: any change is the second's.
+    observer.send({ type: 'pause' });
+    const paused = await observer.waitForEvent((e) => e.type === 'system' && e.code === 'paused', 'the session to pause');
     const files = Object.fromEntries(readdirSync(dataDir).map((name) => [name, statSync(join(dataDir, name)).mtimeMs]));
 
     const second = await refused({ DATA_DIR: dataDir });
@@ -96,8 +98,8 @@ describe('one server per DATA_DIR', () => {
     expect(snapshot.status).not.toBe('ended');
     const log = await logOf(first, live.id);
     expect(log.some((e) => e.type === 'system' && e.code === 'server-restarted')).toBe(false);
-    observer.send({ type: 'pause' });
-    await observer.waitForEvent((e) => e.type === 'system' && e.code === 'paused', 'the first server to go on serving the session');
+    observer.send({ type: 'resume' });
+    await observer.waitForEvent((e) => e.type === 'system' && e.code === 'resumed' && e.seq > paused.seq, 'the first server to go on serving the session');
   });
 
   it("a killed server's lock does not block the next start on its DATA_DIR", { timeout: 120_000 }, async () => {
