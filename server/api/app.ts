@@ -32,7 +32,7 @@ import { createLiveKitProbe, type LiveKitProbe } from '../livekit/health';
 import { mintLiveKitToken } from '../livekit/tokens';
 import { createWebhookHandler } from '../livekit/webhooks';
 import type { CircuitState } from '../providers/resilience';
-import type { Rooms } from '../rooms/rooms';
+import { UnknownSceneError, type Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 import { transcriptOf } from './transcript';
@@ -161,7 +161,9 @@ export const createApp = (options: AppOptions) => {
     try {
       room = rooms.create(parsed.data.scene, { pace: parsed.data.pace, standIns: parsed.data.standIns });
     } catch (error) {
-      return problem(c, 404, 'unknown-scene', (error as Error).message);
+      // Anything else (the store failing) is the server's problem, not the request's.
+      if (!(error instanceof UnknownSceneError)) throw error;
+      return problem(c, 404, 'unknown-scene', error.message);
     }
     const issued: Record<string, string> = {};
     for (const p of room.scene.participants) {

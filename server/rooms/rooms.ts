@@ -132,6 +132,11 @@ export interface Rooms {
   recover(): string[];
 }
 
+/** `Rooms.create` was given a scene this server does not have (any other failure is the server's). */
+export class UnknownSceneError extends Error {
+  override name = 'UnknownSceneError';
+}
+
 /** What every client of a session is told while its events cannot be stored. */
 export const savingFailedMessage = 'Saving failed; the session is paused until storage recovers.';
 
@@ -571,7 +576,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
   return {
     create(sceneId, { pace, seed = randomInt(0, 2 ** 31 - 1), standIns = false }) {
       const scene = options.scenes.get(sceneId);
-      if (!scene) throw new Error(`unknown scene "${sceneId}"`);
+      if (!scene) throw new UnknownSceneError(`unknown scene "${sceneId}"`);
       const id = randomBytes(9).toString('base64url');
       tryTwice(() => store.createSession({ id, scene: scene.id, seed, pace, createdAt: now() }));
       const room = open(scene, id, pace, seed);

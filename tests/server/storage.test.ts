@@ -91,6 +91,29 @@ describe('a store that fails', () => {
     expect((await eventually(server, '/api/health')).body).toMatchObject({ status: 'ok' });
   });
 
+  it('a session that cannot be created is the server failing (500), not an unknown scene; the server goes on', async () => {
+    let broken = true;
+    const server = await start({
+      openStore: (dir) => {
+        const store = openStore(dir);
+        return {
+          ...store,
+          createSession(row) {
+            if (broken) throw Object.assign(new Error('disk full (injected)'), { code: 'SQLITE_FULL' });
+            store.createSession(row);
+          },
+        };
+      },
+    });
+    const refused = await api(server, '/api/sessions', { method: 'POST', body: { scene: 'team-standup', pace: 'instant' } });
+    expect(refused.status).toBe(500);
+    broken = false;
+    const created = await createSession(server, 'team-standup', 'instant');
+    const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    await observer.waitForEvent((e) => e.type === 'end', 'the session to run to its end');
+    expect((await api(server, '/api/sessions', { method: 'POST', body: { scene: 'no-such-scene' } })).status).toBe(404);
+  });
+
   it('a lock held on the database mid-session: the session pauses, shows nothing unstored, and resumes when the lock is released', async () => {
     const valve = createValve();
     const server = await start({
