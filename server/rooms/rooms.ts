@@ -578,7 +578,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       const scene = options.scenes.get(sceneId);
       if (!scene) throw new UnknownSceneError(`unknown scene "${sceneId}"`);
       const id = randomBytes(9).toString('base64url');
-      tryTwice(() => store.createSession({ id, scene: scene.id, seed, pace, createdAt: now() }));
+      const row = { id, scene: scene.id, seed, pace, createdAt: now() };
+      tryTwice(() => store.createSession(row));
       const room = open(scene, id, pace, seed);
       rooms.set(id, room);
       options.onOpen?.(room);
@@ -589,16 +590,18 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     list: () => [...rooms.values()],
     recover() {
       const recovered: string[] = [];
-      for (const row of store.unfinished()) {
-        const log = store.events(row.id) as SessionEvent[];
+      for (const row of tryTwice(() => store.unfinished())) {
+        const log = tryTwice(() => store.events(row.id) as SessionEvent[]);
         const seq = log.at(-1)?.seq ?? 0;
         const at = log.at(-1)?.t ?? 0;
         const turns = log.filter((e) => e.type === 'utterance').length;
-        store.appendEvents(row.id, [
+        const closing = [
           { seq: seq + 1, t: at, type: 'system', level: 'warn', code: 'server-restarted', message: 'The server stopped during this session; it was ended and its log kept.' },
           { seq: seq + 2, t: at, type: 'end', reason: 'ended', turns },
-        ]);
-        store.markEnded(row.id, now());
+        ];
+        tryTwice(() => store.appendEvents(row.id, closing));
+        const endedAt = now();
+        tryTwice(() => store.markEnded(row.id, endedAt));
         recovered.push(row.id);
       }
       return recovered;

@@ -10,7 +10,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
-import { savingFailedMessage } from '../../server/rooms/rooms';
+import { createScriptedGenerator } from '../../server/providers/generator/scripted';
+import { createRooms, savingFailedMessage } from '../../server/rooms/rooms';
 import { openStore, type Store } from '../../server/store/store';
 import { rmSync } from 'node:fs';
 import { Client, api, closeClients, createSession, createValve, expectContiguous, logOf, startChild, startServer, tempDir, type InProcessServer, type TestServer } from './helpers';
@@ -89,6 +90,23 @@ describe('a store that fails', () => {
     const sessions = (await eventually(server, '/api/sessions')).body as { sessions: { id: string; endedAt: number | null }[] };
     expect(sessions.sessions.find((s) => s.id === created.id)?.endedAt).not.toBeNull();
     expect((await eventually(server, '/api/health')).body).toMatchObject({ status: 'ok' });
+  });
+
+  it('every call failing once: crash recovery at start-up still ends an interrupted session with its log', async () => {
+    const dir = tempDir();
+    const before = openStore(dir);
+    before.createSession({ id: 'cut', scene: 'team-standup', seed: 1, pace: 'instant', createdAt: 0 });
+    before.appendEvents('cut', [{ seq: 1, t: 0, type: 'session-start' }]);
+    before.close();
+    const store = failingOnce(openStore(dir));
+    const rooms = createRooms({ store, scenes: new Map(), generator: () => createScriptedGenerator() });
+    expect(rooms.recover()).toEqual(['cut']);
+    store.close();
+    const after = openStore(dir);
+    expect(after.events('cut')).toMatchObject([{ seq: 1 }, { seq: 2, code: 'server-restarted' }, { seq: 3, type: 'end' }]);
+    expect(after.session('cut')?.endedAt).not.toBeNull();
+    after.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a session that cannot be created is the server failing (500), not an unknown scene; the server goes on', async () => {
