@@ -160,9 +160,13 @@ const describeProblem = ({ variable, message, value }: ConfigProblem): string =>
 };
 
 export class ConfigError extends Error {
+  /** One line a problem, each naming its variable: what the server prints when it refuses to start. */
+  readonly lines: readonly string[];
+
   constructor(readonly problems: readonly ConfigProblem[]) {
     super(`invalid configuration:\n${problems.map((p) => `  ${describeProblem(p)}`).join('\n')}`);
     this.name = 'ConfigError';
+    this.lines = problems.map((p) => `invalid configuration: ${describeProblem(p)}`);
   }
 }
 

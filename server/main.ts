@@ -3,9 +3,16 @@
  * .env.example), recovers sessions a previous process left unfinished, and serves the API and
  * the realtime socket (and the built client, when there is one). With LiveKit configured, each
  * new room is also bridged to its LiveKit room (livekit/bridge.ts).
+ *
+ * Start-up checks everything it can before it touches the data: the environment (config.ts), the
+ * data directory and its lock (one server per DATA_DIR, store/data-dir.ts), the port; a problem
+ * ends the process with one clear line each on stderr and exit code 1, never a stack trace. Once
+ * serving, an error nothing caught is logged on one line and the server goes on: one failure must
+ * not end every session.
  */
 import { readFileSync } from 'node:fs';
-import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './api/app';
 import { serveClient } from './api/static';
 import { createTokens } from './auth/tokens';
@@ -19,23 +26,74 @@ import { createEspeakSynthesizer } from './providers/synthesis/espeak';
 import { createTranscriber } from './providers/transcription';
 import { createRooms } from './rooms/rooms';
 import { loadScenes } from './scene/load';
+import { claimDataDir, DataDirError } from './store/data-dir';
+import { createJournal } from './store/journal';
 import { openStore } from './store/store';
+import { SceneError } from './scene/load';
+
+/** A problem that stops the start, said in one line (a bad environment: a line per variable). */
+class StartupError extends Error {}
+
+/** Why the port cannot be listened on, by the error's code. */
+const listenProblem = (error: NodeJS.ErrnoException, port: number, host: string): string => {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `PORT ${port} is already in use on ${host} (another server?); stop it, or set PORT to a free port (0 picks one)`;
+    case 'EACCES':
+      return `PORT ${port} needs privileges this user does not have on ${host}; set PORT to 1024 or above`;
+    case 'EADDRNOTAVAIL':
+      return `HOST ${host} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `HOST ${host} cannot be resolved; set HOST to an address of this machine, or 0.0.0.0`;
+    default:
+      return `cannot listen on ${host}:${port}: ${error.message}`;
+  }
+};
+
+/** The first line of an error, with where it was thrown: enough to find it, short enough to read. */
+const oneLine = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const at = error.stack?.split('\n').find((line) => line.trimStart().startsWith('at '))?.trim();
+  return `${error.name}: ${error.message.split('\n')[0]}${at ? ` (${at})` : ''}`;
+};
 
 const main = async (): Promise<void> => {
   let config;
   try {
     config = loadConfig(process.env);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) throw new StartupError(error.lines.join('\n'));
     throw error;
   }
   const log = (message: string) => config.logLevel !== 'silent' && process.stdout.write(`${message}\n`);
+  // Before anything reads or writes the data: a second server on the same DATA_DIR stops here.
+  const claim = claimDataDir(config.dataDir);
+  let tokens;
+  try {
+    tokens = createTokens(resolveTokenSecret(config));
+  } catch (error) {
+    throw new StartupError((error as Error).message);
+  }
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const scenes = new Map((await loadScenes('scenes')).map((s) => [s.id, s]));
+  // With LiveKit, each new room is bridged to its LiveKit room; rtc-node (native) loads only then.
+  const livekit = config.livekit;
+  // rtc-node logs every debug line to stdout unless NODE_ENV says production.
+  if (livekit) process.env.NODE_ENV ??= 'production';
+  const rtc = livekit ? await import('./livekit/rtc') : null;
+
+  // The port next, so a server that cannot serve ends before crash recovery. Requests wait for
+  // the app below, which is built in the same turn of the event loop as `listening`.
+  let app: { fetch: (request: Request, env: unknown) => Response | Promise<Response> } | null = null;
+  const server = createAdaptorServer({ fetch: (request, env) => (app ? app.fetch(request, env) : new Response('starting', { status: 503 })), hostname: config.host });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new StartupError(listenProblem(error, config.port, config.host))));
+    server.listen(config.port, config.host, () => resolve((server.address() as AddressInfo).port));
+  });
+
   const store = openStore(config.dataDir);
+  const journal = createJournal(store, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
   // One generator, one synthesizer (one eSpeak worker process) and one transcriber serve every
   // room; each call's notices go to the room that made it. A voice vendor falls back to eSpeak.
   const voice = createSynthesizer(config.synthesizer, process.env);
@@ -50,14 +108,10 @@ const main = async (): Promise<void> => {
   const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null, log });
   const synthesizer = voice && espeak ? resilientSynthesizer(voice, espeak, { ...synthesisLimitsFrom(process.env), breaker: circuits.synthesis ?? null, log }) : voice;
   const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null, log });
-  // With LiveKit, each new room is bridged to its LiveKit room; rtc-node (native) loads only then.
-  const livekit = config.livekit;
-  // rtc-node logs every debug line to stdout unless NODE_ENV says production.
-  if (livekit) process.env.NODE_ENV ??= 'production';
-  const rtc = livekit ? await import('./livekit/rtc') : null;
   const bridges = new Set<Bridge>();
   const rooms = createRooms({
     store,
+    journal,
     scenes,
     generator: () => generator,
     synthesizer: () => synthesizer,
@@ -85,8 +139,7 @@ const main = async (): Promise<void> => {
   });
   const recovered = rooms.recover();
   if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
-  const tokens = createTokens(resolveTokenSecret(config));
-  const { app, injectWebSocket } = createApp({
+  const api = createApp({
     config,
     rooms,
     store,
@@ -99,23 +152,31 @@ const main = async (): Promise<void> => {
     onLiveKitPresence: (session, participant, present) => rooms.get(session)?.presence(participant, present),
   });
   // The avatars, then the built client (npm start builds it first); room links are client routes.
-  if (!serveClient(app)) log('the client is not built (dist/client): run npm run build:client; the API works without it');
+  if (!serveClient(api.app)) log('the client is not built (dist/client): run npm run build:client; the API works without it');
+  api.injectWebSocket(server);
+  app = api.app;
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    const providers = `generator: ${config.generator}, voices: ${config.synthesizer}, transcriber: ${config.transcriber}`;
-    log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${info.port} (${providers}, data: ${config.dataDir})`);
-    if (config.transcriber === 'none') log('voice input is off (TRANSCRIBER=none): participants type; see README, "Voice"');
-    if (config.adminTokenGenerated) log(`ADMIN_TOKEN was not set; this run's admin token: ${config.adminToken}`);
-    // Machine-readable line for tests and scripts that start the server on port 0.
-    if (process.env.PORT === '0') process.stdout.write(`LISTENING ${info.port}\n`);
-  });
-  injectWebSocket(server);
+  // From here on nothing ends the process but a signal: an error nobody caught is one line in the log.
+  process.on('uncaughtException', (error) => process.stderr.write(`uncaught error (the server goes on): ${oneLine(error)}\n`));
+  process.on('unhandledRejection', (reason) => process.stderr.write(`unhandled rejection (the server goes on): ${oneLine(reason)}\n`));
+  server.on('error', (error) => process.stderr.write(`server error (the server goes on): ${oneLine(error)}\n`));
+
+  const providers = `generator: ${config.generator}, voices: ${config.synthesizer}, transcriber: ${config.transcriber}`;
+  log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (${providers}, data: ${config.dataDir})`);
+  if (config.transcriber === 'none') log('voice input is off (TRANSCRIBER=none): participants type; see README, "Voice"');
+  if (config.adminTokenGenerated) log(`ADMIN_TOKEN was not set; this run's admin token: ${config.adminToken}`);
+  // Machine-readable line for tests and scripts that start the server on port 0.
+  if (process.env.PORT === '0') process.stdout.write(`LISTENING ${port}\n`);
+
   const stop = () => {
     server.close();
     // Bridges leave LiveKit first (withdrawing presence writes to the log), for at most 2 s.
     const bridged = Promise.all([...bridges].map((bridge) => bridge.close()));
     void Promise.race([bridged, new Promise((resolve) => setTimeout(resolve, 2000))]).finally(() => {
+      const held = journal.close();
+      if (held > 0) process.stderr.write(`${held} event(s) could not be stored before stopping (no client had seen them)\n`);
       store.close();
+      claim.release();
       void Promise.all([voice?.close?.(), espeak?.close?.()]).finally(() => process.exit(0));
     });
   };
@@ -123,4 +184,8 @@ const main = async (): Promise<void> => {
   process.on('SIGTERM', stop);
 };
 
-void main();
+main().catch((error: unknown) => {
+  const known = error instanceof StartupError || error instanceof DataDirError || error instanceof SceneError;
+  process.stderr.write(`${known ? error.message : `could not start: ${oneLine(error)}`}\n`);
+  process.exit(1);
+});

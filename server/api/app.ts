@@ -38,7 +38,7 @@ import { createLiveKitProbe, type LiveKitProbe } from '../livekit/health';
 import { mintLiveKitToken } from '../livekit/tokens';
 import { createWebhookHandler } from '../livekit/webhooks';
 import type { CircuitState } from '../providers/resilience';
-import type { Client, Rooms } from '../rooms/rooms';
+import { UnknownSceneError, type Client, type Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 import { createReportCache } from '../review/cache';
@@ -271,7 +271,9 @@ export const createApp = (options: AppOptions) => {
     try {
       room = rooms.create(parsed.data.scene, { pace: parsed.data.pace, standIns: parsed.data.standIns });
     } catch (error) {
-      return problem(c, 404, 'unknown-scene', (error as Error).message);
+      // Anything else (the store failing) is the server's problem, not the request's.
+      if (!(error instanceof UnknownSceneError)) throw error;
+      return problem(c, 404, 'unknown-scene', error.message);
     }
     // Join links, keyed like the tokens: the room page of this server (PUBLIC_URL) for each seat and the observer.
     const { tokens: issued, links } = joinLinks(room.scene, room.id, sign, linkOrigin(c));

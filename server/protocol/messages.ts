@@ -134,9 +134,10 @@ export type Snapshot = z.infer<typeof Snapshot>;
 
 /**
  * `replaced`: a newer connection took this seat (or this credential's place) and this one is closed;
- * `token-expired`: the credential ran out and the socket is closed (close code 4401).
+ * `token-expired`: the credential ran out and the socket is closed (close code 4401);
+ * `storage`: the session's events cannot be saved now; it is paused until they can.
  */
-export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off', 'not-ready', 'not-in-lobby', 'replaced', 'paused', 'token-expired'] as const;
+export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off', 'not-ready', 'not-in-lobby', 'replaced', 'paused', 'token-expired', 'storage'] as const;
 
 /** The sample format of microphone frames (client → server) and relayed voice. */
 export const MIC_SAMPLE_RATE = 16_000;

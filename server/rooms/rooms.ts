@@ -21,6 +21,11 @@
  *
  * At start-up, sessions the store holds unfinished (the server died under them) are marked
  * ended with a `system` event, never silently lost.
+ *
+ * Storage: events reach the store through the journal (store/journal.ts), which broadcasts each
+ * once it is stored. When writing keeps failing, only that session pauses: its clients are told
+ * at once (an `error` with code `storage`, outside the log), the log gets `saving-failed` and
+ * `saving-recovered` notices once it can take them, and the session resumes by itself.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Role } from '../auth/claims';
@@ -35,6 +40,7 @@ import type { Transcriber } from '../providers/transcription/port';
 import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../protocol/messages';
 import { cleanText } from '../protocol/text';
 import type { LoadedScene } from '../scene/schema';
+import { createJournal, type Journal } from '../store/journal';
 import type { Store } from '../store/store';
 
 export type { Pace };
@@ -119,6 +125,8 @@ export interface RoomsOptions {
   seatGraceMs?: number;
   /** A room was created (before its first event): where another transport attaches to it. */
   onOpen?: (room: Room) => void;
+  /** Writes every room's events to `store` (default: a journal with its default retries). */
+  journal?: Journal;
 }
 
 export interface Rooms {
@@ -132,6 +140,14 @@ export interface Rooms {
 
 /** Whether a client may see an event: its audience (everyone, the instructors, one seat) names them. */
 const sees = (client: Pick<Client, 'role' | 'participant'>, event: SessionEvent): boolean => visibleTo({ instructor: client.role !== 'participant', seat: client.participant }, event);
+/** `Rooms.create` was given a scene this server does not have (any other failure is the server's). */
+export class UnknownSceneError extends Error {
+  override name = 'UnknownSceneError';
+}
+
+/** What every client of a session is told while its events cannot be stored. */
+export const savingFailedMessage = 'Saving failed; the session is paused until storage recovers.';
+
 
 /** How to turn voice input on, for clients of a server without a transcriber. */
 export const voiceInputHint =
@@ -150,10 +166,20 @@ const lazyVad = (create: () => Promise<Vad>): Vad => {
   };
 };
 
+/** A store call tried again once when it fails: a lock released a moment ago, a fault that passed. */
+const tryTwice = <T>(call: () => T): T => {
+  try {
+    return call();
+  } catch {
+    return call();
+  }
+};
+
 const base64 = (pcm: Int16Array): string => Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
 
 export const createRooms = (options: RoomsOptions): Rooms => {
   const { store } = options;
+  const journal = options.journal ?? createJournal(store);
   const now = options.now ?? (() => Date.now());
   const rooms = new Map<string, Room>();
   const transcriber = options.transcriber ?? null;
@@ -193,6 +219,26 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ...(transcriber ? {} : { hint: voiceInputHint }),
     };
     const ears = new Map<string, Listener>();
+    /** Saving failed while the session ran (or a seat came back meanwhile): it resumes once saving works. */
+    let resumeAfterSaving = false;
+    const log = journal.open(id, {
+      committed: (events) => {
+        for (const event of events as SessionEvent[]) broadcast({ type: 'event', event }, event);
+      },
+      failing: () => {
+        broadcast({ type: 'error', code: 'storage', message: savingFailedMessage });
+        if (closed) return;
+        notice('saving-failed', 'Saving failed; the session was paused until storage recovered.', { level: 'warn' });
+        resumeAfterSaving = !conversation.state.paused;
+        if (resumeAfterSaving) conversation.send({ type: 'pause' });
+      },
+      recovered: () => {
+        if (closed) return;
+        notice('saving-recovered', 'Saving works again; the session goes on.');
+        if (resumeAfterSaving && emptySeats.size === 0) conversation.send({ type: 'resume' });
+        resumeAfterSaving = false;
+      },
+    });
     const conversation = openConversation(scene, {
       seed,
       generator: options.generator(),
@@ -206,10 +252,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       onEvent: (engineEvent) => {
         // The log keeps who may see each event, so replays and exports respect it.
         const event: SessionEvent = { ...engineEvent, audience: audienceOf(engineEvent) };
-        // Committed before anyone sees it: a crash can lose nothing a client received.
-        store.appendEvents(id, [event]);
         if (event.type === 'end') {
-          store.markEnded(id, now());
           closed = true;
           for (const timer of grace.values()) clearTimeout(timer);
           grace.clear();
@@ -217,7 +260,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           ears.clear();
           setTimeout(() => rooms.delete(id), options.keepEndedMs ?? 600_000).unref();
         }
-        broadcast({ type: 'event', event }, event);
+        // Committed before anyone sees it (the journal broadcasts it): a crash can lose nothing a client received.
+        log.append(event, event.type === 'end' ? now() : undefined);
       },
       onDelta: ({ speaker, draft, text }) => broadcast({ type: 'delta', speaker, draft, text }),
     });
@@ -315,6 +359,12 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       notice('session-started', missing.length && standIns ? `Started with stand-ins for ${missing.map(nameOf).join(', ')}.` : 'Everyone is here; the session starts.');
     };
 
+    /** Nobody is waited for any more: the session resumes, or (saving failing) will once saving works. */
+    const resumeUnlessSaving = () => {
+      if (log.failing) resumeAfterSaving = true;
+      else conversation.send({ type: 'resume' });
+    };
+
     const seatLeft = (participant: string) => {
       if (!started) {
         // In the lobby a seat simply empties again.
@@ -347,7 +397,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       conversation.send({ type: 'presence', participant, present: true });
       if (emptySeats.delete(participant)) {
         notice('seat-back', `${nameOf(participant)} is back.`, { participant });
-        if (emptySeats.size === 0 && conversation.state.paused) conversation.send({ type: 'resume' });
+        if (emptySeats.size === 0 && conversation.state.paused) resumeUnlessSaving();
       }
       if (!started && humans.every(present)) start(false);
     };
@@ -404,9 +454,19 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       join(client, afterSeq) {
         // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
         // A seq that is no seq of this log (negative, fractional, past its end) resumes from the start or the end.
-        const resumedFrom = Number.isSafeInteger(afterSeq) && afterSeq > 0 ? Math.min(afterSeq, store.lastSeq(id)) : 0;
+        let backlog: SessionEvent[];
+        let resumedFrom: number;
+        try {
+          resumedFrom = Number.isSafeInteger(afterSeq) && afterSeq > 0 ? Math.min(afterSeq, tryTwice(() => store.lastSeq(id))) : 0;
+          backlog = tryTwice(() => store.events(id, resumedFrom) as SessionEvent[]);
+        } catch {
+          client.send({ type: 'error', code: 'storage', message: "The session's log could not be read; reconnect in a moment." });
+          client.close?.();
+          return () => {};
+        }
         client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom, snapshot: snapshot(client.role, client.participant), voice });
-        for (const event of store.events(id, resumedFrom) as SessionEvent[]) if (sees(client, event)) client.send({ type: 'event', event });
+        for (const event of backlog) if (sees(client, event)) client.send({ type: 'event', event });
+        if (log.failing) client.send({ type: 'error', code: 'storage', message: savingFailedMessage });
         clients.add(client);
         if (client.participant) setPresence(client.participant, 1);
         // One seat, one tab: a newer connection takes the seat, and the older one is told why.
@@ -454,7 +514,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             grace.delete(message.participant);
             conversation.send({ type: 'presence', participant: message.participant, present: false });
             if (started) notice('stand-in', `The simulation speaks for ${nameOf(message.participant)} until they are back.`, { participant: message.participant });
-            if (emptySeats.delete(message.participant) && emptySeats.size === 0 && conversation.state.paused) conversation.send({ type: 'resume' });
+            if (emptySeats.delete(message.participant) && emptySeats.size === 0 && conversation.state.paused) resumeUnlessSaving();
             return null;
           }
           case 'say':
@@ -482,6 +542,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           case 'leave':
             return null;
           case 'resume':
+            if (log.failing) return { type: 'error', code: 'storage', message: savingFailedMessage };
             // The instructor resumes: nobody is waited for any longer; empty seats are stood in for.
             for (const seat of emptySeats) {
               stoodIn.add(seat);
@@ -540,9 +601,10 @@ export const createRooms = (options: RoomsOptions): Rooms => {
   return {
     create(sceneId, { pace, seed = randomInt(0, 2 ** 31 - 1), standIns = false }) {
       const scene = options.scenes.get(sceneId);
-      if (!scene) throw new Error(`unknown scene "${sceneId}"`);
+      if (!scene) throw new UnknownSceneError(`unknown scene "${sceneId}"`);
       const id = randomBytes(9).toString('base64url');
-      store.createSession({ id, scene: scene.id, seed, pace, createdAt: now() });
+      const row = { id, scene: scene.id, seed, pace, createdAt: now() };
+      tryTwice(() => store.createSession(row));
       const room = open(scene, id, pace, seed);
       rooms.set(id, room);
       options.onOpen?.(room);
@@ -553,16 +615,18 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     list: () => [...rooms.values()],
     recover() {
       const recovered: string[] = [];
-      for (const row of store.unfinished()) {
-        const log = store.events(row.id) as SessionEvent[];
+      for (const row of tryTwice(() => store.unfinished())) {
+        const log = tryTwice(() => store.events(row.id) as SessionEvent[]);
         const seq = log.at(-1)?.seq ?? 0;
         const at = log.at(-1)?.t ?? 0;
         const turns = log.filter((e) => e.type === 'utterance').length;
-        store.appendEvents(row.id, [
+        const closing = [
           { seq: seq + 1, t: at, type: 'system', level: 'warn', code: 'server-restarted', message: 'The server stopped during this session; it was ended and its log kept.' },
           { seq: seq + 2, t: at, type: 'end', reason: 'ended', turns },
-        ]);
-        store.markEnded(row.id, now());
+        ];
+        tryTwice(() => store.appendEvents(row.id, closing));
+        const endedAt = now();
+        tryTwice(() => store.markEnded(row.id, endedAt));
         recovered.push(row.id);
       }
       return recovered;

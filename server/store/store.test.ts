@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,4 +146,55 @@ describe('the session store', () => {
     expect(stored).toEqual(stored.map((_, i) => i + 1));
     expect(store.unfinished().map((s) => s.id)).toEqual(['crash']);
   });
+
+  it('waits for another process that holds the write lock, instead of failing the append', async () => {
+    const dir = tempDir();
+    // A wait longer than the holder's, however loaded the machine (the server's default is short: see openStore).
+    const store = openStore(dir, { busyTimeoutMs: 10_000 });
+    open.push(store);
+    store.createSession(standup);
+    store.appendEvents('s1', [event(1)]);
+    // Another process takes the write lock, writes, and commits a moment later.
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', lockHolder, join(dir, 'rehearsal.db')], { cwd: repo });
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+      holder.on('error', reject);
+      holder.on('exit', (code) => reject(new Error(`the lock holder exited (${code}) before locking`)));
+    });
+    store.appendEvents('s1', [event(2)]);
+    expect(seqs(store.events('s1'))).toEqual([1, 2]);
+    expect(store.session('other')).toMatchObject({ id: 'other' });
+  });
+
+  it('keeps its files to the server: the directory 0700, the database and its WAL and shared memory 0600', () => {
+    const dir = join(tempDir(), 'data');
+    const store = openAt(dir);
+    store.createSession(standup);
+    store.appendEvents('s1', [event(1)]);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const files = readdirSync(dir);
+    expect(files).toEqual(expect.arrayContaining(['rehearsal.db', 'rehearsal.db-wal', 'rehearsal.db-shm']));
+    for (const file of files) expect(`${file} ${(statSync(join(dir, file)).mode & 0o777).toString(8)}`).toBe(`${file} 600`);
+  });
+
+  it('takes a database an older server left world-readable back to 0600, with its WAL and shared memory', () => {
+    const dir = tempDir();
+    openStore(dir).close();
+    for (const file of ['rehearsal.db', 'rehearsal.db-wal', 'rehearsal.db-shm']) {
+      if (!existsSync(join(dir, file))) writeFileSync(join(dir, file), '');
+      chmodSync(join(dir, file), 0o644);
+    }
+    openAt(dir);
+    for (const file of ['rehearsal.db', 'rehearsal.db-wal', 'rehearsal.db-shm']) expect(`${file} ${(statSync(join(dir, file)).mode & 0o777).toString(8)}`).toBe(`${file} 600`);
+  });
 });
+
+/** A second process: takes SQLite's write lock with a write of its own, says so, and commits 150 ms later. */
+const lockHolder = `
+  import Database from 'better-sqlite3';
+  const db = new Database(process.argv[1]);
+  db.exec('BEGIN IMMEDIATE');
+  db.prepare("INSERT INTO sessions (id, scene, seed, pace, created_at, present) VALUES ('other', 'team-standup', 1, 'instant', 1, '[]')").run();
+  process.stdout.write('locked\\n');
+  setTimeout(() => { db.exec('COMMIT'); db.close(); }, 150);
+`;

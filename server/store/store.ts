@@ -14,10 +14,20 @@
  * (kill -9, a crash): our requirement, tested below with SIGKILL. Only an OS crash or power cut
  * can lose the last few transactions (the WAL is fsynced at checkpoints), never corrupt the file.
  * `synchronous=FULL` would close that gap at the cost of an fsync per event batch.
+ *
+ * Locking: every write takes SQLite's write lock when it begins (IMMEDIATE), so a writer waits
+ * for another connection's lock for up to `busyTimeoutMs` and then fails cleanly; a deferred
+ * transaction would read first and fail at once when its upgrade to a write found the lock
+ * taken. The wait is short because better-sqlite3 blocks the event loop while it waits; longer
+ * outages are ridden out asynchronously by the journal (journal.ts), which retries and pauses.
+ *
+ * The files are the server's alone: the directory is made 0700, the database 0600, and SQLite
+ * gives its WAL and shared-memory files the database's mode.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDataDir, privateFile } from './data-dir';
 
 export type Pace = 'instant' | 'realtime';
 
@@ -113,14 +123,25 @@ const toRow = (r: SessionRecord): SessionRow => ({
 const selectSessions = `
   SELECT s.*, (SELECT count(*) FROM events e WHERE e.session = s.id) AS events FROM sessions s`;
 
-export const openStore = (dir: string): Store => {
-  mkdirSync(dir, { recursive: true });
-  const db = new Database(join(dir, 'rehearsal.db'));
+export interface StoreOptions {
+  /**
+   * How long a write waits for another connection's lock before it fails, blocking the event loop
+   * meanwhile. Default 50 ms: brief contention is waited out; the journal rides out the rest.
+   */
+  busyTimeoutMs?: number;
+}
+
+export const openStore = (dir: string, options: StoreOptions = {}): Store => {
+  makeDataDir(dir);
+  const file = join(dir, 'rehearsal.db');
+  // Before SQLite opens it: new WAL and shared-memory files copy the database file's mode.
+  privateFile(file);
+  for (const companion of [`${file}-wal`, `${file}-shm`]) if (existsSync(companion)) chmodSync(companion, 0o600);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  // Another process (a CLI reading transcripts) may hold the lock for a moment.
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 50}`);
   db.exec(schema);
 
   const insertSession = db.prepare<[string, string, number, Pace, number, string]>(
@@ -160,7 +181,7 @@ export const openStore = (dir: string): Store => {
       insertSession.run(id, scene, seed, pace, createdAt, JSON.stringify(present));
     },
     appendEvents(session, events) {
-      append(session, events);
+      append.immediate(session, events);
     },
     events(session, afterSeq = 0) {
       return selectEvents.all(session, afterSeq).map((r) => JSON.parse(r.json) as unknown);

@@ -27,6 +27,7 @@ import { createClauseChunker } from '../../server/conversation/clauses';
 import { createRooms, type Rooms, type RoomsOptions } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
 import type { LoadedScene } from '../../server/scene/schema';
+import { createJournal, type JournalOptions } from '../../server/store/journal';
 import { openStore, type Store } from '../../server/store/store';
 
 export const ADMIN = 'test-admin-token-0123456789';
@@ -86,6 +87,10 @@ export interface InProcessOptions {
   now?: () => number;
   /** The sockets' heartbeat, send-buffer bound and sockets per token (default 15 s, 4 MB, 256). */
   sockets?: Pick<AppOptions, 'heartbeatMs' | 'maxBufferedBytes' | 'maxSocketsPerToken'>;
+  /** Opens the store in the server's data directory (default `openStore`): a test's faults go here. */
+  openStore?: (dir: string) => Store;
+  /** How the rooms' journal retries failed writes (default: the server's). */
+  journal?: JournalOptions;
 }
 
 /** The server as `server/main.ts` builds it, in this process, on an ephemeral port. */
@@ -95,9 +100,10 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
   let loaded = await loadScenes(join(repoRoot, 'scenes'));
   if (options.scenes) loaded = options.scenes(loaded);
   const scenes = new Map(loaded.map((s) => [s.id, s]));
-  const store = openStore(dataDir);
+  const store = (options.openStore ?? openStore)(dataDir);
   const rooms = createRooms({
     store,
+    ...(options.journal ? { journal: createJournal(store, options.journal) } : {}),
     scenes,
     generator: options.generator ?? (() => createScriptedGenerator()),
     ...(options.synthesizer ? { synthesizer: options.synthesizer } : {}),

@@ -1,0 +1,219 @@
+/**
+ * The live sessions' logs as their rooms write them: stored, then told. A room appends each event
+ * here, and the event reaches `committed` (where the room broadcasts it) only once the store holds
+ * it, in order; so a client never sees an event a crash could lose.
+ *
+ * A write that fails is held, with every event after it, and retried with backoff. After
+ * `attemptsBeforePause` failed attempts the session is told (`failing`: the room pauses it and
+ * says why); the retries go on, at most `maxRetryMs` apart, until the store takes the writes again
+ * (`recovered`: the room resumes). Nothing is dropped on the way: a held event is written before
+ * any later one, or the process dies without anyone having seen it.
+ *
+ * One session's failures never hold up another's: each log has its own queue and retry timer.
+ * Another process's lock on the database is the exception: every write would then wait out the
+ * store's busy timeout on the event loop, so the logs it holds up wait together and one probe at a
+ * time tries for all of them.
+ *
+ * ```ts
+ * const journal = createJournal(store, { log: console.error });
+ * const log = journal.open(session, { committed: broadcast, failing: pause, recovered: resume });
+ * log.append(event); // broadcast as soon as it is stored: now, or after the store recovers
+ * ```
+ */
+import type { Store, StoredEvent } from './store';
+
+export interface JournalOptions {
+  /** The first retry's delay; each further one doubles it, up to `maxRetryMs`. Default 50 ms. */
+  firstRetryMs?: number;
+  /** The longest wait between retries, so how late at most a session resumes once the store recovers. Default 1 s. */
+  maxRetryMs?: number;
+  /** Failed attempts (the write and its retries) before the session is paused. Default 3 (about 150 ms). */
+  attemptsBeforePause?: number;
+  /** A line for the server's log when a session starts failing and when it recovers. */
+  log?: (line: string) => void;
+}
+
+export interface SessionLogHandlers {
+  /** Events now stored, in seq order, each exactly once. */
+  committed(events: readonly StoredEvent[]): void;
+  /** Writing has failed `attemptsBeforePause` times in a row; retries go on. */
+  failing(error: Error): void;
+  /** Everything held is stored again, after `failing`. */
+  recovered(): void;
+}
+
+export interface SessionLog {
+  /** Stores `event` after every event appended before it; `endedAt`: then marks the session ended. */
+  append(event: StoredEvent, endedAt?: number): void;
+  /** From `failing` until `recovered`. */
+  readonly failing: boolean;
+}
+
+export interface Journal {
+  open(session: string, handlers: SessionLogHandlers): SessionLog;
+  /** Stops retrying (before the store closes): one last attempt for each log; returns the events still held. */
+  close(): number;
+}
+
+interface Writer {
+  /** One attempt to store what is held; a failure schedules the next. */
+  retry(): void;
+  /** An attempt not made because the database is locked: it counts as failed. */
+  missed(error: Error): void;
+  /** No more retries: one last attempt; returns how many events are still held. */
+  stop(): number;
+}
+
+/** Another connection holds SQLite's lock (better-sqlite3's codes: SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED…). */
+const isLock = (error: Error): boolean => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code ?? ''));
+
+const lockedError = () => Object.assign(new Error('the database is locked by another connection'), { code: 'SQLITE_BUSY' });
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+export const createJournal = (store: Store, options: JournalOptions = {}): Journal => {
+  const { firstRetryMs = 50, maxRetryMs = 1000, attemptsBeforePause = 3, log = () => {} } = options;
+  const backoff = (failures: number) => Math.min(maxRetryMs, firstRetryMs * 2 ** Math.max(0, failures - 1));
+  const writers = new Set<Writer>();
+  /** Writers held up by a lock on the database, in the order they met it; the first probes for all. */
+  const locked = new Set<Writer>();
+  let probe: ReturnType<typeof setTimeout> | null = null;
+  let probes = 0;
+  let closed = false;
+
+  const waitForLock = (writer: Writer) => {
+    locked.add(writer);
+    if (probe) return;
+    probe = setTimeout(() => {
+      probe = null;
+      const [first, ...others] = locked;
+      locked.clear();
+      if (!first) return;
+      first.retry();
+      if (locked.has(first)) {
+        // Still locked: the others' turns count as failed too, so every session held up pauses.
+        for (const other of others) {
+          locked.add(other);
+          other.missed(lockedError());
+        }
+        return;
+      }
+      probes = 0;
+      for (const other of others) other.retry();
+    }, backoff(++probes));
+    probe.unref?.();
+  };
+
+  const open = (session: string, handlers: SessionLogHandlers): SessionLog => {
+    const held: StoredEvent[] = [];
+    let endedAt: number | null = null;
+    let failures = 0;
+    let failing = false;
+    let writing = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+
+    const failed = (error: Error) => {
+      failures += 1;
+      if (!failing && failures >= attemptsBeforePause) {
+        failing = true;
+        log(`session ${session}: saving failed ${failures} times (${error.message}); the session is paused, ${held.length} event(s) held until the store takes writes again`);
+        handlers.failing(error);
+      }
+    };
+
+    /** Stores what is held, telling `committed` batch by batch; false if a write failed. */
+    const write = (): boolean => {
+      while (held.length > 0 || endedAt !== null) {
+        const batch = held.slice();
+        try {
+          if (batch.length > 0) store.appendEvents(session, batch);
+          else store.markEnded(session, endedAt!);
+        } catch (error) {
+          if (closed) return false;
+          const reason = asError(error);
+          failed(reason);
+          if (isLock(reason)) waitForLock(writer);
+          else {
+            timer = setTimeout(writer.retry, backoff(failures));
+            timer.unref?.();
+          }
+          return false;
+        }
+        if (batch.length === 0) {
+          endedAt = null;
+          writers.delete(writer);
+        } else {
+          held.splice(0, batch.length);
+          // May append more (a listener reacting): this loop writes it next.
+          handlers.committed(batch);
+        }
+      }
+      return true;
+    };
+
+    const attempt = () => {
+      if (writing) return;
+      writing = true;
+      let done: boolean;
+      try {
+        done = write();
+      } finally {
+        writing = false;
+      }
+      if (!done) return;
+      failures = 0;
+      if (failing) {
+        failing = false;
+        log(`session ${session}: saving works again; every held event is stored`);
+        handlers.recovered();
+      }
+    };
+
+    const writer: Writer = {
+      retry() {
+        timer = null;
+        attempt();
+      },
+      missed: failed,
+      stop() {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        attempt();
+        return held.length;
+      },
+    };
+    writers.add(writer);
+
+    return {
+      append(event, at) {
+        held.push(event);
+        if (at !== undefined) endedAt = at;
+        // Behind a failed write the event waits for its retry, so the order holds.
+        if (writing || timer || locked.has(writer)) return;
+        // Another connection holds the database: wait with the others instead of blocking the event loop again.
+        if (locked.size > 0) {
+          waitForLock(writer);
+          failed(lockedError());
+          return;
+        }
+        attempt();
+      },
+      get failing() {
+        return failing;
+      },
+    };
+  };
+
+  return {
+    open,
+    close() {
+      closed = true;
+      if (probe) clearTimeout(probe);
+      locked.clear();
+      let held = 0;
+      for (const writer of writers) held += writer.stop();
+      writers.clear();
+      return held;
+    },
+  };
+};
