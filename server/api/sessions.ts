@@ -12,27 +12,10 @@
  */
 import type { Claims } from '../auth/claims';
 import type { SessionEvent } from '../engine/events';
-import type { SessionStatus } from '../protocol/messages';
+import type { SessionStatus, SessionSummary } from '../protocol/messages';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
-import type { SessionRow, Store } from '../store/store';
-
-export interface SessionSummary {
-  id: string;
-  scene: { id: string; title: string };
-  status: SessionStatus;
-  pace: SessionRow['pace'];
-  seed: number;
-  /** ms since the epoch. */
-  createdAt: number;
-  endedAt: number | null;
-  /** Conversation time, from the session's start to its end (or to now while it runs). */
-  durationMs: number;
-  turns: number;
-  /** Every seat: humans (present now, for a live session) and personas. */
-  participants: { id: string; name: string; kind: 'human' | 'ai'; present: boolean }[];
-  events: number;
-}
+import type { Store } from '../store/store';
 
 /** Every session, newest first, as the sessions page lists them. */
 export const listSessions = (from: { store: Store; rooms: Rooms; scenes: readonly LoadedScene[] }): SessionSummary[] =>

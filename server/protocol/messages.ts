@@ -132,6 +132,24 @@ export const Snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
+/** A session as GET /api/sessions lists it for the instructors' sessions page (api/sessions.ts). */
+export interface SessionSummary {
+  id: string;
+  scene: { id: string; title: string };
+  status: SessionStatus;
+  pace: 'realtime' | 'instant';
+  seed: number;
+  /** ms since the epoch. */
+  createdAt: number;
+  endedAt: number | null;
+  /** Conversation time, from the session's start to its end (or to now while it runs). */
+  durationMs: number;
+  turns: number;
+  /** Every seat: humans (present now, for a live session) and personas. */
+  participants: { id: string; name: string; kind: 'human' | 'ai'; present: boolean }[];
+  events: number;
+}
+
 /**
  * `replaced`: a newer connection took this seat (or this credential's place) and this one is closed;
  * `token-expired`: the credential ran out and the socket is closed (close code 4401);

@@ -5,7 +5,7 @@
  * kept for this tab only (sessionStorage), as the home page keeps it.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { SessionSummary } from '../../../server/api/sessions';
+import type { SessionSummary } from '../../../server/protocol/messages';
 import { formatDuration } from './ended';
 
 interface SceneSummary {
