@@ -1,8 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests that drive headless Chromium (or the benches): one at a time, after the rest, so software WebGL has the machine. */
+const browser = ['tests/client/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests/avatars/sheet.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'client/**/*.test.ts', 'avatars/**/*.test.ts', 'tests/**/*.test.ts'],
     testTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['server/**/*.test.ts', 'client/**/*.test.ts', 'avatars/**/*.test.ts', 'tests/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...browser],
+          // Two cores: two files at a time.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: browser,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -28,6 +28,7 @@
  *   turn with its transcript in hand, the same way.
  *
  * `RESPONSE_GAP_TRIALS` sets the typed trials per scene (default 6); there are as many spoken turns.
+ * `RESPONSE_GAP_SCENES` (comma-separated scene ids) replaces the three scenes.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
@@ -62,7 +63,7 @@ import { percentile, round, type BenchResult } from './timing';
 const TRANSCRIBER_LATENCY_MS = 200;
 const TRIALS_PER_SCENE = Number(process.env.RESPONSE_GAP_TRIALS ?? 6);
 /** Scenes whose personas question the one trainee, so the room keeps coming back to them. */
-const SCENES = ['job-interview', 'poster-session', 'conference-qa'];
+const SCENES = process.env.RESPONSE_GAP_SCENES?.split(',').filter(Boolean) ?? ['job-interview', 'poster-session', 'conference-qa'];
 const QUESTIONS = [
   'what would you change first?',
   'why do you think that happened?',
