@@ -77,7 +77,8 @@ const level = async (sessions: number): Promise<BenchResult[]> => {
   const synthesizer = timed(espeak, lags, () => recording);
   const scene = await loadScene(fileURLToPath(new URL(`../scenes/${SCENE}.yaml`, import.meta.url)));
   const generator = createScriptedGenerator();
-  const rooms = createRooms({ store, scenes: new Map([[scene.id, scene]]), generator: () => generator, synthesizer: () => synthesizer });
+  // Ended rooms leave memory at once: nothing of a level lingers into the next.
+  const rooms = createRooms({ store, scenes: new Map([[scene.id, scene]]), generator: () => generator, synthesizer: () => synthesizer, keepEndedMs: 0 });
   let utterances = 0;
   let bytes = 0;
   try {
