@@ -204,8 +204,15 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
         outcome.reply?.close();
       },
       (error: unknown) => {
+        // Not a vendor's failure (those fall back inside): a fault of ours. Said once in the log
+        // and on the server's error stream, and the request is answered empty, so the turn moves on
+        // instead of the session waiting for an answer that will never come.
         inFlight.delete(job);
-        throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        process.stderr.write(`conversation: ${request.kind} request ${request.id} failed: ${reason}\n`);
+        if (state.phase === 'ended') return;
+        send({ type: 'notice', level: 'error', code: 'request-failed', message: 'A turn could not be prepared; the conversation goes on.' });
+        send(request.kind === 'think' ? { type: 'thoughts', request: request.id, answers: [] } : { type: 'generated', request: request.id, text: '' });
       },
     );
   };

@@ -106,6 +106,35 @@ describe('a running conversation', () => {
     chunks.forEach((resolve) => resolve(null));
   });
 
+  it('goes on when carrying out a request fails for a reason of its own: the turn is answered empty and the log says so', async () => {
+    let clock = 1_000_000;
+    let failures = 0;
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const conversation = openConversation(scene, {
+        seed: 1,
+        generator: createScriptedGenerator(),
+        pace: 'realtime',
+        speed: 2,
+        now: () => clock,
+        // The first wait for the floor breaks (a fault of the shell, not a vendor's).
+        sleep: async (ms) => {
+          if (failures++ === 0) throw new Error('the clock broke');
+          clock += ms;
+        },
+      });
+      const log = await conversation.ended;
+      expect(log).toContainEqual(expect.objectContaining({ type: 'system', level: 'error', code: 'request-failed' }));
+      expect(log.at(-1)).toMatchObject({ type: 'end', reason: 'snippets-done' });
+      expect(utterancesOf(log).length).toBeGreaterThan(0);
+      expect(written.join('')).toMatch(/conversation: generate request \S+ failed: the clock broke/);
+    } finally {
+      process.stderr.write = write;
+    }
+  });
+
   it('holds the next AI reply while a present human is typing', async () => {
     const { generator, waiting } = gated();
     let clock = 0;

@@ -125,6 +125,11 @@ export interface RoomView {
   notices: Notice[];
   /** The last typed error from the server (bad message, voice off…). */
   error: { code: string; message: string } | null;
+  /**
+   * The server cannot save the session's events (error `storage`): it is paused until it can. Its
+   * events, held meanwhile, arrive once saving works again, and with the first of them this ends.
+   */
+  savingFailed: boolean;
 }
 
 export const emptyRoom = (): RoomView => ({
@@ -159,6 +164,7 @@ export const emptyRoom = (): RoomView => ({
   cuts: {},
   notices: [],
   error: null,
+  savingFailed: false,
 });
 
 const MAX_LINES = 400;
@@ -181,6 +187,8 @@ export const reduceRoom = (view: RoomView, message: ServerMessage | LocalMessage
         ...base,
         connected: true,
         connection: { state: 'open', detail: null },
+        // Still failing, the server says so right after the welcome.
+        savingFailed: false,
         you: message.you,
         voice: message.voice,
         snapshot: s,
@@ -198,7 +206,7 @@ export const reduceRoom = (view: RoomView, message: ServerMessage | LocalMessage
       };
     }
     case 'event':
-      return onEvent(view, message.event, now);
+      return onEvent(view.savingFailed ? { ...view, savingFailed: false } : view, message.event, now);
     case 'delta': {
       const id = `draft:${message.draft}`;
       const at = view.transcript.findIndex((l) => l.id === id);
@@ -240,7 +248,7 @@ export const reduceRoom = (view: RoomView, message: ServerMessage | LocalMessage
       return { ...view, talking: message.active ? [...talking, message.participant] : talking };
     }
     case 'error':
-      return { ...view, error: { code: message.code, message: message.message } };
+      return { ...view, error: { code: message.code, message: message.message }, ...(message.code === 'storage' ? { savingFailed: true } : {}) };
     case 'voice':
     case 'pong':
       return view;

@@ -52,6 +52,15 @@ describe('the status line: each state', () => {
     expect(text(run(welcome({ snapshot: { status: 'paused', paused: true, pausedFor: { reason: 'seat-empty', participants: ['mia', 'alex'] } } })))).toBe("Paused: Mia's and Alex's seats are empty");
   });
 
+  it('paused while the server cannot save the session, until its held events arrive', () => {
+    const failing = run(welcome(), micOn, { type: 'error', code: 'storage', message: 'Saving failed; the session is paused until storage recovers.' });
+    expect(roomStatus(failing, 0)).toEqual({ kind: 'paused', reason: 'saving' });
+    expect(text(failing)).toBe('Paused: the server cannot save the session right now; it goes on by itself once it can');
+    // Another error meanwhile does not end it; the first event after recovery does.
+    expect(kind(reduceRoom(failing, { type: 'error', code: 'rate-limited', message: 'slow down' }))).toBe('paused');
+    expect(kind(reduceRoom(failing, system('saving-recovered')))).toBe('listening');
+  });
+
   it('reconnecting: the socket dropped; disconnected when reconnecting cannot help', () => {
     expect(text(run(welcome(), { type: 'connection', state: 'reconnecting', detail: 'retrying in 2 s' }))).toBe('Reconnecting… (retrying in 2 s)');
     expect(text(run(welcome(), { type: 'connection', state: 'closed' }))).toBe('Disconnected: reload the page to rejoin');

@@ -22,6 +22,8 @@ export type RoomStatus =
   /** Names of the human seats taken and still empty. */
   | { kind: 'lobby'; present: string[]; missing: string[] }
   | { kind: 'paused'; reason: 'instructor' }
+  /** The server cannot save the session now: it goes on once it can. */
+  | { kind: 'paused'; reason: 'saving' }
   /** `seats`: whose (names), when the server said. */
   | { kind: 'paused'; reason: 'seat-empty'; seats: string[] }
   | { kind: 'transcription-failed'; message: string }
@@ -54,6 +56,7 @@ export const roomStatus = (view: RoomView, now: number): RoomStatus => {
   if (view.connection.state === 'reconnecting' || view.connection.state === 'closed') {
     return { kind: 'reconnecting', closed: view.connection.state === 'closed', detail: view.connection.detail };
   }
+  if (view.savingFailed) return { kind: 'paused', reason: 'saving' };
   const humans = view.snapshot?.participants.filter((p) => p.kind === 'human') ?? [];
   if (view.status === 'lobby') return { kind: 'lobby', present: humans.filter((p) => p.present).map((p) => p.name), missing: humans.filter((p) => !p.present).map((p) => p.name) };
   if (view.status === 'paused') {
@@ -87,6 +90,7 @@ export const statusText = (view: RoomView, status: RoomStatus): string => {
       return `Waiting for everyone to join: ${status.present.join(', ') || 'nobody yet'} / ${status.missing.length ? `waiting for ${status.missing.join(', ')}` : 'starting'}`;
     case 'paused':
       if (status.reason === 'instructor') return 'Paused by the instructor';
+      if (status.reason === 'saving') return 'Paused: the server cannot save the session right now; it goes on by itself once it can';
       if (status.seats.length === 0) return "Paused: a participant's seat is empty";
       return `Paused: ${status.seats.map(possessive).join(' and ')} ${status.seats.length > 1 ? 'seats are' : 'seat is'} empty`;
     case 'transcription-failed':
