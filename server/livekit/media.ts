@@ -55,6 +55,7 @@ export type CueMessage = z.infer<typeof CueMessage>;
 export const topicOf = (message: ServerMessage): Topic | null => {
   switch (message.type) {
     case 'event':
+    case 'seq':
       return topics.events;
     case 'delta':
       return topics.deltas;

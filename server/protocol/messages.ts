@@ -4,7 +4,9 @@
  * travel inside `event` messages exactly as they are in the log.
  *
  * Server → client: `welcome` (on join and on reconnect, with a snapshot and what voice the
- * server offers), `event` (each logged event, in order, never twice), `delta` (text of a reply
+ * server offers), `event` (each logged event the viewer may see, in order, never twice), `seq`
+ * (on the LiveKit data topics, which the whole room shares: an event not for everyone, by its
+ * seq alone), `delta` (text of a reply
  * as it is generated; superseded by the `utterance` event naming the same `draft`), `audio` (a
  * piece of a reply's speech with its viseme cues and word timings), `audio-stop` (stop playing
  * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `speech` (a human
@@ -189,6 +191,12 @@ export const ServerMessage = z.discriminatedUnion('type', [
     voice: VoiceOffer,
   }),
   z.object({ type: z.literal('event'), event: SessionEvent }),
+  /**
+   * Event `seq` was logged but is not for everyone (an instructor's, one seat's): where a stream
+   * reaches the whole room (the LiveKit data topics), it stands in for the event, so the stream
+   * keeps its count and a real gap (events lost) is still told apart.
+   */
+  z.object({ type: z.literal('seq'), seq: z.number().int().positive() }),
   z.object({ type: z.literal('delta'), speaker: z.string(), draft: z.string(), text: z.string() }),
   z.object({
     type: z.literal('audio'),

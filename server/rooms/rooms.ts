@@ -91,9 +91,9 @@ export interface Room {
    */
   presence(participant: string, present: boolean): void;
   /**
-   * Every message broadcast to the whole room that every participant may see (only events whose
-   * audience is `all`; no `voice` relays, which go to sockets): `event`, `delta`, `audio`,
-   * `audio-stop`, `speech`. Returns the unsubscribe.
+   * Every message broadcast to the whole room that every participant may see (events whose
+   * audience is `all`; for any other event only a `seq` marker; no `voice` relays, which go to
+   * sockets): `event`, `seq`, `delta`, `audio`, `audio-stop`, `speech`. Returns the unsubscribe.
    */
   subscribe(listener: (message: ServerMessage) => void): () => void;
   readonly voice: VoiceOffer;
@@ -209,8 +209,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         if (client.sendRaw) client.sendRaw((json ??= JSON.stringify(message)));
         else client.send(message);
       }
-      // Other transports publish to the whole room: only what everyone may see.
-      if (!event || audienceOf(event) === 'all') for (const listener of listeners) listener(message);
+      // Other transports publish to the whole room: only what everyone may see, and for the rest its seq.
+      const shared: ServerMessage = !event || audienceOf(event) === 'all' ? message : { type: 'seq', seq: event.seq };
+      for (const listener of listeners) listener(shared);
     };
     const synthesizer = options.synthesizer?.() ?? null;
     const voice: VoiceOffer = {

@@ -12,6 +12,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { audienceOf, type SessionEvent } from '../../server/engine/events';
 import type { Vad } from '../../server/media/vad';
+import type { ServerMessage } from '../../server/protocol/messages';
 import type { Transcriber } from '../../server/providers/transcription/port';
 import type { LoadedScene } from '../../server/scene/schema';
 import { Client, api, closeClients, createSession, logOf, startServer, type InProcessServer } from './helpers';
@@ -68,6 +69,8 @@ const retro = async () => {
 describe('instructor-only events', () => {
   it('never reach a trainee: not live, not on replay, not in their transcript; the log keeps each audience', async () => {
     const { created, riley, observer } = await retro();
+    const sharedStream: ServerMessage[] = [];
+    const unsubscribe = server.rooms.get(created.id)!.subscribe((message) => sharedStream.push(message));
     const needed = await observer.waitForEvent((e) => e.type === 'approval-needed', "Casey's proposal", 0, 30_000);
     if (needed.type !== 'approval-needed') throw new Error('unreachable');
     const direction = 'Casey should bring up the flaky end-to-end tests.';
@@ -79,6 +82,17 @@ describe('instructor-only events', () => {
     const said = await observer.waitForEvent((e) => e.type === 'utterance' && e.seq > resolved.seq, "Casey's edited line");
     expect(said).toMatchObject({ speaker: 'casey', text: edit });
     await riley.waitForEvent((e) => e.seq >= said.seq, "Casey's line on Riley's socket");
+
+    // The stream the whole room shares (LiveKit's data topics) carries only public events, and
+    // for the others their seq alone, so its count has no holes (a hole means events were lost).
+    const shared = sharedStream.splice(0);
+    const publicSeqs = shared.flatMap((m) => (m.type === 'event' ? [m.event.seq] : []));
+    const markers = shared.flatMap((m) => (m.type === 'seq' ? [m.seq] : []));
+    expect(markers).toEqual(expect.arrayContaining([needed.seq, resolved.seq]));
+    expect(shared.filter((m) => m.type === 'event' && instructorOnly(m.event))).toEqual([]);
+    const counted = [...publicSeqs, ...markers].filter((seq) => seq <= said.seq).sort((a, b) => a - b);
+    expect(counted).toEqual(Array.from({ length: said.seq - counted[0]! + 1 }, (_, i) => counted[0]! + i));
+    unsubscribe();
 
     // Live: the line is public; the proposal, the edit and the direction never came.
     expect(riley.events().filter(instructorOnly)).toEqual([]);

@@ -40,6 +40,8 @@ describe('LiveKit data topics', () => {
     const { fromTopic } = await import('./media');
     const event = { type: 'event', event: { seq: 4, t: 100, type: 'floor', speaker: 'nora', reason: 'designated' } };
     expect(fromTopic('rehearsal.events', JSON.stringify(event))).toEqual(event);
+    // An event not for everyone passes on the shared topic as its seq alone.
+    expect(fromTopic('rehearsal.events', JSON.stringify({ type: 'seq', seq: 5 }))).toEqual({ type: 'seq', seq: 5 });
     expect(fromTopic('rehearsal.deltas', JSON.stringify({ type: 'delta', speaker: 'nora', draft: 'g3', text: 'Hi' }))).toMatchObject({ type: 'delta', text: 'Hi' });
     const cue = { type: 'audio', speaker: 'nora', draft: 'g3', seq: 1, offsetMs: 1000, sampleRate: 22050, cues: [{ t: 1000, viseme: 'aa' }, { t: 1400, viseme: 'sil' }], words: [{ word: 'Hi', start: 1000, end: 1450 }] };
     expect(fromTopic('rehearsal.cues', JSON.stringify(cue))).toEqual({ ...cue, pcm: '', durationMs: 450 });

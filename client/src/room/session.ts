@@ -169,7 +169,9 @@ export const joinSession = (options: { session: string; token: string; audio?: A
           onTrackEnded: (who) => voices.detach(who),
           onMessage: (message) => {
             // A gap in the data stream (events lost while LiveKit reconnected): the socket refills it.
-            if (message.type === 'event' && view.lastSeq > 0 && message.event.seq > view.lastSeq + 1) transport?.resync();
+            // (Events not for this viewer come as a `seq` marker, so they leave no gap.)
+            const seq = message.type === 'event' ? message.event.seq : message.type === 'seq' ? message.seq : null;
+            if (seq !== null && view.lastSeq > 0 && seq > view.lastSeq + 1) transport?.resync();
             handle(message);
           },
           // With the live stream on LiveKit, a dropped LiveKit connection is a dropped room.

@@ -21,6 +21,15 @@ describe('the client view of a room', () => {
     expect(view.lastSeq).toBe(1);
   });
 
+  it('counts an event that is not for this viewer (a seq marker) without showing anything', () => {
+    const first = event({ type: 'backchannel', participant: 'sofia', to: 'alex', utterance: 'u1', kind: 'nod' });
+    const view = run(welcome(), first, { type: 'seq', seq: 2 });
+    expect(view.lastSeq).toBe(2);
+    expect(view.transcript).toEqual(run(welcome(), first).transcript);
+    // A marker for an event already counted changes nothing.
+    expect(reduceRoom(view, { type: 'seq', seq: 1 })).toBe(view);
+  });
+
   it('tracks turns, hands, cuts, proposals, presence and talking', () => {
     const view = run(
       welcome(),

@@ -207,6 +207,9 @@ export const reduceRoom = (view: RoomView, message: ServerMessage | LocalMessage
     }
     case 'event':
       return onEvent(view.savingFailed ? { ...view, savingFailed: false } : view, message.event, now);
+    case 'seq':
+      // An event not for this viewer went by (on a stream the whole room shares): counted, not shown.
+      return message.seq > view.lastSeq ? { ...view, lastSeq: message.seq } : view;
     case 'delta': {
       const id = `draft:${message.draft}`;
       const at = view.transcript.findIndex((l) => l.id === id);
