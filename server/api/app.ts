@@ -104,7 +104,9 @@ const MAX_WEBHOOK_BYTES = 64 * 1024;
 
 /** Microphone budget: seconds of audio per second, and the burst. */
 const MIC_RATE = 1.5;
-const MIC_BURST_S = 2;
+// A browser whose main thread stalled (a slow machine drawing the room) sends its queued frames at
+// once: a few seconds of burst keep those words instead of dropping them.
+const MIC_BURST_S = 5;
 
 /**
  * Lines (`say`, `say-as`, `inject`): each is a turn or a direction, so a burst of them would run a
@@ -506,7 +508,7 @@ export const createApp = (options: AppOptions) => {
               sockets: [],
               messages: createBucket(config.messageBurst, config.messageRatePerS, now()),
               lines: createBucket(LINE_BURST, LINE_RATE_PER_S, now()),
-              // Microphone audio has its own budget, in seconds of audio: up to 1.5x real time, 2 s of burst.
+              // Microphone audio has its own budget, in seconds of audio: up to 1.5x real time, 5 s of burst.
               audio: createBucket(MIC_BURST_S, MIC_RATE, now()),
               toldVoiceOff: false,
             };

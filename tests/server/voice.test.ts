@@ -217,7 +217,7 @@ describe('voice edges', () => {
     expect(await watcher.expectError(Buffer.alloc(1024))).toMatchObject({ code: 'forbidden' });
     // A flood of audio far faster than real time is refused, not queued.
     const second = Buffer.alloc(32_000);
-    for (let i = 0; i < 4; i++) tara.ws.send(second);
+    for (let i = 0; i < 8; i++) tara.ws.send(second);
     await tara.waitFor((m) => m.some((x) => x.type === 'error' && x.code === 'rate-limited'), 'rate-limited');
     await tara.ping();
     await watcher.ping();
