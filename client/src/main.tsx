@@ -5,13 +5,15 @@
  * a page that says so (ui/error-boundary.tsx), never a blank one.
  */
 import './no-eval';
+import { lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Home } from './pages/home';
-import { ReviewPage } from './pages/review';
 import { RoomPage } from './pages/room-page';
 import { SessionsPage } from './pages/sessions';
 import { ErrorBoundary } from './ui/error-boundary';
 
+// The review and its charts (ECharts) load only when a review is opened, not with every room.
+const ReviewPage = lazy(() => import('./pages/review').then((m) => ({ default: m.ReviewPage })));
 const room = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
 const review = /^\/review\/([^/]+)\/?$/.exec(location.pathname);
 const params = new URLSearchParams(location.search);
@@ -21,7 +23,9 @@ createRoot(document.getElementById('root')!).render(
     {room ? (
       <RoomPage session={decodeURIComponent(room[1]!)} token={params.get('token') ?? ''} test={params.get('test') === '1'} />
     ) : review ? (
-      <ReviewPage session={decodeURIComponent(review[1]!)} token={params.get('token') ?? ''} test={params.get('test') === '1'} />
+      <Suspense fallback={<main className="page">Opening the review…</main>}>
+        <ReviewPage session={decodeURIComponent(review[1]!)} token={params.get('token') ?? ''} test={params.get('test') === '1'} />
+      </Suspense>
     ) : /^\/sessions\/?$/.test(location.pathname) ? (
       <SessionsPage />
     ) : (

@@ -138,7 +138,11 @@ describe('the review dashboard', () => {
     await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead'))).toBeGreaterThan(first.startMs);
 
     // Back to the bar, for the screenshot.
-    await page.mouse.click(again!.x, again!.y);
+    await page.locator('.timeline').scrollIntoViewIfNeeded();
+    const last = await page.evaluate((id) => (window as unknown as { __review: { barPoint: (u: string) => { x: number; y: number } | null } }).__review.barPoint(id), target.utterance!);
+    await page.mouse.click(last!.x, last!.y);
+    await expect.poll(() => line.getAttribute('class')).toBe('selected');
+    await page.mouse.move(0, 0);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${artifacts}review.png`, fullPage: true });
     await page.screenshot({ path: `${artifacts}review-top.png` });

@@ -35,8 +35,9 @@ export const useAnalytics = (report: Report) => {
       series: [
         {
           type: 'pie',
-          radius: ['42%', '70%'],
-          center: ['34%', '50%'],
+          radius: ['38%', '64%'],
+          center: ['38%', '50%'],
+          percentPrecision: 0,
           avoidLabelOverlap: true,
           label: { formatter: '{d}%', fontSize: 12 },
           labelLine: { length: 6, length2: 6 },
@@ -74,10 +75,11 @@ export const useAnalytics = (report: Report) => {
     const seconds = (ms: number | null) => (ms === null ? null : Math.round(ms / 100) / 10);
     const answered = people.filter((p) => p.responseLatencyMs.samples > 0);
     return {
-      grid: { left: 48, right: 16, top: 34, bottom: 44 },
+      grid: { left: 48, right: 16, top: 34, bottom: 48 },
       legend: { top: 4, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (s: number | null) => (s === null ? '–' : `${s} s`) },
-      xAxis: { type: 'category', data: answered.map((p) => p.name), axisLabel: { interval: 0, width: 80, overflow: 'truncate' }, axisTick: { show: false } },
+      // A name over two lines, so five or six fit side by side.
+      xAxis: { type: 'category', data: answered.map((p) => p.name), axisLabel: { interval: 0, formatter: (name: string) => name.replace(' ', '\n'), lineHeight: 13 }, axisTick: { show: false } },
       yAxis: { type: 'value', name: 'Seconds', ...axisName, nameGap: 32, splitLine: split },
       series: [
         { type: 'bar', name: 'Median', barMaxWidth: 16, color: '#2857c5', data: answered.map((p) => seconds(p.responseLatencyMs.median)) },
@@ -90,7 +92,7 @@ export const useAnalytics = (report: Report) => {
     const { windowMs, starts, lines } = paceOf(report);
     const spoke = people.filter((p) => p.turns > 0);
     return {
-      grid: { left: 56, right: 20, top: 36, bottom: 44 },
+      grid: { left: 56, right: 84, top: 36, bottom: 44 },
       legend: { type: 'scroll', top: 4, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
       tooltip: { trigger: 'axis', valueFormatter: (v: number | null) => (v === null ? '–' : `${Math.round(v)} wpm`) },
       xAxis: {
@@ -115,7 +117,7 @@ export const useAnalytics = (report: Report) => {
               markArea: {
                 silent: true,
                 itemStyle: { color: 'rgba(46, 158, 106, 0.12)' },
-                label: { show: true, position: 'insideTopRight', formatter: `comfortable ${comfortablePace[0]}–${comfortablePace[1]}`, color: '#1b7a32', fontSize: 11 },
+                label: { show: true, position: 'right', formatter: `comfortable\n${comfortablePace[0]}–${comfortablePace[1]}`, color: '#1b7a32', fontSize: 11, lineHeight: 13 },
                 data: [[{ yAxis: comfortablePace[0] }, { yAxis: comfortablePace[1] }]],
               },
             }

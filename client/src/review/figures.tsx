@@ -25,7 +25,7 @@ export const Figures = ({ report }: { report: Report }) => {
     },
     { id: 'evenness', label: 'Evenness', value: report.evenness, shown: report.evenness === null ? '–' : `${report.evenness.toFixed(1)}%`, note: 'variation of words per person; lower is more even' },
     { id: 'breakdowns', label: 'Breakdowns', value: report.breakdowns.count, shown: String(report.breakdowns.count), note: kindsOf(report) || 'none found' },
-    { id: 'interruptions', label: 'Interruptions', value: report.interruptions, shown: String(report.interruptions), note: `${report.backchannels} backchannels` },
+    { id: 'interruptions', label: 'Interruptions', value: report.interruptions, shown: String(report.interruptions), note: `${report.backchannels} backchannel${report.backchannels === 1 ? '' : 's'}` },
   ];
   return (
     <dl className="figures">

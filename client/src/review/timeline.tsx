@@ -15,7 +15,7 @@ const markerKinds = {
   interruption: { name: 'Interruptions', symbol: 'triangle', color: '#c4453c' },
   instructor: { name: 'Instructor actions', symbol: 'diamond', color: '#6a4fc4' },
   system: { name: 'System events', symbol: 'rect', color: '#7b838c' },
-  fallback: { name: 'Fallbacks', symbol: 'rect', color: '#d9822b' },
+  fallback: { name: 'Fallbacks', symbol: 'rect', color: '#8c1d18' },
 } as const;
 type MarkerKind = keyof typeof markerKinds;
 
@@ -48,6 +48,7 @@ export const Timeline = ({ report, playheadMs, selected, onSelect, handle }: Pro
   const lanes = useMemo(() => lanesOf(report), [report]);
   const utterances = useMemo(() => utterancesOf(report), [report]);
   const chart = useRef<ChartInstance | null>(null);
+  const highlighted = useRef<number>(-1);
   const box = useRef<HTMLDivElement>(null);
   const laneIndex = useMemo(() => new Map(lanes.map((l, i) => [l.id, i])), [lanes]);
   const nameOf = (id: string | null | undefined) => lanes.find((l) => l.id === (id ?? ROOM))?.name ?? id ?? 'the room';
@@ -72,8 +73,9 @@ export const Timeline = ({ report, playheadMs, selected, onSelect, handle }: Pro
     };
     return {
       grid: { left: 118, right: 28, top: 44, bottom: 78 },
-      legend: { top: 6, left: 118, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
-      tooltip: { trigger: 'item', confine: true, extraCssText: 'max-width:360px;white-space:normal;', formatter: (p: { data: { item: TimelineItem } }) => tooltipOf(p.data.item) },
+      // Everything but the playhead, which explains itself.
+      legend: { top: 6, left: 118, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 }, data: ['Utterances', 'Impromptu phases', ...Object.values(markerKinds).map((m) => m.name)] },
+      tooltip: { trigger: 'item', confine: true, transitionDuration: 0, extraCssText: 'max-width:360px;white-space:normal;', formatter: (p: { data: { item: TimelineItem } }) => tooltipOf(p.data.item) },
       xAxis: {
         type: 'value',
         min: 0,
@@ -113,7 +115,8 @@ export const Timeline = ({ report, playheadMs, selected, onSelect, handle }: Pro
           name: 'Utterances',
           type: 'custom',
           encode: { x: [1, 2], y: 0 },
-          itemStyle: { color: '#2857c5' },
+          // The legend's grey; each bar has its speaker's colour.
+          itemStyle: { color: '#7b838c' },
           renderItem: bar,
           data: utterances.map((item) => ({ value: [lane(item), item.startMs, item.endMs], item, itemStyle: { color: lanes[lane(item)]!.color } })),
           z: 2,
@@ -126,7 +129,6 @@ export const Timeline = ({ report, playheadMs, selected, onSelect, handle }: Pro
           symbolSize: kind === 'question' ? 13 : 11,
           symbolOffset: [0, -laneHeight / 2 + 4],
           itemStyle: { color: look.color, borderColor: '#fff', borderWidth: 1 },
-          label: kind === 'question' ? { show: true, formatter: '?', color: '#fff', fontSize: 10, fontWeight: 700, offset: [0, -laneHeight / 2 + 4] } : { show: false },
           data: markers.get(kind as MarkerKind) ?? [],
           z: 3,
         })),
@@ -170,9 +172,10 @@ export const Timeline = ({ report, playheadMs, selected, onSelect, handle }: Pro
     const made = chart.current;
     if (!made || made.isDisposed()) return;
     made.setOption({ series: [{ id: 'playhead', markLine: playhead(playheadMs) }] });
-    made.dispatchAction({ type: 'downplay', seriesId: 'utterances' });
     const index = utterances.findIndex((u) => u.utterance === selected);
+    if (highlighted.current >= 0 && highlighted.current !== index) made.dispatchAction({ type: 'downplay', seriesId: 'utterances', dataIndex: highlighted.current });
     if (index >= 0) made.dispatchAction({ type: 'highlight', seriesId: 'utterances', dataIndex: index });
+    highlighted.current = index;
     keepInView(made, playheadMs);
   }, [playheadMs, selected, utterances]);
 
