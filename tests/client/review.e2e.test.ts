@@ -2,12 +2,13 @@
  * Issue 17, the review dashboard (`/review/<session>?token=`) in headless Chromium against the real
  * server: a simulated stand-up (instant pace, stand-ins in every human seat) run to its
  * end, then reviewed as its instructor (every chart drawn, a bar per utterance, a clicked bar's line
- * highlighted in the transcript, the headline figures equal to the report's), as one of its
+ * highlighted in the transcript, the headline figures equal to the report's, the exports saved
+ * with the token), as one of its
  * participants (their report: nothing only instructors see), with a bad token (the link's problem
  * page) and for a session still in its lobby (the empty state). No page may throw or log an error,
  * and nothing may load from outside the origin. Screenshot: test-artifacts/review.png (1280×720, whole page).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Report } from '../../server/review/report';
@@ -109,6 +110,17 @@ describe('the review dashboard', () => {
     expect(await figure('answered-next')).toBe(report.answeredNext === null ? '' : String(report.answeredNext));
     expect(await figure('evenness')).toBe(report.evenness === null ? '' : String(report.evenness));
     expect(await page.locator('[data-figure="turns"] dd').first().innerText()).toBe(String(report.turns));
+
+    // The exports need the token: fetched and saved as files, not plain links.
+    for (const [file, starts] of [
+      ['transcript.vtt', /^WEBVTT/],
+      ['transcript.json', /^[[{]/],
+      ['report.csv', /^\S+,/],
+    ] as const) {
+      const [saved] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${file}"]`).click()]);
+      expect(saved.suggestedFilename()).toBe(`${ran.id.replace(/[^\w-]/g, '_')}-${file}`);
+      expect(readFileSync((await saved.path())!, 'utf8')).toMatch(starts);
+    }
 
     // A click on a bar late in the session: its line is highlighted, in view, and the playhead at its start.
     const target = utterances[utterances.length - 2]!;

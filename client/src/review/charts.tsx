@@ -23,114 +23,101 @@ export const ChartCard = ({ title, note, children, id }: { title: string; note?:
   </section>
 );
 
-export const useAnalytics = (report: Report) => {
-  const lanes = useMemo(() => lanesOf(report), [report]);
-  const color = (id: string) => lanes.find((l) => l.id === id)?.color ?? '#7b838c';
-  const people = report.participants;
+type Colour = (participant: string) => string;
 
-  const talkShare = useMemo(
-    (): ChartOption => ({
-      tooltip: { trigger: 'item', formatter: (p: { name: string; value: number; percent: number }) => `${p.name}: ${Math.round(p.value)} s (${p.percent}%)` },
-      legend: { type: 'scroll', orient: 'vertical', right: 4, top: 'middle', itemWidth: 12, itemHeight: 10, textStyle: { fontSize: 12 } },
-      series: [
-        {
-          type: 'pie',
-          radius: ['38%', '64%'],
-          center: ['38%', '50%'],
-          percentPrecision: 0,
-          avoidLabelOverlap: true,
-          label: { formatter: '{d}%', fontSize: 12 },
-          labelLine: { length: 6, length2: 6 },
-          data: people.filter((p) => p.speakingMs > 0).map((p) => ({ name: p.name, value: p.speakingMs / 1000, itemStyle: { color: color(p.id) } })),
-        },
-      ],
-    }),
-    [report], // eslint-disable-line react-hooks/exhaustive-deps
-  );
+const talkShareOf = (report: Report, color: Colour): ChartOption => ({
+  tooltip: { trigger: 'item', formatter: (p: { name: string; value: number; percent: number }) => `${p.name}: ${Math.round(p.value)} s (${p.percent}%)` },
+  legend: { type: 'scroll', orient: 'vertical', right: 4, top: 'middle', itemWidth: 12, itemHeight: 10, textStyle: { fontSize: 12 } },
+  series: [
+    {
+      type: 'pie',
+      radius: ['38%', '64%'],
+      center: ['38%', '50%'],
+      percentPrecision: 0,
+      avoidLabelOverlap: true,
+      label: { formatter: '{d}%', fontSize: 12 },
+      labelLine: { length: 6, length2: 6 },
+      data: report.participants.filter((p) => p.speakingMs > 0).map((p) => ({ name: p.name, value: p.speakingMs / 1000, itemStyle: { color: color(p.id) } })),
+    },
+  ],
+});
 
-  const turns = useMemo(
-    (): ChartOption => ({
-      grid: { left: 110, right: 36, top: 10, bottom: 40 },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      xAxis: { type: 'value', name: 'Turns', ...axisName, nameGap: 24, minInterval: 1, splitLine: split },
-      yAxis: { type: 'category', inverse: true, data: people.map((p) => p.name), axisLabel: { width: 100, overflow: 'truncate' }, axisTick: { show: false } },
-      series: [{ type: 'bar', name: 'Turns', barMaxWidth: 18, label: { show: true, position: 'right' }, data: people.map((p) => ({ value: p.turns, itemStyle: { color: color(p.id) } })) }],
-    }),
-    [report], // eslint-disable-line react-hooks/exhaustive-deps
-  );
+const turnsOf = (report: Report, color: Colour): ChartOption => ({
+  grid: { left: 110, right: 36, top: 10, bottom: 40 },
+  tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+  xAxis: { type: 'value', name: 'Turns', ...axisName, nameGap: 24, minInterval: 1, splitLine: split },
+  yAxis: { type: 'category', inverse: true, data: report.participants.map((p) => p.name), axisLabel: { width: 100, overflow: 'truncate' }, axisTick: { show: false } },
+  series: [{ type: 'bar', name: 'Turns', barMaxWidth: 18, label: { show: true, position: 'right' }, data: report.participants.map((p) => ({ value: p.turns, itemStyle: { color: color(p.id) } })) }],
+});
 
-  const cumulative = useMemo((): ChartOption => {
-    const lines = cumulativeSpeaking(report);
-    return {
-      grid: { left: 56, right: 20, top: 36, bottom: 44 },
-      legend: { type: 'scroll', top: 4, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
-      tooltip: { trigger: 'axis', valueFormatter: (s: number) => `${Math.round(s)} s` , axisPointer: { label: { formatter: (p: { value: number }) => clock(p.value) } } },
-      xAxis: { type: 'value', min: 0, max: Math.max(report.durationMs, 1000), name: 'Session time (m:ss)', ...axisName, nameGap: 26, axisLabel: { formatter: (ms: number) => clock(ms), hideOverlap: true }, splitLine: split },
-      yAxis: { type: 'value', name: 'Speaking time (s)', ...axisName, nameGap: 38, splitLine: split },
-      series: people.map((p) => ({ type: 'line', name: p.name, showSymbol: false, color: color(p.id), lineStyle: { width: 2 }, data: lines.get(p.id) ?? [] })),
-    };
-  }, [report]); // eslint-disable-line react-hooks/exhaustive-deps
+const cumulativeOf = (report: Report, color: Colour): ChartOption => {
+  const lines = cumulativeSpeaking(report);
+  return {
+    grid: { left: 56, right: 20, top: 36, bottom: 44 },
+    legend: { type: 'scroll', top: 4, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
+    tooltip: { trigger: 'axis', valueFormatter: (s: number) => `${Math.round(s)} s`, axisPointer: { label: { formatter: (p: { value: number }) => clock(p.value) } } },
+    xAxis: { type: 'value', min: 0, max: Math.max(report.durationMs, 1000), name: 'Session time (m:ss)', ...axisName, nameGap: 26, axisLabel: { formatter: (ms: number) => clock(ms), hideOverlap: true }, splitLine: split },
+    yAxis: { type: 'value', name: 'Speaking time (s)', ...axisName, nameGap: 38, splitLine: split },
+    series: report.participants.map((p) => ({ type: 'line', name: p.name, showSymbol: false, color: color(p.id), lineStyle: { width: 2 }, data: lines.get(p.id) ?? [] })),
+  };
+};
 
-  const latency = useMemo((): ChartOption => {
-    const seconds = (ms: number | null) => (ms === null ? null : Math.round(ms / 100) / 10);
-    const answered = people.filter((p) => p.responseLatencyMs.samples > 0);
-    return {
-      grid: { left: 48, right: 16, top: 34, bottom: 48 },
-      legend: { top: 4, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (s: number | null) => (s === null ? '–' : `${s} s`) },
-      // A name over two lines, so five or six fit side by side.
-      xAxis: { type: 'category', data: answered.map((p) => p.name), axisLabel: { interval: 0, formatter: (name: string) => name.replace(' ', '\n'), lineHeight: 13 }, axisTick: { show: false } },
-      yAxis: { type: 'value', name: 'Seconds', ...axisName, nameGap: 32, splitLine: split },
-      series: [
-        { type: 'bar', name: 'Median', barMaxWidth: 16, color: '#2857c5', data: answered.map((p) => seconds(p.responseLatencyMs.median)) },
-        { type: 'bar', name: '90th percentile', barMaxWidth: 16, color: '#9bb3e6', data: answered.map((p) => seconds(p.responseLatencyMs.p90)) },
-      ],
-    };
-  }, [report]); // eslint-disable-line react-hooks/exhaustive-deps
+const latencyOf = (report: Report): ChartOption => {
+  const seconds = (ms: number | null) => (ms === null ? null : Math.round(ms / 100) / 10);
+  const answered = report.participants.filter((p) => p.responseLatencyMs.samples > 0);
+  return {
+    grid: { left: 48, right: 16, top: 34, bottom: 48 },
+    legend: { top: 4, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (s: number | null) => (s === null ? '–' : `${s} s`) },
+    // A name over two lines, so five or six fit side by side.
+    xAxis: { type: 'category', data: answered.map((p) => p.name), axisLabel: { interval: 0, formatter: (name: string) => name.replace(' ', '\n'), lineHeight: 13 }, axisTick: { show: false } },
+    yAxis: { type: 'value', name: 'Seconds', ...axisName, nameGap: 32, splitLine: split },
+    series: [
+      { type: 'bar', name: 'Median', barMaxWidth: 16, color: '#2857c5', data: answered.map((p) => seconds(p.responseLatencyMs.median)) },
+      { type: 'bar', name: '90th percentile', barMaxWidth: 16, color: '#9bb3e6', data: answered.map((p) => seconds(p.responseLatencyMs.p90)) },
+    ],
+  };
+};
 
-  const pace = useMemo((): ChartOption => {
-    const { windowMs, starts, lines } = paceOf(report);
-    const spoke = people.filter((p) => p.turns > 0);
-    return {
-      grid: { left: 56, right: 84, top: 36, bottom: 44 },
-      legend: { type: 'scroll', top: 4, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
-      tooltip: { trigger: 'axis', valueFormatter: (v: number | null) => (v === null ? '–' : `${Math.round(v)} wpm`) },
-      xAxis: {
-        type: 'category',
-        data: starts.map((ms) => clock(ms)),
-        name: `Window start (m:ss; ${Math.round(windowMs / 1000)} s windows)`,
-        ...axisName,
-        nameGap: 26,
-        axisLabel: { hideOverlap: true },
-        boundaryGap: false,
-      },
-      yAxis: { type: 'value', name: 'Words per minute', ...axisName, nameGap: 38, splitLine: split },
-      series: spoke.map((p, i) => ({
-        type: 'line',
-        name: p.name,
-        color: color(p.id),
-        connectNulls: false,
-        symbolSize: 5,
-        data: lines.get(p.id) ?? [],
-        ...(i === 0
-          ? {
-              markArea: {
-                silent: true,
-                itemStyle: { color: 'rgba(46, 158, 106, 0.12)' },
-                label: { show: true, position: 'right', formatter: `comfortable\n${comfortablePace[0]}–${comfortablePace[1]}`, color: '#1b7a32', fontSize: 11, lineHeight: 13 },
-                data: [[{ yAxis: comfortablePace[0] }, { yAxis: comfortablePace[1] }]],
-              },
-            }
-          : {}),
-      })),
-    };
-  }, [report]); // eslint-disable-line react-hooks/exhaustive-deps
+/** The comfortable band, drawn once (with the first line). */
+const comfortableBand = {
+  silent: true,
+  itemStyle: { color: 'rgba(46, 158, 106, 0.12)' },
+  label: { show: true, position: 'right', formatter: `comfortable\n${comfortablePace[0]}–${comfortablePace[1]}`, color: '#1b7a32', fontSize: 11, lineHeight: 13 },
+  data: [[{ yAxis: comfortablePace[0] }, { yAxis: comfortablePace[1] }]],
+};
 
-  return { talkShare, turns, cumulative, latency, pace };
+const paceChartOf = (report: Report, color: Colour): ChartOption => {
+  const { windowMs, starts, lines } = paceOf(report);
+  return {
+    grid: { left: 56, right: 84, top: 36, bottom: 44 },
+    legend: { type: 'scroll', top: 4, itemWidth: 14, itemHeight: 10, textStyle: { fontSize: 12 } },
+    tooltip: { trigger: 'axis', valueFormatter: (v: number | null) => (v === null ? '–' : `${Math.round(v)} wpm`) },
+    xAxis: {
+      type: 'category',
+      data: starts.map((ms) => clock(ms)),
+      name: `Window start (m:ss; ${Math.round(windowMs / 1000)} s windows)`,
+      ...axisName,
+      nameGap: 26,
+      axisLabel: { hideOverlap: true },
+      boundaryGap: false,
+    },
+    yAxis: { type: 'value', name: 'Words per minute', ...axisName, nameGap: 38, splitLine: split },
+    series: report.participants
+      .filter((p) => p.turns > 0)
+      .map((p, i) => ({ type: 'line', name: p.name, color: color(p.id), connectNulls: false, symbolSize: 5, data: lines.get(p.id) ?? [], ...(i === 0 ? { markArea: comfortableBand } : {}) })),
+  };
+};
+
+/** Every chart's option, from the report alone; a participant's colour is their timeline lane's. */
+export const chartOptions = (report: Report) => {
+  const lanes = lanesOf(report);
+  const color: Colour = (id) => lanes.find((l) => l.id === id)?.color ?? '#7b838c';
+  return { talkShare: talkShareOf(report, color), turns: turnsOf(report, color), cumulative: cumulativeOf(report, color), latency: latencyOf(report), pace: paceChartOf(report, color) };
 };
 
 export const Analytics = ({ report }: { report: Report }) => {
-  const options = useAnalytics(report);
+  const options = useMemo(() => chartOptions(report), [report]);
   const rows = Math.max(2, report.participants.length);
   return (
     <>
@@ -148,7 +135,7 @@ export const Analytics = ({ report }: { report: Report }) => {
 };
 
 export const TimeCharts = ({ report }: { report: Report }) => {
-  const options = useAnalytics(report);
+  const options = useMemo(() => chartOptions(report), [report]);
   return (
     <>
       <ChartCard id="cumulative" title="Speaking time over the session">

@@ -51,7 +51,6 @@ export const Timeline = ({ report, playheadMs, selected, onSelect, handle }: Pro
   const highlighted = useRef<number>(-1);
   const box = useRef<HTMLDivElement>(null);
   const laneIndex = useMemo(() => new Map(lanes.map((l, i) => [l.id, i])), [lanes]);
-  const nameOf = (id: string | null | undefined) => lanes.find((l) => l.id === (id ?? ROOM))?.name ?? id ?? 'the room';
 
   const option = useMemo((): ChartOption => {
     const lane = (item: TimelineItem) => laneIndex.get(item.participant ?? ROOM) ?? 0;
@@ -64,6 +63,7 @@ export const Timeline = ({ report, playheadMs, selected, onSelect, handle }: Pro
       markers.set(kind, list);
     }
     const impromptu = report.timeline.filter((i) => i.kind === 'impromptu');
+    const nameOf = (id: string | null | undefined) => lanes.find((l) => l.id === (id ?? ROOM))?.name ?? id ?? 'the room';
     const tooltipOf = (item: TimelineItem): string => {
       const when = item.endMs > item.startMs ? `${clock(item.startMs)}–${clock(item.endMs)}` : clock(item.startMs);
       const who = item.participant ? escapeHtml(nameOf(item.participant)) : 'The room';
@@ -142,7 +142,7 @@ export const Timeline = ({ report, playheadMs, selected, onSelect, handle }: Pro
         },
       ],
     };
-  }, [report, lanes, laneIndex]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [report, lanes, laneIndex]);
 
   const ready = (made: ChartInstance) => {
     chart.current = made;
