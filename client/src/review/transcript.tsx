@@ -37,12 +37,23 @@ export const Transcript = ({ report, selected, onSelect, onScrollTo }: Props) =>
   const scrolled = () => {
     const box = list.current;
     if (!box) return;
-    const inView = Array.from(box.querySelectorAll<HTMLElement>('[data-utterance]')).filter((line) => {
+    const inView = (line: HTMLElement) => {
       const top = offsetIn(box, line);
       return top + line.offsetHeight > box.scrollTop && top < box.scrollTop + box.clientHeight;
-    });
-    const chosen = inView.find((line) => line.dataset.utterance === selected) ?? inView[0];
-    if (chosen) onScrollTo(Number(chosen.dataset.start));
+    };
+    const chosen = box.querySelector<HTMLElement>('li.selected');
+    if (chosen && inView(chosen)) return onScrollTo(Number(chosen.dataset.start));
+    // The first line in view, by bisection: a two-hour session has a thousand lines or more.
+    const lines = box.children as HTMLCollectionOf<HTMLElement>;
+    let low = 0;
+    let high = lines.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      const line = lines[middle]!;
+      if (offsetIn(box, line) + line.offsetHeight <= box.scrollTop) low = middle + 1;
+      else high = middle;
+    }
+    if (lines[low]) onScrollTo(Number(lines[low]!.dataset.start));
   };
 
   const name = (id: string | null | undefined) => lanes.get(id ?? ROOM)?.name ?? id ?? '';
