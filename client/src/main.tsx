@@ -1,23 +1,31 @@
 /**
  * The client's entry: `/room/<session>?token=…` opens a session's room (its brief first),
- * `/sessions` the instructors' sessions page, `/` the home page (scenes, and creating a session
+ * `/review/<session>?token=…` its review, `/sessions` the instructors' sessions page, `/` the home page (scenes, and creating a session
  * with the admin token). An error while rendering shows
  * a page that says so (ui/error-boundary.tsx), never a blank one.
  */
 import './no-eval';
+import { lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Home } from './pages/home';
 import { RoomPage } from './pages/room-page';
 import { SessionsPage } from './pages/sessions';
 import { ErrorBoundary } from './ui/error-boundary';
 
+// The review and its charts (ECharts) load only when a review is opened, not with every room.
+const ReviewPage = lazy(() => import('./pages/review').then((m) => ({ default: m.ReviewPage })));
 const room = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
+const review = /^\/review\/([^/]+)\/?$/.exec(location.pathname);
 const params = new URLSearchParams(location.search);
 
 createRoot(document.getElementById('root')!).render(
   <ErrorBoundary>
     {room ? (
       <RoomPage session={decodeURIComponent(room[1]!)} token={params.get('token') ?? ''} test={params.get('test') === '1'} />
+    ) : review ? (
+      <Suspense fallback={<main className="page">Opening the review…</main>}>
+        <ReviewPage session={decodeURIComponent(review[1]!)} token={params.get('token') ?? ''} test={params.get('test') === '1'} />
+      </Suspense>
     ) : /^\/sessions\/?$/.test(location.pathname) ? (
       <SessionsPage />
     ) : (

@@ -311,7 +311,7 @@ export const createApp = (options: AppOptions) => {
       durationMs: started ? Math.max(0, (log.at(-1)?.t ?? 0) - started.t) : 0,
       turns: log.filter((e) => e.type === 'utterance').length,
       participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind })),
-      review: null,
+      review: ended ? `/review/${encodeURIComponent(id)}` : null,
       lastSeq: store.lastSeq(id),
     });
   });

@@ -19,10 +19,10 @@ const built = join(outDir, 'index.html');
 
 /**
  * What the client bundle is made of: its own sources, public/, and the browser-safe server modules it
- * imports (schemas, protocol, claims, visemes, the engine's events). tests/architecture.test.ts
+ * imports (schemas, protocol, claims, visemes, the engine's events, the review's report and the metrics it uses). tests/architecture.test.ts
  * checks that this list covers every server file the client reaches.
  */
-export const clientSources = ['client', 'public', 'vite.config.ts', 'package-lock.json', 'server/protocol', 'server/scene', 'server/engine', 'server/auth/claims.ts', 'server/media/visemes.ts', 'server/livekit/media.ts'];
+export const clientSources = ['client', 'public', 'vite.config.ts', 'package-lock.json', 'server/protocol', 'server/scene', 'server/engine', 'server/auth/claims.ts', 'server/media/visemes.ts', 'server/livekit/media.ts', 'server/review', 'server/metrics'];
 
 /** The newest modification time under `path` (a file or a folder), in ms. */
 const newest = (path: string): number => {

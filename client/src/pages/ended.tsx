@@ -1,6 +1,7 @@
 /**
  * What a join link shows once its session has ended: the scene, how long it ran, how many turns,
- * who took part, and the review when there is one.
+ * who took part, and the review when there is one (opened with the viewer's own token: the
+ * review shows what their role may see).
  */
 import type { Role } from '../../../server/auth/claims';
 import type { EndedSummary } from '../net/sessions';
@@ -12,7 +13,10 @@ export const formatDuration = (ms: number): string => {
   return minutes ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
 };
 
-export const EndedPage = ({ summary, role }: { summary: EndedSummary; role: Role | null }) => (
+/** The review's address with the viewer's token, which the page opened from its own link (`?token=`). */
+export const reviewLink = (review: string, token: string): string => (token ? `${review}${review.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}` : review);
+
+export const EndedPage = ({ summary, role, token = new URLSearchParams(location.search).get('token') ?? '' }: { summary: EndedSummary; role: Role | null; token?: string }) => (
   <main className="page ended" data-page="ended">
     <h1>{summary.scene.title}</h1>
     <p className="lead">This session has ended.</p>
@@ -46,7 +50,7 @@ export const EndedPage = ({ summary, role }: { summary: EndedSummary; role: Role
     </dl>
     {summary.review ? (
       <p>
-        <a className="button primary" href={summary.review}>
+        <a className="button primary" href={reviewLink(summary.review, token)}>
           Open the review
         </a>
       </p>

@@ -1,7 +1,7 @@
 /**
  * The instructors' sessions page, `/sessions`: every session this server holds (scene, status,
  * who is in it, when it started, how long it ran), a join link to copy for each seat, the live view
- * of a running one, and a form to create one (scene, pace, stand-ins). It needs the admin token,
+ * of a running one, the review of any (with the observer's token), and a form to create one (scene, pace, stand-ins). It needs the admin token,
  * kept for this tab only (sessionStorage), as the home page keeps it.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -111,6 +111,16 @@ export const SessionsPage = () => {
       if (link) window.open(link, '_blank', 'noopener');
     } catch (e) {
       setError(`Could not open the live view: ${(e as Error).message}`);
+    }
+  };
+
+  const review = async (id: string) => {
+    try {
+      const link = (await linksOf(id)).observer;
+      const token = link ? new URL(link).searchParams.get('token') : null;
+      if (token) window.open(`/review/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`, '_blank', 'noopener');
+    } catch (e) {
+      setError(`Could not open the review: ${(e as Error).message}`);
     }
   };
 
@@ -233,6 +243,7 @@ export const SessionsPage = () => {
                     <td>{s.turns}</td>
                     <td className="actions">
                       {s.status !== 'ended' && <button onClick={() => void open(s.id)}>Live view</button>}
+                      <button onClick={() => void review(s.id)}>Review</button>
                       {s.status !== 'ended' && (
                         <button className="danger" onClick={() => void end(s)}>
                           End

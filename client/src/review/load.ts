@@ -1,0 +1,87 @@
+/**
+ * The dashboard's data: a session's report (`GET /api/sessions/:id/report`, server/review/report.ts)
+ * fetched with the token from the review link, or why it cannot be shown (the same problems as a
+ * room link: net/sessions.ts says which); and the session's exports, saved as files. The exports
+ * need the Authorization header, so they are fetched and handed to the browser as a Blob.
+ *
+ * ```ts
+ * const opened = await openReport(id, token);
+ * if (opened.kind === 'report') draw(opened.report);
+ * ```
+ */
+import type { Report } from '../../../server/review/report';
+import { readToken } from '../net/connection';
+import { readSessionResponse, type LinkProblem } from '../net/sessions';
+
+export type OpenedReport = { kind: 'report'; report: Report } | { kind: 'problem'; problem: LinkProblem; detail: string | null };
+
+/** Enough of the report's shape to draw it: an older or newer server's answer without it is "unexpected", not a crash. */
+const looksLikeReport = (body: unknown): body is Report => {
+  const r = body as Partial<Report> | null;
+  return !!r && typeof r.durationMs === 'number' && typeof r.turns === 'number' && Array.isArray(r.participants) && Array.isArray(r.timeline) && typeof r.breakdowns === 'object';
+};
+
+export const openReport = async (session: string, token: string, now = Date.now()): Promise<OpenedReport> => {
+  if (!token) return { kind: 'problem', problem: 'no-token', detail: null };
+  let response: Response;
+  try {
+    response = await fetch(`/api/sessions/${encodeURIComponent(session)}/report`, { headers: { authorization: `Bearer ${token}` } });
+  } catch (error) {
+    return { kind: 'problem', problem: 'unreachable', detail: (error as Error).message };
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (response.status === 200) {
+    return looksLikeReport(body) ? { kind: 'report', report: body } : { kind: 'problem', problem: 'unexpected', detail: 'The server described this session in a way this page does not understand.' };
+  }
+  const claims = readToken(token);
+  const link = readSessionResponse(response.status, body, claims !== null && claims.exp <= now);
+  return link.kind === 'problem' ? link : { kind: 'problem', problem: 'unexpected', detail: `HTTP ${response.status}` };
+};
+
+export interface Export {
+  label: string;
+  path: string;
+  /** The file's name when the server does not give one. */
+  file: string;
+}
+
+export const exportsOf = (session: string): { group: string; files: Export[] }[] => {
+  const base = `/api/sessions/${encodeURIComponent(session)}`;
+  return [
+    {
+      group: 'Transcript',
+      files: [
+        { label: 'JSON', path: `${base}/transcript?format=json`, file: 'transcript.json' },
+        { label: 'Markdown', path: `${base}/transcript?format=markdown`, file: 'transcript.md' },
+        { label: 'WebVTT', path: `${base}/transcript?format=vtt`, file: 'transcript.vtt' },
+        { label: 'CSV', path: `${base}/transcript?format=csv`, file: 'transcript.csv' },
+      ],
+    },
+    {
+      group: 'Report',
+      files: [
+        { label: 'JSON', path: `${base}/report?format=json`, file: 'report.json' },
+        { label: 'CSV', path: `${base}/report?format=csv`, file: 'report.csv' },
+      ],
+    },
+  ];
+};
+
+/** Saves an export: fetched with the token, then offered to the browser as a download. Throws the server's message. */
+export const download = async (item: Export, token: string): Promise<void> => {
+  const response = await fetch(item.path, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: string } | null;
+    throw new Error(body?.message ?? `HTTP ${response.status}`);
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = named ?? item.file;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the file to the browser: the URL is no longer needed.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+};

@@ -1,0 +1,217 @@
+/**
+ * Issue 17, the review dashboard (`/review/<session>?token=`) in headless Chromium against the real
+ * server: a simulated stand-up (instant pace, stand-ins in every human seat) run to its
+ * end, then reviewed as its instructor (every chart drawn, a bar per utterance, a clicked bar's line
+ * highlighted in the transcript, the headline figures equal to the report's, the exports saved
+ * with the token), as one of its
+ * participants (their report: nothing only instructors see), with a bad token (the link's problem
+ * page) and for a session still in its lobby (the empty state). No page may throw or log an error,
+ * and nothing may load from outside the origin. Screenshot: test-artifacts/review.png (1280×720, whole page).
+ */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Report } from '../../server/review/report';
+import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
+import { buildClient, launchBrowser, pageProblems, watchPage } from './browser';
+
+const root = new URL('../../', import.meta.url).pathname;
+const artifacts = `${root}test-artifacts/`;
+let server: ChildServer;
+let browser: Browser;
+const problems = pageProblems();
+const pages: Page[] = [];
+/** Failed answers a test expects (a bad token is meant to get its 401). */
+let expectedFailures: RegExp[] = [];
+let ran: Created;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  await buildClient();
+  // Text only: at instant pace a session then runs to its end in a second or two (no speech to synthesise).
+  server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
+  browser = await launchBrowser();
+  ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
+  // At instant pace the whole session runs in a second or two: wait for its end.
+  await vi.waitFor(
+    async () => {
+      const { status } = (await (await api(server, `/api/sessions/${ran.id}`, { token: ran.tokens.observer })).json()) as { status?: string };
+      if (status !== 'ended') throw new Error(`the simulated session is still ${status}`);
+    },
+    { timeout: 60_000, interval: 250 },
+  );
+}, 300_000);
+
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.close().catch(() => {});
+  expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
+  expect(problems.console.splice(0), 'errors logged in the pages').toEqual([]);
+  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
+  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+  expectedFailures = [];
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+}, 60_000);
+
+const newPage = async (): Promise<Page> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  pages.push(page);
+  return watchPage(page, server.port, problems, () => expectedFailures);
+};
+
+const reportOf = async (id: string, token: string): Promise<Report> => {
+  const res = await api(server, `/api/sessions/${id}/report`, { token });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Report;
+};
+
+const review = (id: string, token: string) => `http://localhost:${server.port}/review/${id}?token=${encodeURIComponent(token)}&test=1`;
+
+/** Every chart drawn: a canvas of some size in each, and ECharts' own word that it finished. */
+const waitForCharts = async (page: Page) => {
+  await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => {
+    const charts = Array.from(document.querySelectorAll('.chart'));
+    return charts.length > 0 && charts.every((chart) => {
+      const canvas = chart.querySelector('canvas');
+      return chart.getAttribute('data-drawn') === 'true' && !!canvas && canvas.width > 0 && canvas.height > 0;
+    });
+  }, undefined, { timeout: 60_000 });
+};
+
+const humanSeat = (created: Created) => Object.keys(created.tokens).find((who) => who !== 'observer')!;
+
+describe('the review dashboard', () => {
+  it("draws an ended session's timeline, transcript and charts for its instructor, in step", async () => {
+    const report = await reportOf(ran.id, ran.tokens.observer!);
+    const utterances = report.timeline.filter((item) => item.kind === 'utterance');
+    expect(utterances.length).toBeGreaterThan(3);
+
+    const page = await newPage();
+    await page.goto(review(ran.id, ran.tokens.observer!));
+    await waitForCharts(page);
+    const charts = await page.locator('[data-chart]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-chart')));
+    expect(charts).toEqual(['cumulative', 'pace', 'talk-share', 'turns', 'latency']);
+    expect(Number(await page.locator('.timeline').getAttribute('data-bars'))).toBe(utterances.length);
+    expect(Number(await page.locator('.timeline').getAttribute('data-lanes'))).toBeGreaterThanOrEqual(report.participants.length);
+    expect(await page.locator('.review-transcript li').count()).toBe(utterances.length);
+
+    // The headline figures are the report's.
+    const figure = (id: string) => page.locator(`[data-figure="${id}"]`).getAttribute('data-value');
+    expect(Number(await figure('duration'))).toBe(report.durationMs);
+    expect(Number(await figure('turns'))).toBe(report.turns);
+    expect(Number(await figure('breakdowns'))).toBe(report.breakdowns.count);
+    expect(Number(await figure('interruptions'))).toBe(report.interruptions);
+    expect(await figure('answered-next')).toBe(report.answeredNext === null ? '' : String(report.answeredNext));
+    expect(await figure('evenness')).toBe(report.evenness === null ? '' : String(report.evenness));
+    expect(await page.locator('[data-figure="turns"] dd').first().innerText()).toBe(String(report.turns));
+
+    // The exports need the token: fetched and saved as files, not plain links.
+    for (const [file, starts] of [
+      ['transcript.vtt', /^WEBVTT/],
+      ['transcript.json', /^[[{]/],
+      ['report.csv', /^\S+,/],
+    ] as const) {
+      const [saved] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${file}"]`).click()]);
+      expect(saved.suggestedFilename()).toBe(`${ran.id.replace(/[^\w-]/g, '_')}-${file}`);
+      expect(readFileSync((await saved.path())!, 'utf8')).toMatch(starts);
+    }
+
+    // A click on a bar late in the session: its line is highlighted, in view, and the playhead at its start.
+    const target = utterances[utterances.length - 2]!;
+    const point = await page.evaluate((id) => (window as unknown as { __review: { barPoint: (u: string) => { x: number; y: number } | null } }).__review.barPoint(id), target.utterance!);
+    expect(point).not.toBeNull();
+    await page.locator('.timeline').scrollIntoViewIfNeeded();
+    const again = await page.evaluate((id) => (window as unknown as { __review: { barPoint: (u: string) => { x: number; y: number } | null } }).__review.barPoint(id), target.utterance!);
+    await page.mouse.click(again!.x, again!.y);
+    const line = page.locator(`.review-transcript li[data-utterance="${target.utterance}"]`);
+    await expect.poll(() => line.getAttribute('class')).toBe('selected');
+    expect(await page.locator('.review-transcript li.selected').count()).toBe(1);
+    expect(await line.innerText()).toContain(target.text!.slice(0, 40));
+    const visible = await line.evaluate((li) => {
+      const box = li.parentElement!.getBoundingClientRect();
+      const at = li.getBoundingClientRect();
+      return at.top >= box.top - 1 && at.bottom <= box.bottom + 1;
+    });
+    expect(visible).toBe(true);
+    await expect.poll(() => page.locator('.timeline').getAttribute('data-playhead')).toBe(String(target.startMs));
+
+    // A click on a line moves the playhead to it.
+    const first = utterances[1]!;
+    await page.locator(`.review-transcript li[data-utterance="${first.utterance}"] button`).click();
+    await expect.poll(() => page.locator('.timeline').getAttribute('data-playhead')).toBe(String(first.startMs));
+    // Scrolling the transcript to its end moves the playhead later.
+    await page.locator('.review-transcript').evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+    await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead'))).toBeGreaterThan(first.startMs);
+
+    // Back to the bar, for the screenshot.
+    await page.locator('.timeline').scrollIntoViewIfNeeded();
+    const last = await page.evaluate((id) => (window as unknown as { __review: { barPoint: (u: string) => { x: number; y: number } | null } }).__review.barPoint(id), target.utterance!);
+    await page.mouse.click(last!.x, last!.y);
+    await expect.poll(() => line.getAttribute('class')).toBe('selected');
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${artifacts}review.png`, fullPage: true });
+    await page.screenshot({ path: `${artifacts}review-top.png` });
+  }, 300_000);
+
+  it("shows a participant their session's review, without what only instructors see", async () => {
+    const seat = humanSeat(ran);
+    const theirs = await reportOf(ran.id, ran.tokens[seat]!);
+    const instructors = await reportOf(ran.id, ran.tokens.observer!);
+    expect(theirs.timeline.some((item) => item.audience === 'observers')).toBe(false);
+    const page = await newPage();
+    await page.goto(review(ran.id, ran.tokens[seat]!));
+    await waitForCharts(page);
+    expect(await page.locator('.review-head').innerText()).toMatch(/your view as a participant/);
+    expect(await page.locator(`tr[data-participant="${seat}"]`).getAttribute('class')).toBe('you');
+    const markers = (r: Report) => r.timeline.filter((i) => (i.kind === 'utterance' && i.pair === 'question') || ['interruption', 'instructor', 'system'].includes(i.kind)).length;
+    expect(Number(await page.locator('.timeline').getAttribute('data-markers'))).toBe(markers(theirs));
+    expect(markers(theirs)).toBeLessThanOrEqual(markers(instructors));
+  }, 120_000);
+
+  it('says what is wrong with a bad token, and shows an empty state for a session nobody has spoken in', async () => {
+    expectedFailures = [/^401 .*\/api\/sessions\//];
+    const bad = await newPage();
+    const token = ran.tokens.observer!;
+    await bad.goto(review(ran.id, token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA')));
+    await bad.locator('[data-page="unauthorized"]').waitFor({ timeout: 30_000 });
+    expect(await bad.locator('h1').innerText()).toBe('This link is not valid');
+    // The browser logs the 401 it was meant to get; nothing else may be logged.
+    problems.console = problems.console.filter((line) => !/status of 401/.test(line));
+
+    const lobby = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    const page = await newPage();
+    await page.goto(review(lobby.id, lobby.tokens.observer!));
+    await page.locator('[data-empty]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-page="review"]').getAttribute('data-state')).toBe('empty');
+    expect(await page.locator('[data-figure="turns"]').getAttribute('data-value')).toBe('0');
+    expect(await page.locator('.timeline').count()).toBe(0);
+    await page.screenshot({ path: `${artifacts}review-empty.png` });
+  }, 120_000);
+
+  it('is opened from an ended session\'s page and from the sessions page', async () => {
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/room/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
+    const open = page.getByRole('link', { name: 'Open the review' });
+    await open.waitFor({ timeout: 30_000 });
+    expect(await open.getAttribute('href')).toBe(`/review/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
+    await open.click();
+    await page.locator('[data-page="review"]').waitFor({ timeout: 30_000 });
+
+    const sessions = await newPage();
+    await sessions.goto(`http://localhost:${server.port}/sessions`);
+    await sessions.getByLabel('Admin token').fill(server.admin);
+    await sessions.getByRole('button', { name: 'Show sessions' }).click();
+    const row = sessions.locator(`tr[data-session="${ran.id}"]`);
+    const [opened] = await Promise.all([sessions.context().waitForEvent('page'), row.getByRole('button', { name: 'Review' }).click()]);
+    pages.push(watchPage(opened, server.port, problems));
+    await opened.waitForURL(new RegExp(`/review/${ran.id}\\?token=`));
+    await opened.locator('[data-page="review"]').waitFor({ timeout: 30_000 });
+  }, 120_000);
+});
