@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { ParticipantReport, Report, TimelineItem } from '../../../server/review/report';
+import { clock, debriefOf } from './debrief';
+
+const person = (id: string, over: Partial<ParticipantReport> = {}): ParticipantReport => ({
+  id,
+  name: id[0]!.toUpperCase() + id.slice(1),
+  kind: 'human',
+  speakingMs: 60_000,
+  speakingShare: 0.5,
+  turns: 4,
+  words: 150,
+  wordsPerMinute: 150,
+  fillers: { count: 0, list: [] },
+  interruptionsMade: 0,
+  interruptionsReceived: 0,
+  questionsAsked: 0,
+  questionsReceived: 0,
+  questionsAnswered: 0,
+  responseLatencyMs: { median: 500, p90: 900, samples: 3 },
+  gazeAtSpeakerShare: null,
+  ...over,
+});
+
+const say = (participant: string, startMs: number, endMs: number, text: string, over: Partial<TimelineItem> = {}): TimelineItem => ({ kind: 'utterance', participant, startMs, endMs, text, utterance: `u${startMs}`, addressee: null, pair: 'none', ...over });
+
+const reportOf = (participants: ParticipantReport[], timeline: TimelineItem[]): Report => ({
+  scene: 'test',
+  title: 'Test',
+  seed: 1,
+  lastSeq: 10,
+  endReason: 'ended',
+  durationMs: Math.max(0, ...timeline.map((i) => i.endMs)),
+  turns: timeline.filter((i) => i.kind === 'utterance').length,
+  words: 0,
+  answeredNext: null,
+  evenness: null,
+  breakdowns: { count: 0, kinds: {} as Report['breakdowns']['kinds'], list: [] },
+  interruptions: 0,
+  backchannels: 0,
+  impromptuPhases: 0,
+  participants,
+  timeline,
+});
+
+describe('the debrief', () => {
+  it('picks the three most notable observations, with their numbers and moments', () => {
+    const timeline = [
+      say('hannah', 0, 5_000, 'What would you do about the budget next year?', { pair: 'question', addressee: 'jordan' }),
+      say('sam', 6_000, 10_000, 'I think we should cut travel first.'),
+      say('jordan', 15_000, 90_000, 'Um, so, um, like I said the plan is fine um'),
+      { kind: 'interruption', participant: 'jordan', startMs: 12_000, endMs: 12_000, of: 'sam', utterance: 'u6000' } satisfies TimelineItem,
+      say('hannah', 191_000, 192_000, 'And the hiring plan?', { pair: 'question', addressee: 'jordan' }),
+      say('jordan', 198_000, 200_000, 'Like, um, yes.'),
+    ];
+    const jordan = person('jordan', {
+      speakingMs: 77_000,
+      speakingShare: 0.9,
+      turns: 2,
+      words: 300,
+      wordsPerMinute: 190,
+      fillers: { count: 8, list: [{ filler: 'um', count: 6 }, { filler: 'like', count: 2 }] },
+      interruptionsMade: 1,
+      questionsReceived: 2,
+      questionsAnswered: 1,
+      responseLatencyMs: { median: 5_500, p90: 6_000, samples: 2 },
+    });
+    const report = reportOf([jordan, person('hannah', { speakingShare: 0.05 }), person('sam', { speakingShare: 0.05 })], timeline);
+    const debrief = debriefOf(report, 'jordan')!;
+    expect(debrief.expectedShare).toBeCloseTo(1 / 3);
+    expect(debrief.fillersPerMinute).toBe(6.2);
+    expect(debrief.observations).toHaveLength(3);
+    // Fillers 6.2/min (weight 3.1) and the unanswered question (3), above share (2.7) and pace (2.5).
+    expect(debrief.observations.map((o) => o.id)).toEqual(['fillers', 'slow-response', 'unanswered']);
+    const unanswered = debrief.observations.find((o) => o.id === 'unanswered')!;
+    expect(unanswered.text).toBe('You answered 1 of the 2 questions put to you; Hannah\'s question at 0:00 (“What would you do about the budget next year?”) was followed by Sam, not you.');
+    expect(unanswered.moments).toEqual([{ startMs: 0, label: '0:00' }]);
+    expect(debrief.observations[0]!.text).toContain('“um” (6×)');
+    expect(debrief.observations[1]!.moments).toEqual([{ startMs: 198_000, label: '3:18' }]);
+    expect(debrief.observations[1]!.text).toContain('6.0 s at the slowest tenth');
+  });
+
+  it('says what went well when everything is in range', () => {
+    const report = reportOf([person('jordan'), person('hannah')], [say('hannah', 0, 4_000, 'Hello there.'), say('jordan', 4_500, 9_000, 'Hello, good to see you.')]);
+    const debrief = debriefOf(report, 'jordan')!;
+    expect(debrief.observations).toHaveLength(3);
+    expect(debrief.observations.every((o) => o.tone === 'positive')).toBe(true);
+    expect(debrief.observations[0]!.text).toBe('Your pace, 150 words per minute, sat in the comfortable 140–160 band.');
+  });
+
+  it('flags long turns and interruptions with their moments', () => {
+    const timeline = [say('hannah', 0, 4_000, 'Go ahead.'), say('jordan', 5_000, 80_000, 'A long answer.'), { kind: 'interruption', participant: 'jordan', startMs: 2_000, endMs: 2_000, of: 'hannah' } satisfies TimelineItem];
+    const debrief = debriefOf(reportOf([person('jordan', { interruptionsMade: 1 }), person('hannah')], timeline), 'jordan')!;
+    expect(debrief.observations.find((o) => o.id === 'long-turns')?.moments).toEqual([{ startMs: 5_000, label: '0:05' }]);
+    expect(debrief.observations.find((o) => o.id === 'interruptions')?.text).toBe('You interrupted 1 time (first Hannah at 0:02), and were interrupted 0 times; let the speaker finish their point.');
+  });
+
+  it('has plain words for a seat that never spoke, an empty session and an unknown seat', () => {
+    const silent = person('jordan', { speakingMs: 0, speakingShare: 0, turns: 0, words: 0, wordsPerMinute: null, responseLatencyMs: { median: null, p90: null, samples: 0 } });
+    const spoke = debriefOf(reportOf([silent, person('hannah', { speakingShare: 1 })], [say('hannah', 0, 4_000, 'Anyone?')]), 'jordan')!;
+    expect(spoke.fillersPerMinute).toBeNull();
+    expect(spoke.observations.map((o) => o.id)).toEqual(['silent']);
+    expect(spoke.observations[0]!.text).toMatch(/^You did not speak in this session; the others spoke 1 time\./);
+    const empty = debriefOf(reportOf([silent], []), 'jordan')!;
+    expect(empty.observations[0]!.text).toBe('Nobody spoke in this session, so there is nothing to measure yet.');
+    expect(debriefOf(reportOf([silent], []), 'nobody')).toBeNull();
+  });
+
+  it('writes times as minutes and seconds', () => {
+    expect(clock(192_000)).toBe('3:12');
+    expect(clock(5_400)).toBe('0:05');
+  });
+});
