@@ -18,6 +18,6 @@ export const serveClient = (app: Hono<any>, root = '.'): boolean => {
   if (!existsSync(join(client, 'index.html'))) return false;
   app.use('/*', serveStatic({ root: client }));
   // The client's own pages: a session's room, its review, the instructors' sessions page.
-  for (const page of ['/room/*', '/review/*', '/sessions']) app.get(page, serveStatic({ path: join(client, 'index.html') }));
+  for (const page of ['/room/*', '/review/*', '/debrief/*', '/sessions']) app.get(page, serveStatic({ path: join(client, 'index.html') }));
   return true;
 };

@@ -1,6 +1,6 @@
 /**
  * What a join link shows once its session has ended: the scene, how long it ran, how many turns,
- * who took part, and the review when there is one (opened with the viewer's own token: the
+ * who took part, and the review when there is one (and, for a participant, their debrief first) (opened with the viewer's own token: the
  * review shows what their role may see).
  */
 import type { Role } from '../../../server/auth/claims';
@@ -15,6 +15,9 @@ export const formatDuration = (ms: number): string => {
 
 /** The review's address with the viewer's token, which the page opened from its own link (`?token=`). */
 export const reviewLink = (review: string, token: string): string => (token ? `${review}${review.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}` : review);
+
+/** The participant's debrief (pages/debrief.tsx): the review's address with `/debrief/` for `/review/`, and their token. */
+export const debriefLink = (review: string, token: string): string => reviewLink(review.replace(/^\/review\//, '/debrief/'), token);
 
 export const EndedPage = ({ summary, role, token = new URLSearchParams(location.search).get('token') ?? '' }: { summary: EndedSummary; role: Role | null; token?: string }) => (
   <main className="page ended" data-page="ended">
@@ -49,8 +52,13 @@ export const EndedPage = ({ summary, role, token = new URLSearchParams(location.
       )}
     </dl>
     {summary.review ? (
-      <p>
-        <a className="button primary" href={reviewLink(summary.review, token)}>
+      <p className="ended-actions">
+        {role === 'participant' && token && (
+          <a className="button primary" href={debriefLink(summary.review, token)}>
+            Your debrief
+          </a>
+        )}{' '}
+        <a className={role === 'participant' && token ? 'button' : 'button primary'} href={reviewLink(summary.review, token)}>
           Open the review
         </a>
       </p>

@@ -39,8 +39,10 @@ const Review = ({ session, token, report, test }: { session: string; token: stri
   const claims = readToken(token);
   const you = claims?.role === 'participant' ? claims.participant : null;
   const utterances = useMemo(() => utterancesOf(report), [report]);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [playheadMs, setPlayheadMs] = useState(0);
+  // `&t=<ms>` (a debrief's link to a moment): the playhead there, and the utterance nearest it selected.
+  const start = useMemo(() => startAt(new URLSearchParams(location.search).get('t'), utterances), [utterances]);
+  const [selected, setSelected] = useState<string | null>(start?.utterance ?? null);
+  const [playheadMs, setPlayheadMs] = useState(start?.ms ?? 0);
   const select = useCallback(
     (id: string) => {
       setSelected(id);
@@ -100,6 +102,15 @@ const Review = ({ session, token, report, test }: { session: string; token: stri
       )}
     </main>
   );
+};
+
+/** The moment a `t` parameter names (milliseconds from the start) and the utterance nearest it, or null for none or nonsense. */
+const startAt = (t: string | null, utterances: { utterance: string; startMs: number; endMs: number }[]): { ms: number; utterance: string | null } | null => {
+  const ms = t === null || t === '' ? NaN : Number(t);
+  if (!Number.isFinite(ms) || ms < 0) return null;
+  const distance = (u: { startMs: number; endMs: number }) => (ms < u.startMs ? u.startMs - ms : ms > u.endMs ? ms - u.endMs : 0);
+  const nearest = utterances.reduce<(typeof utterances)[number] | null>((best, u) => (!best || distance(u) < distance(best) ? u : best), null);
+  return { ms: Math.round(ms), utterance: nearest?.utterance ?? null };
 };
 
 const Exports = ({ session, token }: { session: string; token: string }) => {

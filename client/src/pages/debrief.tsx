@@ -1,0 +1,200 @@
+/**
+ * The trainee's debrief, `/debrief/<session>?token=…` (issue 17, part 3): for the viewer's seat,
+ * their talk share against what the room expects, pace against the comfortable band, fillers,
+ * response latency, questions answered, interruptions, gaze in VR, and three observations from
+ * review/debrief.ts's rules, each moment a link into the review at that time (`&t=<ms>`). An
+ * instructor's or author's token shows a picker of the human seats, the first one chosen. Prints
+ * as a one-page document (styles.css, `@media print`).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { ParticipantReport, Report } from '../../../server/review/report';
+import { readToken } from '../net/connection';
+import { Chart, type ChartOption } from '../review/chart';
+import { comfortablePace, debriefOf, type Debrief } from '../review/debrief';
+import { openReport, type OpenedReport } from '../review/load';
+import { formatDuration } from './ended';
+import { LinkProblemPage } from './link-problem';
+
+export const DebriefPage = ({ session, token }: { session: string; token: string }) => {
+  const [opened, setOpened] = useState<OpenedReport | null>(null);
+  useEffect(() => {
+    void openReport(session, token).then(setOpened);
+  }, [session, token]);
+  if (!opened) return <main className="page">Opening your debrief…</main>;
+  if (opened.kind === 'problem') return <LinkProblemPage problem={opened.problem} detail={opened.detail} />;
+  return <DebriefOf session={session} token={token} report={opened.report} />;
+};
+
+const reviewAt = (session: string, token: string, ms?: number) => `/review/${encodeURIComponent(session)}?token=${encodeURIComponent(token)}${ms === undefined ? '' : `&t=${Math.round(ms)}`}`;
+const seconds = (ms: number | null) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+const DebriefOf = ({ session, token, report }: { session: string; token: string; report: Report }) => {
+  const claims = readToken(token);
+  const own = claims?.role === 'participant' ? claims.participant : null;
+  const humans = report.participants.filter((p) => p.kind === 'human');
+  const [picked, setPicked] = useState<string | null>(own ?? humans[0]?.id ?? null);
+  const seat = own ?? picked;
+  const debrief = useMemo(() => (seat ? debriefOf(report, seat) : null), [report, seat]);
+
+  return (
+    <main className="page debrief" data-page="debrief" data-seat={seat ?? ''}>
+      <header className="debrief-head">
+        <div>
+          <p className="eyebrow">Debrief</p>
+          <h1>{debrief ? `${debrief.you.name}, here is how it went` : 'Debrief'}</h1>
+          <p className="note">
+            {report.title ?? report.scene ?? session} · {formatDuration(report.durationMs)} · {report.turns} turns · session <code>{session}</code>
+          </p>
+        </div>
+        <nav className="debrief-actions no-print">
+          <a className="button" href={reviewAt(session, token)}>
+            Open the review
+          </a>
+          <button className="primary" onClick={() => window.print()}>
+            Print or save as PDF
+          </button>
+        </nav>
+      </header>
+      {!own && humans.length > 0 && (
+        <p className="debrief-picker no-print">
+          <label>
+            Debrief of{' '}
+            <select value={seat ?? ''} onChange={(e) => setPicked(e.target.value)} aria-label="Participant">
+              {humans.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>{' '}
+          <span className="note">you are viewing as an instructor: pick a human seat.</span>
+        </p>
+      )}
+      {debrief ? (
+        <Body session={session} token={token} debrief={debrief} />
+      ) : (
+        <section className="card empty-state" data-empty>
+          <h2>No one to debrief</h2>
+          <p>{own ? 'Your seat is not in this session’s record.' : 'This session had no human participants: there is no trainee to debrief. The review shows how the personas did.'}</p>
+        </section>
+      )}
+    </main>
+  );
+};
+
+const Body = ({ session, token, debrief }: { session: string; token: string; debrief: Debrief }) => {
+  const { you } = debrief;
+  const spoke = you.turns > 0;
+  return (
+    <>
+      <section className="debrief-section observations-section">
+        <h2>Three things to take away</h2>
+        <ol className="observations" data-observations={debrief.observations.length}>
+          {debrief.observations.map((o) => (
+            <li key={o.id} className={o.tone} data-observation={o.id}>
+              <span className="tone">{o.tone === 'positive' ? 'Went well' : 'Work on'}</span>
+              <p>{o.text}</p>
+              {o.moments.length > 0 && (
+                <p className="moments">
+                  {o.moments.length === 1 ? 'The moment: ' : 'The moments: '}
+                  {o.moments.map((m, i) => (
+                    <span key={m.startMs}>
+                      {i > 0 && ', '}
+                      <a href={reviewAt(session, token, m.startMs)} data-moment={m.startMs}>
+                        {m.label}
+                      </a>
+                    </span>
+                  ))}
+                </p>
+              )}
+            </li>
+          ))}
+        </ol>
+      </section>
+      <section className="debrief-section debrief-figures">
+        <h2>Your figures</h2>
+        <div className="debrief-grid">
+          <Figure id="share" value={you.speakingShare} label="Talk share" shown={percent(you.speakingShare)}>
+            <ShareBar share={you.speakingShare} expected={debrief.expectedShare} />
+            <span className="note">
+              Expected about {percent(debrief.expectedShare)}: {debrief.expectedBasis}. You spoke {formatDuration(you.speakingMs)} in {you.turns} turns.
+            </span>
+          </Figure>
+          <Figure id="pace" value={you.wordsPerMinute} label="Pace" shown={you.wordsPerMinute === null ? '–' : `${Math.round(you.wordsPerMinute)} wpm`}>
+            {you.wordsPerMinute === null ? <span className="note">Not measured: you did not speak.</span> : <PaceChart wpm={you.wordsPerMinute} />}
+            <span className="note">
+              Comfortable: {comfortablePace.low}–{comfortablePace.high} words per minute. {you.words} words in all.
+            </span>
+          </Figure>
+          <Figure id="fillers" value={you.fillers.count} label="Fillers" shown={String(you.fillers.count)}>
+            <span className="note">
+              {debrief.fillersPerMinute === null ? 'Not measured: you did not speak.' : `${debrief.fillersPerMinute} a minute of speaking${you.fillers.list.length ? ': ' + you.fillers.list.slice(0, 3).map((f) => `“${f.filler}” ${f.count}×`).join(', ') : ''}.`}
+            </span>
+          </Figure>
+          <Figure id="latency" value={you.responseLatencyMs.median} label="Response time" shown={seconds(you.responseLatencyMs.median)}>
+            <span className="note">
+              {you.responseLatencyMs.samples === 0 ? 'Not measured: you never took a turn after someone else.' : `Median; 90th percentile ${seconds(you.responseLatencyMs.p90)}, over ${you.responseLatencyMs.samples} replies.`}
+            </span>
+          </Figure>
+          <Figure id="questions" value={you.questionsAnswered} label="Questions answered" shown={`${you.questionsAnswered} of ${you.questionsReceived}`}>
+            <span className="note">{you.questionsReceived === 0 ? 'Nobody put a question to you by name.' : 'Questions put to you by name that you answered next.'} You asked {you.questionsAsked}.</span>
+          </Figure>
+          <Figure id="interruptions" value={you.interruptionsMade} label="Interruptions" shown={`${you.interruptionsMade} made`}>
+            <span className="note">{you.interruptionsReceived} received: others cut you off.</span>
+          </Figure>
+          <Figure id="gaze" value={you.gazeAtSpeakerShare} label="Gaze at the speaker" shown={you.gazeAtSpeakerShare === null ? '–' : percent(you.gazeAtSpeakerShare)}>
+            <span className="note">{gazeNote(you, spoke)}</span>
+          </Figure>
+        </div>
+      </section>
+      <p className="note debrief-foot">Rule-based feedback computed from the session’s record. Click a time to open the review at that moment.</p>
+    </>
+  );
+};
+
+const gazeNote = (you: ParticipantReport, spoke: boolean) =>
+  you.gazeAtSpeakerShare !== null
+    ? 'Of the others’ speaking time, the share you looked at the speaker (VR head tracking).'
+    : spoke || you.kind === 'human'
+      ? 'Not measured: you joined on a desktop (gaze is measured in VR).'
+      : 'Not measured.';
+
+const Figure = ({ id, value, label, shown, children }: { id: string; value: number | null; label: string; shown: string; children: React.ReactNode }) => (
+  <div className="debrief-figure" data-figure={id} data-value={value === null ? '' : String(value)}>
+    <h3>{label}</h3>
+    <p className="value">{shown}</p>
+    {children}
+  </div>
+);
+
+/** Their share as a bar, the expected share as a tick on it. */
+const ShareBar = ({ share, expected }: { share: number; expected: number }) => (
+  <div className="share-bar" role="img" aria-label={`${percent(share)} of the talk, about ${percent(expected)} expected`}>
+    <i className="fill" style={{ width: `${Math.min(100, share * 100)}%` }} />
+    <i className="expected" style={{ left: `${Math.min(100, expected * 100)}%` }} title="expected" />
+  </div>
+);
+
+/** Pace as one bar on a 0–240 scale (or more), the comfortable band shaded. */
+const PaceChart = ({ wpm }: { wpm: number }) => {
+  const option = useMemo<ChartOption>(() => {
+    const inBand = wpm >= comfortablePace.low && wpm <= comfortablePace.high;
+    return {
+      grid: { left: 8, right: 16, top: 22, bottom: 20 },
+      xAxis: { type: 'value', min: 0, max: Math.max(240, Math.ceil(wpm / 20) * 20), splitLine: { show: false }, axisLabel: { fontSize: 10 } },
+      yAxis: { type: 'category', data: ['you'], show: false },
+      series: [
+        {
+          type: 'bar',
+          data: [Math.round(wpm)],
+          barWidth: 16,
+          itemStyle: { color: inBand ? '#2e9e6a' : '#d9822b', borderRadius: 3 },
+          label: { show: true, position: 'right', formatter: '{c}', fontSize: 11 },
+          markArea: { silent: true, itemStyle: { color: 'rgba(46, 158, 106, 0.16)' }, label: { position: 'top', fontSize: 10, color: '#2e7d55' }, data: [[{ xAxis: comfortablePace.low, name: `${comfortablePace.low}–${comfortablePace.high}` }, { xAxis: comfortablePace.high }]] },
+        },
+      ],
+    };
+  }, [wpm]);
+  return <Chart option={option} height={70} label={`Pace ${Math.round(wpm)} words per minute; comfortable ${comfortablePace.low}–${comfortablePace.high}`} className="pace-chart" />;
+};
