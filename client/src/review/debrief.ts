@@ -21,7 +21,7 @@ export interface Moment {
 }
 
 export interface Observation {
-  id: 'share-high' | 'share-low' | 'pace-fast' | 'pace-slow' | 'fillers' | 'slow-response' | 'unanswered' | 'interruptions' | 'long-turns' | 'in-range' | 'silent';
+  id: 'share-high' | 'share-low' | 'pace-fast' | 'pace-slow' | 'fillers' | 'slow-response' | 'unanswered' | 'interruptions' | 'long-turns' | 'silent' | 'pace-ok' | 'share-ok' | 'questions-ok' | 'fillers-ok' | 'latency-ok' | 'no-interruptions';
   tone: 'positive' | 'improve';
   text: string;
   moments: Moment[];
@@ -194,13 +194,13 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
 const positives = (you: ParticipantReport, expected: number, fillersPerMinute: number | null, found: Observation[]): Observation[] => {
   const flagged = new Set(found.map((o) => o.id));
   const good: Observation[] = [];
-  const add = (text: string) => good.push({ id: 'in-range', tone: 'positive', weight: 0, moments: [], text });
+  const add = (id: Observation['id'], text: string) => good.push({ id, tone: 'positive', weight: 0, moments: [], text });
   const wpm = you.wordsPerMinute;
-  if (wpm !== null && !flagged.has('pace-fast') && !flagged.has('pace-slow') && wpm >= comfortablePace.low && wpm <= comfortablePace.high) add(`Your pace, ${Math.round(wpm)} words per minute, sat in the comfortable ${comfortablePace.low}–${comfortablePace.high} band.`);
-  if (!flagged.has('share-high') && !flagged.has('share-low')) add(`Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expected)} expected of you.`);
-  if (you.questionsReceived > 0 && !flagged.has('unanswered')) add(`You answered all ${plural(you.questionsReceived, 'question')} put to you, straight after they were asked.`);
-  if (!flagged.has('fillers') && fillersPerMinute !== null) add(you.fillers.count === 0 ? 'You used no fillers (um, uh, like…).' : `You kept fillers low: ${plural(you.fillers.count, 'filler')}, ${fillersPerMinute} a minute.`);
-  if (!flagged.has('slow-response') && you.responseLatencyMs.median !== null) add(`You came in promptly: ${(you.responseLatencyMs.median / 1000).toFixed(1)} s at the median after the previous speaker finished.`);
-  if (!flagged.has('interruptions') && you.interruptionsMade === 0) add('You let every speaker finish: no interruptions.');
+  if (wpm !== null && !flagged.has('pace-fast') && !flagged.has('pace-slow') && wpm >= comfortablePace.low && wpm <= comfortablePace.high) add('pace-ok', `Your pace, ${Math.round(wpm)} words per minute, sat in the comfortable ${comfortablePace.low}–${comfortablePace.high} band.`);
+  if (!flagged.has('share-high') && !flagged.has('share-low')) add('share-ok', `Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expected)} expected of you.`);
+  if (you.questionsReceived > 0 && !flagged.has('unanswered')) add('questions-ok', `You answered all ${plural(you.questionsReceived, 'question')} put to you, straight after they were asked.`);
+  if (!flagged.has('fillers') && fillersPerMinute !== null) add('fillers-ok', you.fillers.count === 0 ? 'You used no fillers (um, uh, like…).' : `You kept fillers low: ${plural(you.fillers.count, 'filler')}, ${fillersPerMinute} a minute.`);
+  if (!flagged.has('slow-response') && you.responseLatencyMs.median !== null) add('latency-ok', `You came in promptly: ${(you.responseLatencyMs.median / 1000).toFixed(1)} s at the median after the previous speaker finished.`);
+  if (!flagged.has('interruptions') && you.interruptionsMade === 0) add('no-interruptions', 'You let every speaker finish: no interruptions.');
   return good;
 };

@@ -1,0 +1,152 @@
+/**
+ * Issue 17, the trainee's debrief (`/debrief/<session>?token=`) in headless Chromium against the
+ * real server: a simulated stand-up (instant pace, stand-ins in every human seat) run to its end,
+ * then debriefed for one human seat: the figures equal that seat's report, three observations
+ * shown, a moment's link opens the review with the playhead there; printed, no buttons. Opened from
+ * the ended session's page ("Your debrief") and, as the instructor, with a picker of human seats.
+ * No page may throw or log an error. Screenshots: test-artifacts/debrief.png, debrief-print.png.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Report } from '../../server/review/report';
+import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
+import { buildClient, launchBrowser, pageProblems, watchPage } from './browser';
+
+const root = new URL('../../', import.meta.url).pathname;
+const artifacts = `${root}test-artifacts/`;
+let server: ChildServer;
+let browser: Browser;
+const problems = pageProblems();
+const pages: Page[] = [];
+let ran: Created;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  await buildClient();
+  server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
+  browser = await launchBrowser();
+  ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
+  await vi.waitFor(
+    async () => {
+      const { status } = (await (await api(server, `/api/sessions/${ran.id}`, { token: ran.tokens.observer })).json()) as { status?: string };
+      if (status !== 'ended') throw new Error(`the simulated session is still ${status}`);
+    },
+    { timeout: 60_000, interval: 250 },
+  );
+}, 300_000);
+
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.close().catch(() => {});
+  expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
+  expect(problems.console.splice(0), 'errors logged in the pages').toEqual([]);
+  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
+  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+}, 60_000);
+
+const newPage = async (): Promise<Page> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  pages.push(page);
+  return watchPage(page, server.port, problems);
+};
+
+const reportOf = async (id: string, token: string): Promise<Report> => {
+  const res = await api(server, `/api/sessions/${id}/report`, { token });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Report;
+};
+
+const humanSeat = (created: Created) => Object.keys(created.tokens).find((who) => who !== 'observer')!;
+const debrief = (id: string, token: string) => `http://localhost:${server.port}/debrief/${id}?token=${encodeURIComponent(token)}`;
+
+describe("the trainee's debrief", () => {
+  it("shows a seat's figures from its report, three observations linked into the review, and prints without buttons", async () => {
+    const seat = humanSeat(ran);
+    const token = ran.tokens[seat]!;
+    const report = await reportOf(ran.id, token);
+    const you = report.participants.find((p) => p.id === seat)!;
+    expect(you.turns).toBeGreaterThan(0);
+
+    const page = await newPage();
+    await page.goto(debrief(ran.id, token));
+    await page.locator('[data-page="debrief"]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-page="debrief"]').getAttribute('data-seat')).toBe(seat);
+    const figure = (id: string) => page.locator(`[data-figure="${id}"]`).getAttribute('data-value');
+    const raw = (value: number | null) => (value === null ? '' : String(value));
+    expect(await figure('share')).toBe(String(you.speakingShare));
+    expect(await figure('pace')).toBe(raw(you.wordsPerMinute));
+    expect(await figure('fillers')).toBe(String(you.fillers.count));
+    expect(await figure('latency')).toBe(raw(you.responseLatencyMs.median));
+    expect(await figure('questions')).toBe(String(you.questionsAnswered));
+    expect(await page.locator('[data-figure="questions"] .value').innerText()).toBe(`${you.questionsAnswered} of ${you.questionsReceived}`);
+    expect(await figure('interruptions')).toBe(String(you.interruptionsMade));
+    expect(await figure('gaze')).toBe(raw(you.gazeAtSpeakerShare));
+    if (you.gazeAtSpeakerShare === null) expect(await page.locator('[data-figure="gaze"]').innerText()).toMatch(/Not measured: you joined on a desktop/);
+
+    // The pace chart drawn, when they spoke.
+    if (you.wordsPerMinute !== null) {
+      await page.waitForFunction(() => {
+        const chart = document.querySelector('.pace-chart');
+        const canvas = chart?.querySelector('canvas');
+        return chart?.getAttribute('data-drawn') === 'true' && !!canvas && canvas.width > 0;
+      }, undefined, { timeout: 30_000 });
+    }
+
+    expect(await page.locator('.observations li').count()).toBe(3);
+    expect(await page.locator('.observations').getAttribute('data-observations')).toBe('3');
+
+    await page.screenshot({ path: `${artifacts}debrief.png`, fullPage: true });
+
+    // Printed: no buttons or navigation, the chart kept.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('button', { name: 'Print or save as PDF' }).isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: 'Open the review' }).isVisible()).toBe(false);
+    if (you.wordsPerMinute !== null) expect(await page.locator('.pace-chart').isVisible()).toBe(true);
+    await page.screenshot({ path: `${artifacts}debrief-print.png`, fullPage: true });
+    await page.emulateMedia({ media: 'screen' });
+
+    // A moment's link opens the review with the playhead at it. Every observation may be in range
+    // (no moments): then a moment is opened by hand, as the link would.
+    const links = page.locator('.observations a[data-moment]');
+    const moment = (await links.count()) > 0 ? Number(await links.first().getAttribute('data-moment')) : report.timeline.find((i) => i.kind === 'utterance')!.startMs;
+    if ((await links.count()) > 0) await links.first().click();
+    else await page.goto(`http://localhost:${server.port}/review/${ran.id}?token=${encodeURIComponent(token)}&t=${moment}`);
+    await page.waitForURL(new RegExp(`/review/${ran.id}\\?token=.*&t=${moment}$`));
+    await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('.timeline').getAttribute('data-playhead')).toBe(String(moment));
+    expect(await page.locator('.review-transcript li.selected').count()).toBe(1);
+  }, 300_000);
+
+  it("is opened from the ended session's page, and shows an instructor a picker of the human seats", async () => {
+    const seat = humanSeat(ran);
+    const token = ran.tokens[seat]!;
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/room/${ran.id}?token=${encodeURIComponent(token)}`);
+    const open = page.getByRole('link', { name: 'Your debrief' });
+    await open.waitFor({ timeout: 30_000 });
+    expect(await open.getAttribute('href')).toBe(`/debrief/${ran.id}?token=${encodeURIComponent(token)}`);
+    await open.click();
+    await page.locator('[data-page="debrief"]').waitFor({ timeout: 30_000 });
+
+    const report = await reportOf(ran.id, ran.tokens.observer!);
+    const humans = report.participants.filter((p) => p.kind === 'human');
+    const instructor = await newPage();
+    await instructor.goto(debrief(ran.id, ran.tokens.observer!));
+    await instructor.locator('[data-page="debrief"]').waitFor({ timeout: 30_000 });
+    const picker = instructor.getByLabel('Participant');
+    expect(await picker.locator('option').count()).toBe(humans.length);
+    expect(await instructor.locator('[data-page="debrief"]').getAttribute('data-seat')).toBe(humans[0]!.id);
+    if (humans.length > 1) {
+      await picker.selectOption(humans[1]!.id);
+      await expect.poll(() => instructor.locator('[data-page="debrief"]').getAttribute('data-seat')).toBe(humans[1]!.id);
+      expect(await instructor.locator('[data-figure="share"]').getAttribute('data-value')).toBe(String(humans[1]!.speakingShare));
+    }
+  }, 120_000);
+});
