@@ -115,7 +115,7 @@ const Body = ({ session, token, debrief }: { session: string; token: string; deb
       <section className="debrief-section debrief-figures">
         <h2>Your figures</h2>
         <div className="debrief-grid">
-          <Figure id="share" value={you.speakingShare} label="Talk share" shown={percent(you.speakingShare)}>
+          <Figure id="share" wide value={you.speakingShare} label="Talk share" shown={percent(you.speakingShare)}>
             <ShareBar share={you.speakingShare} expected={debrief.expectedShare} />
             <span className="note">
               Expected about {percent(debrief.expectedShare)}: {debrief.expectedBasis}. You spoke {formatDuration(you.speakingMs)} in {you.turns} turns.
@@ -141,7 +141,7 @@ const Body = ({ session, token, debrief }: { session: string; token: string; deb
             <span className="note">{you.questionsReceived === 0 ? 'Nobody put a question to you by name.' : 'Questions put to you by name that you answered next.'} You asked {you.questionsAsked}.</span>
           </Figure>
           <Figure id="interruptions" value={you.interruptionsMade} label="Interruptions" shown={`${you.interruptionsMade} made`}>
-            <span className="note">{you.interruptionsReceived} received: others cut you off.</span>
+            <span className="note">{you.interruptionsMade === 0 ? 'You let every speaker finish.' : 'Times you cut someone off.'} Others cut you off {you.interruptionsReceived === 1 ? 'once' : `${you.interruptionsReceived} times`}.</span>
           </Figure>
           <Figure id="gaze" value={you.gazeAtSpeakerShare} label="Gaze at the speaker" shown={you.gazeAtSpeakerShare === null ? '–' : percent(you.gazeAtSpeakerShare)}>
             <span className="note">{gazeNote(you, spoke)}</span>
@@ -160,8 +160,8 @@ const gazeNote = (you: ParticipantReport, spoke: boolean) =>
       ? 'Not measured: you joined on a desktop (gaze is measured in VR).'
       : 'Not measured.';
 
-const Figure = ({ id, value, label, shown, children }: { id: string; value: number | null; label: string; shown: string; children: React.ReactNode }) => (
-  <div className="debrief-figure" data-figure={id} data-value={value === null ? '' : String(value)}>
+const Figure = ({ id, value, label, shown, wide, children }: { id: string; value: number | null; label: string; shown: string; wide?: boolean; children: React.ReactNode }) => (
+  <div className={wide ? 'debrief-figure wide' : 'debrief-figure'} data-figure={id} data-value={value === null ? '' : String(value)}>
     <h3>{label}</h3>
     <p className="value">{shown}</p>
     {children}

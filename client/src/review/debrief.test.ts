@@ -85,7 +85,8 @@ describe('the debrief', () => {
     const debrief = debriefOf(report, 'jordan')!;
     expect(debrief.observations).toHaveLength(3);
     expect(debrief.observations.every((o) => o.tone === 'positive')).toBe(true);
-    expect(debrief.observations[0]!.text).toBe('Your pace, 150 words per minute, sat in the comfortable 140–160 band.');
+    expect(debrief.observations[0]!.text).toBe('Your pace, 150 words per minute, sat in the comfortable 140–160 band; your longest turn is a good one to listen back to.');
+    expect(debrief.observations[0]!.moments).toEqual([{ startMs: 4_500, label: '0:04' }]);
   });
 
   it('flags long turns and interruptions with their moments', () => {

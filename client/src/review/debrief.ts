@@ -40,9 +40,9 @@ export interface Debrief {
   observations: Observation[];
 }
 
-/** 192000 → "3:12". */
+/** 192000 → "3:12" (whole seconds elapsed, as a player shows). */
 export const clock = (ms: number): string => {
-  const seconds = Math.max(0, Math.round(ms / 1000));
+  const seconds = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 };
 
@@ -186,19 +186,25 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
 
   const observations = found.sort((a, b) => b.weight - a.weight).slice(0, 3);
   // Room left, and something went well: say so, with its numbers.
-  if (observations.length < 3 && you.turns > 0) observations.push(...positives(you, expectedShare, fillersPerMinute, found).slice(0, 3 - observations.length));
+  if (observations.length < 3 && you.turns > 0) {
+    const mine = said.filter((u) => u.participant === seat);
+    const longest = mine.reduce<Utterance | null>((a, b) => (!a || b.endMs - b.startMs > a.endMs - a.startMs ? b : a), null);
+    const asked = said.filter((u) => u.pair === 'question' && u.addressee === seat && u.participant !== seat);
+    const moments = { longest: longest ? [{ startMs: longest.startMs, label: clock(longest.startMs) }] : [], asked: asked.slice(0, 3).map((u) => ({ startMs: u.startMs, label: clock(u.startMs) })) };
+    observations.push(...positives(you, expectedShare, fillersPerMinute, found, moments).slice(0, 3 - observations.length));
+  }
   return { you, expectedShare, expectedBasis, fillersPerMinute, questions: { received: you.questionsReceived, answered: you.questionsAnswered }, observations };
 };
 
 /** What was in range, as observations: pace, share, fillers, questions, response time. */
-const positives = (you: ParticipantReport, expected: number, fillersPerMinute: number | null, found: Observation[]): Observation[] => {
+const positives = (you: ParticipantReport, expected: number, fillersPerMinute: number | null, found: Observation[], moments: { longest: Moment[]; asked: Moment[] }): Observation[] => {
   const flagged = new Set(found.map((o) => o.id));
   const good: Observation[] = [];
-  const add = (id: Observation['id'], text: string) => good.push({ id, tone: 'positive', weight: 0, moments: [], text });
+  const add = (id: Observation['id'], text: string, at: Moment[] = []) => good.push({ id, tone: 'positive', weight: 0, moments: at, text });
   const wpm = you.wordsPerMinute;
-  if (wpm !== null && !flagged.has('pace-fast') && !flagged.has('pace-slow') && wpm >= comfortablePace.low && wpm <= comfortablePace.high) add('pace-ok', `Your pace, ${Math.round(wpm)} words per minute, sat in the comfortable ${comfortablePace.low}–${comfortablePace.high} band.`);
-  if (!flagged.has('share-high') && !flagged.has('share-low')) add('share-ok', `Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expected)} expected of you.`);
-  if (you.questionsReceived > 0 && !flagged.has('unanswered')) add('questions-ok', `You answered all ${plural(you.questionsReceived, 'question')} put to you, straight after they were asked.`);
+  if (wpm !== null && !flagged.has('pace-fast') && !flagged.has('pace-slow') && wpm >= comfortablePace.low && wpm <= comfortablePace.high) add('pace-ok', `Your pace, ${Math.round(wpm)} words per minute, sat in the comfortable ${comfortablePace.low}–${comfortablePace.high} band; your longest turn is a good one to listen back to.`, moments.longest);
+  if (!flagged.has('share-high') && !flagged.has('share-low')) add('share-ok', `Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expected)} expected of you.`, moments.longest);
+  if (you.questionsReceived > 0 && !flagged.has('unanswered')) add('questions-ok', `You answered all ${plural(you.questionsReceived, 'question')} put to you, straight after they were asked.`, moments.asked);
   if (!flagged.has('fillers') && fillersPerMinute !== null) add('fillers-ok', you.fillers.count === 0 ? 'You used no fillers (um, uh, like…).' : `You kept fillers low: ${plural(you.fillers.count, 'filler')}, ${fillersPerMinute} a minute.`);
   if (!flagged.has('slow-response') && you.responseLatencyMs.median !== null) add('latency-ok', `You came in promptly: ${(you.responseLatencyMs.median / 1000).toFixed(1)} s at the median after the previous speaker finished.`);
   if (!flagged.has('interruptions') && you.interruptionsMade === 0) add('no-interruptions', 'You let every speaker finish: no interruptions.');
