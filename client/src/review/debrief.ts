@@ -203,7 +203,7 @@ const positives = (you: ParticipantReport, expected: number, fillersPerMinute: n
   const add = (id: Observation['id'], text: string, at: Moment[] = []) => good.push({ id, tone: 'positive', weight: 0, moments: at, text });
   const wpm = you.wordsPerMinute;
   if (wpm !== null && !flagged.has('pace-fast') && !flagged.has('pace-slow') && wpm >= comfortablePace.low && wpm <= comfortablePace.high) add('pace-ok', `Your pace, ${Math.round(wpm)} words per minute, sat in the comfortable ${comfortablePace.low}–${comfortablePace.high} band; your longest turn is a good one to listen back to.`, moments.longest);
-  if (!flagged.has('share-high') && !flagged.has('share-low')) add('share-ok', `Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expected)} expected of you.`, moments.longest);
+  if (!flagged.has('share-high') && !flagged.has('share-low')) add('share-ok', `Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expected)} expected of you.`);
   if (you.questionsReceived > 0 && !flagged.has('unanswered')) add('questions-ok', `You answered all ${plural(you.questionsReceived, 'question')} put to you, straight after they were asked.`, moments.asked);
   if (!flagged.has('fillers') && fillersPerMinute !== null) add('fillers-ok', you.fillers.count === 0 ? 'You used no fillers (um, uh, like…).' : `You kept fillers low: ${plural(you.fillers.count, 'filler')}, ${fillersPerMinute} a minute.`);
   if (!flagged.has('slow-response') && you.responseLatencyMs.median !== null) add('latency-ok', `You came in promptly: ${(you.responseLatencyMs.median / 1000).toFixed(1)} s at the median after the previous speaker finished.`);
