@@ -4,7 +4,8 @@
  * then debriefed for one human seat: the figures equal that seat's report, three observations
  * shown, a moment's link opens the review with the playhead there; printed, no buttons. Opened from
  * the ended session's page ("Your debrief") and, as the instructor, with a picker of human seats.
- * No page may throw or log an error. Screenshots: test-artifacts/debrief.png, debrief-print.png.
+ * A session nobody spoke in gets plain words. No page may throw or log an error. Screenshots:
+ * test-artifacts/debrief.png, debrief-print.png, debrief-empty.png.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -147,5 +148,15 @@ describe("the trainee's debrief", () => {
       await expect.poll(() => instructor.locator('[data-page="debrief"]').getAttribute('data-seat')).toBe(humans[1]!.id);
       expect(await instructor.locator('[data-figure="share"]').getAttribute('data-value')).toBe(String(humans[1]!.speakingShare));
     }
+
+    // A session nobody has spoken in: plain words, no figures that do not exist, no error.
+    const lobby = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    const waiting = await newPage();
+    await waiting.goto(debrief(lobby.id, lobby.tokens[humanSeat(lobby)]!));
+    await waiting.locator('[data-page="debrief"]').waitFor({ timeout: 30_000 });
+    expect(await waiting.locator('.observations li').innerText()).toMatch(/Nobody spoke in this session/);
+    expect(await waiting.locator('[data-figure="pace"]').innerText()).toMatch(/Not measured: you did not speak/);
+    expect(await waiting.locator('[data-figure="gaze"]').innerText()).toMatch(/Not measured/);
+    await waiting.screenshot({ path: `${artifacts}debrief-empty.png`, fullPage: true });
   }, 120_000);
 });

@@ -89,7 +89,7 @@ const Body = ({ session, token, debrief }: { session: string; token: string; deb
   return (
     <>
       <section className="debrief-section observations-section">
-        <h2>Three things to take away</h2>
+        <h2>{debrief.observations.length === 3 ? 'Three things to take away' : 'What to take away'}</h2>
         <ol className="observations" data-observations={debrief.observations.length}>
           {debrief.observations.map((o) => (
             <li key={o.id} className={o.tone} data-observation={o.id}>
