@@ -85,7 +85,6 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
 
 const Body = ({ session, token, debrief }: { session: string; token: string; debrief: Debrief }) => {
   const { you } = debrief;
-  const spoke = you.turns > 0;
   return (
     <>
       <section className="debrief-section observations-section">
@@ -93,7 +92,7 @@ const Body = ({ session, token, debrief }: { session: string; token: string; deb
         <ol className="observations" data-observations={debrief.observations.length}>
           {debrief.observations.map((o) => (
             <li key={o.id} className={o.tone} data-observation={o.id}>
-              <span className="tone">{o.tone === 'positive' ? 'Went well' : 'Work on'}</span>
+              <span className="tone">{o.tone === 'positive' ? 'Went well' : o.tone === 'note' ? 'Note' : 'Work on'}</span>
               <p>{o.text}</p>
               {o.moments.length > 0 && (
                 <p className="moments">
@@ -144,7 +143,7 @@ const Body = ({ session, token, debrief }: { session: string; token: string; deb
             <span className="note">{you.interruptionsMade === 0 ? 'You let every speaker finish.' : 'Times you cut someone off.'} Others cut you off {you.interruptionsReceived === 1 ? 'once' : `${you.interruptionsReceived} times`}.</span>
           </Figure>
           <Figure id="gaze" value={you.gazeAtSpeakerShare} label="Gaze at the speaker" shown={you.gazeAtSpeakerShare === null ? '–' : percent(you.gazeAtSpeakerShare)}>
-            <span className="note">{gazeNote(you, spoke)}</span>
+            <span className="note">{gazeNote(you, debrief.observations[0]?.tone === 'note')}</span>
           </Figure>
         </div>
       </section>
@@ -153,12 +152,13 @@ const Body = ({ session, token, debrief }: { session: string; token: string; deb
   );
 };
 
-const gazeNote = (you: ParticipantReport, spoke: boolean) =>
+/** Gaze is logged only in VR: without it, a desktop join (or, when nobody spoke, nothing to look at). */
+const gazeNote = (you: ParticipantReport, nobodySpoke: boolean) =>
   you.gazeAtSpeakerShare !== null
     ? 'Of the others’ speaking time, the share you looked at the speaker (VR head tracking).'
-    : spoke || you.kind === 'human'
-      ? 'Not measured: you joined on a desktop (gaze is measured in VR).'
-      : 'Not measured.';
+    : nobodySpoke
+      ? 'Not measured: nobody spoke.'
+      : 'Not measured: you joined on a desktop (gaze is measured in VR).';
 
 const Figure = ({ id, value, label, shown, wide, children }: { id: string; value: number | null; label: string; shown: string; wide?: boolean; children: React.ReactNode }) => (
   <div className={wide ? 'debrief-figure wide' : 'debrief-figure'} data-figure={id} data-value={value === null ? '' : String(value)}>

@@ -104,6 +104,8 @@ describe('the debrief', () => {
     expect(spoke.observations[0]!.text).toMatch(/^You did not speak in this session; the others spoke 1 time\./);
     const empty = debriefOf(reportOf([silent], []), 'jordan')!;
     expect(empty.observations[0]!.text).toBe('Nobody spoke in this session, so there is nothing to measure yet.');
+    expect(empty.observations[0]!.tone).toBe('note');
+    expect(spoke.observations[0]!.tone).toBe('improve');
     expect(debriefOf(reportOf([silent], []), 'nobody')).toBeNull();
   });
 

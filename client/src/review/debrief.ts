@@ -22,7 +22,8 @@ export interface Moment {
 
 export interface Observation {
   id: 'share-high' | 'share-low' | 'pace-fast' | 'pace-slow' | 'fillers' | 'slow-response' | 'unanswered' | 'interruptions' | 'long-turns' | 'silent' | 'pace-ok' | 'share-ok' | 'questions-ok' | 'fillers-ok' | 'latency-ok' | 'no-interruptions';
-  tone: 'positive' | 'improve';
+  /** `note`: nothing to judge (nobody spoke). */
+  tone: 'positive' | 'improve' | 'note';
   text: string;
   moments: Moment[];
   /** How far from comfortable: the three highest are shown. */
@@ -80,7 +81,7 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
   if (you.turns === 0) {
     found.push({
       id: 'silent',
-      tone: 'improve',
+      tone: said.length === 0 ? 'note' : 'improve',
       weight: 10,
       moments: [],
       text: said.length === 0 ? 'Nobody spoke in this session, so there is nothing to measure yet.' : `You did not speak in this session; the others spoke ${plural(said.length, 'time')}. Next time, try to come in at least once in each part of the meeting.`,
