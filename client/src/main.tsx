@@ -1,6 +1,6 @@
 /**
  * The client's entry: `/room/<session>?token=…` opens a session's room (its brief first),
- * `/review/<session>?token=…` its review, `/sessions` the instructors' sessions page, `/` the home page (scenes, and creating a session
+ * `/review/<session>?token=…` its review, `/sessions` the instructors' sessions page, `/compare?sessions=<ids>` sessions side by side, `/` the home page (scenes, and creating a session
  * with the admin token). An error while rendering shows
  * a page that says so (ui/error-boundary.tsx), never a blank one.
  */
@@ -14,6 +14,7 @@ import { ErrorBoundary } from './ui/error-boundary';
 
 // The review and its charts (ECharts) load only when a review is opened, not with every room.
 const ReviewPage = lazy(() => import('./pages/review').then((m) => ({ default: m.ReviewPage })));
+const ComparePage = lazy(() => import('./pages/compare').then((m) => ({ default: m.ComparePage })));
 const room = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
 const review = /^\/review\/([^/]+)\/?$/.exec(location.pathname);
 const params = new URLSearchParams(location.search);
@@ -25,6 +26,10 @@ createRoot(document.getElementById('root')!).render(
     ) : review ? (
       <Suspense fallback={<main className="page">Opening the review…</main>}>
         <ReviewPage session={decodeURIComponent(review[1]!)} token={params.get('token') ?? ''} test={params.get('test') === '1'} />
+      </Suspense>
+    ) : /^\/compare\/?$/.test(location.pathname) ? (
+      <Suspense fallback={<main className="page">Opening the comparison…</main>}>
+        <ComparePage ids={(params.get('sessions') ?? '').split(',').filter(Boolean)} />
       </Suspense>
     ) : /^\/sessions\/?$/.test(location.pathname) ? (
       <SessionsPage />

@@ -117,5 +117,14 @@ describe('differencesOf / formatFigure', () => {
     expect(formatFigure(119_700, 'ms')).toBe('2:00');
     const c = compareOf([run('a', report({ turns: 1, interruptions: 1, durationMs: 1000 })), run('b', report({ turns: 9, interruptions: 9, durationMs: 9000, participants: [person('ana', { turns: 9, speakingShare: 0.9, wordsPerMinute: 300, median: 900 }), person('ben', { turns: 9 })] }))]);
     expect(differencesOf(c.sessions, c.figures)).toHaveLength(6);
+    expect(formatFigure(58.34, 'score')).toBe('58.3');
+  });
+
+  it("names the participant first in their figures' sentences", () => {
+    const c = compareOf([
+      run('a', report({ participants: [person('ana', { speakingShare: 0.07, turns: 0 }), person('ben')] })),
+      run('b', report({ participants: [person('ana', { speakingShare: 0.12, turns: 4 }), person('ben')] })),
+    ]);
+    expect(c.differences).toEqual(["Ana's turns in run 2, none in run 1 (4 vs 0)", "Ana's talk share in run 2 was 1.7x that in run 1 (12% vs 7%)"]);
   });
 });

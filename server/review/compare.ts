@@ -54,6 +54,7 @@ export interface ComparedSession {
 
 export interface Comparison {
   scene: string | null;
+  title: string | null;
   sessions: ComparedSession[];
   figures: Figure[];
   /** Per figure key, one value per session (in order): 0..1, null where the session lacks it. */
@@ -124,11 +125,13 @@ export const formatFigure = (value: number, unit: FigureUnit): string => {
     case 'wpm':
       return `${Math.round(value)} wpm`;
     case 'score':
-      return value.toFixed(2);
+      return value.toFixed(1);
     case 'count':
       return String(Math.round(value));
   }
 };
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const ratioText = (ratio: number): string => `${ratio >= 10 ? Math.round(ratio) : Math.round(ratio * 10) / 10}x`;
 
@@ -147,13 +150,18 @@ export const differencesOf = (sessions: readonly ComparedSession[], figures: rea
     const low = runs.reduce((a, b) => (b.value < a.value ? b : a));
     if (high.value <= 0 || high.value === low.value) return;
     const values = `(${formatFigure(high.value, figure.unit)} vs ${formatFigure(low.value, figure.unit)})`;
+    // A participant's figure names them ("Ben's turns"), which reads better as the subject.
     if (low.value <= 0) {
-      found.push({ score: Infinity, order, text: `Run ${high.run} had ${figure.label} where run ${low.run} had none ${values}` });
+      const text = figure.participant ? `${capitalised(figure.label)} in run ${high.run}, none in run ${low.run} ${values}` : `Run ${high.run} had ${figure.label} where run ${low.run} had none ${values}`;
+      found.push({ score: Infinity, order, text });
       return;
     }
     const ratio = high.value / low.value;
     if (ratio < MIN_RATIO) return;
-    found.push({ score: ratio, order, text: `Run ${high.run} had ${ratioText(ratio)} the ${figure.label} of run ${low.run} ${values}` });
+    const text = figure.participant
+      ? `${capitalised(figure.label)} in run ${high.run} was ${ratioText(ratio)} that in run ${low.run} ${values}`
+      : `Run ${high.run} had ${ratioText(ratio)} the ${figure.label} of run ${low.run} ${values}`;
+    found.push({ score: ratio, order, text });
   });
   return found
     .sort((a, b) => b.score - a.score || a.order - b.order)
@@ -171,5 +179,5 @@ export const compareOf = (inputs: readonly CompareInput[]): Comparison => {
     ...[...people.values()].flatMap((p) => participantFigures.map((f) => ({ key: `p:${p.id}:${f.field}`, label: `${p.name}'s ${f.label}`, unit: f.unit, participant: p.id }))),
   ];
   const normalised = Object.fromEntries(figures.map((f) => [f.key, normalise(sessions.map((s) => s.values[f.key] ?? null))]));
-  return { scene: inputs[0]?.report.scene ?? null, sessions, figures, normalised, differences: differencesOf(sessions, figures) };
+  return { scene: inputs[0]?.report.scene ?? null, title: inputs[0]?.report.title ?? null, sessions, figures, normalised, differences: differencesOf(sessions, figures) };
 };
