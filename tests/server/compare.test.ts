@@ -74,6 +74,7 @@ describe('GET /api/compare', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Comparison;
     expect(body.sessions[1]).toMatchObject({ id: empty.id, status: 'lobby', turns: 0, durationMs: 0, answeredNext: null, evenness: null, interruptions: 0 });
+    expect(body.sessions[1]!.participants.length).toBeGreaterThan(0);
     for (const p of body.sessions[1]!.participants) expect(p).toMatchObject({ turns: 0, wordsPerMinute: null, responseLatencyMedianMs: null });
   });
 });

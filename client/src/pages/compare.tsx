@@ -20,7 +20,7 @@ export const shownFigure = (value: number | null | undefined, figure: Pick<Figur
 const runName = (i: number) => `Run ${i + 1}`;
 const split = { lineStyle: { color: '#eceef1' } };
 
-type Loaded = { kind: 'comparison'; comparison: Comparison } | { kind: 'problem'; message: string } | { kind: 'sign-in' };
+type Loaded = { kind: 'comparison'; comparison: Comparison } | { kind: 'problem'; message: string } | { kind: 'sign-in'; rejected?: boolean };
 
 export const ComparePage = ({ ids }: { ids: string[] }) => {
   const [admin, setAdmin] = useState(() => sessionStorage.getItem('admin-token') ?? '');
@@ -35,7 +35,7 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
       .then(async (res) => {
         const body = (await res.json().catch(() => ({}))) as Comparison & { message?: string };
         if (!live) return;
-        if (res.status === 401) setLoaded({ kind: 'sign-in' });
+        if (res.status === 401) setLoaded({ kind: 'sign-in', rejected: true });
         else if (!res.ok) setLoaded({ kind: 'problem', message: body.message ?? `The server answered ${res.status}.` });
         else setLoaded({ kind: 'comparison', comparison: body });
       })
@@ -65,6 +65,7 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
             Compare
           </button>
         </form>
+        {loaded.rejected && <p className="note">The server did not accept that admin token: enter it again.</p>}
       </main>
     );
   }
