@@ -1,6 +1,6 @@
 /**
  * The client's entry: `/room/<session>?token=…` opens a session's room (its brief first),
- * `/review/<session>?token=…` its review, `/debrief/<session>?token=…` a trainee's debrief, `/sessions` the instructors' sessions page, `/` the home page (scenes, and creating a session
+ * `/review/<session>?token=…` its review, `/debrief/<session>?token=…` a trainee's debrief, `/sessions` the instructors' sessions page, `/compare?sessions=<ids>` sessions side by side, `/` the home page (scenes, and creating a session
  * with the admin token). An error while rendering shows
  * a page that says so (ui/error-boundary.tsx), never a blank one.
  */
@@ -15,6 +15,7 @@ import { ErrorBoundary } from './ui/error-boundary';
 // The review and its charts (ECharts) load only when a review is opened, not with every room.
 const ReviewPage = lazy(() => import('./pages/review').then((m) => ({ default: m.ReviewPage })));
 const DebriefPage = lazy(() => import('./pages/debrief').then((m) => ({ default: m.DebriefPage })));
+const ComparePage = lazy(() => import('./pages/compare').then((m) => ({ default: m.ComparePage })));
 const room = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
 const review = /^\/review\/([^/]+)\/?$/.exec(location.pathname);
 const debrief = /^\/debrief\/([^/]+)\/?$/.exec(location.pathname);
@@ -31,6 +32,10 @@ createRoot(document.getElementById('root')!).render(
     ) : debrief ? (
       <Suspense fallback={<main className="page">Opening your debrief…</main>}>
         <DebriefPage session={decodeURIComponent(debrief[1]!)} token={params.get('token') ?? ''} />
+      </Suspense>
+    ) : /^\/compare\/?$/.test(location.pathname) ? (
+      <Suspense fallback={<main className="page">Opening the comparison…</main>}>
+        <ComparePage ids={(params.get('sessions') ?? '').split(',').filter(Boolean)} />
       </Suspense>
     ) : /^\/sessions\/?$/.test(location.pathname) ? (
       <SessionsPage />

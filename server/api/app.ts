@@ -16,6 +16,7 @@
  *                                            (text by default; a download otherwise)
  *   GET    /api/sessions/:id/report?format=json|csv   any role of the session: review/report.ts's
  *                                            figures and timeline, as the role may see them (a download with ?format=)
+ *   GET    /api/compare?sessions=<id>,<id>,…   author: 2-8 sessions of one scene side by side (review/compare.ts)
  *   DELETE /api/sessions/:id                 observer or author: end the session
  *   GET    /api/sessions/:id/socket?token=&after=&stream=   the realtime protocol (protocol/messages.ts);
  *                                                  stream=livekit: live messages come on LiveKit data topics
@@ -42,6 +43,7 @@ import { UnknownSceneError, type Client, type Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 import { createReportCache } from '../review/cache';
+import { compareOf } from '../review/compare';
 import { reportCsvOf } from '../review/csv';
 import { readLog, reportFor, reportOf } from '../review/report';
 import { limitBodies, publicOrigin, securityHeaders } from './security';
@@ -369,6 +371,30 @@ export const createApp = (options: AppOptions) => {
     if (format === 'csv') return download(c, reportCsvOf(report), 'text/csv; charset=utf-8; header=present', id, 'report.csv');
     // Asked for by name, JSON is an export to save too; without ?format= it is the dashboard's data.
     return c.req.query('format') ? download(c, JSON.stringify(report), 'application/json; charset=utf-8', id, 'report.json') : c.json(report);
+  });
+
+  /** Sessions of one scene side by side (review/compare.ts): 2 to 8 ids, in the order asked for. */
+  app.get('/api/compare', authorize(['author']), (c) => {
+    const ids = [...new Set((c.req.query('sessions') ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+    if (ids.length < 2 || ids.length > 8) return problem(c, 400, 'bad-request', `Compare 2 to 8 sessions (?sessions=<id>,<id>,…); got ${ids.length}.`);
+    const rows = ids.map((id) => ({ id, row: store.session(id) }));
+    const unknown = rows.find((r) => !r.row);
+    if (unknown) return problem(c, 404, 'not-found', `No session "${unknown.id}".`);
+    const scenes = rows.map((r) => r.row!.scene);
+    // The odd ones out: those not of the scene most of them share (the first's on a tie).
+    const common = scenes.reduce((best, s) => (scenes.filter((x) => x === s).length > scenes.filter((x) => x === best).length ? s : best), scenes[0]!);
+    const odd = rows.filter((r) => r.row!.scene !== common);
+    if (odd.length > 0) {
+      return problem(c, 400, 'mixed-scenes', `Only sessions of one scene compare: ${odd.map((r) => `"${r.id}" is of ${r.row!.scene}`).join(', ')}; the others are of ${common}.`);
+    }
+    return c.json(
+      compareOf(
+        rows.map(({ id, row }) => {
+          const room = rooms.get(id);
+          return { id, createdAt: row!.createdAt, status: room && !room.ended() ? room.status() : 'ended', report: reportOfSession(c, id, row!.scene) };
+        }),
+      ),
+    );
   });
 
   app.delete('/api/sessions/:id', authorize(['observer', 'author']), (c) => {

@@ -1,7 +1,8 @@
 /**
  * The instructors' sessions page, `/sessions`: every session this server holds (scene, status,
  * who is in it, when it started, how long it ran), a join link to copy for each seat, the live view
- * of a running one, the review of any (with the observer's token), and a form to create one (scene, pace, stand-ins). It needs the admin token,
+ * of a running one, the review of any (with the observer's token), a form to create one (scene, pace, stand-ins), and
+ * a tick per session to compare 2 to 8 of one scene side by side (/compare). It needs the admin token,
  * kept for this tab only (sessionStorage), as the home page keeps it.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -32,6 +33,18 @@ const call = async <T,>(admin: string, path: string, init: { method?: string; bo
   return body;
 };
 
+/** Up to this many sessions compare at once (GET /api/compare). */
+const MAX_COMPARED = 8;
+
+/** Why the ticked sessions cannot be compared, or null when they can. */
+export const compareBlocker = (picked: readonly SessionSummary[]): string | null => {
+  if (picked.length < 2) return picked.length === 1 ? 'Tick one more session of the same scene to compare.' : 'Tick two or more sessions of the same scene to compare them.';
+  if (picked.length > MAX_COMPARED) return `Compare at most ${MAX_COMPARED} sessions at once (${picked.length} ticked).`;
+  const scenes = [...new Set(picked.map((s) => s.scene.title))];
+  if (scenes.length > 1) return `Only sessions of one scene compare; the ticked ones are of ${scenes.join(' and ')}.`;
+  return null;
+};
+
 const statusLabel: Record<SessionSummary['status'], string> = { lobby: 'in the lobby', live: 'live', paused: 'paused', ended: 'ended' };
 
 export const SessionsPage = () => {
@@ -42,6 +55,7 @@ export const SessionsPage = () => {
   const [error, setError] = useState('');
   const [links, setLinks] = useState<Record<string, Links>>({});
   const [copied, setCopied] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string[]>([]);
   const [form, setForm] = useState({ scene: '', pace: 'realtime' as 'realtime' | 'instant', standIns: false });
 
   const refresh = useCallback(async () => {
@@ -134,6 +148,12 @@ export const SessionsPage = () => {
     }
   };
 
+  const tick = (id: string, on: boolean) => setPicked((all) => (on ? [...all, id] : all.filter((x) => x !== id)));
+  // Ticked sessions this list still holds, oldest first: run 1 on the compare page is the earliest.
+  const ticked = (sessions ?? []).filter((s) => picked.includes(s.id)).sort((a, b) => a.createdAt - b.createdAt);
+  const blocker = compareBlocker(ticked);
+  const compare = () => location.assign(`/compare?sessions=${ticked.map((s) => encodeURIComponent(s.id)).join(',')}`);
+
   return (
     <main className="page sessions" data-page="sessions">
       <h1>Sessions</h1>
@@ -189,12 +209,23 @@ export const SessionsPage = () => {
       {sessions && (
         <section aria-label="Sessions">
           <h2>All sessions</h2>
+          {sessions.length > 0 && (
+            <p className="compare-bar">
+              <button className="primary" onClick={compare} disabled={blocker !== null}>
+                Compare selected{ticked.length ? ` (${ticked.length})` : ''}
+              </button>{' '}
+              <span className="note" data-compare-note>
+                {blocker ?? `Side by side: ${ticked.length} sessions of ${ticked[0]!.scene.title}.`}
+              </span>
+            </p>
+          )}
           {sessions.length === 0 ? (
             <p className="note">No sessions yet: create one above.</p>
           ) : (
             <table className="session-list">
               <thead>
                 <tr>
+                  <th aria-label="Compare" />
                   <th>Scene</th>
                   <th>Status</th>
                   <th>People</th>
@@ -207,6 +238,9 @@ export const SessionsPage = () => {
               <tbody>
                 {sessions.map((s) => (
                   <tr key={s.id} data-session={s.id}>
+                    <td className="pick">
+                      <input type="checkbox" checked={picked.includes(s.id)} onChange={(e) => tick(s.id, e.target.checked)} aria-label={`Compare ${s.scene.title} ${s.id}`} />
+                    </td>
                     <td>
                       {s.scene.title}
                       <br />

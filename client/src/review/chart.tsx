@@ -1,16 +1,16 @@
 /**
  * One ECharts chart in a box: the library's tree-shaken core with only the charts and components
- * the dashboard uses (canvas rendering: nothing the page's CSP forbids, nothing loaded from
+ * the dashboard and the compare page use (canvas rendering: nothing the page's CSP forbids, nothing loaded from
  * elsewhere), sized to its box and resized with it. Once drawn, the box says so (`data-drawn`),
  * which the browser test waits for.
  */
-import { BarChart, CustomChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
-import { DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
+import { BarChart, CustomChart, LineChart, PieChart, RadarChart, ScatterChart } from 'echarts/charts';
+import { DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, RadarComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 
-echarts.use([BarChart, CustomChart, LineChart, PieChart, ScatterChart, DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent, CanvasRenderer]);
+echarts.use([BarChart, CustomChart, LineChart, PieChart, RadarChart, ScatterChart, DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, RadarComponent, TooltipComponent, CanvasRenderer]);
 
 export type ChartOption = echarts.EChartsCoreOption;
 export type ChartInstance = echarts.ECharts;

@@ -1,0 +1,158 @@
+/**
+ * Issue 17, compare (`/compare?sessions=…`) in headless Chromium against the real server: three
+ * simulated stand-ups (instant pace, stand-ins, each its own seed) run to their end, ticked on the
+ * sessions page (which says why it cannot compare one, or a stand-up with an interview), compared:
+ * the table's values equal GET /api/compare's, the differences are listed, the radar and every bar
+ * chart drawn. Too few sessions give a message, not an error. No page may throw or log an error,
+ * and nothing may load from outside the origin. Screenshot: test-artifacts/compare.png (1280×720).
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { formatFigure, type Comparison } from '../../server/review/compare';
+import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
+import { buildClient, launchBrowser, pageProblems, watchPage } from './browser';
+
+const root = new URL('../../', import.meta.url).pathname;
+const artifacts = `${root}test-artifacts/`;
+let server: ChildServer;
+let browser: Browser;
+const problems = pageProblems();
+const pages: Page[] = [];
+let runs: Created[] = [];
+let interview: Created;
+/** Failed answers a test expects (mixed scenes are meant to get their 400). */
+let expectedFailures: RegExp[] = [];
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  await buildClient();
+  // Text only: at instant pace a session then runs to its end in a second or two.
+  server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
+  browser = await launchBrowser();
+  runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await createSession(server, 'team-standup', 'instant', 'stand-ins'));
+  interview = await createSession(server, 'job-interview', 'realtime', 'lobby');
+  await vi.waitFor(
+    async () => {
+      for (const run of runs) {
+        const { status } = (await (await api(server, `/api/sessions/${run.id}`, { token: run.tokens.observer })).json()) as { status?: string };
+        if (status !== 'ended') throw new Error(`session ${run.id} is still ${status}`);
+      }
+    },
+    { timeout: 90_000, interval: 250 },
+  );
+}, 300_000);
+
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.close().catch(() => {});
+  expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
+  expect(problems.console.splice(0), 'errors logged in the pages').toEqual([]);
+  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
+  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+  expectedFailures = [];
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+}, 60_000);
+
+const newPage = async (): Promise<Page> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  pages.push(page);
+  return watchPage(page, server.port, problems, () => expectedFailures);
+};
+
+const tick = (page: Page, id: string) => page.locator(`tr[data-session="${id}"] td.pick input[type=checkbox]`);
+
+describe('compare', () => {
+  it('compares three runs ticked on the sessions page: the table equals the API, the radar and bars drawn', async () => {
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/sessions`);
+    await page.getByLabel('Admin token').fill(server.admin);
+    await page.getByRole('button', { name: 'Show sessions' }).click();
+    await tick(page, runs[0]!.id).waitFor();
+    const button = page.getByRole('button', { name: /^Compare selected/ });
+    const note = page.locator('[data-compare-note]');
+
+    expect(await button.isDisabled()).toBe(true);
+    await tick(page, runs[0]!.id).check();
+    expect(await note.textContent()).toMatch(/Tick one more session/);
+    await tick(page, interview.id).check();
+    expect(await button.isDisabled()).toBe(true);
+    expect(await note.textContent()).toMatch(/Only sessions of one scene compare/);
+    await tick(page, interview.id).uncheck();
+    await tick(page, runs[1]!.id).check();
+    await tick(page, runs[2]!.id).check();
+    expect(await button.isDisabled()).toBe(false);
+    await button.click();
+    await page.waitForURL(/\/compare\?sessions=/);
+    const ids = new URL(page.url()).searchParams.get('sessions')!.split(',');
+    // Oldest first.
+    expect(ids).toEqual(runs.map((r) => r.id));
+
+    await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => {
+      const charts = Array.from(document.querySelectorAll('.chart'));
+      return charts.length > 0 && charts.every((chart) => {
+        const canvas = chart.querySelector('canvas');
+        return chart.getAttribute('data-drawn') === 'true' && !!canvas && canvas.width > 0 && canvas.height > 0;
+      });
+    }, undefined, { timeout: 60_000 });
+    const charts = await page.locator('[data-chart]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-chart')));
+    expect(charts).toContain('radar');
+    expect(charts.filter((c) => c!.startsWith('bars-')).length).toBeGreaterThanOrEqual(6);
+    const radar = await page.locator('[data-chart="radar"] canvas').boundingBox();
+    expect(radar!.width).toBeGreaterThan(0);
+    expect(radar!.height).toBeGreaterThan(0);
+
+    // The table shows the API's figures, each as the page formats it ("—" where a run has none).
+    const res = await api(server, `/api/compare?sessions=${ids.join(',')}`);
+    expect(res.status).toBe(200);
+    const comparison = (await res.json()) as Comparison;
+    const cells = await page.locator('td[data-figure]').evaluateAll((tds) => tds.map((td) => ({ key: td.getAttribute('data-figure')!, run: Number(td.getAttribute('data-run')), text: td.textContent })));
+    expect(cells).toHaveLength(comparison.figures.length * 3);
+    for (const cell of cells) {
+      const figure = comparison.figures.find((f) => f.key === cell.key)!;
+      const value = comparison.sessions[cell.run]!.values[cell.key];
+      expect(cell.text, `${cell.key} of run ${cell.run + 1}`).toBe(value === null || value === undefined ? '—' : formatFigure(value, figure.unit));
+    }
+    const listed = await page.locator('ul[data-differences] li').allTextContents();
+    expect(listed).toEqual(comparison.differences);
+    await page.screenshot({ path: `${artifacts}compare.png` });
+    await page.screenshot({ path: `${artifacts}compare-full.png`, fullPage: true });
+  }, 300_000);
+
+  it('asks for two sessions when given one, without an error', async () => {
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id}`);
+    await page.locator('[data-problem]').waitFor();
+    expect(await page.locator('[data-problem]').textContent()).toMatch(/at least two sessions/);
+  }, 60_000);
+
+  it('asks for the admin token, names the odd one out of mixed scenes, and shows "—" for a session nobody spoke in', async () => {
+    expectedFailures = [/^400 .*\/api\/compare\?/];
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${interview.id}`);
+    await page.getByLabel('Admin token').fill(server.admin);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.locator('[data-problem]').waitFor();
+    expect(await page.locator('[data-problem]').textContent()).toMatch(new RegExp(`Only sessions of one scene compare: "${interview.id}" is of job-interview`));
+    // The browser logs the 400 it was meant to get; nothing else may be logged.
+    const logged = problems.console.splice(0);
+    expect(logged.filter((line) => !/status of 400/.test(line))).toEqual([]);
+
+    const lobby = await createSession(server, 'team-standup', 'realtime', 'lobby');
+    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${lobby.id}`);
+    await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('.compare-runs li').nth(1).textContent()).toMatch(/nobody spoke/);
+    expect(await page.locator('td[data-figure="evenness"][data-run="1"]').textContent()).toBe('—');
+    expect(await page.locator('td[data-figure="turns"][data-run="1"]').textContent()).toBe('0');
+    const pace = await page.locator('td[data-run="1"][data-figure$=":wordsPerMinute"]').allTextContents();
+    expect(pace.length).toBeGreaterThan(0);
+    expect(pace.every((cell) => cell === '—')).toBe(true);
+  }, 60_000);
+});
