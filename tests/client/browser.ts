@@ -64,3 +64,4 @@ export const watchPage = (page: Page, port: number, problems: PageProblems, expe
   });
   return page;
 };
+

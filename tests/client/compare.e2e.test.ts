@@ -8,17 +8,18 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatFigure, type Comparison } from '../../server/review/compare';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, watchPage } from './browser';
+import { buildClient, launchBrowser, pageProblems } from './browser';
+import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
 
 const root = new URL('../../', import.meta.url).pathname;
 const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
-const pages: Page[] = [];
+const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems, expected: () => expectedFailures });
 let runs: Created[] = [];
 let interview: Created;
 /** Failed answers a test expects (mixed scenes are meant to get their 400). */
@@ -33,23 +34,12 @@ beforeAll(async () => {
   runs = [];
   for (let i = 0; i < 3; i++) runs.push(await createSession(server, 'team-standup', 'instant', 'stand-ins'));
   interview = await createSession(server, 'job-interview', 'realtime', 'lobby');
-  await vi.waitFor(
-    async () => {
-      for (const run of runs) {
-        const { status } = (await (await api(server, `/api/sessions/${run.id}`, { token: run.tokens.observer })).json()) as { status?: string };
-        if (status !== 'ended') throw new Error(`session ${run.id} is still ${status}`);
-      }
-    },
-    { timeout: 90_000, interval: 250 },
-  );
+  await waitForEnded(server, runs);
 }, 300_000);
 
 afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close().catch(() => {});
-  expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
-  expect(problems.console.splice(0), 'errors logged in the pages').toEqual([]);
-  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
-  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+  await pages.closeAll();
+  expectNoPageProblems(problems);
   expectedFailures = [];
 });
 
@@ -59,12 +49,7 @@ afterAll(async () => {
   if (server) rmSync(server.dataDir, { recursive: true, force: true });
 }, 60_000);
 
-const newPage = async (): Promise<Page> => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  pages.push(page);
-  return watchPage(page, server.port, problems, () => expectedFailures);
-};
+const newPage = (): Promise<Page> => pages.open();
 
 const tick = (page: Page, id: string) => page.locator(`tr[data-session="${id}"] td.pick input[type=checkbox]`);
 

@@ -9,17 +9,18 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../server/review/report';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, watchPage } from './browser';
+import { buildClient, launchBrowser, pageProblems } from './browser';
+import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
 
 const root = new URL('../../', import.meta.url).pathname;
 const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
-const pages: Page[] = [];
+const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems });
 let ran: Created;
 
 beforeAll(async () => {
@@ -28,21 +29,12 @@ beforeAll(async () => {
   server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
   browser = await launchBrowser();
   ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
-  await vi.waitFor(
-    async () => {
-      const { status } = (await (await api(server, `/api/sessions/${ran.id}`, { token: ran.tokens.observer })).json()) as { status?: string };
-      if (status !== 'ended') throw new Error(`the simulated session is still ${status}`);
-    },
-    { timeout: 60_000, interval: 250 },
-  );
+  await waitForEnded(server, [ran]);
 }, 300_000);
 
 afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close().catch(() => {});
-  expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
-  expect(problems.console.splice(0), 'errors logged in the pages').toEqual([]);
-  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
-  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+  await pages.closeAll();
+  expectNoPageProblems(problems);
 });
 
 afterAll(async () => {
@@ -51,12 +43,7 @@ afterAll(async () => {
   if (server) rmSync(server.dataDir, { recursive: true, force: true });
 }, 60_000);
 
-const newPage = async (): Promise<Page> => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  pages.push(page);
-  return watchPage(page, server.port, problems);
-};
+const newPage = (): Promise<Page> => pages.open();
 
 const reportOf = async (id: string, token: string): Promise<Report> => {
   const res = await api(server, `/api/sessions/${id}/report`, { token });

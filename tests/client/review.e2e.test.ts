@@ -10,17 +10,18 @@
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../server/review/report';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, watchPage } from './browser';
+import { buildClient, launchBrowser, pageProblems } from './browser';
+import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
 
 const root = new URL('../../', import.meta.url).pathname;
 const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
-const pages: Page[] = [];
+const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems, expected: () => expectedFailures });
 /** Failed answers a test expects (a bad token is meant to get its 401). */
 let expectedFailures: RegExp[] = [];
 let ran: Created;
@@ -33,21 +34,12 @@ beforeAll(async () => {
   browser = await launchBrowser();
   ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
   // At instant pace the whole session runs in a second or two: wait for its end.
-  await vi.waitFor(
-    async () => {
-      const { status } = (await (await api(server, `/api/sessions/${ran.id}`, { token: ran.tokens.observer })).json()) as { status?: string };
-      if (status !== 'ended') throw new Error(`the simulated session is still ${status}`);
-    },
-    { timeout: 60_000, interval: 250 },
-  );
+  await waitForEnded(server, [ran]);
 }, 300_000);
 
 afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close().catch(() => {});
-  expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
-  expect(problems.console.splice(0), 'errors logged in the pages').toEqual([]);
-  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
-  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+  await pages.closeAll();
+  expectNoPageProblems(problems);
   expectedFailures = [];
 });
 
@@ -57,12 +49,7 @@ afterAll(async () => {
   if (server) rmSync(server.dataDir, { recursive: true, force: true });
 }, 60_000);
 
-const newPage = async (): Promise<Page> => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  pages.push(page);
-  return watchPage(page, server.port, problems, () => expectedFailures);
-};
+const newPage = (): Promise<Page> => pages.open();
 
 const reportOf = async (id: string, token: string): Promise<Report> => {
   const res = await api(server, `/api/sessions/${id}/report`, { token });
@@ -210,7 +197,7 @@ describe('the review dashboard', () => {
     await sessions.getByRole('button', { name: 'Show sessions' }).click();
     const row = sessions.locator(`tr[data-session="${ran.id}"]`);
     const [opened] = await Promise.all([sessions.context().waitForEvent('page'), row.getByRole('button', { name: 'Review' }).click()]);
-    pages.push(watchPage(opened, server.port, problems));
+    pages.adopt(opened);
     await opened.waitForURL(new RegExp(`/review/${ran.id}\\?token=`));
     await opened.locator('[data-page="review"]').waitFor({ timeout: 30_000 });
   }, 120_000);

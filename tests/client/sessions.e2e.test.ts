@@ -9,14 +9,15 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, watchPage } from './browser';
+import { buildClient, launchBrowser, pageProblems } from './browser';
+import { expectNoPageProblems, pageKeeper } from './pages';
 
 const root = new URL('../../', import.meta.url).pathname;
 const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
-const pages: Page[] = [];
+const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems });
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
@@ -26,11 +27,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close().catch(() => {});
-  expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
-  expect(problems.console.splice(0), 'errors logged in the pages').toEqual([]);
-  expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
-  expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
+  await pages.closeAll();
+  expectNoPageProblems(problems);
 });
 
 afterAll(async () => {
@@ -39,12 +37,7 @@ afterAll(async () => {
   if (server) rmSync(server.dataDir, { recursive: true, force: true });
 }, 60_000);
 
-const newPage = async (): Promise<Page> => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, permissions: ['clipboard-read', 'clipboard-write'] });
-  const page = await context.newPage();
-  pages.push(page);
-  return watchPage(page, server.port, problems);
-};
+const newPage = (): Promise<Page> => pages.open(['clipboard-read', 'clipboard-write']);
 
 describe('the sessions page', () => {
   it('creates a session, lists it, gives out its join links and ends it', async () => {
@@ -81,7 +74,7 @@ describe('the sessions page', () => {
 
     // The live view opens the instructor's page of that session.
     const [live] = await Promise.all([page.context().waitForEvent('page'), row.getByRole('button', { name: 'Live view' }).click()]);
-    pages.push(watchPage(live, server.port, problems));
+    pages.adopt(live);
     await live.waitForURL(new RegExp(`/room/${id}\\?token=`));
 
     // Ending asks first, then the row says so.
