@@ -8,8 +8,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../../tests/fakes/elevenlabs-server';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fakes/openai-server';
-import { quietCue } from '../../tests/fakes/cue';
-import type { Cue, GenerateRequest } from '../engine/requests';
+import { moderatorCue } from '../../tests/fakes/cue';
+import type { GenerateRequest } from '../engine/requests';
 import { generatorLimitsFrom } from './generator';
 import { createOpenAIGenerator } from './generator/openai';
 import type { Generator } from './generator/port';
@@ -20,23 +20,7 @@ import { synthesisLimitsFrom } from './synthesis';
 import { createElevenLabsSynthesizer } from './synthesis/elevenlabs';
 import type { SpeechChunk, Synthesizer } from './synthesis/port';
 
-const cue: Cue = {
-  speaker: { id: 'hugo', name: 'Hugo Laurent', shortName: 'Hugo', role: 'moderator', mood: 'neutral', traits: [] },
-  participants: [
-    { id: 'hugo', name: 'Hugo Laurent', shortName: 'Hugo', kind: 'ai' },
-    { id: 'iris', name: 'Iris Chen', shortName: 'Iris', kind: 'human' },
-  ],
-  topic: 'remote work policy',
-  snippet: { id: 'open', goal: 'Hear everyone once', pattern: 'neutral' },
-  act: 'moderate',
-  addressee: { id: 'iris', shortName: 'Iris' },
-  obligation: null,
-  lastMessage: null,
-  facts: [],
-  goals: [],
-  ...quietCue,
-  variant: 42,
-};
+const cue = moderatorCue;
 const request: GenerateRequest = { purpose: 'utterance', system: '', prompt: 'Open the meeting.', temperature: 0.7, json: false, maxTokens: 60, cue };
 
 /** Long enough to be "never" on the fake clock. */

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../../tests/fakes/elevenlabs-server';
-import type { Cue, GenerateRequest } from '../engine/requests';
-import { quietCue } from '../../tests/fakes/cue';
+import type { GenerateRequest } from '../engine/requests';
+import { moderatorCue } from '../../tests/fakes/cue';
 import { GeneratorError, SynthesisError, TranscriptionError } from './errors';
 import { complete, type Generator } from './generator/port';
 import {
@@ -24,23 +24,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const cue: Cue = {
-  speaker: { id: 'hugo', name: 'Hugo Laurent', shortName: 'Hugo', role: 'moderator', mood: 'neutral', traits: [] },
-  participants: [
-    { id: 'hugo', name: 'Hugo Laurent', shortName: 'Hugo', kind: 'ai' },
-    { id: 'iris', name: 'Iris Chen', shortName: 'Iris', kind: 'human' },
-  ],
-  topic: 'remote work policy',
-  snippet: { id: 'open', goal: 'Hear everyone once', pattern: 'neutral' },
-  act: 'moderate',
-  addressee: { id: 'iris', shortName: 'Iris' },
-  obligation: null,
-  lastMessage: null,
-  facts: [],
-  goals: [],
-  ...quietCue,
-  variant: 42,
-};
+const cue = moderatorCue;
 const request: GenerateRequest = { purpose: 'utterance', system: '', prompt: '', temperature: 0.7, json: false, maxTokens: 60, cue };
 
 type Step = string | Error | { wait: number };

@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareOf, differencesOf, formatFigure, normalise, type CompareInput } from './compare';
 import type { ParticipantReport, Report } from './report';
+import { quietParticipant } from '../../tests/fixtures/participant-report';
 
-const person = (id: string, over: Partial<ParticipantReport> & { median?: number | null } = {}): ParticipantReport => ({
-  id,
-  name: id[0]!.toUpperCase() + id.slice(1),
-  kind: 'ai',
-  speakingMs: 0,
-  speakingShare: 0.5,
-  turns: 4,
-  words: 0,
-  wordsPerMinute: 150,
-  fillers: { count: 0, list: [] },
-  interruptionsMade: 0,
-  interruptionsReceived: 0,
-  questionsAsked: 0,
-  questionsReceived: 0,
-  questionsAnswered: 0,
-  responseLatencyMs: { median: over.median === undefined ? 400 : over.median, p90: null, samples: 1 },
-  gazeAtSpeakerShare: null,
-  ...over,
-});
+const person = (id: string, over: Partial<ParticipantReport> & { median?: number | null } = {}): ParticipantReport =>
+  quietParticipant(id, { speakingShare: 0.5, turns: 4, wordsPerMinute: 150, responseLatencyMs: { median: over.median === undefined ? 400 : over.median, p90: null, samples: 1 }, ...over });
 
 const breakdowns = (count: number) => ({ count, kinds: {}, list: [] }) as unknown as Report['breakdowns'];
 

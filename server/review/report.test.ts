@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { knownLog } from '../../tests/fixtures/review-log';
+import { quietParticipant } from '../../tests/fixtures/participant-report';
 import { driveSession } from '../conversation/drive';
 import type { SessionEvent } from '../engine/events';
 import { breakdownKinds } from '../metrics/breakdowns';
@@ -16,24 +17,7 @@ import { fillersIn } from './fillers';
 import { readLog, Report, reportFor, reportOf, type ParticipantReport } from './report';
 
 const noBreakdowns = Object.fromEntries(breakdownKinds.map((k) => [k, 0]));
-const quiet = (id: string, name: string, kind: 'ai' | 'human'): ParticipantReport => ({
-  id,
-  name,
-  kind,
-  speakingMs: 0,
-  speakingShare: 0,
-  turns: 0,
-  words: 0,
-  wordsPerMinute: null,
-  fillers: { count: 0, list: [] },
-  interruptionsMade: 0,
-  interruptionsReceived: 0,
-  questionsAsked: 0,
-  questionsReceived: 0,
-  questionsAnswered: 0,
-  responseLatencyMs: { median: null, p90: null, samples: 0 },
-  gazeAtSpeakerShare: null,
-});
+const quiet = (id: string, name: string, kind: 'ai' | 'human'): ParticipantReport => quietParticipant(id, { name, kind });
 
 describe('the report of a known log', () => {
   const report = reportOf(knownLog);

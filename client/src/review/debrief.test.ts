@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantReport, Report, TimelineItem } from '../../../server/review/report';
+import { quietParticipant } from '../../../tests/fixtures/participant-report';
 import { clock, debriefOf } from './debrief';
 
-const person = (id: string, over: Partial<ParticipantReport> = {}): ParticipantReport => ({
-  id,
-  name: id[0]!.toUpperCase() + id.slice(1),
-  kind: 'human',
-  speakingMs: 60_000,
-  speakingShare: 0.5,
-  turns: 4,
-  words: 150,
-  wordsPerMinute: 150,
-  fillers: { count: 0, list: [] },
-  interruptionsMade: 0,
-  interruptionsReceived: 0,
-  questionsAsked: 0,
-  questionsReceived: 0,
-  questionsAnswered: 0,
-  responseLatencyMs: { median: 500, p90: 900, samples: 3 },
-  gazeAtSpeakerShare: null,
-  ...over,
-});
+const person = (id: string, over: Partial<ParticipantReport> = {}): ParticipantReport =>
+  quietParticipant(id, { kind: 'human', speakingMs: 60_000, speakingShare: 0.5, turns: 4, words: 150, wordsPerMinute: 150, responseLatencyMs: { median: 500, p90: 900, samples: 3 }, ...over });
 
 const say = (participant: string, startMs: number, endMs: number, text: string, over: Partial<TimelineItem> = {}): TimelineItem => ({ kind: 'utterance', participant, startMs, endMs, text, utterance: `u${startMs}`, addressee: null, pair: 'none', ...over });
 

@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantReport, Report, TimelineItem } from '../../../server/review/report';
+import { quietParticipant } from '../../../tests/fixtures/participant-report';
 import { clock, cumulativeSpeaking, lanesOf, paceOf, windowFor } from './series';
 
-const person = (id: string): ParticipantReport => ({
-  id,
-  name: id.toUpperCase(),
-  kind: 'ai',
-  speakingMs: 0,
-  speakingShare: 0,
-  turns: 0,
-  words: 0,
-  wordsPerMinute: null,
-  fillers: { count: 0, list: [] },
-  interruptionsMade: 0,
-  interruptionsReceived: 0,
-  questionsAsked: 0,
-  questionsReceived: 0,
-  questionsAnswered: 0,
-  responseLatencyMs: { median: null, p90: null, samples: 0 },
-  gazeAtSpeakerShare: null,
-});
+const person = (id: string): ParticipantReport => quietParticipant(id, { name: id.toUpperCase() });
 
 const said = (participant: string, startMs: number, endMs: number, words: number): TimelineItem => ({
   kind: 'utterance',
