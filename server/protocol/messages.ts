@@ -131,6 +131,12 @@ export const Snapshot = z.object({
     .object({ id: z.string(), participant: z.string(), intent: z.enum(intents), text: z.string(), candidates: z.array(z.object({ intent: z.enum(intents), text: z.string() })).optional() })
     .nullable(),
   lastSeq: z.number().int(),
+  /**
+   * Participants' microphones are recorded in this session (the scene's or the instructor's
+   * choice): the client tells the participant before they join. Always sent; absent (older
+   * servers): false.
+   */
+  recording: z.boolean().optional(),
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
