@@ -5,7 +5,7 @@
  * LiveKit's webhooks carry LiveKit's own signature instead, checked against the body.
  *
  *   GET    /api/health                       version, active providers and their vendors' circuits
- *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats)
+ *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats, recording)
  *   POST   /api/sessions                     author: create a live session of a scene (tokens and join links)
  *   GET    /api/sessions                     author: every session, live or past, newest first (scene, status,
  *                                            seats and who is present, duration, turns)
@@ -267,7 +267,15 @@ export const createApp = (options: AppOptions) => {
   // The scenes this server can run (titles and formations are not secret; the personas are).
   app.get('/api/scenes', (c) =>
     c.json({
-      scenes: options.scenes.map((s) => ({ id: s.id, title: s.title, topic: s.topic, formation: s.formation, humans: s.participants.filter((p) => p.kind === 'human').map((p) => p.name), participants: s.participants.length })),
+      scenes: options.scenes.map((s) => ({
+        id: s.id,
+        title: s.title,
+        topic: s.topic,
+        formation: s.formation,
+        humans: s.participants.filter((p) => p.kind === 'human').map((p) => p.name),
+        participants: s.participants.length,
+        recording: s.recording ?? false,
+      })),
     }),
   );
 
