@@ -11,7 +11,8 @@
  * piece of a reply's speech with its viseme cues and word timings), `audio-stop` (stop playing
  * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `speech` (a human
  * started or stopped speaking), `error` (a typed complaint about one message; the connection
- * stays open, except after `replaced` and `token-expired`), `pong`. Audio and voice are transient: they are never stored or replayed.
+ * stays open, except after `replaced` and `token-expired`), `pong`. Audio and voice are transient:
+ * never in the log, never replayed on the socket (recordings/ keeps each utterance's audio apart).
  * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, `gaze`, and
  * microphone audio as binary frames (PCM16 little-endian, 16 kHz, mono, at most 1 s each;
  * 20-40 ms frames are usual); observers `pause`, `resume`, `skip-turn`, `approve`, `edit`,
