@@ -424,7 +424,7 @@ export const createApp = (options: AppOptions) => {
     const row = store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     if (!options.recordings) return c.json({ recordings: [], missing: [] });
-    return c.json(recordingListOf(id, reportOfSession(c, id, row.scene), store.events(id), options.recordings.list(id)));
+    return c.json(recordingListOf(id, reportOfSession(c, id, row.scene), store.events(id), options.recordings.list(id), row.recording));
   });
 
   app.get('/api/sessions/:id/recordings/:file', authorize(roles), (c) => {

@@ -5,11 +5,12 @@
  *
  * An utterance is on the list when the viewer's report (review/report.ts, already filtered by
  * `reportFor`) has it on its timeline: its `startMs` is that item's, so a recording plays where
- * the timeline draws the utterance. Its audio is there when its WAV is; with a sidecar and no WAV
- * it is `missing`.
+ * the timeline draws the utterance. Its audio is there when its WAV is. It is `missing` when it
+ * should be there and is not: a sidecar without its WAV (the sidecar is written first), or, in a
+ * session that records microphones, a spoken human utterance with neither.
  *
  * ```ts
- * recordingListOf(id, reportFor(report, viewer), store.events(id), recordings.list(id));
+ * recordingListOf(id, reportFor(report, viewer), store.events(id), recordings.list(id), row.recording);
  * // { recordings: [{ utterance: 'u3', seq: 12, participant: 'ada', startMs: 5210, durationMs: 2380, ... }], missing: ['u7'] }
  * ```
  */
@@ -52,10 +53,16 @@ export const recordingListOf = (
   report: Pick<Report, 'timeline'>,
   log: readonly unknown[],
   files: ReadonlyMap<string, { sidecar: Sidecar; audio: boolean }>,
+  /** The session records participants' microphones. */
+  microphones: boolean,
 ): RecordingList => {
   const seqs = new Map<string, number>();
-  for (const event of log as { type?: unknown; id?: unknown; seq?: unknown }[]) {
-    if (event?.type === 'utterance' && typeof event.id === 'string' && typeof event.seq === 'number') seqs.set(event.id, event.seq);
+  /** Utterances whose audio is kept whether or not a file says so: humans' spoken ones, when recording. */
+  const expected = new Set<string>();
+  for (const event of log as { type?: unknown; id?: unknown; seq?: unknown; source?: unknown; spoken?: unknown }[]) {
+    if (event?.type !== 'utterance' || typeof event.id !== 'string' || typeof event.seq !== 'number') continue;
+    seqs.set(event.id, event.seq);
+    if (microphones && event.source === 'human' && event.spoken) expected.add(event.id);
   }
   const recordings: RecordingItem[] = [];
   const missing: string[] = [];
@@ -63,9 +70,9 @@ export const recordingListOf = (
     if (item.kind !== 'utterance' || !item.utterance || !item.participant) continue;
     const file = files.get(item.utterance);
     const seq = seqs.get(item.utterance);
-    if (!file || seq === undefined) continue;
-    if (!file.audio) {
-      missing.push(item.utterance);
+    if (seq === undefined) continue;
+    if (!file?.audio) {
+      if (file || expected.has(item.utterance)) missing.push(item.utterance);
       continue;
     }
     const { sampleRate, durationMs, cues, words } = file.sidecar;

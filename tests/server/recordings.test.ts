@@ -197,6 +197,10 @@ describe("a human's microphone", () => {
     const { pcm, sampleRate } = decodeWav(Buffer.from(await (await api(server, hers!.url, { token: created.tokens.tara })).arrayBuffer()));
     expect(sampleRate).toBe(16_000);
     expect(pcm.some((s) => Math.abs(s) > 4000)).toBe(true);
+
+    // Her audio gone, sidecar and all: the session records, so it should be there.
+    for (const f of filesOf(created.id).filter((name) => name.startsWith(`${said.id}.`))) rmSync(join(recordingsDir(created.id), f));
+    expect((await listOf(created.id)).missing).toEqual([said.id]);
   });
 
   it('is never written when the session does not record (the default), though personas still are', async () => {
