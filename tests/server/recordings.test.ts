@@ -4,9 +4,10 @@
  * listed by GET .../recordings on the report's clock and served as WAV files; a human's microphone
  * (binary frames through the socket, a VAD that hears loudness and a transcriber that always
  * hears the same words) is stored only when the session records; each role sees what its report
- * shows; a file that is gone is `missing` and a 404; DELETE ?purge=true leaves nothing behind.
+ * shows; a file that is gone is `missing` and a 404, one that cannot be written stops nothing;
+ * DELETE ?purge=true leaves nothing behind.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
@@ -145,6 +146,19 @@ describe("personas' speech", () => {
       expect(res.status, name).toBe(404);
       expect(await res.json()).toMatchObject({ error: 'not-found' });
     }
+  });
+
+
+  it('a recording that cannot be written leaves the session running to its end', async () => {
+    const created = await createSession(server, 'duet', 'instant', 'lobby');
+    mkdirSync(join(server.dataDir, 'recordings'), { recursive: true, mode: 0o700 });
+    // A file where the session's recordings directory would go.
+    writeFileSync(recordingsDir(created.id), '');
+    const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    observer.send({ type: 'start', standIns: true });
+    await observer.waitForEvent((e) => e.type === 'end', 'the end of the duet', 0, 30_000);
+    expect(utterancesOf(observer.events()).length).toBeGreaterThanOrEqual(3);
+    expect(await listOf(created.id)).toEqual({ recordings: [], missing: [] });
   });
 });
 
