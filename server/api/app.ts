@@ -441,7 +441,8 @@ export const createApp = (options: AppOptions) => {
       const gone = visible && options.recordings?.list(id).has(utterance);
       return problem(c, 404, gone ? 'recording-missing' : 'not-found', gone ? `The audio of utterance "${utterance}" is no longer stored; its words are in the transcript.` : `No recording of utterance "${utterance}" in session "${id}".`);
     }
-    return c.body(new Uint8Array(wav), 200, { 'content-type': 'audio/wav', 'content-length': String(wav.length), 'cache-control': 'private, max-age=3600' });
+    // Not kept by the browser: a recording is deleted with its session, and rewritten when a stop cuts it.
+    return c.body(new Uint8Array(wav), 200, { 'content-type': 'audio/wav', 'content-length': String(wav.length), 'cache-control': 'private, no-store' });
   });
 
   app.delete('/api/sessions/:id', authorize(['observer', 'author']), async (c) => {
