@@ -24,6 +24,7 @@ import { createSynthesizer, espeakWorkersFrom, synthesisLimitsFrom } from './pro
 import { createBreaker, resilientSynthesizer, type Breaker } from './providers/resilience';
 import { createEspeakSynthesizer } from './providers/synthesis/espeak';
 import { createTranscriber } from './providers/transcription';
+import { openRecordings } from './recordings/store';
 import { createRooms } from './rooms/rooms';
 import { loadScenes } from './scene/load';
 import { claimDataDir, DataDirError } from './store/data-dir';
@@ -94,6 +95,8 @@ const main = async (): Promise<void> => {
 
   const store = openStore(config.dataDir);
   const journal = createJournal(store, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
+  // Utterances' audio, beside the database; a file that cannot be written is a line in the log, never a stopped session.
+  const recordings = openRecordings(config.dataDir, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
   // One generator, one synthesizer (one eSpeak worker process) and one transcriber serve every
   // room; each call's notices go to the room that made it. A voice vendor falls back to eSpeak.
   const voice = createSynthesizer(config.synthesizer, process.env);
@@ -112,6 +115,7 @@ const main = async (): Promise<void> => {
   const rooms = createRooms({
     store,
     journal,
+    recordings,
     scenes,
     generator: () => generator,
     synthesizer: () => synthesizer,
@@ -145,6 +149,7 @@ const main = async (): Promise<void> => {
     store,
     tokens,
     version,
+    recordings,
     scenes: [...scenes.values()],
     circuits: () => Object.fromEntries(Object.entries(circuits).map(([port, breaker]) => [port, breaker.state])),
     // LiveKit's signed webhooks report who is in the room; the bridge reports it too, and a room

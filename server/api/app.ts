@@ -5,7 +5,7 @@
  * LiveKit's webhooks carry LiveKit's own signature instead, checked against the body.
  *
  *   GET    /api/health                       version, active providers and their vendors' circuits
- *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats)
+ *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats, recording)
  *   POST   /api/sessions                     author: create a live session of a scene (tokens and join links)
  *   GET    /api/sessions                     author: every session, live or past, newest first (scene, status,
  *                                            seats and who is present, duration, turns)
@@ -16,8 +16,14 @@
  *                                            (text by default; a download otherwise)
  *   GET    /api/sessions/:id/report?format=json|csv   any role of the session: review/report.ts's
  *                                            figures and timeline, as the role may see them (a download with ?format=)
+ *   GET    /api/sessions/:id/recordings      any role of the session: { recordings: [{ utterance, seq, participant,
+ *                                            startMs, durationMs, sampleRate, url, cues, words }], missing: [utterance] }
+ *                                            for the utterances the role may see (recordings/list.ts)
+ *   GET    /api/sessions/:id/recordings/:utterance.wav   any role of the session (?token= works): audio/wav;
+ *                                            404 { error, message } when there is none or it is gone
  *   GET    /api/compare?sessions=<id>,<id>,…   author: 2-8 sessions of one scene side by side (review/compare.ts)
  *   DELETE /api/sessions/:id                 observer or author: end the session
+ *   DELETE /api/sessions/:id?purge=true      observer or author: end it, then delete its log, its row and its recordings
  *   GET    /api/sessions/:id/socket?token=&after=&stream=   the realtime protocol (protocol/messages.ts);
  *                                                  stream=livekit: live messages come on LiveKit data topics
  *   POST   /api/sessions/:id/livekit-token   any role of the session: { url, token } for its LiveKit room
@@ -46,6 +52,8 @@ import { createReportCache } from '../review/cache';
 import { compareOf } from '../review/compare';
 import { reportCsvOf } from '../review/csv';
 import { readLog, reportFor, reportOf } from '../review/report';
+import { recordingListOf } from '../recordings/list';
+import { isRecordingId, type RecordingStore } from '../recordings/store';
 import { limitBodies, publicOrigin, securityHeaders } from './security';
 import { joinLinks, listSessions } from './sessions';
 import { transcriptCsvOf, transcriptFormats, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, transcriptVttOf, type TranscriptFormat } from './transcript';
@@ -60,6 +68,8 @@ export interface AppOptions {
   /** The scenes rooms can be made of, for GET /api/scenes. */
   scenes: readonly LoadedScene[];
   version: string;
+  /** Utterances' audio (GET .../recordings, deleted with ?purge=true); absent: no recordings are listed. */
+  recordings?: RecordingStore;
   /** Whether LiveKit answers, for /api/health; default: a probe of `config.livekit` (none without LiveKit). */
   liveKitProbe?: LiveKitProbe;
   /** Each vendor's circuit, for /api/health: `open` while a vendor that kept failing is not called. */
@@ -87,6 +97,8 @@ const CreateSession = z
     pace: z.enum(['realtime', 'instant']).default('realtime'),
     /** Start at once, the simulation standing in for every human seat (else the session waits in its lobby). */
     standIns: z.boolean().default(false),
+    /** Record participants' microphones (they are told before they join); default: the scene's `recording`. */
+    recording: z.boolean().optional(),
   })
   .strict();
 
@@ -255,7 +267,15 @@ export const createApp = (options: AppOptions) => {
   // The scenes this server can run (titles and formations are not secret; the personas are).
   app.get('/api/scenes', (c) =>
     c.json({
-      scenes: options.scenes.map((s) => ({ id: s.id, title: s.title, topic: s.topic, formation: s.formation, humans: s.participants.filter((p) => p.kind === 'human').map((p) => p.name), participants: s.participants.length })),
+      scenes: options.scenes.map((s) => ({
+        id: s.id,
+        title: s.title,
+        topic: s.topic,
+        formation: s.formation,
+        humans: s.participants.filter((p) => p.kind === 'human').map((p) => p.name),
+        participants: s.participants.length,
+        recording: s.recording ?? false,
+      })),
     }),
   );
 
@@ -273,7 +293,8 @@ export const createApp = (options: AppOptions) => {
     }
     let room;
     try {
-      room = rooms.create(parsed.data.scene, { pace: parsed.data.pace, standIns: parsed.data.standIns });
+      const { scene, pace, standIns, recording } = parsed.data;
+      room = rooms.create(scene, { pace, standIns, ...(recording !== undefined ? { recording } : {}) });
     } catch (error) {
       // Anything else (the store failing) is the server's problem, not the request's.
       if (!(error instanceof UnknownSceneError)) throw error;
@@ -281,7 +302,7 @@ export const createApp = (options: AppOptions) => {
     }
     // Join links, keyed like the tokens: the room page of this server (PUBLIC_URL) for each seat and the observer.
     const { tokens: issued, links } = joinLinks(room.scene, room.id, sign, linkOrigin(c));
-    return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, tokens: issued, links }, 201);
+    return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, recording: room.recording, tokens: issued, links }, 201);
   });
 
   app.get('/api/sessions', authorize(['author']), (c) => c.json({ sessions: listSessions({ store, rooms, scenes: options.scenes }) }));
@@ -397,9 +418,47 @@ export const createApp = (options: AppOptions) => {
     );
   });
 
-  app.delete('/api/sessions/:id', authorize(['observer', 'author']), (c) => {
+  /** The session's recordings, as the caller may see them: the utterances of their report's timeline. */
+  app.get('/api/sessions/:id/recordings', authorize(roles), (c) => {
+    const id = c.req.param('id') ?? '';
+    const row = store.session(id);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    if (!options.recordings) return c.json({ recordings: [], missing: [] });
+    return c.json(recordingListOf(id, reportOfSession(c, id, row.scene), store.events(id), options.recordings.list(id), row.recording));
+  });
+
+  app.get('/api/sessions/:id/recordings/:file', authorize(roles), (c) => {
+    const id = c.req.param('id') ?? '';
+    const file = c.req.param('file') ?? '';
+    const utterance = file.endsWith('.wav') ? file.slice(0, -4) : '';
+    if (!isRecordingId(utterance)) return problem(c, 404, 'not-found', `No recording "${file}": ask for <utterance id>.wav, as GET /api/sessions/${id}/recordings lists them.`);
+    const row = store.session(id);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    // Only what the caller may see: an utterance off their timeline is no recording of theirs.
+    const visible = reportOfSession(c, id, row.scene).timeline.some((item) => item.kind === 'utterance' && item.utterance === utterance);
+    const wav = visible ? options.recordings?.wav(id, utterance) : null;
+    if (!wav) {
+      const gone = visible && options.recordings?.list(id).has(utterance);
+      return problem(c, 404, gone ? 'recording-missing' : 'not-found', gone ? `The audio of utterance "${utterance}" is no longer stored; its words are in the transcript.` : `No recording of utterance "${utterance}" in session "${id}".`);
+    }
+    // Not kept by the browser: a recording is deleted with its session, and rewritten when a stop cuts it.
+    return c.body(new Uint8Array(wav), 200, { 'content-type': 'audio/wav', 'content-length': String(wav.length), 'cache-control': 'private, no-store' });
+  });
+
+  app.delete('/api/sessions/:id', authorize(['observer', 'author']), async (c) => {
     const id = c.req.param('id') ?? '';
     const room = rooms.get(id);
+    if (c.req.query('purge') === 'true') {
+      if (!room && !store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
+      if (room && !room.ended()) room.conversation.send({ type: 'end' });
+      // The end is stored before anything is deleted; a log still being saved is not deleted under its writer.
+      if (room && store.session(id)?.endedAt === null) return problem(c, 409, 'still-saving', 'The session ended but its log is still being saved; delete it again in a moment.');
+      await options.recordings?.remove(id);
+      store.deleteSession(id);
+      rooms.remove(id);
+      reports.forget(id);
+      return c.json({ id, ended: true, deleted: true });
+    }
     if (!room) return problem(c, 404, 'not-found', `No live session "${id}".`);
     if (!room.ended()) room.conversation.send({ type: 'end' });
     return c.json({ id, ended: true });

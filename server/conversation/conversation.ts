@@ -61,6 +61,8 @@ export interface ConversationOptions {
   onAudio?: (audio: AudioPiece & { speaker: string; draft: string }) => void;
   /** Clients must stop playing reply `draft` at `atMs` from its start. */
   onAudioStop?: (stop: AudioStop) => void;
+  /** Reply `draft`'s speech is complete: no more audio comes for it. */
+  onAudioEnd?: (end: { speaker: string; draft: string; durationMs: number }) => void;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   /** Starts at once (the default); false: the caller sends `start` (a live room waits in its lobby). */
@@ -117,6 +119,7 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     ...(options.onDelta ? { onDelta: options.onDelta } : {}),
     ...(options.onAudio ? { onAudio: options.onAudio } : {}),
     ...(options.onAudioStop ? { onAudioStop: options.onAudioStop } : {}),
+    ...(options.onAudioEnd ? { onAudioEnd: options.onAudioEnd } : {}),
   });
   /** Requests being carried out: each leaves the set as its answer is applied. */
   const inFlight = new Set<Promise<Outcome>>();

@@ -27,6 +27,8 @@ export interface Heard {
   /** Wall-clock ms. */
   start: number;
   end: number;
+  /** The utterance's audio as transcribed (16 kHz mono PCM16, with the detector's pre- and post-roll): a room that records keeps it. */
+  audio?: Int16Array;
 }
 
 export interface ListenerOptions {
@@ -102,11 +104,12 @@ export const createListener = (options: ListenerOptions): Listener => {
       const reuse = partial && partial.atMs === event.atMs ? partial.done : null;
       partial = null;
       const start = utteranceStart;
-      const text = reuse ?? transcribe(event.audio);
+      const { audio } = event;
+      const text = reuse ?? transcribe(audio);
       // Turns are reported in the order they were spoken, whichever transcript comes back first.
       ended = ended.then(async () => {
         const said = await text;
-        options.onEnd(said ? { text: said, start, end: at } : null);
+        options.onEnd(said ? { text: said, start, end: at, audio } : null);
       });
     }
   };

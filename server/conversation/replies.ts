@@ -62,6 +62,8 @@ export interface RepliesOptions {
   onDelta?: (delta: { speaker: string; draft: string; text: string }) => void;
   onAudio?: (audio: AudioPiece & { speaker: string; draft: string }) => void;
   onAudioStop?: (stop: AudioStop) => void;
+  /** A reply's speech is complete: no more audio comes for `draft` (recordings/recorder.ts waits for it). */
+  onAudioEnd?: (end: { speaker: string; draft: string; durationMs: number }) => void;
 }
 
 /** A reply being generated: what the session loop holds while it carries out one `generate` request. */
@@ -152,6 +154,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
     if (pacing.realtime) playing = line;
     speech.push(event.text.replace(/—$/, ''));
     void speech.finish().then(({ durationMs }) => {
+      options.onAudioEnd?.({ speaker, draft: id, durationMs });
       if (playing !== line || firstAudioAt === null) return;
       line.startedAt = firstAudioAt;
       line.endsAt = pacing.heardAt(firstAudioAt, durationMs);
@@ -197,6 +200,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
             return {};
           }
           const { durationMs } = await current.speech.finish();
+          options.onAudioEnd?.({ speaker, draft, durationMs });
           if (isCut()) return null;
           streaming = null;
           if (pacing.realtime && current.startedAt !== null) {

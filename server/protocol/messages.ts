@@ -11,7 +11,8 @@
  * piece of a reply's speech with its viseme cues and word timings), `audio-stop` (stop playing
  * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `speech` (a human
  * started or stopped speaking), `error` (a typed complaint about one message; the connection
- * stays open, except after `replaced` and `token-expired`), `pong`. Audio and voice are transient: they are never stored or replayed.
+ * stays open, except after `replaced` and `token-expired`), `pong`. Audio and voice are transient:
+ * never in the log, never replayed on the socket (recordings/ keeps each utterance's audio apart).
  * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, `gaze`, and
  * microphone audio as binary frames (PCM16 little-endian, 16 kHz, mono, at most 1 s each;
  * 20-40 ms frames are usual); observers `pause`, `resume`, `skip-turn`, `approve`, `edit`,
@@ -131,6 +132,12 @@ export const Snapshot = z.object({
     .object({ id: z.string(), participant: z.string(), intent: z.enum(intents), text: z.string(), candidates: z.array(z.object({ intent: z.enum(intents), text: z.string() })).optional() })
     .nullable(),
   lastSeq: z.number().int(),
+  /**
+   * Participants' microphones are recorded in this session (the scene's or the instructor's
+   * choice): the client tells the participant before they join. Always sent; absent (older
+   * servers): false.
+   */
+  recording: z.boolean().optional(),
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 

@@ -14,6 +14,8 @@ import type { Report } from './report';
 export interface ReportCache {
   /** The report built for `lastSeq`, else `build()`'s, kept for it. */
   get(session: string, lastSeq: number, build: () => Report): Report;
+  /** Drops the session's report (the session was deleted). */
+  forget(session: string): void;
 }
 
 export const createReportCache = (max = 16): ReportCache => {
@@ -31,5 +33,6 @@ export const createReportCache = (max = 16): ReportCache => {
       }
       return entry.report;
     },
+    forget: (session) => void entries.delete(session),
   };
 };

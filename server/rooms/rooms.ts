@@ -5,7 +5,7 @@
  * stream, with nothing twice and nothing missed. Rooms share nothing, so sessions are isolated.
  *
  * Voice: replies are spoken by the room's synthesizer (audio and cues go to every client, never
- * to the store). Each participant's microphone frames are relayed to the room's other clients
+ * to the event log). Each participant's microphone frames are relayed to the room's other clients
  * (embedded transport: two desktop participants hear each other) and, with a transcriber, go
  * through a listener of their own (VAD, endpointing, transcription) into the conversation.
  *
@@ -22,6 +22,11 @@
  * At start-up, sessions the store holds unfinished (the server died under them) are marked
  * ended with a `system` event, never silently lost.
  *
+ * Recordings (recordings/): the audio of every persona's utterance, and with `recording` on (the
+ * scene's, or the instructor's choice at creation; participants are told in the snapshot) every
+ * transcribed human utterance's microphone audio, are written beside the store once the utterance
+ * is committed. Without `recording` a human's audio is never written anywhere.
+ *
  * Storage: events reach the store through the journal (store/journal.ts), which broadcasts each
  * once it is stored. When writing keeps failing, only that session pauses: its clients are told
  * at once (an `error` with code `storage`, outside the log), the log gets `saving-failed` and
@@ -37,6 +42,8 @@ import type { Vad } from '../media/vad';
 import type { Generator } from '../providers/generator/port';
 import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber } from '../providers/transcription/port';
+import { createRecorder } from '../recordings/recorder';
+import type { RecordingStore } from '../recordings/store';
 import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../protocol/messages';
 import { cleanText } from '../protocol/text';
 import type { LoadedScene } from '../scene/schema';
@@ -72,6 +79,8 @@ export interface Room {
   scene: LoadedScene;
   pace: Pace;
   seed: number;
+  /** Participants' microphones are recorded (they are told so in the snapshot). */
+  readonly recording: boolean;
   /** The session's conversation. */
   conversation: Conversation;
   /** Joins a client: a welcome with a snapshot, then every event after `afterSeq`, then live ones. */
@@ -127,12 +136,19 @@ export interface RoomsOptions {
   onOpen?: (room: Room) => void;
   /** Writes every room's events to `store` (default: a journal with its default retries). */
   journal?: Journal;
+  /** Where utterances' audio is written; absent: nothing is recorded. */
+  recordings?: RecordingStore;
 }
 
 export interface Rooms {
-  /** A new session, in its lobby; `standIns`: started at once, the simulation speaking for every human not here. */
-  create(scene: string, options: { pace: Pace; seed?: number; standIns?: boolean }): Room;
+  /**
+   * A new session, in its lobby; `standIns`: started at once, the simulation speaking for every
+   * human not here; `recording`: record participants' microphones (default: the scene's `recording`).
+   */
+  create(scene: string, options: { pace: Pace; seed?: number; standIns?: boolean; recording?: boolean }): Room;
   get(id: string): Room | undefined;
+  /** Forgets an ended room at once (its session was deleted). */
+  remove(id: string): void;
   list(): Room[];
   /** Marks sessions left unfinished by a previous process as ended; returns their ids. */
   recover(): string[];
@@ -185,7 +201,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
   const transcriber = options.transcriber ?? null;
   const makeVad = options.vad ?? (async () => (await import('../media/vad')).createSileroVad());
 
-  const open = (scene: LoadedScene, id: string, pace: Pace, seed: number): Room => {
+  const open = (scene: LoadedScene, id: string, pace: Pace, seed: number, recording: boolean): Room => {
     const clients = new Set<Client>();
     const connected = new Map<string, number>();
     const humans = scene.participants.filter((p) => p.kind === 'human').map((p) => p.id);
@@ -222,9 +238,14 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     const ears = new Map<string, Listener>();
     /** Saving failed while the session ran (or a seat came back meanwhile): it resumes once saving works. */
     let resumeAfterSaving = false;
+    const recordings = options.recordings;
+    const recorder = recordings ? createRecorder({ write: (take) => void recordings.write(id, take) }) : null;
     const log = journal.open(id, {
       committed: (events) => {
-        for (const event of events as SessionEvent[]) broadcast({ type: 'event', event }, event);
+        for (const event of events as SessionEvent[]) {
+          recorder?.committed(event);
+          broadcast({ type: 'event', event }, event);
+        }
       },
       failing: () => {
         broadcast({ type: 'error', code: 'storage', message: savingFailedMessage });
@@ -244,9 +265,16 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       seed,
       generator: options.generator(),
       synthesizer,
-      onAudio: ({ speaker, draft, seq, offsetMs, sampleRate, pcm, cues, words }) =>
-        broadcast({ type: 'audio', speaker, draft, seq, offsetMs, sampleRate, pcm: base64(pcm), cues, words }),
-      onAudioStop: (stop) => broadcast({ type: 'audio-stop', ...stop }),
+      onAudio: (piece) => {
+        const { speaker, draft, seq, offsetMs, sampleRate, pcm, cues, words } = piece;
+        recorder?.audio(piece);
+        broadcast({ type: 'audio', speaker, draft, seq, offsetMs, sampleRate, pcm: base64(pcm), cues, words });
+      },
+      onAudioStop: (stop) => {
+        recorder?.audioStop(stop);
+        broadcast({ type: 'audio-stop', ...stop });
+      },
+      ...(recorder ? { onAudioEnd: recorder.audioEnd } : {}),
       pace,
       autostart: false,
       ...(options.speed ? { speed: options.speed } : {}),
@@ -313,6 +341,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         proposal: role === 'participant' ? null : state.proposal,
         ...(role === 'participant' ? {} : { controlled: state.controlled }),
         lastSeq: state.seq,
+        recording,
       };
     };
 
@@ -335,6 +364,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
             broadcast({ type: 'speech', participant, active: false });
             // Speech is text from a person too: cleaned like typed lines (protocol/text.ts).
             const text = heard ? cleanText(heard.text) : '';
+            // Kept only when the session records and the participant was told so at join.
+            if (recording && heard?.audio && text) recorder?.heard(participant, { pcm: heard.audio, sampleRate: MIC_SAMPLE_RATE, durationMs: Math.max(0, Math.round(heard.end - heard.start)) });
             if (!closed) conversation.voiceEnded(participant, heard && text ? { ...heard, text } : null);
           },
           onError: (error) => {
@@ -422,6 +453,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       scene,
       pace,
       seed,
+      recording,
       conversation,
       voice,
       snapshot,
@@ -600,19 +632,21 @@ export const createRooms = (options: RoomsOptions): Rooms => {
   };
 
   return {
-    create(sceneId, { pace, seed = randomInt(0, 2 ** 31 - 1), standIns = false }) {
+    create(sceneId, { pace, seed = randomInt(0, 2 ** 31 - 1), standIns = false, recording }) {
       const scene = options.scenes.get(sceneId);
       if (!scene) throw new UnknownSceneError(`unknown scene "${sceneId}"`);
       const id = randomBytes(9).toString('base64url');
-      const row = { id, scene: scene.id, seed, pace, createdAt: now() };
+      const records = recording ?? scene.recording ?? false;
+      const row = { id, scene: scene.id, seed, pace, createdAt: now(), recording: records };
       tryTwice(() => store.createSession(row));
-      const room = open(scene, id, pace, seed);
+      const room = open(scene, id, pace, seed, records);
       rooms.set(id, room);
       options.onOpen?.(room);
       if (standIns) room.handle({ participant: null, role: 'author', send: () => {} }, { type: 'start', standIns: true });
       return room;
     },
     get: (id) => rooms.get(id),
+    remove: (id) => void rooms.delete(id),
     list: () => [...rooms.values()],
     recover() {
       const recovered: string[] = [];

@@ -253,6 +253,10 @@ export const Scene = z
     structure: Structure.optional().describe('who asks whom: the roles that drive the conversation'),
     turnTaking: TurnTaking.default({ policy: 'cssn-or-ss', historyWindow: 5, maxTurns: 60, approval: { timeoutS: 60, onTimeout: 'skip' } }),
     snippets: z.array(Snippet).min(1, 'a scene needs at least one snippet'),
+    recording: z
+      .boolean()
+      .optional()
+      .describe("record participants' microphones (they are told before they join); default false, and a session may be created with its own choice. Personas' speech is always recorded"),
   })
   .strict();
 

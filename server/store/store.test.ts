@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { openStore, type NewSession, type Store } from './store';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -90,7 +91,7 @@ describe('the session store', () => {
     first.close();
     const again = openAt(dir);
     expect(again.events('s1')).toEqual([event(1), event(2)]);
-    expect(again.session('s1')).toEqual({ ...standup, present: ['ana', 'ben'], endedAt: null, events: 2 });
+    expect(again.session('s1')).toEqual({ ...standup, present: ['ana', 'ben'], endedAt: null, recording: false, events: 2 });
   });
 
   it('lists sessions oldest first with their event counts', () => {
@@ -99,8 +100,8 @@ describe('the session store', () => {
     store.createSession(standup);
     store.appendEvents('later', [event(1), event(2), event(3)]);
     expect(store.sessions()).toEqual([
-      { ...standup, present: [], endedAt: null, events: 0 },
-      { ...standup, id: 'later', createdAt: 2000, pace: 'realtime', present: [], endedAt: null, events: 3 },
+      { ...standup, present: [], endedAt: null, recording: false, events: 0 },
+      { ...standup, id: 'later', createdAt: 2000, pace: 'realtime', present: [], endedAt: null, recording: false, events: 3 },
     ]);
     expect(store.session('nobody')).toBeUndefined();
   });
@@ -115,6 +116,50 @@ describe('the session store', () => {
     expect(store.session('s1')?.endedAt).toBe(5000);
     expect(store.unfinished().map((s) => s.id)).toEqual(['s2']);
     expect(() => store.markEnded('nobody', 1)).toThrow(/no session "nobody"/);
+  });
+
+  it("keeps whether a session records participants' microphones", () => {
+    const store = openAt(tempDir());
+    store.createSession({ ...standup, recording: true });
+    store.createSession({ ...standup, id: 's2' });
+    expect(store.session('s1')?.recording).toBe(true);
+    expect(store.session('s2')?.recording).toBe(false);
+  });
+
+  it('opens a database made before sessions had a recording column: its sessions do not record, new ones may', () => {
+    const dir = tempDir();
+    // The schema as the first version wrote it, with a session and its log.
+    const old = new Database(join(dir, 'rehearsal.db'));
+    old.exec(`
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, scene TEXT NOT NULL, seed INTEGER NOT NULL,
+        pace TEXT NOT NULL CHECK (pace IN ('instant', 'realtime')), created_at INTEGER NOT NULL, present TEXT NOT NULL, ended_at INTEGER) STRICT;
+      CREATE TABLE events (session TEXT NOT NULL REFERENCES sessions (id), seq INTEGER NOT NULL, t REAL NOT NULL, type TEXT NOT NULL,
+        json TEXT NOT NULL, PRIMARY KEY (session, seq)) STRICT, WITHOUT ROWID;
+      INSERT INTO sessions VALUES ('old', 'team-standup', 3, 'instant', 500, '[]', 900);
+      INSERT INTO events VALUES ('old', 1, 100, 'utterance', '{"seq":1,"t":100,"type":"utterance","text":"line 1"}');
+    `);
+    old.close();
+    const store = openAt(dir);
+    expect(store.session('old')).toEqual({ id: 'old', scene: 'team-standup', seed: 3, pace: 'instant', createdAt: 500, present: [], endedAt: 900, recording: false, events: 1 });
+    store.createSession({ ...standup, recording: true });
+    expect(store.session('s1')?.recording).toBe(true);
+    // And again: a migrated database opens as it is.
+    store.close();
+    open.splice(open.indexOf(store), 1);
+    expect(openAt(dir).session('s1')?.recording).toBe(true);
+  });
+
+  it('deletes a session with its log, leaving the others', () => {
+    const store = openAt(tempDir());
+    store.createSession(standup);
+    store.createSession({ ...standup, id: 's2' });
+    store.appendEvents('s1', [event(1), event(2)]);
+    store.appendEvents('s2', [event(1)]);
+    expect(store.deleteSession('s1')).toBe(true);
+    expect(store.session('s1')).toBeUndefined();
+    expect(store.events('s1')).toEqual([]);
+    expect(store.events('s2')).toHaveLength(1);
+    expect(store.deleteSession('s1')).toBe(false);
   });
 
   it('keeps every event whose append returned when the process is killed with SIGKILL', async () => {

@@ -21,6 +21,9 @@
  * taken. The wait is short because better-sqlite3 blocks the event loop while it waits; longer
  * outages are ridden out asynchronously by the journal (journal.ts), which retries and pauses.
  *
+ * Migrations: a database made by an earlier version gets the columns added since, with their
+ * defaults, when it is opened (`migrate`); nothing is ever dropped or rewritten.
+ *
  * The files are the server's alone: the directory is made 0700, the database 0600, and SQLite
  * gives its WAL and shared-memory files the database's mode.
  */
@@ -39,6 +42,8 @@ export interface NewSession {
   createdAt: number;
   /** Participants present when the session was created. */
   present?: string[];
+  /** Participants' microphones are recorded. Default false. */
+  recording?: boolean;
 }
 
 export interface SessionRow {
@@ -49,6 +54,8 @@ export interface SessionRow {
   createdAt: number;
   present: string[];
   endedAt: number | null;
+  /** Participants' microphones are recorded (false for sessions made before it could be chosen). */
+  recording: boolean;
   /** How many events the session's log holds. */
   events: number;
 }
@@ -75,6 +82,8 @@ export interface Store {
   markEnded(id: string, at: number): void;
   /** Sessions never marked ended: the ones a crash interrupted, to recover at start-up. */
   unfinished(): SessionRow[];
+  /** Deletes the session and its log, in one transaction; false if there was no such session. */
+  deleteSession(id: string): boolean;
   close(): void;
 }
 
@@ -86,7 +95,8 @@ const schema = `
     pace TEXT NOT NULL CHECK (pace IN ('instant', 'realtime')),
     created_at INTEGER NOT NULL,
     present TEXT NOT NULL,
-    ended_at INTEGER
+    ended_at INTEGER,
+    recording INTEGER NOT NULL DEFAULT 0
   ) STRICT;
   CREATE TABLE IF NOT EXISTS events (
     session TEXT NOT NULL REFERENCES sessions (id),
@@ -98,6 +108,18 @@ const schema = `
   ) STRICT, WITHOUT ROWID;
 `;
 
+/** Columns added since the first version, for databases made before them: name -> definition. */
+const addedColumns: Record<string, string> = {
+  recording: 'INTEGER NOT NULL DEFAULT 0',
+};
+
+const migrate = (db: Database.Database): void => {
+  const columns = new Set(db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'sessions\')').all().map((c) => c.name));
+  for (const [name, definition] of Object.entries(addedColumns)) {
+    if (!columns.has(name)) db.exec(`ALTER TABLE sessions ADD COLUMN ${name} ${definition}`);
+  }
+};
+
 interface SessionRecord {
   id: string;
   scene: string;
@@ -106,6 +128,7 @@ interface SessionRecord {
   created_at: number;
   present: string;
   ended_at: number | null;
+  recording: number;
   events: number;
 }
 
@@ -117,6 +140,7 @@ const toRow = (r: SessionRecord): SessionRow => ({
   createdAt: r.created_at,
   present: JSON.parse(r.present) as string[],
   endedAt: r.ended_at,
+  recording: r.recording === 1,
   events: r.events,
 });
 
@@ -143,10 +167,17 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 50}`);
   db.exec(schema);
+  migrate(db);
 
-  const insertSession = db.prepare<[string, string, number, Pace, number, string]>(
-    'INSERT INTO sessions (id, scene, seed, pace, created_at, present) VALUES (?, ?, ?, ?, ?, ?)',
+  const insertSession = db.prepare<[string, string, number, Pace, number, string, number]>(
+    'INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  const deleteEvents = db.prepare<[string]>('DELETE FROM events WHERE session = ?');
+  const deleteSessionRow = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
+  const remove = db.transaction((id: string) => {
+    deleteEvents.run(id);
+    return deleteSessionRow.run(id).changes > 0;
+  });
   const insertEvent = db.prepare<[string, number, number, string, string]>(
     'INSERT INTO events (session, seq, t, type, json) VALUES (?, ?, ?, ?, ?)',
   );
@@ -177,8 +208,8 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   });
 
   return {
-    createSession({ id, scene, seed, pace, createdAt, present = [] }) {
-      insertSession.run(id, scene, seed, pace, createdAt, JSON.stringify(present));
+    createSession({ id, scene, seed, pace, createdAt, present = [], recording = false }) {
+      insertSession.run(id, scene, seed, pace, createdAt, JSON.stringify(present), recording ? 1 : 0);
     },
     appendEvents(session, events) {
       append.immediate(session, events);
@@ -199,6 +230,9 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     },
     unfinished() {
       return selectUnfinished.all().map(toRow);
+    },
+    deleteSession(id) {
+      return remove.immediate(id);
     },
     close() {
       db.close();

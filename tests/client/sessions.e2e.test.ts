@@ -1,7 +1,8 @@
 /**
  * Issue 17, the instructors' sessions page (`/sessions`) in headless Chromium against the real
  * server: sign in with the admin token, create a session, see it listed with its status and seats,
- * copy a seat's join link and open it (the room's brief), open the live view, end the session.
+ * copy a seat's join link and open it (the room's brief, which says the session records the
+ * candidate's microphone), open the live view, end the session, delete it.
  * No page may throw or log an error, and nothing may load from outside the origin. Screenshot:
  * test-artifacts/sessions.png (1280×720).
  */
@@ -40,7 +41,7 @@ afterAll(async () => {
 const newPage = (): Promise<Page> => pages.open(['clipboard-read', 'clipboard-write']);
 
 describe('the sessions page', () => {
-  it('creates a session, lists it, gives out its join links and ends it', async () => {
+  it('creates a session that records, lists it, gives out its join links, ends it and deletes it', async () => {
     const page = await newPage();
     await page.goto(`http://localhost:${server.port}/sessions`);
     await page.getByLabel('Admin token').fill(server.admin);
@@ -49,6 +50,7 @@ describe('the sessions page', () => {
 
     // A job interview, in real time, waiting in its lobby for the candidate.
     await page.getByLabel('Scene').selectOption('job-interview');
+    await page.getByLabel("Record participants' microphones").check();
     await page.getByRole('button', { name: 'Create' }).click();
     const row = page.locator('tr[data-session]');
     await row.first().waitFor();
@@ -71,6 +73,7 @@ describe('the sessions page', () => {
     await candidate.goto(link.replace('127.0.0.1', 'localhost'));
     await candidate.getByRole('button', { name: 'Enter the room' }).waitFor({ timeout: 120_000 });
     expect(await candidate.locator('.brief-card').textContent()).toMatch(/You join as Alex Moreno, candidate/);
+    expect(await candidate.locator('.brief-card .recording-notice').textContent()).toMatch(/This session records your microphone/);
 
     // The live view opens the instructor's page of that session.
     const [live] = await Promise.all([page.context().waitForEvent('page'), row.getByRole('button', { name: 'Live view' }).click()]);
@@ -82,6 +85,11 @@ describe('the sessions page', () => {
     await row.getByRole('button', { name: 'End' }).click();
     await expect.poll(() => row.locator('.badge').textContent(), { timeout: 30_000 }).toBe('ended');
     expect(await row.getByRole('button', { name: 'Live view' }).count()).toBe(0);
+
+    // Deleting an ended one asks first; then it is gone, with its recordings.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No sessions yet').waitFor({ timeout: 30_000 });
   }, 300_000);
 
   it('says so when the admin token is wrong, and lets it be entered again', async () => {

@@ -29,6 +29,7 @@ import { loadScenes } from '../../server/scene/load';
 import type { LoadedScene } from '../../server/scene/schema';
 import { createJournal, type JournalOptions } from '../../server/store/journal';
 import { openStore, type Store } from '../../server/store/store';
+import { openRecordings, type RecordingStore } from '../../server/recordings/store';
 
 export const ADMIN = 'test-admin-token-0123456789';
 const repoRoot = new URL('../../', import.meta.url).pathname;
@@ -69,6 +70,7 @@ export interface InProcessServer extends TestServer {
   tokens: Tokens;
   store: Store;
   rooms: Rooms;
+  recordings: RecordingStore;
   scenes: Map<string, LoadedScene>;
 }
 
@@ -101,8 +103,10 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
   if (options.scenes) loaded = options.scenes(loaded);
   const scenes = new Map(loaded.map((s) => [s.id, s]));
   const store = (options.openStore ?? openStore)(dataDir);
+  const recordings = openRecordings(dataDir, { log: () => {} });
   const rooms = createRooms({
     store,
+    recordings,
     ...(options.journal ? { journal: createJournal(store, options.journal) } : {}),
     scenes,
     generator: options.generator ?? (() => createScriptedGenerator()),
@@ -113,7 +117,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     seatGraceMs: config.seatGraceMs,
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}), ...options.sockets });
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}), ...options.sockets });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
@@ -128,6 +132,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     tokens,
     store,
     rooms,
+    recordings,
     scenes,
     async close() {
       // End every room first, so no generator in flight writes to a closed store.

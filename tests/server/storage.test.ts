@@ -55,6 +55,7 @@ const failingOnce = (store: Store): Store => {
     sessions: once('sessions', store.sessions),
     markEnded: once('markEnded', store.markEnded),
     unfinished: once('unfinished', store.unfinished),
+    deleteSession: once('deleteSession', store.deleteSession),
     close: store.close,
   };
 };

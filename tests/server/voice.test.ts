@@ -2,7 +2,8 @@
  * Issue 4 end to end over the socket: a participant's microphone (synthesized speech from the
  * audio fixtures, sent as binary PCM16 frames) is relayed to the other clients, detected by the
  * Silero VAD, transcribed by an OpenAI-compatible Whisper server (a local fake speaking its wire
- * format), and answered by a persona whose reply arrives as audio with viseme cues. Without a
+ * format), and answered by a persona whose reply arrives as audio with viseme cues; a persona cut
+ * off is recorded up to where its audio stopped. Without a
  * transcriber, the client is told how to turn voice on, and bad frames get typed errors.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { ai, human, makeScene } from '../engine/harness';
 import { fileBytes } from '../fakes/multipart';
 import { startFakeWhisper, type FakeWhisper, type MultipartForm } from '../fakes/whisper-server';
 import { loadAudioFixture } from '../fixtures/audio/fixtures';
-import { Client, api, closeClients, createSession, startServer, type InProcessServer } from './helpers';
+import { Client, api, closeClients, createSession, startServer, until, type InProcessServer } from './helpers';
 
 /** Round robin: Ada, Ben, then Tara, for whom the room waits once she is here. */
 const voiceRoom = makeScene(
@@ -179,6 +180,12 @@ describe('barge-in over the socket', () => {
     await watcher.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'tara', "Tara's words");
     // Nobody else took the floor while Tara was speaking.
     expect(watcher.events().filter((e) => e.type === 'utterance').map((e) => (e.type === 'utterance' ? e.speaker : '')).slice(0, 2)).toEqual(['ada', 'tara']);
+    // Ada's recording holds what the room heard, up to the stop; Tara's microphone is not recorded (the session does not record).
+    await until(() => server.recordings.list(session.id).get(ada.type === 'utterance' ? ada.id : '')?.audio === true, "Ada's recording");
+    const listed = (await (await api(server, `/api/sessions/${session.id}/recordings`)).json()) as { recordings: { utterance: string; participant: string; durationMs: number }[] };
+    expect(listed.recordings.map((r) => r.participant)).not.toContain('tara');
+    const cut = listed.recordings.find((r) => r.utterance === (ada.type === 'utterance' ? ada.id : ''));
+    expect(Math.abs(cut!.durationMs - stop.atMs)).toBeLessThanOrEqual(1);
     await api(server, `/api/sessions/${session.id}`, { method: 'DELETE' });
   });
 });

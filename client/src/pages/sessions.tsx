@@ -1,7 +1,8 @@
 /**
  * The instructors' sessions page, `/sessions`: every session this server holds (scene, status,
  * who is in it, when it started, how long it ran), a join link to copy for each seat, the live view
- * of a running one, the review of any (with the observer's token), a form to create one (scene, pace, stand-ins), and
+ * of a running one, the review of any (with the observer's token), a form to create one (scene, pace, stand-ins,
+ * whether participants' microphones are recorded), deleting an ended one with its recordings, and
  * a tick per session to compare 2 to 8 of one scene side by side (/compare). It needs the admin token,
  * kept for this tab only (sessionStorage), as the home page keeps it.
  */
@@ -15,6 +16,8 @@ interface SceneSummary {
   formation: string;
   participants: number;
   humans: string[];
+  /** The scene records participants' microphones unless the session says otherwise. */
+  recording?: boolean;
 }
 
 type Links = Record<string, string>;
@@ -56,7 +59,7 @@ export const SessionsPage = () => {
   const [links, setLinks] = useState<Record<string, Links>>({});
   const [copied, setCopied] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
-  const [form, setForm] = useState({ scene: '', pace: 'realtime' as 'realtime' | 'instant', standIns: false });
+  const [form, setForm] = useState({ scene: '', pace: 'realtime' as 'realtime' | 'instant', standIns: false, recording: false });
 
   const refresh = useCallback(async () => {
     if (!admin) return;
@@ -74,7 +77,7 @@ export const SessionsPage = () => {
       .then((r) => r.json() as Promise<{ scenes: SceneSummary[] }>)
       .then((body) => {
         setScenes(body.scenes);
-        setForm((f) => ({ ...f, scene: f.scene || body.scenes[0]?.id || '' }));
+        setForm((f) => (f.scene ? f : { ...f, scene: body.scenes[0]?.id ?? '', recording: body.scenes[0]?.recording ?? false }));
       })
       .catch(() => setError('The server did not answer /api/scenes.'));
   }, []);
@@ -148,6 +151,17 @@ export const SessionsPage = () => {
     }
   };
 
+  const purge = async (session: SessionSummary) => {
+    if (!window.confirm(`Delete "${session.scene.title}" (${session.id}) for good: its log, its report and its recordings?`)) return;
+    try {
+      await call(admin, `/api/sessions/${session.id}?purge=true`, { method: 'DELETE' });
+      setPicked((all) => all.filter((x) => x !== session.id));
+      await refresh();
+    } catch (e) {
+      setError(`Could not delete the session: ${(e as Error).message}`);
+    }
+  };
+
   const tick = (id: string, on: boolean) => setPicked((all) => (on ? [...all, id] : all.filter((x) => x !== id)));
   // Ticked sessions this list still holds, oldest first: run 1 on the compare page is the earliest.
   const ticked = (sessions ?? []).filter((s) => picked.includes(s.id)).sort((a, b) => a.createdAt - b.createdAt);
@@ -183,7 +197,7 @@ export const SessionsPage = () => {
           <h2>New session</h2>
           <label>
             Scene{' '}
-            <select value={form.scene} onChange={(e) => setForm({ ...form, scene: e.target.value })}>
+            <select value={form.scene} onChange={(e) => setForm({ ...form, scene: e.target.value, recording: scenes.find((s) => s.id === e.target.value)?.recording ?? false })}>
               {scenes.map((s) => (
                 <option key={s.id} value={s.id}>
                   {s.title} ({s.participants} people; you play {s.humans.join(' or ')})
@@ -200,6 +214,9 @@ export const SessionsPage = () => {
           </label>{' '}
           <label title="Start at once, the simulation speaking for every human seat nobody has joined">
             <input type="checkbox" checked={form.standIns} onChange={(e) => setForm({ ...form, standIns: e.target.checked })} /> start with stand-ins
+          </label>{' '}
+          <label title="Keep what participants say as audio with the session (they are told before they join); personas' speech is always kept">
+            <input type="checkbox" checked={form.recording} onChange={(e) => setForm({ ...form, recording: e.target.checked })} /> Record participants' microphones
           </label>{' '}
           <button onClick={() => void create()} disabled={!form.scene}>
             Create
@@ -278,9 +295,13 @@ export const SessionsPage = () => {
                     <td className="actions">
                       {s.status !== 'ended' && <button onClick={() => void open(s.id)}>Live view</button>}
                       <button onClick={() => void review(s.id)}>Review</button>
-                      {s.status !== 'ended' && (
+                      {s.status !== 'ended' ? (
                         <button className="danger" onClick={() => void end(s)}>
                           End
+                        </button>
+                      ) : (
+                        <button className="danger" onClick={() => void purge(s)}>
+                          Delete
                         </button>
                       )}
                     </td>

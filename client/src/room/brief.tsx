@@ -2,6 +2,7 @@
  * The brief: the scene (title, topic, the situation), your part in it (your role, what you want)
  * and everyone in the room with their face, name and role. Shown before joining and on demand in
  * the room. It shows only what the server sends this viewer: your own goals, nobody else's.
+ * A session that records participants' microphones says so here, before you join (issue 17).
  */
 import type { Role } from '../../../server/auth/claims';
 import type { Snapshot } from '../../../server/protocol/messages';
@@ -19,6 +20,11 @@ export const BriefCard = ({ snapshot, role, seat }: { snapshot: Snapshot; role: 
       <p>
         You join as <b>{role === 'participant' ? `${me?.name ?? seat}${me?.role ? `, ${me.role}` : ''}` : 'the instructor (hidden from the room)'}</b>.
       </p>
+      {snapshot.recording && (
+        <p className="recording-notice" role="note">
+          <b>This session records your microphone</b>: what you say is kept as audio with the session for its review, and deleted with it.
+        </p>
+      )}
       {goals.length > 0 && (
         <>
           <p>What you want from this conversation:</p>

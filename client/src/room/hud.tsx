@@ -53,7 +53,14 @@ export const Hud = ({ session, view }: { session: Session; view: RoomView }) => 
   return (
     <aside className="hud">
       <header>
-        <b>{view.snapshot?.scene.title}</b>
+        <b>
+          {view.snapshot?.scene.title}
+          {view.snapshot?.recording && (
+            <abbr className="rec" title="This session records your microphone" style={{ marginLeft: 8, color: '#c62828', fontSize: '0.8em', textDecoration: 'none' }}>
+              ● REC
+            </abbr>
+          )}
+        </b>
         <button className="link" aria-expanded={briefOpen} onClick={() => setBriefOpen(!briefOpen)}>
           {briefOpen ? 'Close the brief' : 'Brief'}
         </button>
