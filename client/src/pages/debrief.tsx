@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ParticipantReport, Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
 import { Chart, type ChartOption } from '../review/chart';
-import { comfortablePace, debriefOf, type Debrief } from '../review/debrief';
+import { comfortablePace, debriefOf, type Debrief } from '../../../server/review/debrief';
 import { openReport, type OpenedReport } from '../review/load';
 import { formatDuration } from './ended';
 import { LinkProblemPage } from './link-problem';
