@@ -17,6 +17,10 @@
  *   GET    /api/sessions/:id/report?format=json|csv   any role of the session: review/report.ts's
  *                                            figures and timeline, as the role may see them (a download with ?format=)
  *   GET    /api/compare?sessions=<id>,<id>,…   author: 2-8 sessions of one scene side by side (review/compare.ts)
+ *   GET    /api/sessions/:id/feedback?seat=  any role of the session: written feedback for a seat (review-routes.ts)
+ *   POST   /api/sessions/:id/ask            any role of the session: { seat?, question } answered from the transcript
+ *   POST   /api/compare                     author: { sessions?, reports?, names? }: sessions and simulated runs' reports
+ *   POST   /api/compare/judge               author: { a, b, criteria }: which of two runs is better (review/judge.ts)
  *   DELETE /api/sessions/:id                 observer or author: end the session
  *   GET    /api/sessions/:id/socket?token=&after=&stream=   the realtime protocol (protocol/messages.ts);
  *                                                  stream=livekit: live messages come on LiveKit data topics
@@ -46,11 +50,12 @@ import { createReportCache } from '../review/cache';
 import { compareOf } from '../review/compare';
 import { reportCsvOf } from '../review/csv';
 import { readLog, reportFor, reportOf } from '../review/report';
+import { mountReviewRoutes, type ReviewOptions } from './review-routes';
 import { limitBodies, publicOrigin, securityHeaders } from './security';
 import { joinLinks, listSessions } from './sessions';
 import { transcriptCsvOf, transcriptFormats, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, transcriptVttOf, type TranscriptFormat } from './transcript';
 
-export interface AppOptions {
+export interface AppOptions extends ReviewOptions {
   /** Without `livekit` (or with null) media stays on the embedded WebSocket transport. */
   config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'synthesizer' | 'transcriber'> &
     Partial<Pick<Config, 'livekit' | 'publicUrl'>>;
@@ -396,6 +401,8 @@ export const createApp = (options: AppOptions) => {
       ),
     );
   });
+
+  mountReviewRoutes(app, { authorize, reportOf: reportOfSession, store, rooms, now, ...(options.generator ? { generator: options.generator } : {}) });
 
   app.delete('/api/sessions/:id', authorize(['observer', 'author']), (c) => {
     const id = c.req.param('id') ?? '';
