@@ -7,7 +7,7 @@
  * they answered) with their times and the seat's figures, and asked for a short paragraph in JSON
  * that cites moments by time. A cited time that names no quoted line is dropped. Offline (the
  * scripted generator), or when the vendor fails or twice answers without the JSON asked for
- * (review/model.ts), the paragraph is debrief.ts's three observations, from the figures.
+ * (review/model.ts), the paragraph is written from the seat's figures and debrief.ts's observations.
  *
  * `answer`: the question is a person's text: cleaned (protocol/text.ts), capped, and put inside
  * <question> tags as data. A vendor answers from the transcript only, citing moments by time;
@@ -24,28 +24,10 @@ import { similarityTo } from '../engine/similarity';
 import type { Generator } from '../providers/generator/port';
 import { cleanText } from '../protocol/text';
 import { clock, debriefOf, gist } from './debrief';
+import { MAX_QUESTION_CHARS, type Answer, type Feedback } from './answers';
 import { askForJson, dataRule, isVendor, jsonIn, lineAt, quoteLine, untagged, type Line } from './model';
 import type { Report } from './report';
 
-export interface Feedback {
-  paragraph: string;
-  moments: { startMs: number; text: string }[];
-  /** `model`: written by `vendor`; `rules`: from the figures (debrief.ts), and `note` says why when a vendor was asked. */
-  by: 'model' | 'rules';
-  vendor?: string;
-  note?: string;
-}
-
-export interface Answer {
-  answer: string;
-  moments: { startMs: number; endMs: number; text: string; speaker: string; name: string }[];
-  by: 'model' | 'rules';
-  vendor?: string;
-  note?: string;
-}
-
-/** A question is a sentence or two: longer text is cut here. */
-export const MAX_QUESTION_CHARS = 300;
 /** Lines quoted in a prompt at most: a two-hour session's transcript would not fit, nor be read. */
 export const MAX_QUOTED_LINES = 200;
 /** Moments the offline answer offers. */
@@ -69,14 +51,35 @@ const seatLines = (transcript: readonly Line[], seat: string): Line[] => {
 /** The line a moment falls in: the one starting then, else the last one started before it (an interruption lands mid-line). */
 const lineOf = (transcript: readonly Line[], ms: number): Line | undefined => transcript.find((l) => l.startMs === ms) ?? transcript.findLast((l) => l.startMs <= ms);
 
-/** The rules' paragraph: debrief.ts's observations, most notable first, with their moments. */
+const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
+
+/**
+ * The rules' paragraph, from the seat's figures (as debrief.ts reads them): their share of the
+ * talk against the even split, pace and fillers, questions and interruptions, then the most
+ * notable thing to work on, if any. Its moments are the observations'.
+ */
 const rulesFeedback = (report: Report, transcript: readonly Line[], seat: string, note?: string): Feedback => {
   const debrief = debriefOf(report, seat);
   const observations = debrief?.observations ?? [];
-  const times = [...new Set(observations.flatMap((o) => o.moments.map((m) => m.startMs)))];
+  const at = [...new Set(observations.flatMap((o) => o.moments.map((m) => m.startMs)))].sort((a, b) => a - b);
+  let paragraph: string;
+  if (!debrief) paragraph = `There is no seat "${seat}" in this session's record.`;
+  else if (debrief.you.turns === 0) paragraph = observations[0]?.text ?? 'You did not speak in this session.';
+  else {
+    const { you } = debrief;
+    const improve = observations.find((o) => o.tone === 'improve');
+    paragraph = [
+      `You took ${you.turns} turn${you.turns === 1 ? '' : 's'} and ${percent(you.speakingShare)} of the talk, against about ${percent(debrief.expectedShare)} for an even split.`,
+      you.wordsPerMinute === null ? '' : `You spoke at ${Math.round(you.wordsPerMinute)} words per minute (comfortable: 140–160) with ${you.fillers.count === 0 ? 'no fillers' : `${you.fillers.count} filler${you.fillers.count === 1 ? '' : 's'}`}.`,
+      `${you.questionsReceived === 0 ? 'Nobody put a question to you by name' : `You answered ${you.questionsAnswered} of ${you.questionsReceived} question${you.questionsReceived === 1 ? '' : 's'} put to you by name`}, and ${you.interruptionsMade === 0 ? 'interrupted nobody' : `interrupted others ${times(you.interruptionsMade)}`}.`,
+      improve ? `The main thing to work on: ${improve.text.charAt(0).toLowerCase()}${improve.text.slice(1)}` : 'Nothing in the figures stands out to work on.',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  }
   return {
-    paragraph: debrief ? observations.map((o) => o.text).join(' ') : `There is no seat "${seat}" in this session's record.`,
-    moments: times.map((startMs) => ({ startMs, text: gist(lineOf(transcript, startMs)?.text ?? clock(startMs)) })),
+    paragraph,
+    moments: at.map((startMs) => ({ startMs, text: gist(lineOf(transcript, startMs)?.text ?? clock(startMs)) })),
     by: 'rules',
     ...(note ? { note } : {}),
   };

@@ -19,46 +19,14 @@
 import { z } from 'zod';
 import type { Generator } from '../providers/generator/port';
 import { cleanText } from '../protocol/text';
+import { criteria, type Criterion, type PairJudgement, type Verdict, type Winner } from './answers';
 import { askForJson, dataRule, isVendor, jsonIn, linesOf, quoteLine, untagged } from './model';
 import type { Report } from './report';
-
-export const criteria = {
-  clarity: { label: 'clarity', question: 'Which run has clearer talk: points made plainly, questions easy to follow, little that is vague or missing?' },
-  'turn-taking': { label: 'turn-taking', question: 'Which run has better turn-taking: the person asked answers, few interruptions, nobody cut off or left waiting?' },
-  'on-topic': { label: 'staying on topic', question: 'Which run stays on topic better: the meeting works through its subject without drifting or abrupt changes?' },
-  evenness: { label: 'evenness', question: 'Which run shares the talk more evenly among the participants?' },
-} as const;
-export type Criterion = keyof typeof criteria;
-export const criterionIds = Object.keys(criteria) as Criterion[];
 
 export interface Run {
   /** How the run is named to the reader: "Run 2", a file name. */
   label: string;
   report: Report;
-}
-
-export type Winner = 'a' | 'b' | 'tie';
-
-export interface Verdict {
-  winner: Winner;
-  reason: string;
-}
-
-export interface CriterionJudgement extends Verdict {
-  criterion: Criterion;
-  label: string;
-  /** The model's two verdicts, in the request's terms (a, b): `first` with run a shown first, `second` with run b first. */
-  orders: { first: Verdict; second: Verdict } | null;
-  /** The two orders disagreed, so the verdict is a tie. */
-  positionInconsistent: boolean;
-}
-
-export interface PairJudgement {
-  by: 'model' | 'rules';
-  vendor?: string;
-  /** Why the rules judged when a vendor was asked. */
-  note?: string;
-  criteria: CriterionJudgement[];
 }
 
 /** Lines of each run's transcript quoted at most: two long runs would not fit, nor be read. */

@@ -94,7 +94,7 @@ describe('the written feedback against vendors', () => {
       expect(fake.requests).toHaveLength(2);
       const rules = await feedback(report, lines, 'cy', createScriptedGenerator());
       expect(written).toEqual({ ...rules, note: `${name} answered without the JSON asked for, twice; written from the figures instead` });
-      expect(written.paragraph).toMatch(/fillers/);
+      expect(written.paragraph).toMatch(/^You took 2 turns and 40% of the talk/);
     });
 
     it(`writes the feedback from the figures when ${name} keeps failing`, async () => {
@@ -110,7 +110,10 @@ describe('the written feedback against vendors', () => {
   it('is written from the figures without a vendor, no call made', async () => {
     const written = await feedback(report, lines, 'cy', createScriptedGenerator());
     expect(written.by).toBe('rules');
-    expect(written.paragraph).toContain('You used 5 fillers');
+    expect(written.paragraph).toBe(
+      'You took 2 turns and 40% of the talk, against about 33% for an even split. You spoke at 114 words per minute (comfortable: 140–160) with 5 fillers. ' +
+        'You answered 1 of 1 question put to you by name, and interrupted others once. The main thing to work on: you used 5 fillers (30 a minute), most often “uh” (1×); a short pause works better.',
+    );
     expect(written.moments.map((m) => m.startMs)).toContain(5000);
   });
 });
