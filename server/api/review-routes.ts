@@ -139,6 +139,8 @@ export const mountReviewRoutes = (app: Hono<ReviewEnv>, routes: ReviewRoutes): v
       return problem(c, 429, 'rate-limited', `At most ${ASKS_PER_MINUTE} questions a minute; ask again in ${wait} s.`);
     }
     asked.set(key, [...recent, t]);
+    // Tokens that asked nothing for a minute are forgotten, so the map holds only the recent askers.
+    if (asked.size > 256) for (const [k, times] of asked) if (t - times.at(-1)! >= 60_000) asked.delete(k);
     const answered = await answer(question, linesOf(report), chosen.seat, generator, c.req.raw.signal);
     return c.json({ seat: chosen.seat, question, ...answered });
   });

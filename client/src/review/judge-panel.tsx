@@ -18,8 +18,11 @@ export interface JudgedRun {
 const winnerText = (winner: Winner, a: string, b: string) => (winner === 'tie' ? 'Tie' : winner === 'a' ? a : b);
 
 export const JudgePanel = ({ runs, admin }: { runs: readonly JudgedRun[]; admin: string }) => {
-  const [first, setFirst] = useState(0);
-  const [second, setSecond] = useState(1);
+  const [picked, setPicked] = useState<[number, number]>([0, 1]);
+  // Runs come and go (report files added or removed): a pick past the end falls back to the first two.
+  const [first, second] = picked[0] < runs.length && picked[1] < runs.length ? picked : [0, 1];
+  const setFirst = (i: number) => setPicked([i, second]);
+  const setSecond = (i: number) => setPicked([first, i]);
   const [chosen, setChosen] = useState<Criterion[]>([...criterionIds]);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
