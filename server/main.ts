@@ -151,6 +151,8 @@ const main = async (): Promise<void> => {
     version,
     recordings,
     scenes: [...scenes.values()],
+    // The review's written feedback, answers and judge ask the rooms' generator: the same retries and circuit.
+    generator,
     circuits: () => Object.fromEntries(Object.entries(circuits).map(([port, breaker]) => [port, breaker.state])),
     // LiveKit's signed webhooks report who is in the room; the bridge reports it too, and a room
     // counts one LiveKit presence per person, so the two never add up.

@@ -22,6 +22,10 @@
  *   GET    /api/sessions/:id/recordings/:utterance.wav   any role of the session (?token= works): audio/wav;
  *                                            404 { error, message } when there is none or it is gone
  *   GET    /api/compare?sessions=<id>,<id>,…   author: 2-8 sessions of one scene side by side (review/compare.ts)
+ *   GET    /api/sessions/:id/feedback?seat=  any role of the session: written feedback for a seat (review-routes.ts)
+ *   POST   /api/sessions/:id/ask            any role of the session: { seat?, question } answered from the transcript
+ *   POST   /api/compare                     author: { sessions?, reports?, names? }: sessions and simulated runs' reports
+ *   POST   /api/compare/judge               author: { a, b, criteria }: which of two runs is better (review/judge.ts)
  *   DELETE /api/sessions/:id                 observer or author: end the session
  *   DELETE /api/sessions/:id?purge=true      observer or author: end it, then delete its log, its row and its recordings
  *   GET    /api/sessions/:id/socket?token=&after=&stream=   the realtime protocol (protocol/messages.ts);
@@ -54,11 +58,12 @@ import { reportCsvOf } from '../review/csv';
 import { readLog, reportFor, reportOf } from '../review/report';
 import { recordingListOf } from '../recordings/list';
 import { isRecordingId, type RecordingStore } from '../recordings/store';
+import { mountReviewRoutes, type ReviewOptions } from './review-routes';
 import { limitBodies, publicOrigin, securityHeaders } from './security';
 import { joinLinks, listSessions } from './sessions';
 import { transcriptCsvOf, transcriptFormats, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, transcriptVttOf, type TranscriptFormat } from './transcript';
 
-export interface AppOptions {
+export interface AppOptions extends ReviewOptions {
   /** Without `livekit` (or with null) media stays on the embedded WebSocket transport. */
   config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'synthesizer' | 'transcriber'> &
     Partial<Pick<Config, 'livekit' | 'publicUrl'>>;
@@ -444,6 +449,8 @@ export const createApp = (options: AppOptions) => {
     // Not kept by the browser: a recording is deleted with its session, and rewritten when a stop cuts it.
     return c.body(new Uint8Array(wav), 200, { 'content-type': 'audio/wav', 'content-length': String(wav.length), 'cache-control': 'private, no-store' });
   });
+
+  mountReviewRoutes(app, { authorize, reportOf: reportOfSession, store, rooms, now, ...(options.generator ? { generator: options.generator } : {}) });
 
   app.delete('/api/sessions/:id', authorize(['observer', 'author']), async (c) => {
     const id = c.req.param('id') ?? '';

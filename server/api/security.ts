@@ -64,19 +64,30 @@ export const securityHeaders = (options: SecurityOptions = {}): MiddlewareHandle
   };
 };
 
-/** No endpoint takes more: sessions are made from a few fields; LiveKit's webhooks have their own, lower limit. */
+/** No endpoint takes more but those of `LARGER_BODIES`: sessions are made from a few fields; LiveKit's webhooks have their own, lower limit. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Refuses a body over `maxBytes` with 413 and a message saying the limit: at once when its
- * Content-Length says so (nothing of it is read), else as soon as that much has arrived. The
- * connection closes after the answer, so the rest is never waited for.
+ * The routes that take reports (review/report.ts) in their body: simulated runs compared or judged
+ * from their files. A simulated run's report is tens of kilobytes; a long session's, half a megabyte.
  */
-export const limitBodies = (maxBytes = MAX_BODY_BYTES): MiddlewareHandler =>
-  bodyLimit({
-    maxSize: maxBytes,
-    onError: (c) => c.json({ error: 'too-large', message: `Request bodies are limited to ${maxBytes} bytes.` }, 413, { Connection: 'close' }),
-  });
+export const LARGER_BODIES: Readonly<Record<string, number>> = { '/api/compare': 4 * 1024 * 1024, '/api/compare/judge': 2 * 1024 * 1024 };
+
+/**
+ * Refuses a body over `maxBytes` (over its own limit on a route of `larger`) with 413 and a message
+ * saying the limit: at once when its Content-Length says so (nothing of it is read), else as soon
+ * as that much has arrived. The connection closes after the answer, so the rest is never waited for.
+ */
+export const limitBodies = (maxBytes = MAX_BODY_BYTES, larger: Readonly<Record<string, number>> = LARGER_BODIES): MiddlewareHandler => {
+  const limit = (size: number) =>
+    bodyLimit({
+      maxSize: size,
+      onError: (c) => c.json({ error: 'too-large', message: `Request bodies are limited to ${size} bytes.` }, 413, { Connection: 'close' }),
+    });
+  const common = limit(maxBytes);
+  const byPath = new Map(Object.entries(larger).map(([path, size]) => [path, limit(size)]));
+  return (c, next) => (byPath.get(c.req.path) ?? common)(c, next);
+};
 
 export interface PublicOriginOptions {
   /** PUBLIC_URL without its trailing slash, or null. */

@@ -188,7 +188,7 @@ export const parseJudgement = (text: string, turns: BreakdownPrompt['turns']): P
  * cue of nobody in particular. If the vendor fails, the scripted generator answers in its place;
  * the notice that says so sends the sample to the rules.
  */
-const judgeCue: Cue = {
+export const judgeCue: Cue = {
   speaker: { id: 'judge', name: 'Judge', shortName: 'Judge', mood: 'neutral', traits: [] },
   participants: [],
   topic: '',
@@ -213,7 +213,7 @@ const judgeCue: Cue = {
 };
 
 /** Notices after which the text is not the vendor's: the scripted fallback wrote it. (A truncated answer is parsed, and asked again.) */
-const substituted: ReadonlySet<string> = new Set(['generator-fallback', 'generator-circuit-open']);
+export const substituted: ReadonlySet<string> = new Set(['generator-fallback', 'generator-circuit-open']);
 
 /** One bad answer is asked again: "retries once on bad JSON". */
 const ATTEMPTS = 2;

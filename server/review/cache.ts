@@ -11,16 +11,17 @@
  */
 import type { Report } from './report';
 
-export interface ReportCache {
-  /** The report built for `lastSeq`, else `build()`'s, kept for it. */
-  get(session: string, lastSeq: number, build: () => Report): Report;
-  /** Drops the session's report (the session was deleted). */
+/** Reports by default; anything else built from a session's log the same way (the debrief's written feedback, by session and seat). */
+export interface ReportCache<T = Report> {
+  /** The value built for `lastSeq`, else `build()`'s, kept for it. */
+  get(session: string, lastSeq: number, build: () => T): T;
+  /** Builds `session`'s again when next asked (a value that should not be kept: feedback a failing vendor could not write). */
   forget(session: string): void;
 }
 
-export const createReportCache = (max = 16): ReportCache => {
+export const createReportCache = <T = Report>(max = 16): ReportCache<T> => {
   // A Map iterates in insertion order: re-inserting on each read keeps the least recent first.
-  const entries = new Map<string, { lastSeq: number; report: Report }>();
+  const entries = new Map<string, { lastSeq: number; report: T }>();
   return {
     get(session, lastSeq, build) {
       const hit = entries.get(session);

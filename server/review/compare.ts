@@ -1,6 +1,7 @@
 /**
  * Sessions of one scene side by side (issue 17, compare): the figures of each session's report,
  * each scaled 0..1 across the compared sessions, and the largest relative differences as sentences.
+ * A simulated run compares the same way from its report file (`file`: its name; POST /api/compare).
  * Pure and browser-safe: reports in, a `Comparison` out (GET /api/compare, client/src/pages/compare.tsx).
  *
  * Figures are keyed (`turns`, `p:<participant>:speakingShare`, …) and listed in `figures` in a fixed
@@ -39,6 +40,8 @@ export interface ComparedParticipant {
 
 export interface ComparedSession {
   id: string;
+  /** A simulated run added from its report file (`report-<k>.json`): the file's name; absent for a session. */
+  file?: string;
   createdAt: number;
   status: string;
   durationMs: number;
@@ -64,6 +67,7 @@ export interface Comparison {
 
 export interface CompareInput {
   id: string;
+  file?: string;
   createdAt: number;
   status: string;
   report: Report;
@@ -104,7 +108,7 @@ const compared = (input: CompareInput): ComparedSession => {
   const session = { durationMs: r.durationMs, turns: r.turns, answeredNext: r.answeredNext, evenness: r.evenness, breakdowns: r.breakdowns.count, interruptions: r.interruptions };
   const values: Record<string, number | null> = { ...session };
   for (const p of participants) for (const f of participantFigures) values[`p:${p.id}:${f.field}`] = p[f.field];
-  return { id: input.id, createdAt: input.createdAt, status: input.status, ...session, participants, values };
+  return { id: input.id, ...(input.file !== undefined ? { file: input.file } : {}), createdAt: input.createdAt, status: input.status, ...session, participants, values };
 };
 
 /** Min-max over the values present; all equal (or one present) gives 0.5. */

@@ -3,13 +3,18 @@
  * simulated stand-ups (instant pace, stand-ins, each its own seed) run to their end, ticked on the
  * sessions page (which says why it cannot compare one, or a stand-up with an interview), compared:
  * the table's values equal GET /api/compare's, the differences are listed, the radar and every bar
- * chart drawn. Too few sessions give a message, not an error. No page may throw or log an error,
- * and nothing may load from outside the origin. Screenshot: test-artifacts/compare.png (1280×720).
+ * chart drawn. Too few sessions give a message, not an error. Simulated runs are added from their
+ * report files (a file that is not a report is named), and two runs judged offline, from the
+ * figures. No page may throw or log an error, and nothing may load from outside the origin.
+ * Screenshots: test-artifacts/compare.png (1280×720), compare-files.png.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatFigure, type Comparison } from '../../server/review/compare';
+import type { Report } from '../../server/review/report';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
 import { buildClient, launchBrowser, pageProblems } from './browser';
 import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
@@ -139,5 +144,43 @@ describe('compare', () => {
     const pace = await page.locator('td[data-run="1"][data-figure$=":wordsPerMinute"]').allTextContents();
     expect(pace.length).toBeGreaterThan(0);
     expect(pace.every((cell) => cell === '—')).toBe(true);
+  }, 60_000);
+
+  it('adds simulated runs from their report files, names a file that is not a report, and judges two runs from the figures', async () => {
+    // Report files as the simulator writes them: each run's report, as JSON.
+    const dir = mkdtempSync(join(tmpdir(), 'compare-files-'));
+    const files = [1, 2].map((k) => join(dir, `report-${k}.json`));
+    const reports: Report[] = [];
+    for (const [k, file] of files.entries()) {
+      reports.push((await (await api(server, `/api/sessions/${runs[k + 1]!.id}/report`)).json()) as Report);
+      writeFileSync(file, JSON.stringify(reports[k], null, 2));
+    }
+    writeFileSync(join(dir, 'notes.json'), '{"turns": "many"}');
+
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id}`);
+    await page.locator('[data-problem]').waitFor();
+    await page.getByLabel('Report files').setInputFiles([...files, join(dir, 'notes.json')]);
+    await page.getByLabel('Admin token').fill(server.admin);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-file-problems]').textContent()).toMatch(/^notes\.json is not a report \(/);
+    const listed = await page.locator('.compare-runs li').allTextContents();
+    expect(listed).toHaveLength(3);
+    expect(listed[1]).toMatch(/Run 2 report-1\.json · a simulated run, from its report file/);
+    expect(await page.locator('td[data-figure="turns"][data-run="2"]').textContent()).toBe(String(reports[1]!.turns));
+
+    // Judged offline: a verdict per criterion from the figures, and the page says so.
+    const panel = page.getByRole('region', { name: 'Judge two runs' });
+    await panel.getByLabel('Second run').selectOption({ label: 'Run 3' });
+    await panel.getByLabel('clarity').uncheck();
+    await panel.getByRole('button', { name: 'Judge' }).click();
+    await panel.locator('[data-judgement="rules"]').waitFor({ timeout: 30_000 });
+    const rows = await panel.locator('tr[data-criterion]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-criterion'), tr.getAttribute('data-winner')]));
+    expect(rows.map(([criterion]) => criterion)).toEqual(['turn-taking', 'on-topic', 'evenness']);
+    for (const [, winner] of rows) expect(['a', 'b', 'tie']).toContain(winner);
+    expect(await panel.locator('.byline').textContent()).toMatch(/^From the figures: without a generator key/);
+    await page.screenshot({ path: `${artifacts}compare-files.png`, fullPage: true });
+    rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });

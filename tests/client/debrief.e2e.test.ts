@@ -4,7 +4,9 @@
  * then debriefed for one human seat: the figures equal that seat's report, three observations
  * shown, a moment's link opens the review with the playhead there; printed, no buttons. Opened from
  * the ended session's page ("Your debrief") and, as the instructor, with a picker of human seats.
- * A session nobody spoke in gets plain words. No page may throw or log an error. Screenshots:
+ * A session nobody spoke in gets plain words. Offline (the scripted generator), the written
+ * feedback is the rules' and says so, and a question is answered with the transcript's most
+ * related lines, linked into the review. No page may throw or log an error. Screenshots:
  * test-artifacts/debrief.png, debrief-print.png, debrief-empty.png.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -92,8 +94,11 @@ describe("the trainee's debrief", () => {
 
     await page.screenshot({ path: `${artifacts}debrief.png`, fullPage: true });
 
-    // Printed: no buttons or navigation, the chart kept.
+    // Printed: no buttons or navigation, no question box, the chart kept.
+    await page.locator('.written-feedback[data-feedback="rules"]').waitFor({ timeout: 30_000 });
     await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.question-box').isVisible()).toBe(false);
+    expect(await page.locator('.written-feedback').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Print or save as PDF' }).isVisible()).toBe(false);
     expect(await page.getByRole('link', { name: 'Open the review' }).isVisible()).toBe(false);
     if (you.wordsPerMinute !== null) expect(await page.locator('.pace-chart').isVisible()).toBe(true);
@@ -146,4 +151,31 @@ describe("the trainee's debrief", () => {
     expect(await waiting.locator('[data-figure="gaze"]').innerText()).toMatch(/Not measured/);
     await waiting.screenshot({ path: `${artifacts}debrief-empty.png`, fullPage: true });
   }, 120_000);
+
+  it('writes the feedback from the figures offline, and answers a question with links to the moments', async () => {
+    const seat = humanSeat(ran);
+    const token = ran.tokens[seat]!;
+    const report = await reportOf(ran.id, token);
+    const page = await newPage();
+    await page.goto(debrief(ran.id, token));
+    const written = page.locator('.written-feedback[data-feedback="rules"]');
+    await written.waitFor({ timeout: 30_000 });
+    const you = report.participants.find((p) => p.id === seat)!;
+    expect(await written.locator('.paragraph').textContent()).toMatch(new RegExp(`^You took ${you.turns} turns? and ${Math.round(you.speakingShare * 100)}% of the talk`));
+    expect(await written.locator('.byline').textContent()).toMatch(/^From the figures: rule-based/);
+
+    // Words of a line someone said: the answer offers it among at most three moments, each a link into the review.
+    const line = report.timeline.find((i) => i.kind === 'utterance' && (i.text ?? '').split(' ').length >= 6)!;
+    const question = page.getByLabel('Your question');
+    await question.fill(`When was it said that ${line.text!.toLowerCase()}`);
+    await question.press('Enter');
+    const answer = page.locator('.question-box [data-answer="rules"]');
+    await answer.waitFor({ timeout: 30_000 });
+    expect(await answer.locator('p').first().textContent()).toBe('These moments look relevant:');
+    const moments = answer.locator('a[data-moment]');
+    expect(await moments.count()).toBeGreaterThan(0);
+    expect(await moments.count()).toBeLessThanOrEqual(3);
+    expect(await moments.evaluateAll((links) => links.map((a) => a.getAttribute('data-moment')))).toContain(String(line.startMs));
+    expect(await moments.first().getAttribute('href')).toMatch(new RegExp(`^/review/${ran.id}\\?token=.*&t=\\d+$`));
+  }, 60_000);
 });

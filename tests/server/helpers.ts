@@ -93,6 +93,8 @@ export interface InProcessOptions {
   openStore?: (dir: string) => Store;
   /** How the rooms' journal retries failed writes (default: the server's). */
   journal?: JournalOptions;
+  /** What the review's feedback, answers and judge ask (AppOptions.generator; default the scripted one: rules). */
+  reviewGenerator?: Generator;
 }
 
 /** The server as `server/main.ts` builds it, in this process, on an ephemeral port. */
@@ -117,7 +119,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     seatGraceMs: config.seatGraceMs,
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}), ...options.sockets });
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
   let server!: ServerType;
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));

@@ -1,15 +1,20 @@
 /**
- * Sessions of one scene side by side, `/compare?sessions=<id>,<id>,…` (issue 17, compare): the
- * differences GET /api/compare calls out, a radar of the normalised session figures, bars per
- * figure (one bar per run; per participant, grouped by participant) and a table of every figure.
- * Runs are numbered in the order of the ids, which the sessions page gives oldest first. It needs
- * the admin token, kept for this tab (sessionStorage), as the sessions page keeps it. Fewer than
- * two ids, sessions of different scenes or an unknown one: a message and the way back, no error.
+ * Runs of one scene side by side, `/compare?sessions=<id>,<id>,…` (issue 17, compare): the
+ * differences the server calls out (review/compare.ts), a radar of the normalised session figures,
+ * bars per figure (one bar per run; per participant, grouped by participant) and a table of every
+ * figure; then "Judge two runs" (review/judge-panel.tsx). Runs are the sessions, numbered in the
+ * order of the ids (the sessions page gives them oldest first), then simulated runs added from
+ * their report files (review/report-files.tsx), which are posted with the ids (POST /api/compare).
+ * It needs the admin token, kept for this tab (sessionStorage), as the sessions page keeps it.
+ * Fewer than two runs, runs of different scenes or an unknown session: a message and the way
+ * back, no error.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { formatFigure, type ComparedSession, type Comparison, type Figure } from '../../../server/review/compare';
 import { ChartCard } from '../review/charts';
 import { Chart, type ChartOption } from '../review/chart';
+import { JudgePanel, type JudgedRun } from '../review/judge-panel';
+import { ReportFiles, slim, type AddedFiles, type ReportFile } from '../review/report-files';
 
 /** A colour per run, kept on every chart. */
 export const runColours = ['#2857c5', '#e07b39', '#2e9e6a', '#b8439b', '#c9a227', '#5a6b7b', '#d1495b', '#3aa6b9'];
@@ -25,13 +30,21 @@ type Loaded = { kind: 'comparison'; comparison: Comparison } | { kind: 'problem'
 export const ComparePage = ({ ids }: { ids: string[] }) => {
   const [admin, setAdmin] = useState(() => sessionStorage.getItem('admin-token') ?? '');
   const [draft, setDraft] = useState('');
+  const [added, setAdded] = useState<AddedFiles>({ files: [], problems: [] });
+  const { files } = added;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
 
   useEffect(() => {
-    if (ids.length < 2) return setLoaded({ kind: 'problem', message: 'Choose at least two sessions of the same scene to compare: tick them on the sessions page, then "Compare selected".' });
+    if (ids.length + files.length < 2) {
+      return setLoaded({ kind: 'problem', message: 'Choose at least two sessions of the same scene to compare: tick them on the sessions page, then "Compare selected"; or add simulated runs from their report files.' });
+    }
     if (!admin) return setLoaded({ kind: 'sign-in' });
     let live = true;
-    void fetch(`/api/compare?sessions=${ids.map(encodeURIComponent).join(',')}`, { headers: { authorization: `Bearer ${admin}` } })
+    const headers = { authorization: `Bearer ${admin}` };
+    const asked = files.length
+      ? fetch('/api/compare', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ sessions: ids, reports: files.map((f) => slim(f.report)), names: files.map((f) => f.name) }) })
+      : fetch(`/api/compare?sessions=${ids.map(encodeURIComponent).join(',')}`, { headers });
+    void asked
       .then(async (res) => {
         const body = (await res.json().catch(() => ({}))) as Comparison & { message?: string };
         if (!live) return;
@@ -43,9 +56,9 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
     return () => {
       live = false;
     };
-  }, [admin, ids]);
+  }, [admin, ids, files]);
 
-  if (!loaded) return <main className="page">Comparing the sessions…</main>;
+  if (!loaded) return <main className="page">Comparing the runs…</main>;
   if (loaded.kind === 'sign-in') {
     return (
       <main className="page compare" data-page="compare" data-state="sign-in">
@@ -66,6 +79,7 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
           </button>
         </form>
         {loaded.rejected && <p className="note">The server did not accept that admin token: enter it again.</p>}
+        {files.length > 0 && <ReportFiles added={added} onChange={setAdded} />}
       </main>
     );
   }
@@ -76,17 +90,27 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
         <p className="note" data-problem>
           {loaded.message}
         </p>
+        <ReportFiles added={added} onChange={setAdded} />
         <p>
           <a href="/sessions">Back to the sessions</a>
         </p>
       </main>
     );
   }
-  return <Compared comparison={loaded.comparison} />;
+  return <Compared comparison={loaded.comparison} added={added} onAdded={setAdded} admin={admin} />;
 };
 
-const Compared = ({ comparison }: { comparison: Comparison }) => {
+const Compared = ({ comparison, added, onAdded, admin }: { comparison: Comparison; added: AddedFiles; onAdded: (added: AddedFiles) => void; admin: string }) => {
   const { sessions, figures } = comparison;
+  const files: readonly ReportFile[] = added.files;
+  const judged = useMemo<JudgedRun[]>(
+    () =>
+      sessions.map((s, i) => {
+        const file = s.file === undefined ? undefined : files.find((f) => f.name === s.file);
+        return { label: runName(i), ref: file ? { report: file.report } : { session: s.id } };
+      }),
+    [sessions, files],
+  );
   const title = comparison.title ?? comparison.scene;
   const sessionFigures = figures.filter((f) => !f.participant);
   const people = sessions.find((s) => s.participants.length)?.participants ?? [];
@@ -97,7 +121,7 @@ const Compared = ({ comparison }: { comparison: Comparison }) => {
         <div>
           <h1>Compare runs{title ? ` · ${title}` : ''}</h1>
           <p className="note">
-            {sessions.length} sessions of one scene, oldest first · <a href="/sessions">all sessions</a>
+            {sessions.length} runs of one scene: sessions oldest first, then simulated runs from files · <a href="/sessions">all sessions</a>
           </p>
         </div>
       </header>
@@ -118,11 +142,13 @@ const Compared = ({ comparison }: { comparison: Comparison }) => {
           <ol className="compare-runs">
             {sessions.map((s, i) => (
               <li key={s.id}>
-                <span className="swatch" style={{ background: runColours[i % runColours.length] }} /> <strong>{runName(i)}</strong> <code>{s.id}</code> · {new Date(s.createdAt).toLocaleString()} · {s.status}
+                <span className="swatch" style={{ background: runColours[i % runColours.length] }} /> <strong>{runName(i)}</strong> <code>{s.id}</code> ·{' '}
+                {s.file === undefined ? `${new Date(s.createdAt).toLocaleString()} · ${s.status}` : 'a simulated run, from its report file'}
                 {s.turns === 0 ? ' · nobody spoke' : ''}
               </li>
             ))}
           </ol>
+          <ReportFiles added={added} onChange={onAdded} />
         </section>
         <ChartCard id="radar" title="Shape of each run" note="Each figure scaled across these runs: 0 the lowest, 1 the highest (all equal: 0.5).">
           <Chart option={radar} height={300} label="Radar of the normalised figures, one shape per run" />
@@ -148,6 +174,7 @@ const Compared = ({ comparison }: { comparison: Comparison }) => {
           })}
         </div>
       )}
+      <JudgePanel runs={judged} admin={admin} />
       <section className="card" aria-label="Figures">
         <h2>Figures side by side</h2>
         <table className="compare-table">

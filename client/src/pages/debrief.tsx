@@ -3,14 +3,17 @@
  * their talk share against what the room expects, pace against the comfortable band, fillers,
  * response latency, questions answered, interruptions, gaze in VR, and three observations from
  * review/debrief.ts's rules, each moment a link into the review at that time (`&t=<ms>`). An
- * instructor's or author's token shows a picker of the human seats, the first one chosen. Prints
- * as a one-page document (styles.css, `@media print`).
+ * instructor's or author's token shows a picker of the human seats, the first one chosen. Then a
+ * written paragraph (review/feedback.tsx: a language model's with a generator key, else from the
+ * figures) and a question box answered from the transcript. Prints as a one-page document
+ * (styles.css, `@media print`), without the question box.
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ParticipantReport, Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
 import { Chart, type ChartOption } from '../review/chart';
-import { comfortablePace, debriefOf, type Debrief } from '../review/debrief';
+import { comfortablePace, debriefOf, type Debrief } from '../../../server/review/debrief';
+import { QuestionBox, WrittenFeedback } from '../review/feedback';
 import { openReport, type OpenedReport } from '../review/load';
 import { formatDuration } from './ended';
 import { LinkProblemPage } from './link-problem';
@@ -72,7 +75,7 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
         </p>
       )}
       {debrief ? (
-        <Body session={session} token={token} debrief={debrief} />
+        <Body session={session} token={token} seat={seat!} debrief={debrief} />
       ) : (
         <section className="card empty-state" data-empty>
           <h2>No one to debrief</h2>
@@ -83,8 +86,9 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
   );
 };
 
-const Body = ({ session, token, debrief }: { session: string; token: string; debrief: Debrief }) => {
+const Body = ({ session, token, seat, debrief }: { session: string; token: string; seat: string; debrief: Debrief }) => {
   const { you } = debrief;
+  const linkTo = (ms: number) => reviewAt(session, token, ms);
   return (
     <>
       <section className="debrief-section observations-section">
@@ -111,6 +115,7 @@ const Body = ({ session, token, debrief }: { session: string; token: string; deb
           ))}
         </ol>
       </section>
+      <WrittenFeedback session={session} token={token} seat={seat} linkTo={linkTo} />
       <section className="debrief-section debrief-figures">
         <h2>Your figures</h2>
         <div className="debrief-grid">
@@ -147,7 +152,8 @@ const Body = ({ session, token, debrief }: { session: string; token: string; deb
           </Figure>
         </div>
       </section>
-      <p className="note debrief-foot">Rule-based feedback computed from the session’s record. Click a time to open the review at that moment.</p>
+      <QuestionBox session={session} token={token} seat={seat} linkTo={linkTo} />
+      <p className="note debrief-foot">The observations and figures are computed from the session’s record by rules. Click a time to open the review at that moment.</p>
     </>
   );
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ParticipantReport, Report, TimelineItem } from '../../../server/review/report';
-import { quietParticipant } from '../../../tests/fixtures/participant-report';
+import type { ParticipantReport, Report, TimelineItem } from './report';
+import { quietParticipant } from '../../tests/fixtures/participant-report';
 import { clock, debriefOf } from './debrief';
 
 const person = (id: string, over: Partial<ParticipantReport> = {}): ParticipantReport =>

@@ -10,7 +10,7 @@
  * debrief.observations; // at most three, the most notable first
  * ```
  */
-import type { ParticipantReport, Report, TimelineItem } from '../../../server/review/report';
+import type { ParticipantReport, Report, TimelineItem } from './report';
 
 /** The comfortable pace band, words per minute. */
 export const comfortablePace = { low: 140, high: 160 } as const;

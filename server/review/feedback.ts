@@ -1,0 +1,219 @@
+/**
+ * The debrief's written feedback and its question box (issue 17, part 3): "with a generator key, an
+ * optional written feedback paragraph from the LLM, grounded in the transcript, and a question box
+ * answered from the transcript with links to the moments; offline, rule-based feedback."
+ *
+ * `feedback`: a vendor generator is shown the seat's lines (each with the line before it, which
+ * they answered) with their times and the seat's figures, and asked for a short paragraph in JSON
+ * that cites moments by time. A cited time that names no quoted line is dropped. Offline (the
+ * scripted generator), or when the vendor fails or twice answers without the JSON asked for
+ * (review/model.ts), the paragraph is written from the seat's figures and debrief.ts's observations.
+ *
+ * `answer`: the question is a person's text: cleaned (protocol/text.ts), capped, and put inside
+ * <question> tags as data. A vendor answers from the transcript only, citing moments by time;
+ * offline, the lines most like the question in meaning (engine/similarity.ts) are offered instead.
+ *
+ * ```ts
+ * const lines = linesOf(report);
+ * await feedback(report, lines, 'jordan', generator); // { paragraph, moments: [{ startMs, text }], by: 'model', vendor: 'gemini' }
+ * await answer('When did I dodge the salary question?', lines, 'jordan', generator); // { answer, moments, by }
+ * ```
+ */
+import { z } from 'zod';
+import { similarityTo } from '../engine/similarity';
+import type { Generator } from '../providers/generator/port';
+import { cleanText } from '../protocol/text';
+import { clock, debriefOf, gist } from './debrief';
+import { MAX_QUESTION_CHARS, type Answer, type Feedback } from './answers';
+import { askForJson, dataRule, isVendor, jsonIn, lineAt, quoteLine, untagged, type Line } from './model';
+import type { Report } from './report';
+
+/** Lines quoted in a prompt at most: a two-hour session's transcript would not fit, nor be read. */
+export const MAX_QUOTED_LINES = 200;
+/** Moments the offline answer offers. */
+const RETRIEVED = 3;
+
+export const cleanQuestion = (question: string): string => cleanText(question).slice(0, MAX_QUESTION_CHARS).trim();
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** The seat's lines, each with the line before it (what they answered), in time order, at most MAX_QUOTED_LINES. */
+const seatLines = (transcript: readonly Line[], seat: string): Line[] => {
+  const picked = new Set<number>();
+  transcript.forEach((line, i) => {
+    if (line.speaker !== seat) return;
+    if (i > 0 && transcript[i - 1]!.speaker !== seat) picked.add(i - 1);
+    picked.add(i);
+  });
+  return [...picked].sort((a, b) => a - b).slice(0, MAX_QUOTED_LINES).map((i) => transcript[i]!);
+};
+
+/** The line a moment falls in: the one starting then, else the last one started before it (an interruption lands mid-line). */
+const lineOf = (transcript: readonly Line[], ms: number): Line | undefined => transcript.find((l) => l.startMs === ms) ?? transcript.findLast((l) => l.startMs <= ms);
+
+const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
+
+/**
+ * The rules' paragraph, from the seat's figures (as debrief.ts reads them): their share of the
+ * talk against the even split, pace and fillers, questions and interruptions, then the most
+ * notable thing to work on, if any. Its moments are the observations'.
+ */
+const rulesFeedback = (report: Report, transcript: readonly Line[], seat: string, note?: string): Feedback => {
+  const debrief = debriefOf(report, seat);
+  const observations = debrief?.observations ?? [];
+  const at = [...new Set(observations.flatMap((o) => o.moments.map((m) => m.startMs)))].sort((a, b) => a - b);
+  let paragraph: string;
+  if (!debrief) paragraph = `There is no seat "${seat}" in this session's record.`;
+  else if (debrief.you.turns === 0) paragraph = observations[0]?.text ?? 'You did not speak in this session.';
+  else {
+    const { you } = debrief;
+    const improve = observations.find((o) => o.tone === 'improve');
+    paragraph = [
+      `You took ${you.turns} turn${you.turns === 1 ? '' : 's'} and ${percent(you.speakingShare)} of the talk, against about ${percent(debrief.expectedShare)} for an even split.`,
+      you.wordsPerMinute === null ? '' : `You spoke at ${Math.round(you.wordsPerMinute)} words per minute (comfortable: 140–160) with ${you.fillers.count === 0 ? 'no fillers' : `${you.fillers.count} filler${you.fillers.count === 1 ? '' : 's'}`}.`,
+      `${you.questionsReceived === 0 ? 'Nobody put a question to you by name' : `You answered ${you.questionsAnswered} of ${you.questionsReceived} question${you.questionsReceived === 1 ? '' : 's'} put to you by name`}, and ${you.interruptionsMade === 0 ? 'interrupted nobody' : `interrupted others ${times(you.interruptionsMade)}`}.`,
+      improve ? `The main thing to work on: ${improve.text.charAt(0).toLowerCase()}${improve.text.slice(1)}` : 'Nothing in the figures stands out to work on.',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  }
+  return {
+    paragraph,
+    moments: at.map((startMs) => ({ startMs, text: gist(lineOf(transcript, startMs)?.text ?? clock(startMs)) })),
+    by: 'rules',
+    ...(note ? { note } : {}),
+  };
+};
+
+const FeedbackAnswer = z.object({ paragraph: z.string().min(1), moments: z.array(z.object({ at: z.unknown() }).passthrough()).default([]) });
+
+export const feedbackPrompt = (report: Report, transcript: readonly Line[], seat: string) => {
+  const you = report.participants.find((p) => p.id === seat);
+  const name = you?.name ?? seat;
+  const quoted = seatLines(transcript, seat);
+  const debrief = debriefOf(report, seat);
+  const figures = you
+    ? [
+        `talk share ${percent(you.speakingShare)} (about ${percent(debrief?.expectedShare ?? 0)} expected)`,
+        `${you.turns} turns`,
+        you.wordsPerMinute === null ? null : `${Math.round(you.wordsPerMinute)} words per minute (comfortable: 140-160)`,
+        `${you.fillers.count} fillers`,
+        `answered ${you.questionsAnswered} of ${you.questionsReceived} questions put to them`,
+        `interrupted others ${you.interruptionsMade} times`,
+      ].filter(Boolean)
+    : [];
+  return {
+    quoted,
+    system: [
+      'You are a meeting coach. A trainee rehearsed a meeting with AI personas; write them short, specific, kind feedback grounded only in the transcript below. Never invent what was not said.',
+      dataRule,
+      'Answer with JSON only, in this format:',
+      '{"paragraph": "<3 to 5 sentences to the trainee, as you>", "moments": [{"at": "<m:ss>", "why": "<a few words>"}]}',
+      'Cite 1 to 4 moments, each at a time shown in brackets in the transcript.',
+    ].join('\n'),
+    prompt: [
+      `The trainee is ${untagged(name)}.${figures.length ? ` Their figures: ${figures.join('; ')}.` : ''}`,
+      quoted.length
+        ? `The trainee's lines, each with the line before it, times from the start of the session:\n\n${quoted.map(quoteLine).join('\n')}`
+        : 'The trainee did not speak in this session.',
+    ].join('\n\n'),
+  };
+};
+
+/** Written feedback for `seat`: by the model when `generator` is a vendor that answers, else from the figures. */
+export const feedback = async (report: Report, transcript: readonly Line[], seat: string, generator: Generator, signal?: AbortSignal): Promise<Feedback> => {
+  if (!isVendor(generator) || !report.participants.some((p) => p.id === seat)) return rulesFeedback(report, transcript, seat);
+  const { system, prompt, quoted } = feedbackPrompt(report, transcript, seat);
+  const asked = await askForJson(
+    generator,
+    { system, prompt, maxTokens: 700 },
+    (text) => {
+      const parsed = FeedbackAnswer.safeParse(jsonIn(text));
+      return parsed.success ? parsed.data : null;
+    },
+    signal,
+  );
+  if (!asked.ok) return rulesFeedback(report, transcript, seat, `${asked.why}; written from the figures instead`);
+  const cited = new Map<number, Line>();
+  for (const m of asked.value.moments) {
+    const line = lineAt(m.at, quoted);
+    if (line) cited.set(line.startMs, line);
+  }
+  const dropped = asked.value.moments.length - cited.size;
+  return {
+    paragraph: cleanText(asked.value.paragraph),
+    moments: [...cited.values()].map((l) => ({ startMs: l.startMs, text: gist(l.text) })),
+    by: 'model',
+    vendor: generator.name,
+    ...(dropped > 0 ? { note: `${dropped} cited moment${dropped === 1 ? '' : 's'} not in the transcript left out` } : {}),
+  };
+};
+
+const QuestionAnswer = z.object({ answer: z.string().min(1), moments: z.array(z.object({ at: z.unknown() }).passthrough()).default([]) });
+
+/** The lines most like `question` in meaning, best first; none that score no closer than unrelated talk. */
+export const relevantLines = (question: string, transcript: readonly Line[], count: number): Line[] => {
+  const to = similarityTo(question);
+  return transcript
+    .map((line, i) => ({ line, i, score: to(line.text) }))
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, count)
+    .map((s) => s.line);
+};
+
+const momentOf = (l: Line): Answer['moments'][number] => ({ startMs: l.startMs, endMs: l.endMs, text: l.text, speaker: l.speaker, name: l.name });
+
+const retrieved = (question: string, transcript: readonly Line[], note?: string): Answer => {
+  const lines = relevantLines(question, transcript, RETRIEVED).sort((a, b) => a.startMs - b.startMs);
+  return {
+    answer: lines.length ? 'These moments look relevant:' : 'Nothing in the transcript looks related to that question.',
+    moments: lines.map(momentOf),
+    by: 'rules',
+    ...(note ? { note } : {}),
+  };
+};
+
+export const answerPrompt = (question: string, transcript: readonly Line[], seat: string, seatName: string) => {
+  // A long transcript is cut to the lines most like the question, kept in time order.
+  const quoted = transcript.length <= MAX_QUOTED_LINES ? [...transcript] : relevantLines(question, transcript, MAX_QUOTED_LINES).sort((a, b) => a.startMs - b.startMs);
+  return {
+    quoted,
+    system: [
+      'You answer a trainee\'s question about a meeting they rehearsed, from its transcript only. If the transcript does not answer it, say so. Never invent what was not said.',
+      dataRule,
+      'Answer with JSON only, in this format:',
+      '{"answer": "<one to three sentences, to the trainee, as you>", "moments": [{"at": "<m:ss>"}]}',
+      'Cite the moments your answer rests on (at most 4), each at a time shown in brackets in the transcript.',
+    ].join('\n'),
+    prompt: [
+      `The trainee is ${untagged(seatName)} (participant id ${untagged(seat)}).`,
+      `The transcript, times from the start of the session${quoted.length < transcript.length ? ` (the ${quoted.length} lines most related to the question)` : ''}:\n\n${quoted.map(quoteLine).join('\n')}`,
+      `The trainee's question:\n<question>${untagged(question)}</question>`,
+    ].join('\n\n'),
+  };
+};
+
+/** An answer to `question` (cleaned and capped here too) from the transcript: the model's, or the most relevant lines. */
+export const answer = async (question: string, transcript: readonly Line[], seat: string, generator: Generator, signal?: AbortSignal): Promise<Answer> => {
+  const asking = cleanQuestion(question);
+  if (!isVendor(generator)) return retrieved(asking, transcript);
+  const seatName = transcript.find((l) => l.speaker === seat)?.name ?? seat;
+  const { system, prompt, quoted } = answerPrompt(asking, transcript, seat, seatName);
+  const asked = await askForJson(
+    generator,
+    { system, prompt, maxTokens: 500 },
+    (text) => {
+      const parsed = QuestionAnswer.safeParse(jsonIn(text));
+      return parsed.success ? parsed.data : null;
+    },
+    signal,
+  );
+  if (!asked.ok) return retrieved(asking, transcript, `${asked.why}; the most related lines instead`);
+  const cited = new Map<number, Line>();
+  for (const m of asked.value.moments) {
+    const line = lineAt(m.at, quoted);
+    if (line) cited.set(line.startMs, line);
+  }
+  return { answer: cleanText(asked.value.answer), moments: [...cited.values()].sort((a, b) => a.startMs - b.startMs).map(momentOf), by: 'model', vendor: generator.name };
+};
