@@ -16,6 +16,8 @@
  *                                            (text by default; a download otherwise)
  *   GET    /api/sessions/:id/report?format=json|csv   any role of the session: review/report.ts's
  *                                            figures and timeline, as the role may see them (a download with ?format=)
+ *   GET    /api/sessions/:id/replay          any role of the session: its room (formation, contents, seats, avatars)
+ *                                            and its log as the role may see it, for the 3D replay (review/replay.ts)
  *   GET    /api/compare?sessions=<id>,<id>,…   author: 2-8 sessions of one scene side by side (review/compare.ts)
  *   DELETE /api/sessions/:id                 observer or author: end the session
  *   GET    /api/sessions/:id/socket?token=&after=&stream=   the realtime protocol (protocol/messages.ts);
@@ -46,6 +48,7 @@ import { createReportCache } from '../review/cache';
 import { compareOf } from '../review/compare';
 import { reportCsvOf } from '../review/csv';
 import { readLog, reportFor, reportOf } from '../review/report';
+import { replayOf } from '../review/replay';
 import { limitBodies, publicOrigin, securityHeaders } from './security';
 import { joinLinks, listSessions } from './sessions';
 import { transcriptCsvOf, transcriptFormats, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, transcriptVttOf, type TranscriptFormat } from './transcript';
@@ -371,6 +374,16 @@ export const createApp = (options: AppOptions) => {
     if (format === 'csv') return download(c, reportCsvOf(report), 'text/csv; charset=utf-8; header=present', id, 'report.csv');
     // Asked for by name, JSON is an export to save too; without ?format= it is the dashboard's data.
     return c.req.query('format') ? download(c, JSON.stringify(report), 'application/json; charset=utf-8', id, 'report.json') : c.json(report);
+  });
+
+  /** What a 3D replay of the session needs: its room and its log, as the caller may see them (review/replay.ts). */
+  app.get('/api/sessions/:id/replay', authorize(roles), (c) => {
+    const id = c.req.param('id') ?? '';
+    const row = store.session(id);
+    const scene = rooms.get(id)?.scene ?? options.scenes.find((s) => s.id === row?.scene);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    if (!scene) return problem(c, 404, 'unknown-scene', `The scene "${row.scene}" of this session is no longer on this server.`);
+    return c.json(replayOf(id, scene, readLog(store.events(id)), c.get('access')));
   });
 
   /** Sessions of one scene side by side (review/compare.ts): 2 to 8 ids, in the order asked for. */
