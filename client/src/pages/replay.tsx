@@ -18,6 +18,12 @@ import { utteranceAt, utterancesOf } from '../review/series';
 import { nameOf, type RoomView } from '../state/room';
 import { LinkProblemPage } from './link-problem';
 
+type Person = NonNullable<RoomView['snapshot']>['participants'][number];
+/** In the room at the playhead: a persona always, a human once joined and until they left. */
+const here = (p: Person): boolean => p.kind !== 'human' || p.present;
+/** The simulation spoke for this human: a stand-in, or a line of theirs it wrote. */
+const simulated = (view: RoomView, id: string): boolean => view.standIns.includes(id) || view.transcript.some((l) => l.speaker === id && l.source === 'simulated-human');
+
 type Opened =
   | { kind: 'ready'; report: Report; data: ReplayData; recordings: Recordings }
   | { kind: 'problem'; problem: Parameters<typeof LinkProblemPage>[0]['problem']; detail: string | null };
@@ -66,9 +72,9 @@ const Replay = ({ session, token, report, data, recordings, test }: { session: s
         </p>
         <ul className="replay-people" aria-label="Who was in the room">
           {people.map((p) => (
-            <li key={p.id} data-participant={p.id}>
-              <span className={`dot${p.present ? ' here' : ''}`} /> {p.name}
-              {p.kind === 'human' && !p.present && <small>{view.standIns.includes(p.id) ? ' (simulated)' : ' (away)'}</small>}
+            <li key={p.id} data-participant={p.id} data-here={here(p)}>
+              <span className={`dot${here(p) ? ' here' : ''}`} /> {p.name}
+              {p.kind === 'human' && !p.present && <small>{simulated(view, p.id) ? ' (simulated)' : ' (not here)'}</small>}
             </li>
           ))}
         </ul>
