@@ -172,8 +172,8 @@ describe('playback in the review', () => {
     await page.getByRole('button', { name: 'Play' }).click();
     await expect.poll(() => page.locator(`.review-transcript li[data-utterance="${missing}"] [data-no-recording]`).count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('button', { name: 'Pause' }).click();
-    await page.locator('.timeline').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${artifacts}review-playback.png` });
+    await page.locator(`.review-transcript li[data-utterance="${missing}"]`).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${artifacts}review-playback.png`, fullPage: true });
     // "Watch in 3D" opens the replay at the playhead.
     const href = (await page.locator('[data-replay]').getAttribute('href'))!;
     expect(href).toMatch(new RegExp(`^/replay/${ran.id}\\?token=.+&t=\\d+`));
@@ -204,6 +204,10 @@ describe('the 3D replay', () => {
     expect(await replayHandle(page, (r) => r.view().floor.speaker)).toBe(line.participant);
     await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await page.locator('.replay-line').getAttribute('data-speaking')).toBe(line.participant);
+    // The personas are in the room; the humans' seats were simulated (stand-ins), never joined.
+    const personas = report.participants.filter((p) => p.kind === 'ai').map((p) => p.id);
+    expect(await page.locator('.replay-people li[data-here="true"]').evaluateAll((items) => items.map((li) => li.getAttribute('data-participant')))).toEqual(personas);
+    expect(await page.locator('.replay-people li[data-here="false"]').first().innerText()).toMatch(/\(simulated\)/);
     await page.screenshot({ path: `${artifacts}replay.png` });
 
     await page.getByRole('button', { name: 'Play' }).click();

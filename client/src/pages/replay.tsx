@@ -21,8 +21,8 @@ import { LinkProblemPage } from './link-problem';
 type Person = NonNullable<RoomView['snapshot']>['participants'][number];
 /** In the room at the playhead: a persona always, a human once joined and until they left. */
 const here = (p: Person): boolean => p.kind !== 'human' || p.present;
-/** The simulation spoke for this human: a stand-in, or a line of theirs it wrote. */
-const simulated = (view: RoomView, id: string): boolean => view.standIns.includes(id) || view.transcript.some((l) => l.speaker === id && l.source === 'simulated-human');
+/** Humans the simulation spoke for at some point of the session (stand-ins from its start leave no other trace). */
+const simulatedIn = (data: ReplayData): Set<string> => new Set(data.events.flatMap((e) => (e.type === 'utterance' && e.source === 'simulated-human' ? [e.speaker] : [])));
 
 type Opened =
   | { kind: 'ready'; report: Report; data: ReplayData; recordings: Recordings }
@@ -61,6 +61,7 @@ const Replay = ({ session, token, report, data, recordings, test }: { session: s
   const line = utteranceAt(utterances, ms);
   const review = `/review/${encodeURIComponent(session)}?token=${encodeURIComponent(token)}&t=${Math.round(ms)}${test ? '&test=1' : ''}`;
   const people = view.snapshot?.participants ?? [];
+  const simulated = useMemo(() => simulatedIn(data), [data]);
 
   return (
     <main className="room replay" data-page="replay">
@@ -74,7 +75,7 @@ const Replay = ({ session, token, report, data, recordings, test }: { session: s
           {people.map((p) => (
             <li key={p.id} data-participant={p.id} data-here={here(p)}>
               <span className={`dot${here(p) ? ' here' : ''}`} /> {p.name}
-              {p.kind === 'human' && !p.present && <small>{simulated(view, p.id) ? ' (simulated)' : ' (not here)'}</small>}
+              {p.kind === 'human' && !p.present && <small>{view.standIns.includes(p.id) || simulated.has(p.id) ? ' (simulated)' : ' (not here)'}</small>}
             </li>
           ))}
         </ul>

@@ -9,7 +9,7 @@
  */
 import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type * as THREE from 'three';
 import { attend, headOf, speakerOf } from '../room/attention';
 import type { RoomStats } from '../room/test-handle';
@@ -56,7 +56,8 @@ interface Props {
   test: boolean;
 }
 
-export const Replay3D = ({ view, replay, player, onView, recordings, test }: Props) => {
+// Memoised: the page re-renders as the playhead moves, the room only when the view at it changes.
+export const Replay3D = memo(function Replay3D({ view, replay, player, onView, recordings, test }: Props) {
   const snapshot = view.snapshot;
   const participants = snapshot?.participants ?? [];
   const formation = snapshot?.scene.formation ?? 'table';
@@ -105,7 +106,7 @@ export const Replay3D = ({ view, replay, player, onView, recordings, test }: Pro
       <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
     </Canvas>
   );
-};
+});
 
 /** Drives every avatar once a frame from the room at the playhead and the recordings' cues. */
 const Animate = ({
