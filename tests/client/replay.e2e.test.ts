@@ -182,7 +182,8 @@ describe('playback in the review', () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.locator(`.review-transcript li[data-utterance="${missing}"]`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${artifacts}review-playback.png`, fullPage: true });
-    await page.locator('.timeline').scrollIntoViewIfNeeded();
+    // The controls, the timeline and the top of the transcript with the marked line.
+    await page.locator('.timeline-card').evaluate((card) => card.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: `${artifacts}review-playback-top.png` });
     // "Watch in 3D" opens the replay at the playhead.
     const href = (await page.locator('[data-replay]').getAttribute('href'))!;

@@ -9,9 +9,9 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ReplayData } from '../../../server/review/replay';
 import type { Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
-import { PlayerControls, usePlayhead } from '../review/controls';
+import { PlayerControls, usePlayer, usePlayhead } from '../review/controls';
 import { openRecordings, openReplay, openReport } from '../review/load';
-import { createPlayer, type Recordings } from '../review/player';
+import type { Recordings } from '../review/player';
 import { createReplay } from '../review/replay';
 import { Replay3D } from '../review/replay3d';
 import { utteranceAt, utterancesOf } from '../review/series';
@@ -48,13 +48,9 @@ export const ReplayPage = ({ session, token, test }: { session: string; token: s
 const Replay = ({ session, token, report, data, recordings, test }: { session: string; token: string; report: Report; data: ReplayData; recordings: Recordings; test: boolean }) => {
   const claims = readToken(token);
   const replay = useMemo(() => createReplay(data, report, { participant: claims?.participant ?? null, role: claims?.role ?? 'observer' }), [data, report]); // eslint-disable-line react-hooks/exhaustive-deps
-  const player = useMemo(() => {
-    const made = createPlayer({ recordings, durationMs: report.durationMs, token });
-    const t = Number(new URLSearchParams(location.search).get('t'));
-    if (Number.isFinite(t) && t > 0) made.seek(t);
-    return made;
-  }, [recordings, report, token]);
-  useEffect(() => () => player.close(), [player]);
+  // `&t=<ms>` (the review's playhead): the replay starts there.
+  const t = Number(new URLSearchParams(location.search).get('t'));
+  const player = usePlayer(recordings, report.durationMs, token, Number.isFinite(t) && t > 0 ? t : 0);
   const ms = usePlayhead(player);
   const [view, setView] = useState<RoomView>(() => replay.at(player.position()));
   const utterances = useMemo(() => utterancesOf(report), [report]);

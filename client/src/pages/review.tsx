@@ -14,10 +14,10 @@ import type { Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
 import { Analytics, TimeCharts } from '../review/charts';
 import { Figures } from '../review/figures';
-import { PlayerControls, usePlayhead } from '../review/controls';
+import { PlayerControls, usePlayer, usePlayhead } from '../review/controls';
 import { download, exportsOf, openRecordings, openReport, type Export, type OpenedReport } from '../review/load';
 import { People } from '../review/people';
-import { createPlayer, type Player, type Recordings } from '../review/player';
+import type { Recordings } from '../review/player';
 import { utteranceAt, utterancesOf } from '../review/series';
 import { Timeline, type TimelineHandle } from '../review/timeline';
 import { Transcript } from '../review/transcript';
@@ -64,7 +64,7 @@ const Review = ({ session, token, report, recordings, test }: { session: string;
   // `&t=<ms>` (a debrief's link to a moment): the playhead there, and the utterance nearest it selected.
   const start = useMemo(() => startAt(new URLSearchParams(location.search).get('t'), utterances), [utterances]);
   const [selected, setSelected] = useState<string | null>(start?.utterance ?? null);
-  const player = usePlayer(report, recordings, token, start?.ms ?? 0);
+  const player = usePlayer(recordings, report.durationMs, token, start?.ms ?? 0);
   const playheadMs = usePlayhead(player);
   const select = useCallback(
     (id: string) => {
@@ -156,17 +156,6 @@ const Review = ({ session, token, report, recordings, test }: { session: string;
       )}
     </main>
   );
-};
-
-/** The session's player, from `startMs`; closed with the page. */
-const usePlayer = (report: Report, recordings: Recordings, token: string, startMs: number): Player => {
-  const player = useMemo(() => {
-    const made = createPlayer({ recordings, durationMs: report.durationMs, token });
-    made.seek(startMs);
-    return made;
-  }, [report, recordings, token]); // eslint-disable-line react-hooks/exhaustive-deps
-  useEffect(() => () => player.close(), [player]);
-  return player;
 };
 
 /** The moment a `t` parameter names (milliseconds from the start) and the utterance nearest it, or null for none or nonsense. */

@@ -1,19 +1,32 @@
 /**
  * The playback controls of the review and the replay: play or pause from the playhead, 1× or 2×,
- * a scrub bar, and the time; and `usePlayhead`, the player's position as React state (ten times a
- * second while it plays, at once on a seek), so only what shows the playhead follows it.
+ * a scrub bar, and the time; `usePlayer`, a page's player, closed with the page; and `usePlayhead`,
+ * the player's position as React state (ten times a second while it plays, at once on a seek), so
+ * only what shows the playhead follows it.
  *
  * ```tsx
+ * const player = usePlayer(recordings, report.durationMs, token, startMs);
  * const ms = usePlayhead(player);
  * <PlayerControls player={player} ms={ms} />
  * ```
  */
-import { useEffect, useState } from 'react';
-import type { Player, Rate } from './player';
+import { useEffect, useMemo, useState } from 'react';
+import { createPlayer, type Player, type Rate, type Recordings } from './player';
 import { clock } from './series';
 
 /** How often the page follows a playing playhead (the 3D replay reads it every frame instead). */
 const FOLLOW_MS = 100;
+
+/** The page's player of `recordings`, its playhead at `startMs`; closed when the page goes. */
+export const usePlayer = (recordings: Recordings, durationMs: number, token: string, startMs: number): Player => {
+  const player = useMemo(() => {
+    const made = createPlayer({ recordings, durationMs, token });
+    made.seek(startMs);
+    return made;
+  }, [recordings, durationMs, token]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => () => player.close(), [player]);
+  return player;
+};
 
 export const usePlayhead = (player: Player): number => {
   const [ms, setMs] = useState(() => player.position());

@@ -110,8 +110,6 @@ export interface Player {
   setRate(rate: Rate): void;
   /** The participant's mouth at the playhead, from their recording's cues; null when none sounds. */
   visemes(participant: string): VisemeWeights | null;
-  /** Whose recording sounds at the playhead (missing files included: the line is still spoken, silently). */
-  speaking(): string | null;
   /** The utterance has no recording to play: none listed, listed missing, or its file would not load. */
   unrecorded(utterance: string): boolean;
   /** How many clips have been started on the audio clock so far. */
@@ -203,6 +201,16 @@ export const createPlayer = (options: PlayerOptions): Player => {
     sources.clear();
   };
 
+  const pause = () => {
+    if (!playing) return;
+    reanchor();
+    playing = false;
+    if (pump) clearInterval(pump);
+    pump = null;
+    stopAll();
+    changed();
+  };
+
   /** Starts the clips the playhead reaches soon, fetching them first; stops at the end. */
   const schedule = () => {
     if (!playing) return;
@@ -228,15 +236,6 @@ export const createPlayer = (options: PlayerOptions): Player => {
     }
   };
 
-  function pause() {
-    if (!playing) return;
-    reanchor();
-    playing = false;
-    if (pump) clearInterval(pump);
-    pump = null;
-    stopAll();
-    changed();
-  }
 
   /** A new run from the anchor just set: what was scheduled goes, what is due comes. */
   const restart = () => {
@@ -289,7 +288,6 @@ export const createPlayer = (options: PlayerOptions): Player => {
       const r = activeAt(recordings, ms, participant);
       return r && !failed.has(r.utterance) ? lipSync.weightsAt(r.utterance, ms - r.startMs) : null;
     },
-    speaking: () => activeAt(recordings, position())?.participant ?? null,
     unrecorded: (utterance) => !listed.has(utterance) || failed.has(utterance),
     scheduled: () => started,
     subscribe(listener) {
