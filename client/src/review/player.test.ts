@@ -105,13 +105,13 @@ describe('the player', () => {
     player = null;
   });
 
-  const setUp = (recordings: Recording[], missing: string[] = []) => {
+  const setUp = (recordings: Recording[], missing: string[] = [], durationMs = 10_000) => {
     const { audio, started } = fakeAudio();
     const asked: string[] = [];
     let page = 0;
     player = createPlayer({
       recordings: { recordings, missing },
-      durationMs: 10_000,
+      durationMs,
       token: 'tok en',
       audio: () => audio,
       now: () => page,
@@ -183,6 +183,24 @@ describe('the player', () => {
     await vi.waitFor(() => expect(started).toHaveLength(2));
     expect(started[0]!.stopped).toBe(true);
     expect(started[1]).toMatchObject({ offset: 0.5 });
+  });
+
+  it('keeps only the latest decoded clips: one sought back to is fetched again', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => clip(`u${i}`, 'nora', i * 1000, 100));
+    const { player, started, asked } = setUp(many, [], 40_000);
+    const fetched = (n: number) => asked.filter((url) => url.includes(`/u${n}.wav?`)).length;
+    player.play();
+    for (let i = 0; i < 40; i++) {
+      player.seek(i * 1000);
+      await vi.waitFor(() => expect(fetched(i)).toBe(1));
+    }
+    player.seek(0);
+    await vi.waitFor(() => expect(fetched(0)).toBe(2));
+    // The latest are still decoded: sought back to, they play without being fetched again.
+    const before = started.length;
+    player.seek(39_000);
+    await vi.waitFor(() => expect(started.length).toBeGreaterThan(before));
+    expect(fetched(39)).toBe(1);
   });
 
   it('keeps time on the page clock when the audio never starts, and stops at the end', () => {

@@ -3,9 +3,9 @@
  * the review's playhead and the 3D replay, independent of React. It runs on the AudioContext's
  * clock while sound plays (else on the page's), schedules every recording that overlaps the
  * playhead as an AudioBufferSourceNode (started part-way in when the playhead is inside it;
- * `playbackRate` 2 at 2×), fetches and decodes each WAV only when it is about to play and keeps it,
- * and passes over recordings whose file is missing: their time goes by in silence. The speaker's
- * mouth follows the recording's viseme cues (audio/lipsync.ts, as in the live room).
+ * `playbackRate` 2 at 2×), fetches and decodes each WAV only when it is about to play and keeps
+ * the latest ones, and passes over recordings whose file is missing: their time goes by in silence.
+ * The speaker's mouth follows the recording's viseme cues (audio/lipsync.ts, as in the live room).
  *
  * ```ts
  * const player = createPlayer({ recordings, durationMs: report.durationMs, token });
@@ -68,6 +68,11 @@ export interface Anchor {
 const AHEAD_MS = 4000;
 /** How often the schedule is looked at while playing (ms of page time). */
 const PUMP_MS = 250;
+/**
+ * Decoded clips kept at most: decoded audio is large (48 kHz float, about 11 MB a minute), so a
+ * long session played through keeps only its latest clips; one sought back to is fetched again.
+ */
+const KEPT_BUFFERS = 24;
 
 /** The session's time at clock time `now` (s). */
 export const positionAt = (anchor: Anchor, rate: Rate, now: number): number => anchor.ms + (now - anchor.at) * 1000 * rate;
@@ -184,6 +189,13 @@ export const createPlayer = (options: PlayerOptions): Player => {
           return null;
         });
       buffers.set(r.utterance, buffer);
+      // A Map keeps insertion order: the first keys are the oldest loads. Clips due now stay.
+      const now = position();
+      const due = new Set(overlapping(recordings, now, now + AHEAD_MS * rate).map((d) => d.utterance));
+      for (const old of buffers.keys()) {
+        if (buffers.size <= KEPT_BUFFERS) break;
+        if (!due.has(old) && !sources.has(old)) buffers.delete(old);
+      }
     }
     return buffer;
   };
