@@ -80,7 +80,12 @@ const Review = ({ session, token, report, recordings, test }: { session: string;
     if (line) setSelected(line.utterance);
   }, [player, utterances, playheadMs]);
   // Scrolling the transcript moves the playhead, unless playback moves it (and scrolls the transcript).
-  const scrolledTo = useCallback((ms: number) => void (player.playing() || player.seek(ms)), [player]);
+  const scrolledTo = useCallback(
+    (ms: number) => {
+      if (!player.playing()) player.seek(ms);
+    },
+    [player],
+  );
   useEffect(() => {
     if (!test) return;
     window.__playback = {

@@ -3,8 +3,8 @@
  * fetched with the token from the review link, or why it cannot be shown (the same problems as a
  * room link: net/sessions.ts says which); the session's recorded speech (`GET /api/sessions/:id/recordings`,
  * review/player.ts plays it); the room and log of its 3D replay (`GET /api/sessions/:id/replay`);
- * and the session's exports, saved as files. The exports
- * need the Authorization header, so they are fetched and handed to the browser as a Blob.
+ * and the session's exports, saved as files. The exports need the Authorization header, so they
+ * are fetched and handed to the browser as a Blob.
  *
  * ```ts
  * const opened = await openReport(id, token);
@@ -14,8 +14,8 @@
 import type { ReplayData } from '../../../server/review/replay';
 import type { Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
-import type { Recordings } from './player';
 import { readSessionResponse, type LinkProblem } from '../net/sessions';
+import type { Recordings } from './player';
 
 export type OpenedReport = { kind: 'report'; report: Report } | { kind: 'problem'; problem: LinkProblem; detail: string | null };
 
