@@ -1,6 +1,6 @@
 /**
  * The client's entry: `/room/<session>?token=…` opens a session's room (its brief first),
- * `/review/<session>?token=…` its review, `/debrief/<session>?token=…` a trainee's debrief, `/sessions` the instructors' sessions page, `/compare?sessions=<ids>` sessions side by side, `/` the home page (scenes, and creating a session
+ * `/review/<session>?token=…` its review, `/replay/<session>?token=…` its 3D replay, `/debrief/<session>?token=…` a trainee's debrief, `/sessions` the instructors' sessions page, `/compare?sessions=<ids>` sessions side by side, `/` the home page (scenes, and creating a session
  * with the admin token). An error while rendering shows
  * a page that says so (ui/error-boundary.tsx), never a blank one.
  */
@@ -14,11 +14,14 @@ import { ErrorBoundary } from './ui/error-boundary';
 
 // The review and its charts (ECharts) load only when a review is opened, not with every room.
 const ReviewPage = lazy(() => import('./pages/review').then((m) => ({ default: m.ReviewPage })));
+// The replay's 3D room comes with the room page; its own code loads only when a replay is opened.
+const ReplayPage = lazy(() => import('./pages/replay').then((m) => ({ default: m.ReplayPage })));
 const DebriefPage = lazy(() => import('./pages/debrief').then((m) => ({ default: m.DebriefPage })));
 const ComparePage = lazy(() => import('./pages/compare').then((m) => ({ default: m.ComparePage })));
 const room = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
 const review = /^\/review\/([^/]+)\/?$/.exec(location.pathname);
 const debrief = /^\/debrief\/([^/]+)\/?$/.exec(location.pathname);
+const replay = /^\/replay\/([^/]+)\/?$/.exec(location.pathname);
 const params = new URLSearchParams(location.search);
 
 createRoot(document.getElementById('root')!).render(
@@ -28,6 +31,10 @@ createRoot(document.getElementById('root')!).render(
     ) : review ? (
       <Suspense fallback={<main className="page">Opening the review…</main>}>
         <ReviewPage session={decodeURIComponent(review[1]!)} token={params.get('token') ?? ''} test={params.get('test') === '1'} />
+      </Suspense>
+    ) : replay ? (
+      <Suspense fallback={<main className="page">Opening the replay…</main>}>
+        <ReplayPage session={decodeURIComponent(replay[1]!)} token={params.get('token') ?? ''} test={params.get('test') === '1'} />
       </Suspense>
     ) : debrief ? (
       <Suspense fallback={<main className="page">Opening your debrief…</main>}>

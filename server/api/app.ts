@@ -21,6 +21,8 @@
  *                                            for the utterances the role may see (recordings/list.ts)
  *   GET    /api/sessions/:id/recordings/:utterance.wav   any role of the session (?token= works): audio/wav;
  *                                            404 { error, message } when there is none or it is gone
+ *   GET    /api/sessions/:id/replay          any role of the session: its room (formation, contents, seats, avatars)
+ *                                            and its log as the role may see it, for the 3D replay (review/replay.ts)
  *   GET    /api/compare?sessions=<id>,<id>,…   author: 2-8 sessions of one scene side by side (review/compare.ts)
  *   GET    /api/sessions/:id/feedback?seat=  any role of the session: written feedback for a seat (review-routes.ts)
  *   POST   /api/sessions/:id/ask            any role of the session: { seat?, question } answered from the transcript
@@ -59,6 +61,7 @@ import { readLog, reportFor, reportOf } from '../review/report';
 import { recordingListOf } from '../recordings/list';
 import { isRecordingId, type RecordingStore } from '../recordings/store';
 import { mountReviewRoutes, type ReviewOptions } from './review-routes';
+import { replayOf } from '../review/replay';
 import { limitBodies, publicOrigin, securityHeaders } from './security';
 import { joinLinks, listSessions } from './sessions';
 import { transcriptCsvOf, transcriptFormats, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, transcriptVttOf, type TranscriptFormat } from './transcript';
@@ -397,6 +400,16 @@ export const createApp = (options: AppOptions) => {
     if (format === 'csv') return download(c, reportCsvOf(report), 'text/csv; charset=utf-8; header=present', id, 'report.csv');
     // Asked for by name, JSON is an export to save too; without ?format= it is the dashboard's data.
     return c.req.query('format') ? download(c, JSON.stringify(report), 'application/json; charset=utf-8', id, 'report.json') : c.json(report);
+  });
+
+  /** What a 3D replay of the session needs: its room and its log, as the caller may see them (review/replay.ts). */
+  app.get('/api/sessions/:id/replay', authorize(roles), (c) => {
+    const id = c.req.param('id') ?? '';
+    const row = store.session(id);
+    const scene = rooms.get(id)?.scene ?? options.scenes.find((s) => s.id === row?.scene);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    if (!scene) return problem(c, 404, 'unknown-scene', `The scene "${row.scene}" of this session is no longer on this server.`);
+    return c.json(replayOf(id, scene, readLog(store.events(id)), c.get('access')));
   });
 
   /** Sessions of one scene side by side (review/compare.ts): 2 to 8 ids, in the order asked for. */

@@ -1,7 +1,7 @@
 /**
  * The files the browser loads from the session server, and nothing else: the avatars
  * (`/avatars/<name>.glb` and the `.json` files beside them: manifest, custom), and the built client
- * (dist/client, which holds public/ too) with its pages (`/room/<id>`, `/review/<id>`, `/sessions`, `/compare`) answered by the
+ * (dist/client, which holds public/ too) with its pages (`/room/<id>`, `/review/<id>`, `/replay/<id>`, `/sessions`, `/compare`) answered by the
  * client's index.html. Sources never leave: not the avatar generator under avatars/generator/, not
  * client/. Returns false when the client is not built.
  */
@@ -18,6 +18,6 @@ export const serveClient = (app: Hono<any>, root = '.'): boolean => {
   if (!existsSync(join(client, 'index.html'))) return false;
   app.use('/*', serveStatic({ root: client }));
   // The client's own pages: a session's room, its review, the instructors' sessions page.
-  for (const page of ['/room/*', '/review/*', '/debrief/*', '/sessions', '/compare']) app.get(page, serveStatic({ path: join(client, 'index.html') }));
+  for (const page of ['/room/*', '/review/*', '/replay/*', '/debrief/*', '/sessions', '/compare']) app.get(page, serveStatic({ path: join(client, 'index.html') }));
   return true;
 };

@@ -1,7 +1,10 @@
 /**
  * A session's review, `/review/<session>?token=…` (issue 17, the verification stage): its headline
  * figures, the timeline with a lane per participant and the transcript in step with it, the
- * analytics charts, each participant's figures and the exports. Any role of the session may open
+ * analytics charts, each participant's figures and the exports, and playback of the recorded speech
+ * from the playhead at 1× or 2× (review/player.ts: the playhead, the transcript and the timeline
+ * move with it; lines without a recording are marked and pass in silence), with a link to watch the
+ * same moment in 3D (/replay). Any role of the session may open
  * it; a participant's report leaves out what only instructors see (server/review/report.ts). A link
  * that does not work gets the room links' problem page; a session where nobody spoke yet, an empty
  * state.
@@ -11,9 +14,11 @@ import type { Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
 import { Analytics, TimeCharts } from '../review/charts';
 import { Figures } from '../review/figures';
-import { download, exportsOf, openReport, type Export, type OpenedReport } from '../review/load';
+import { PlayerControls, usePlayer, usePlayhead } from '../review/controls';
+import { download, exportsOf, openRecordings, openReport, type Export, type OpenedReport } from '../review/load';
 import { People } from '../review/people';
-import { utterancesOf } from '../review/series';
+import type { Recordings } from '../review/player';
+import { utteranceAt, utterancesOf } from '../review/series';
 import { Timeline, type TimelineHandle } from '../review/timeline';
 import { Transcript } from '../review/transcript';
 import { LinkProblemPage } from './link-problem';
@@ -25,31 +30,83 @@ const endings: Record<NonNullable<Report['endReason']>, string> = {
   aborted: 'cut short: the server stopped',
 };
 
+/** What browser tests read of the playback (`window.__playback` with ?test=1). */
+export interface PlaybackHandle {
+  position(): number;
+  playing(): boolean;
+  rate(): number;
+  /** Recordings listed by the server, and clips started on the audio clock so far. */
+  recordings: number;
+  scheduled(): number;
+  unrecorded(utterance: string): boolean;
+}
+
+declare global {
+  interface Window {
+    __playback?: PlaybackHandle;
+  }
+}
+
 export const ReviewPage = ({ session, token, test }: { session: string; token: string; test: boolean }) => {
-  const [opened, setOpened] = useState<OpenedReport | null>(null);
+  const [opened, setOpened] = useState<{ report: OpenedReport; recordings: Recordings } | null>(null);
   useEffect(() => {
-    void openReport(session, token).then(setOpened);
+    void Promise.all([openReport(session, token), openRecordings(session, token)]).then(([report, recordings]) => setOpened({ report, recordings }));
   }, [session, token]);
   if (!opened) return <main className="page">Opening the review…</main>;
-  if (opened.kind === 'problem') return <LinkProblemPage problem={opened.problem} detail={opened.detail} />;
-  return <Review session={session} token={token} report={opened.report} test={test} />;
+  if (opened.report.kind === 'problem') return <LinkProblemPage problem={opened.report.problem} detail={opened.report.detail} />;
+  return <Review session={session} token={token} report={opened.report.report} recordings={opened.recordings} test={test} />;
 };
 
-const Review = ({ session, token, report, test }: { session: string; token: string; report: Report; test: boolean }) => {
+const Review = ({ session, token, report, recordings, test }: { session: string; token: string; report: Report; recordings: Recordings; test: boolean }) => {
   const claims = readToken(token);
   const you = claims?.role === 'participant' ? claims.participant : null;
   const utterances = useMemo(() => utterancesOf(report), [report]);
   // `&t=<ms>` (a debrief's link to a moment): the playhead there, and the utterance nearest it selected.
   const start = useMemo(() => startAt(new URLSearchParams(location.search).get('t'), utterances), [utterances]);
   const [selected, setSelected] = useState<string | null>(start?.utterance ?? null);
-  const [playheadMs, setPlayheadMs] = useState(start?.ms ?? 0);
+  const player = usePlayer(recordings, report.durationMs, token, start?.ms ?? 0);
+  const playheadMs = usePlayhead(player);
   const select = useCallback(
     (id: string) => {
       setSelected(id);
-      setPlayheadMs(utterances.find((u) => u.utterance === id)?.startMs ?? 0);
+      player.seek(utterances.find((u) => u.utterance === id)?.startMs ?? 0);
     },
-    [utterances],
+    [utterances, player],
   );
+  // While it plays, the line being spoken is the selected one (and the transcript scrolls to it).
+  useEffect(() => {
+    if (!player.playing()) return;
+    const line = utteranceAt(utterances, playheadMs);
+    if (line) setSelected(line.utterance);
+  }, [player, utterances, playheadMs]);
+  // Scrolling the transcript moves the playhead, unless playback moves it (and scrolls the transcript).
+  const scrolledTo = useCallback(
+    (ms: number) => {
+      if (!player.playing()) player.seek(ms);
+    },
+    [player],
+  );
+  useEffect(() => {
+    if (!test) return;
+    window.__playback = {
+      position: () => player.position(),
+      playing: () => player.playing(),
+      rate: () => player.rate(),
+      recordings: recordings.recordings.length,
+      scheduled: () => player.scheduled(),
+      unrecorded: (utterance) => player.unrecorded(utterance),
+    };
+    return () => void delete window.__playback;
+  }, [test, player, recordings]);
+  // Lines are marked "no recording" when the session has recordings at all; without any, one note says so.
+  const recorded = recordings.recordings.length > 0;
+  const unrecorded = recorded ? (utterance: string) => player.unrecorded(utterance) : undefined;
+  // The rest of the page does not follow the playhead: made once per report, not re-rendered as it moves.
+  const people = useMemo(() => <People report={report} you={you} />, [report, you]);
+  const figures = useMemo(() => <Figures report={report} />, [report]);
+  const timeCharts = useMemo(() => <TimeCharts report={report} />, [report]);
+  const analytics = useMemo(() => <Analytics report={report} />, [report]);
+  const replay = `/replay/${encodeURIComponent(session)}?token=${encodeURIComponent(token)}&t=${Math.round(playheadMs)}${test ? '&test=1' : ''}`;
   const handle = useCallback(
     (timeline: TimelineHandle) => {
       if (test) (window as { __review?: TimelineHandle }).__review = timeline;
@@ -72,7 +129,7 @@ const Review = ({ session, token, report, test }: { session: string; token: stri
         </div>
         <Exports session={session} token={token} />
       </header>
-      <Figures report={report} />
+      {figures}
       {empty ? (
         <section className="card empty-state" data-empty>
           <h2>Nobody has spoken in this session yet</h2>
@@ -82,22 +139,24 @@ const Review = ({ session, token, report, test }: { session: string; token: stri
         <>
           <section className="card timeline-card">
             <h2>Timeline</h2>
-            <p className="note">Click a bar to find its line in the transcript; zoom with the slider or the mouse wheel.</p>
+            <p className="note">Click a bar to find its line in the transcript; zoom with the slider or the mouse wheel. Play from the playhead to hear the session.</p>
+            <div className="playback">
+              <PlayerControls player={player} ms={playheadMs} note={recorded ? undefined : 'No recorded speech in this session: playback runs in silence.'} />
+              <a className="button watch" href={replay} data-replay>
+                Watch in 3D
+              </a>
+            </div>
             <Timeline report={report} playheadMs={playheadMs} selected={selected} onSelect={select} handle={handle} />
           </section>
           <div className="review-grid">
             <section className="card transcript-card">
               <h2>Transcript</h2>
-              <Transcript report={report} selected={selected} onSelect={select} onScrollTo={setPlayheadMs} />
+              <Transcript report={report} selected={selected} onSelect={select} onScrollTo={scrolledTo} unrecorded={unrecorded} />
             </section>
-            <div className="review-stack">
-              <TimeCharts report={report} />
-            </div>
+            <div className="review-stack">{timeCharts}</div>
           </div>
-          <div className="review-row">
-            <Analytics report={report} />
-          </div>
-          <People report={report} you={you} />
+          <div className="review-row">{analytics}</div>
+          {people}
         </>
       )}
     </main>

@@ -1,17 +1,21 @@
 /**
  * The dashboard's data: a session's report (`GET /api/sessions/:id/report`, server/review/report.ts)
  * fetched with the token from the review link, or why it cannot be shown (the same problems as a
- * room link: net/sessions.ts says which); and the session's exports, saved as files. The exports
- * need the Authorization header, so they are fetched and handed to the browser as a Blob.
+ * room link: net/sessions.ts says which); the session's recorded speech (`GET /api/sessions/:id/recordings`,
+ * review/player.ts plays it); the room and log of its 3D replay (`GET /api/sessions/:id/replay`);
+ * and the session's exports, saved as files. The exports need the Authorization header, so they
+ * are fetched and handed to the browser as a Blob.
  *
  * ```ts
  * const opened = await openReport(id, token);
  * if (opened.kind === 'report') draw(opened.report);
  * ```
  */
+import type { ReplayData } from '../../../server/review/replay';
 import type { Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
 import { readSessionResponse, type LinkProblem } from '../net/sessions';
+import type { Recordings } from './player';
 
 export type OpenedReport = { kind: 'report'; report: Report } | { kind: 'problem'; problem: LinkProblem; detail: string | null };
 
@@ -36,6 +40,35 @@ export const openReport = async (session: string, token: string, now = Date.now(
   const claims = readToken(token);
   const link = readSessionResponse(response.status, body, claims !== null && claims.exp <= now);
   return link.kind === 'problem' ? link : { kind: 'problem', problem: 'unexpected', detail: `HTTP ${response.status}` };
+};
+
+const noRecordings = (): Recordings => ({ recordings: [], missing: [] });
+
+/**
+ * The session's recordings. None is not an error: a session recorded before recordings were kept,
+ * one without speech, or a server that does not keep them (404) plays in silence.
+ */
+export const openRecordings = async (session: string, token: string): Promise<Recordings> => {
+  try {
+    const response = await fetch(`/api/sessions/${encodeURIComponent(session)}/recordings`, { headers: { authorization: `Bearer ${token}` } });
+    if (!response.ok) return noRecordings();
+    const body = (await response.json()) as Partial<Recordings> | null;
+    return Array.isArray(body?.recordings) ? { recordings: body.recordings, missing: Array.isArray(body.missing) ? body.missing : [] } : noRecordings();
+  } catch {
+    return noRecordings();
+  }
+};
+
+/** The room and the log for the 3D replay, or the server's words for why not (asked after the report, with the same token). */
+export const openReplay = async (session: string, token: string): Promise<{ kind: 'replay'; data: ReplayData } | { kind: 'problem'; detail: string }> => {
+  try {
+    const response = await fetch(`/api/sessions/${encodeURIComponent(session)}/replay`, { headers: { authorization: `Bearer ${token}` } });
+    const body = (await response.json().catch(() => null)) as (ReplayData & { message?: string }) | null;
+    if (response.ok && body && Array.isArray(body.events) && Array.isArray(body.participants) && body.scene) return { kind: 'replay', data: body };
+    return { kind: 'problem', detail: body?.message ?? `HTTP ${response.status}` };
+  } catch (error) {
+    return { kind: 'problem', detail: (error as Error).message };
+  }
 };
 
 export interface Export {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantReport, Report, TimelineItem } from '../../../server/review/report';
 import { quietParticipant } from '../../../tests/fixtures/participant-report';
-import { clock, cumulativeSpeaking, lanesOf, paceOf, windowFor } from './series';
+import { clock, cumulativeSpeaking, lanesOf, paceOf, utteranceAt, windowFor } from './series';
 
 const person = (id: string): ParticipantReport => quietParticipant(id, { name: id.toUpperCase() });
 
@@ -68,5 +68,15 @@ describe("the review's series", () => {
   it('writes times as m:ss, with hours when there are any', () => {
     expect(clock(754_000)).toBe('12:34');
     expect(clock(3_723_000)).toBe('1:02:03');
+  });
+});
+
+describe('the utterance under the playhead', () => {
+  const lines = [said('a', 0, 1000, 2), said('b', 900, 2000, 2), said('a', 3000, 4000, 2)];
+  it('is the latest to start of those running, and none between lines', () => {
+    expect(utteranceAt(lines, 500)?.utterance).toBe('u0');
+    expect(utteranceAt(lines, 950)?.utterance).toBe('u900');
+    expect(utteranceAt(lines, 2500)).toBeNull();
+    expect(utteranceAt(lines, 4000)).toBeNull();
   });
 });

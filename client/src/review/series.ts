@@ -34,6 +34,13 @@ export const lanesOf = (report: Report): Lane[] => {
 export const utterancesOf = (report: Report): (TimelineItem & { utterance: string })[] =>
   report.timeline.filter((item): item is TimelineItem & { utterance: string } => item.kind === 'utterance' && item.utterance !== undefined);
 
+/** The utterance under the playhead: of those running at `ms`, the latest to start; null between lines. */
+export const utteranceAt = <U extends { startMs: number; endMs: number }>(utterances: readonly U[], ms: number): U | null => {
+  let found: U | null = null;
+  for (const u of utterances) if (u.startMs <= ms && ms < u.endMs && (!found || u.startMs >= found.startMs)) found = u;
+  return found;
+};
+
 /** Each participant's speaking time so far, in seconds: a point where each utterance starts and where it ends. */
 export const cumulativeSpeaking = (report: Report): Map<string, [number, number][]> => {
   const lines = new Map<string, [number, number][]>(report.participants.map((p) => [p.id, [[0, 0]]]));

@@ -2,7 +2,8 @@
  * The transcript beside the timeline: every utterance with its time, speaker and addressee, and
  * what the report says of it (a question, cut off, a breakdown). The selected line is highlighted
  * and scrolled into view; clicking a line selects it, and scrolling moves the playhead to the
- * selected line while it is in view, else to the first line in view.
+ * selected line while it is in view, else to the first line in view. A line with no recording to
+ * play says so, quietly.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import type { Report } from '../../../server/review/report';
@@ -13,12 +14,14 @@ interface Props {
   selected: string | null;
   onSelect: (utterance: string) => void;
   onScrollTo: (ms: number) => void;
+  /** The line has no recording (absent: the session has none at all, and no line is marked). */
+  unrecorded?: ((utterance: string) => boolean) | undefined;
 }
 
 /** Where `line` is in the scrolled content of `box`, in pixels from its top. */
 const offsetIn = (box: HTMLElement, line: HTMLElement) => line.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
 
-export const Transcript = ({ report, selected, onSelect, onScrollTo }: Props) => {
+export const Transcript = ({ report, selected, onSelect, onScrollTo, unrecorded }: Props) => {
   const lines = useMemo(() => utterancesOf(report), [report]);
   const lanes = useMemo(() => new Map(lanesOf(report).map((l) => [l.id, l])), [report]);
   const cut = useMemo(() => new Set(report.timeline.filter((i) => i.kind === 'interruption').map((i) => i.utterance)), [report]);
@@ -73,6 +76,11 @@ export const Transcript = ({ report, selected, onSelect, onScrollTo }: Props) =>
               {u.pair === 'question' && <span className="tag question">question</span>}
               {cut.has(u.utterance) && <span className="tag cut">cut off</span>}
               {breakdowns.has(u.utterance) && <span className="tag breakdown">{breakdowns.get(u.utterance)}</span>}
+              {unrecorded?.(u.utterance) && (
+                <span className="tag silent" data-no-recording>
+                  no recording
+                </span>
+              )}
             </span>
           </button>
         </li>

@@ -22,6 +22,7 @@ import { boardHit, boardsFor, seatsFor, type BoardPlace, type Seat, type Vec3 } 
 import type { AvatarRig, RigInput } from '../scene/rig';
 import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
+import { attend, headOf, headTopOf, speakerOf } from './attention';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import { gazeReporter, lookingAt } from './looking-at';
 import { maySlide, SlideControls, slideStep } from './slide-controls';
@@ -30,10 +31,6 @@ import { VrPanel } from './vr-panel';
 
 type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
 
-/** The top of a head above its seat until the avatar is built and says: seated or standing. */
-const headTopOf = (seat: Seat): number => (seat.seated ? 1.3 : 1.72);
-/** The middle of the head, 10 cm below its top: where gaze aims and the voice comes from. */
-const headOf = (seat: Seat, top = headTopOf(seat)): THREE.Vector3 => new THREE.Vector3(seat.position[0], seat.position[1] + top - 0.1, seat.position[2]);
 /** The middle of a name tag above a head's top (avatar.tsx hangs it there). */
 const tagAbove = 0.28;
 /** The desktop camera's vertical field of view, degrees, before any zoom. */
@@ -218,8 +215,7 @@ const Animate = ({
   useFrame((_, delta) => {
     const v = viewRef.current;
     const audible = session.speaking();
-    const speaker = audible ?? v.talking[0] ?? v.floor.speaker;
-    const moderated = v.snapshot?.scene.moderated ?? false;
+    const speaker = speakerOf(v, audible);
     const begin = performance.now();
     for (const [id, rig] of rigs.current) {
       // Once an avatar is built its head height is known: gaze and its voice use it.
@@ -231,13 +227,9 @@ const Animate = ({
       }
       const i = input.current;
       i.visemes = session.visemes(id);
-      i.speaking = audible === id || v.talking.includes(id);
       // The speaker looks at whom they address (or the room); everyone else at the speaker.
-      const target = id === speaker ? (v.floor.addressee ?? null) : speaker;
-      i.lookAt = target && target !== id ? (target === me ? camera.getWorldPosition(viewer) : (heads.get(target) ?? null)) : null;
-      i.nod = v.nods[id] ?? 0;
-      i.cutAt = v.cuts[id] ?? 0;
-      i.handRaised = v.hands.includes(id) && (moderated || v.waitingFor !== id);
+      const target = attend(i, v, id, audible, speaker);
+      i.lookAt = target ? (target === me ? camera.getWorldPosition(viewer) : (heads.get(target) ?? null)) : null;
       rig.update(Math.min(delta, 0.1), i);
     }
     const f = frames.current;

@@ -1,0 +1,84 @@
+/**
+ * The room at any moment of a recorded session, for the 3D replay: the log (as the viewer may see
+ * it, `GET /api/sessions/:id/replay`) folded by the live room's own reducer (state/room.ts) up to the
+ * playhead, so presence, the floor and the addressee, hands, nods, cuts and slides are what the
+ * room showed then; and who speaks at the playhead, from the report's timeline. Pure.
+ *
+ * Each event is placed on the report's clock (ms from the session's start): an utterance at its
+ * start (where its speech began, server/review/report.ts), anything else at its time.
+ *
+ * ```ts
+ * const replay = createReplay(data, report, { participant: null, role: 'observer' });
+ * const view = replay.at(42_000); // the room 42 s in; the same object until an event is passed
+ * replay.speakingAt(42_000); // 'nora'
+ * ```
+ */
+import type { Role } from '../../../server/auth/claims';
+import type { SessionEvent } from '../../../server/engine/events';
+import type { ReplayData } from '../../../server/review/replay';
+import type { Report } from '../../../server/review/report';
+import { emptyRoom, reduceRoom, type RoomView } from '../state/room';
+import { utteranceAt, utterancesOf } from './series';
+
+export interface Replay {
+  /** The room view at `ms`; moving forward folds only the events passed, moving back folds again from the start. */
+  at(ms: number): RoomView;
+  /** Whose utterance runs at `ms` (the latest to start), or null. */
+  speakingAt(ms: number): string | null;
+}
+
+/** The log on the report's clock: events by their time there, numbered again in that order (the reducer takes each seq once, in order). */
+export const placeEvents = (events: readonly SessionEvent[], report: Report): { at: number; event: SessionEvent }[] => {
+  const origin = events.find((e) => e.type === 'session-start')?.t ?? 0;
+  const starts = new Map(utterancesOf(report).map((u) => [u.utterance, u.startMs]));
+  const placed = events.map((event) => ({ at: event.type === 'utterance' ? (starts.get(event.id) ?? Math.max(0, Math.round(event.t - origin))) : Math.max(0, Math.round(event.t - origin)), event }));
+  // Array.prototype.sort is stable: events at one time keep the log's order.
+  placed.sort((a, b) => a.at - b.at);
+  return placed.map(({ at, event }, i) => ({ at, event: { ...event, seq: i + 1 } }));
+};
+
+export const createReplay = (data: ReplayData, report: Report, you: { participant: string | null; role: Role }): Replay => {
+  const placed = placeEvents(data.events, report);
+  const utterances = utterancesOf(report);
+  // The room before anything happened: the scene's seats, nobody here yet (`joined` events say who came).
+  const start = reduceRoom(emptyRoom(), {
+    type: 'welcome',
+    protocol: 1,
+    you,
+    resumedFrom: 0,
+    voice: { input: false, output: null },
+    snapshot: {
+      session: data.session,
+      scene: data.scene,
+      brief: null,
+      participants: data.participants.map((p) => ({ ...p, present: false })),
+      phase: 'running',
+      status: 'lobby',
+      pausedFor: null,
+      paused: false,
+      turns: 0,
+      snippet: '',
+      expected: null,
+      waitingFor: null,
+      hands: [],
+      slides: {},
+      proposal: null,
+      lastSeq: 0,
+    },
+  });
+  let view = start;
+  let next = 0;
+  let lastMs = -Infinity;
+  return {
+    at(ms) {
+      if (ms < lastMs) {
+        view = start;
+        next = 0;
+      }
+      lastMs = ms;
+      while (next < placed.length && placed[next]!.at <= ms) view = reduceRoom(view, { type: 'event', event: placed[next++]!.event });
+      return view;
+    },
+    speakingAt: (ms) => utteranceAt(utterances, ms)?.participant ?? null,
+  };
+};

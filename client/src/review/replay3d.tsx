@@ -1,0 +1,166 @@
+/**
+ * The 3D replay's room: the live room's environment, boards and avatars (scene/), driven every
+ * frame from the player's clock: the room view at the playhead (review/replay.ts) gives presence,
+ * the floor, hands, nods, cuts and slides; room/attention.ts turns it into gaze and gestures as in
+ * the live room; the speaker's mouth follows their recording's cues (review/player.ts). Everyone
+ * sits in the room, the viewer looks on with a free orbit camera.
+ *
+ * With `test`, `window.__replay` exposes a handle for end-to-end tests (see ReplayHandle).
+ */
+import { OrbitControls } from '@react-three/drei';
+import { Canvas, useFrame, useThree } from '@react-three/fiber';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type * as THREE from 'three';
+import { attend, headOf, speakerOf } from '../room/attention';
+import type { RoomStats } from '../room/test-handle';
+import { Avatar } from '../scene/avatar';
+import { Environment } from '../scene/environment';
+import { boardsFor, seatsFor, type Seat } from '../scene/layout';
+import type { AvatarRig, RigInput } from '../scene/rig';
+import { useViewSettings } from '../scene/view-settings';
+import type { RoomView } from '../state/room';
+import type { Player } from './player';
+import type { Replay } from './replay';
+
+/** What browser tests read of the replay (`window.__replay` with ?test=1). */
+export interface ReplayHandle {
+  /** `{ drawCalls, triangles, avatars, fps, avatarMs }` of the last second, as the live room reports them. */
+  stats(): RoomStats;
+  /** Whose utterance runs at the playhead (drawn speaking), or null. */
+  speaking(): string | null;
+  /** A morph target's current influence on that avatar (`viseme_aa`…). */
+  morph(participant: string, name: string): number;
+  position(): number;
+  playing(): boolean;
+  rate(): number;
+  /** Recordings listed by the server, and clips started on the audio clock so far. */
+  recordings: number;
+  scheduled(): number;
+  /** The room view at the playhead: floor, slides, hands, who is present. */
+  view(): { floor: RoomView['floor']; slides: RoomView['slides']; hands: string[]; present: string[] };
+}
+
+declare global {
+  interface Window {
+    __replay?: ReplayHandle;
+  }
+}
+
+interface Props {
+  view: RoomView;
+  replay: Replay;
+  player: Player;
+  /** Called when the room view at the playhead changes (an event passed): slides and the page follow it. */
+  onView: (view: RoomView) => void;
+  recordings: number;
+  test: boolean;
+}
+
+// Memoised: the page re-renders as the playhead moves, the room only when the view at it changes.
+export const Replay3D = memo(function Replay3D({ view, replay, player, onView, recordings, test }: Props) {
+  const snapshot = view.snapshot;
+  const participants = snapshot?.participants ?? [];
+  const formation = snapshot?.scene.formation ?? 'table';
+  const seats = useMemo(() => seatsFor(formation, participants.map((p) => ({ id: p.id, kind: p.kind }))), [formation, participants.length]); // eslint-disable-line react-hooks/exhaustive-deps
+  const seatOf = useMemo(() => new Map(seats.map((s) => [s.id, s])), [seats]);
+  const contents = useMemo(() => snapshot?.scene.contents ?? [], [snapshot]);
+  const boards = useMemo(() => boardsFor(formation, contents.map((c) => c.kind), seats), [formation, contents, seats]);
+  const rigs = useRef(new Map<string, AvatarRig>());
+  const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
+  const { nameTags } = useViewSettings();
+  const shareRig = (id: string) => (rig: AvatarRig | null) => void (rig ? rigs.current.set(id, rig) : rigs.current.delete(id));
+
+  useEffect(() => {
+    if (!test) return;
+    const handle: ReplayHandle = {
+      stats: () => stats.current,
+      speaking: () => replay.speakingAt(player.position()),
+      morph: (participant, name) => rigs.current.get(participant)?.morph(name) ?? 0,
+      position: () => player.position(),
+      playing: () => player.playing(),
+      rate: () => player.rate(),
+      recordings,
+      scheduled: () => player.scheduled(),
+      view: () => {
+        const v = replay.at(player.position());
+        return { floor: v.floor, slides: v.slides, hands: v.hands, present: (v.snapshot?.participants ?? []).filter((p) => p.present).map((p) => p.id) };
+      },
+    };
+    window.__replay = handle;
+    return () => void (window.__replay === handle && delete window.__replay);
+  }, [test, replay, player, recordings]);
+
+  return (
+    <Canvas className="canvas" camera={{ fov: 55, near: 0.05, far: 80, position: [0, 2.6, 5.2] }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
+      <color attach="background" args={['#cfd3d6']} />
+      <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={view.slides} />
+      {participants.map((p) => {
+        const seat = seatOf.get(p.id);
+        return (
+          seat && (
+            <Avatar key={p.id} file={`${p.avatar ?? 'avatar-01'}.glb`} position={seat.position} yaw={seat.yaw} seated={seat.seated} nameTag={p.name} showTag={nameTags} speaking={false} rigRef={shareRig(p.id)} manual />
+          )
+        );
+      })}
+      <Animate replay={replay} player={player} seats={seatOf} rigs={rigs} stats={stats} onView={onView} />
+      <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
+    </Canvas>
+  );
+});
+
+/** Drives every avatar once a frame from the room at the playhead and the recordings' cues. */
+const Animate = ({
+  replay,
+  player,
+  seats,
+  rigs,
+  stats,
+  onView,
+}: {
+  replay: Replay;
+  player: Player;
+  seats: Map<string, Seat>;
+  rigs: React.RefObject<Map<string, AvatarRig>>;
+  stats: React.RefObject<RoomStats>;
+  onView: (view: RoomView) => void;
+}) => {
+  const { gl } = useThree();
+  const heads = useMemo(() => new Map<string, THREE.Vector3>([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
+  const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
+  const shown = useRef<RoomView | null>(null);
+  const frames = useRef({ count: 0, since: performance.now(), avatarMs: 0 });
+
+  useFrame((_, delta) => {
+    const ms = player.position();
+    const v = replay.at(ms);
+    if (v !== shown.current) {
+      shown.current = v;
+      onView(v);
+    }
+    const audible = replay.speakingAt(ms);
+    const speaker = speakerOf(v, audible);
+    const begin = performance.now();
+    for (const [id, rig] of rigs.current) {
+      // Once an avatar is built its head height is known: gaze uses it.
+      const head = heads.get(id);
+      const seat = seats.get(id);
+      if (head && seat) head.y = seat.position[1] + rig.headTop - 0.1;
+      const i = input.current;
+      i.visemes = player.visemes(id);
+      const target = attend(i, v, id, audible, speaker);
+      i.lookAt = target ? (heads.get(target) ?? null) : null;
+      rig.update(Math.min(delta, 0.1), i);
+    }
+    const f = frames.current;
+    f.avatarMs += performance.now() - begin;
+    f.count++;
+    const now = performance.now();
+    if (now - f.since >= 1000) {
+      stats.current = { drawCalls: gl.info.render.calls, triangles: gl.info.render.triangles, avatars: rigs.current.size, fps: (f.count * 1000) / (now - f.since), avatarMs: f.avatarMs / f.count };
+      f.count = 0;
+      f.avatarMs = 0;
+      f.since = now;
+    }
+  });
+  return null;
+};

@@ -1,0 +1,48 @@
+/**
+ * What a 3D replay of a session needs (`GET /api/sessions/:id/replay`, issue 17 part 4): the room
+ * as its scene sets it (formation, the contents this viewer may see, who sits where and with which
+ * avatar) and the log as this viewer may see it (engine/events.ts `visibleTo`, as `/events` and the
+ * report filter it). The client folds the events as the live room folds them (client/src/state/room.ts),
+ * so the replay and the room cannot disagree. Pure: events and the scene in.
+ *
+ * ```ts
+ * const data = replayOf(id, scene, readLog(store.events(id)), { role: 'participant', participant: 'jordan' });
+ * data.events.some((e) => e.type === 'approval-needed'); // false: instructors' only
+ * ```
+ */
+import type { Role } from '../auth/claims';
+import { visibleTo, type SessionEvent } from '../engine/events';
+import type { Snapshot } from '../protocol/messages';
+import type { LoadedScene } from '../scene/schema';
+
+export interface ReplayData {
+  session: string;
+  scene: Snapshot['scene'];
+  /** Everyone seated, as a snapshot lists them (`present` from the log's start: who was there then). */
+  participants: Snapshot['participants'];
+  events: SessionEvent[];
+}
+
+export const replayOf = (session: string, scene: LoadedScene, events: readonly SessionEvent[], access: { role: Role; participant: string | null }): ReplayData => {
+  const instructor = access.role !== 'participant';
+  // A participant sees the public contents and their own parties' (as rooms.ts's snapshot gives them).
+  const mine = new Set(scene.parties.filter((p) => access.participant && p.members.includes(access.participant)).map((p) => p.id));
+  const start = events.find((e) => e.type === 'session-start');
+  const presentAtStart = new Map(start?.type === 'session-start' ? start.participants.map((p) => [p.id, p.present]) : []);
+  return {
+    session,
+    scene: {
+      id: scene.id,
+      title: scene.title,
+      topic: scene.topic,
+      formation: scene.formation,
+      contents: scene.contents
+        .filter((c) => c.owner === 'public' || instructor || mine.has(c.owner))
+        .map(({ id, kind, title, summary, sections, owner }) => ({ id, kind, title, summary, sections, owner })),
+      moderated: scene.turnTaking.partyMode === 'moderated',
+      context: scene.context,
+    },
+    participants: scene.participants.map((p) => ({ id: p.id, name: p.name, kind: p.kind, role: p.role ?? null, present: presentAtStart.get(p.id) ?? false, avatar: p.avatar ?? null })),
+    events: events.filter((e) => visibleTo({ instructor, seat: access.participant }, e)),
+  };
+};

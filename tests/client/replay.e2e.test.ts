@@ -1,0 +1,250 @@
+/**
+ * Issue 17 parts 2 and 4, playback in the review (`/review/<session>`) and the 3D replay
+ * (`/replay/<session>`) in headless Chromium against the real server: a simulated stand-up
+ * (instant pace, stand-ins in every human seat) run to its end, then played.
+ *
+ * Two sources of recordings. The server's own (`GET /api/sessions/:id/recordings`): the page
+ * takes a 404 or an empty list as "no recordings" and plays in silence; where it lists some, audio
+ * is scheduled and the speaker's mouth moves. And a stand-in for it served by the test (page.route:
+ * a recording per persona line, a tone of the line's length with viseme cues, one file missing), so
+ * scheduling, lip sync and the missing file are checked whatever the server does. No page may throw
+ * or log an error, and nothing may load from outside the origin. Screenshots (1280×720):
+ * test-artifacts/replay.png, replay-2x.png, review-playback-top.png (and review-playback.png, the whole page).
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { visemes } from '../../server/media/visemes';
+import { encodeWav } from '../../server/media/wav';
+import type { Report, TimelineItem } from '../../server/review/report';
+import type { Recording, Recordings } from '../../client/src/review/player';
+import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
+import { buildClient, launchBrowser, pageProblems } from './browser';
+import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
+
+const root = new URL('../../', import.meta.url).pathname;
+const artifacts = `${root}test-artifacts/`;
+let server: ChildServer;
+let browser: Browser;
+const problems = pageProblems();
+/** Failed answers a test expects: the server may not keep recordings (404), a stand-in's missing file. */
+const expectedFailures = [/^404 .*\/api\/sessions\/[^/]+\/recordings(\?|$)/, /^404 .*\/recordings\/[^/]+\.wav/];
+const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems, expected: () => expectedFailures });
+let ran: Created;
+let report: Report;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  await buildClient();
+  server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
+  browser = await launchBrowser();
+  ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
+  await waitForEnded(server, [ran]);
+  const res = await api(server, `/api/sessions/${ran.id}/report`, { token: ran.tokens.observer! });
+  report = (await res.json()) as Report;
+}, 300_000);
+
+afterEach(async () => {
+  await pages.closeAll();
+  // The browser logs the 404s it was meant to get (no recordings kept, a missing file); nothing else may be logged.
+  problems.console = problems.console.filter((line) => !/status of 404/.test(line));
+  expectNoPageProblems(problems);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
+}, 60_000);
+
+type Line = TimelineItem & { utterance: string; participant: string };
+const lines = (): Line[] => report.timeline.filter((i): i is Line => i.kind === 'utterance' && !!i.utterance && !!i.participant && i.endMs - i.startMs > 800);
+const personaLines = () => {
+  const personas = new Set(report.participants.filter((p) => p.kind === 'ai').map((p) => p.id));
+  return lines().filter((l) => personas.has(l.participant));
+};
+
+/** The test's recordings: every persona line (its file may then be missing), a cue every 120 ms. */
+const fakeRecordings = (): Recordings => ({
+  recordings: personaLines().map(
+    (l, seq): Recording => ({
+      utterance: l.utterance,
+      seq,
+      participant: l.participant,
+      startMs: l.startMs,
+      durationMs: l.endMs - l.startMs,
+      sampleRate: 16_000,
+      url: `/api/sessions/${ran.id}/recordings/${l.utterance}.wav`,
+      cues: Array.from({ length: Math.floor((l.endMs - l.startMs) / 120) }, (_, i) => ({ t: i * 120, viseme: (['aa', 'O', 'E', 'PP'] as const)[i % 4]! })),
+      words: [],
+    }),
+  ),
+  missing: [],
+});
+
+/** Serves the fake recordings on the page's origin: the list, a tone of each line's length, a 404 for `missing`. */
+const serveRecordings = async (page: Page, missing: string): Promise<Recordings> => {
+  const list = fakeRecordings();
+  await page.route(/\/api\/sessions\/[^/]+\/recordings(\?.*)?$/, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(list) }));
+  await page.route(/\/recordings\/[^/]+\.wav(\?.*)?$/, (route) => {
+    const utterance = decodeURIComponent(/recordings\/([^/?]+)\.wav/.exec(route.request().url())![1]!);
+    const found = list.recordings.find((r) => r.utterance === utterance);
+    if (!found || utterance === missing) return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'not-found', message: 'No recording.' }) });
+    const pcm = Int16Array.from({ length: Math.round((found.durationMs / 1000) * 16_000) }, (_, i) => Math.round(6000 * Math.sin((2 * Math.PI * 180 * i) / 16_000)));
+    return route.fulfill({ status: 200, contentType: 'audio/wav', body: encodeWav(pcm, 16_000) });
+  });
+  return list;
+};
+
+const url = (page: 'review' | 'replay', token: string, t?: number) =>
+  `http://localhost:${server.port}/${page}/${ran.id}?token=${encodeURIComponent(token)}&test=1${t === undefined ? '' : `&t=${Math.round(t)}`}`;
+
+/** How fast the playhead moves against the page's clock (ms a ms), over a second of it. */
+const speedOf = (page: Page, handle: '__playback' | '__replay') =>
+  page.evaluate(async (name) => {
+    const player = (window as unknown as Record<string, { position(): number }>)[name]!;
+    const [p0, t0] = [player.position(), performance.now()];
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return (player.position() - p0) / (performance.now() - t0);
+  }, handle);
+
+/** The playhead's speed at 1× and at 2× (the buttons pressed in turn): about twice as fast at 2×, whatever the machine's load. */
+const speedsOf = async (page: Page, handle: '__playback' | '__replay') => {
+  await page.getByRole('button', { name: '1×' }).click();
+  const normal = await speedOf(page, handle);
+  await page.getByRole('button', { name: '2×' }).click();
+  const fast = await speedOf(page, handle);
+  expect(normal).toBeGreaterThan(0.5);
+  expect(fast / normal).toBeGreaterThan(1.6);
+  expect(fast / normal).toBeLessThan(2.4);
+};
+
+/** Moves the scrub bar as a person would: its value set, and the input event React listens for. */
+const scrub = (page: Page, ms: number) =>
+  page.locator('.scrub').evaluate((input: HTMLInputElement, value) => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, String(value));
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, ms);
+
+interface ReplayWindow {
+  __replay: {
+    stats(): { drawCalls: number; avatars: number };
+    speaking(): string | null;
+    morph(participant: string, name: string): number;
+    position(): number;
+    playing(): boolean;
+    recordings: number;
+    scheduled(): number;
+    view(): { floor: { speaker: string | null } };
+  };
+}
+const replayHandle = <T,>(page: Page, read: (replay: ReplayWindow['__replay']) => T) => page.evaluate(`(${read.toString()})(window.__replay)`) as Promise<T>;
+const mouthOf = (page: Page, participant: string) =>
+  page.evaluate(({ who, names }) => Math.max(...names.map((n) => (window as unknown as ReplayWindow).__replay.morph(who, `viseme_${n}`))), { who: participant, names: visemes.filter((v) => v !== 'sil') });
+
+const waitForRoom = async (page: Page) => {
+  await page.locator('[data-page="replay"]').waitFor({ timeout: 60_000 });
+  await page.waitForFunction((count) => {
+    const replay = (window as unknown as Partial<ReplayWindow>).__replay;
+    return !!replay && replay.stats().avatars === count && replay.stats().drawCalls > 0;
+  }, report.participants.length, { timeout: 90_000 });
+};
+
+describe('playback in the review', () => {
+  it('plays from the playhead, the transcript following; recordings scheduled, a missing one marked', async () => {
+    const page = await pages.open();
+    const missing = personaLines()[0]!.utterance;
+    const list = await serveRecordings(page, missing);
+    const from = lines()[1]!;
+    await page.goto(url('review', ran.tokens.observer!, from.startMs));
+    await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
+    expect(await page.evaluate(() => window.__playback!.recordings)).toBe(list.recordings.length);
+    expect(Number(await page.locator('.timeline').getAttribute('data-playhead'))).toBe(from.startMs);
+
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead')), { timeout: 10_000 }).toBeGreaterThan(from.startMs + 300);
+    await expect.poll(() => page.evaluate(() => window.__playback!.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
+    // The line under the playhead is the selected one.
+    await expect.poll(() => page.locator('.review-transcript li.selected').getAttribute('data-start'), { timeout: 10_000 }).not.toBeNull();
+    await speedsOf(page, '__playback');
+
+    // A click on a bar seeks, and playback goes on from there.
+    const target = lines().at(-2)!;
+    await page.locator(`.review-transcript li[data-utterance="${target.utterance}"] button`).click();
+    await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead'))).toBeGreaterThanOrEqual(target.startMs);
+    expect(await page.evaluate(() => window.__playback!.playing())).toBe(true);
+
+    // The missing file: asked for when it comes due, then its line says so.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.locator(`.review-transcript li[data-utterance="${missing}"] button`).click();
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => page.locator(`.review-transcript li[data-utterance="${missing}"] [data-no-recording]`).count(), { timeout: 10_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.locator(`.review-transcript li[data-utterance="${missing}"]`).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${artifacts}review-playback.png`, fullPage: true });
+    // The controls, the timeline and the top of the transcript with the marked line.
+    await page.locator('.timeline-card').evaluate((card) => card.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${artifacts}review-playback-top.png` });
+    // "Watch in 3D" opens the replay at the playhead.
+    const href = (await page.locator('[data-replay]').getAttribute('href'))!;
+    expect(href).toMatch(new RegExp(`^/replay/${ran.id}\\?token=.+&t=\\d+`));
+  }, 180_000);
+
+  it("plays in silence where the server keeps no recordings (or plays them where it does)", async () => {
+    const page = await pages.open();
+    await page.goto(url('review', ran.tokens.observer!));
+    await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
+    const recordings = await page.evaluate(() => window.__playback!.recordings);
+    if (recordings === 0) expect(await page.locator('.player-controls .note').innerText()).toMatch(/No recorded speech/);
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead')), { timeout: 10_000 }).toBeGreaterThan(200);
+    if (recordings > 0) await expect.poll(() => page.evaluate(() => window.__playback!.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('the 3D replay', () => {
+  it('draws the room at the playhead with the speaker speaking and moving their lips, at 1× and 2×, and scrubs', async () => {
+    const page = await pages.open();
+    await serveRecordings(page, '');
+    const line = personaLines()[1] ?? personaLines()[0]!;
+    const middle = (line.startMs + line.endMs) / 2;
+    await page.goto(url('replay', ran.tokens.observer!, middle));
+    await waitForRoom(page);
+
+    expect(await replayHandle(page, (r) => r.speaking())).toBe(line.participant);
+    expect(await replayHandle(page, (r) => r.view().floor.speaker)).toBe(line.participant);
+    await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await page.locator('.replay-line').getAttribute('data-speaking')).toBe(line.participant);
+    // The personas are in the room; the humans' seats were simulated (stand-ins), never joined.
+    const personas = report.participants.filter((p) => p.kind === 'ai').map((p) => p.id);
+    expect(await page.locator('.replay-people li[data-here="true"]').evaluateAll((items) => items.map((li) => li.getAttribute('data-participant')))).toEqual(personas);
+    expect(await page.locator('.replay-people li[data-here="false"]').first().innerText()).toMatch(/\(simulated\)/);
+    await page.screenshot({ path: `${artifacts}replay.png` });
+
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => replayHandle(page, (r) => r.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
+    await speedsOf(page, '__replay');
+    await page.screenshot({ path: `${artifacts}replay-2x.png` });
+
+    // Scrubbing jumps, back as well as forward, and the room follows.
+    const back = lines()[0]!;
+    await scrub(page, back.startMs + 300);
+    const at = await replayHandle(page, (r) => r.position());
+    expect(at).toBeGreaterThanOrEqual(back.startMs + 300);
+    expect(at).toBeLessThan(back.startMs + 2000);
+    await expect.poll(() => replayHandle(page, (r) => r.view().floor.speaker)).toBe(back.participant);
+  }, 180_000);
+
+  it("replays from the server's own data, for a participant too (lips move where recordings exist)", async () => {
+    const seat = Object.keys(ran.tokens).find((who) => who !== 'observer')!;
+    const line = personaLines()[0]!;
+    const page = await pages.open();
+    await page.goto(url('replay', ran.tokens[seat]!, (line.startMs + line.endMs) / 2));
+    await waitForRoom(page);
+    expect(await replayHandle(page, (r) => r.speaking())).toBe(line.participant);
+    if ((await replayHandle(page, (r) => r.recordings)) > 0) await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
+    // Back to the review, at the same moment.
+    const back = page.getByRole('link', { name: 'Back to the review' });
+    expect(await back.getAttribute('href')).toMatch(/^\/review\/.+&t=\d+/);
+  }, 120_000);
+});
