@@ -3,7 +3,7 @@
  * pages opened at 1280×720 in their own contexts and closed after each test, and waiting for
  * simulated sessions to end. (browser.ts stays free of vitest: the benchmarks use it too.)
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect, vi } from 'vitest';
 import { api, type Created, type TestServer } from '../server/helpers';
 import { watchPage, type PageProblems } from './browser';
@@ -17,20 +17,6 @@ export const expectNoPageProblems = (problems: PageProblems): void => {
 };
 
 /**
- * Until this server keeps recordings (issue 17 part 4's server side, built on another branch), its
- * `GET /api/sessions/:id/recordings` answers 404, which the pages take as "no recordings" but the
- * browser logs as an error: the test contexts answer that 404 as the empty list it means. Whatever
- * the server does answer (a list, a 401) passes through unchanged.
- */
-const recordingsNotKept = async (context: BrowserContext): Promise<void> => {
-  await context.route(/\/api\/sessions\/[^/]+\/recordings(\?.*)?$/, async (route) => {
-    const response = await route.fetch();
-    if (response.status() === 404) return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ recordings: [], missing: [] }) });
-    return route.fulfill({ response });
-  });
-};
-
-/**
  * Pages at 1280×720, each in its own browser context, watched (`watchPage`) and closed by `closeAll`.
  * `expected`: failed answers a test means to get.
  */
@@ -39,7 +25,6 @@ export const pageKeeper = (options: { browser: () => Browser; port: () => number
   return {
     async open(permissions: string[] = []): Promise<Page> {
       const context = await options.browser().newContext({ viewport: { width: 1280, height: 720 }, permissions });
-      await recordingsNotKept(context);
       const page = await context.newPage();
       pages.push(page);
       return watchPage(page, options.port(), options.problems, options.expected);

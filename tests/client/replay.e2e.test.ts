@@ -3,11 +3,11 @@
  * (`/replay/<session>`) in headless Chromium against the real server: a simulated stand-up
  * (instant pace, stand-ins in every human seat) run to its end, then played.
  *
- * Two sources of recordings. The server's own (`GET /api/sessions/:id/recordings`): the page
- * takes a 404 or an empty list as "no recordings" and plays in silence; where it lists some, audio
- * is scheduled and the speaker's mouth moves. And a stand-in for it served by the test (page.route:
+ * Two sources of recordings. The server's own (`GET /api/sessions/:id/recordings`, the embedded
+ * eSpeak voice's): every persona line is listed on the report's clock, audio is scheduled and the
+ * speaker's mouth moves. And a stand-in for it served by the test (page.route:
  * a recording per persona line, a tone of the line's length with viseme cues, one file missing), so
- * scheduling, lip sync and the missing file are checked whatever the server does. No page may throw
+ * a missing file is checked too. No page may throw
  * or log an error, and nothing may load from outside the origin. Screenshots (1280×720):
  * test-artifacts/replay.png, replay-2x.png, review-playback-top.png (and review-playback.png, the whole page).
  */
@@ -27,8 +27,8 @@ const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
-/** Failed answers a test expects: the server may not keep recordings (404), a stand-in's missing file. */
-const expectedFailures = [/^404 .*\/api\/sessions\/[^/]+\/recordings(\?|$)/, /^404 .*\/recordings\/[^/]+\.wav/];
+/** Failed answers a test expects: the stand-in's missing file. */
+const expectedFailures = [/^404 .*\/recordings\/[^/]+\.wav/];
 const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems, expected: () => expectedFailures });
 let ran: Created;
 let report: Report;
@@ -36,7 +36,8 @@ let report: Report;
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   await buildClient();
-  server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
+  // The embedded eSpeak voice: an instant session's lines are synthesized, and recorded, all the same.
+  server = await startChild(tempDir());
   browser = await launchBrowser();
   ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
   await waitForEnded(server, [ran]);
@@ -46,7 +47,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await pages.closeAll();
-  // The browser logs the 404s it was meant to get (no recordings kept, a missing file); nothing else may be logged.
+  // The browser logs the 404 it was meant to get (the stand-in's missing file); nothing else may be logged.
   problems.console = problems.console.filter((line) => !/status of 404/.test(line));
   expectNoPageProblems(problems);
 });
@@ -190,15 +191,20 @@ describe('playback in the review', () => {
     expect(href).toMatch(new RegExp(`^/replay/${ran.id}\\?token=.+&t=\\d+`));
   }, 180_000);
 
-  it("plays in silence where the server keeps no recordings (or plays them where it does)", async () => {
+  it("plays the server's own recordings of the session: every persona line listed on the report's clock, audio scheduled", async () => {
+    const listed = (await (await api(server, `/api/sessions/${ran.id}/recordings`, { token: ran.tokens.observer! })).json()) as Recordings;
+    const byUtterance = new Map(listed.recordings.map((r) => [r.utterance, r]));
+    for (const line of personaLines()) expect(byUtterance.get(line.utterance)?.startMs, `${line.utterance}'s recording`).toBe(line.startMs);
+    expect(listed.missing).toEqual([]);
     const page = await pages.open();
     await page.goto(url('review', ran.tokens.observer!));
     await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
-    const recordings = await page.evaluate(() => window.__playback!.recordings);
-    if (recordings === 0) expect(await page.locator('.player-controls .note').innerText()).toMatch(/No recorded speech/);
+    expect(await page.evaluate(() => window.__playback!.recordings)).toBe(listed.recordings.length);
+    const marked = await page.locator('li[data-utterance]:has([data-no-recording])').evaluateAll((items) => items.map((li) => li.getAttribute('data-utterance')));
+    expect(marked.filter((utterance) => byUtterance.has(utterance!)), 'recorded lines marked as having no recording').toEqual([]);
     await page.getByRole('button', { name: 'Play' }).click();
     await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead')), { timeout: 10_000 }).toBeGreaterThan(200);
-    if (recordings > 0) await expect.poll(() => page.evaluate(() => window.__playback!.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.evaluate(() => window.__playback!.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
   }, 120_000);
 });
 
@@ -235,14 +241,15 @@ describe('the 3D replay', () => {
     await expect.poll(() => replayHandle(page, (r) => r.view().floor.speaker)).toBe(back.participant);
   }, 180_000);
 
-  it("replays from the server's own data, for a participant too (lips move where recordings exist)", async () => {
+  it("replays from the server's own data and recordings, for a participant too, lips moving", async () => {
     const seat = Object.keys(ran.tokens).find((who) => who !== 'observer')!;
     const line = personaLines()[0]!;
     const page = await pages.open();
     await page.goto(url('replay', ran.tokens[seat]!, (line.startMs + line.endMs) / 2));
     await waitForRoom(page);
     expect(await replayHandle(page, (r) => r.speaking())).toBe(line.participant);
-    if ((await replayHandle(page, (r) => r.recordings)) > 0) await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await replayHandle(page, (r) => r.recordings)).toBeGreaterThan(0);
+    await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
     // Back to the review, at the same moment.
     const back = page.getByRole('link', { name: 'Back to the review' });
     expect(await back.getAttribute('href')).toMatch(/^\/review\/.+&t=\d+/);
