@@ -13,6 +13,15 @@ export default defineConfig({
   plugins: [react()],
   // One copy of three for the app, fiber, drei and xr.
   resolve: { dedupe: ['three', 'react', 'react-dom'] },
-  build: { outDir: '../dist/client', emptyOutDir: true, chunkSizeWarningLimit: 2500, sourcemap: false },
+  build: {
+    outDir: '../dist/client',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2500,
+    sourcemap: false,
+    // Zod and client/src/no-eval.ts (jitless: the CSP has no 'unsafe-eval') in one chunk, in that
+    // order: schemas built in shared chunks (server/engine/events.ts…) then find jitless set. When
+    // no-eval.ts was inlined into the entry, it ran after those chunks and zod probed for eval.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|client[\\/]src[\\/]no-eval\.ts$/, priority: 100 }] } } },
+  },
   server: { proxy: { '/api': { target: 'http://localhost:8787', ws: true } } },
 });

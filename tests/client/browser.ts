@@ -42,11 +42,19 @@ export interface PageProblems {
 export const pageProblems = (): PageProblems => ({ thrown: [], console: [], offOrigin: [], failed: [] });
 
 /**
- * Watches `page` for what a user would call broken: an error thrown (or a crash), a console error,
+ * Watches `page` for what a user would call broken: an error thrown (or a crash), a console error
+ * (a Content-Security-Policy violation is one),
  * a request or socket to anywhere but `localhost:<port>` (nothing may load from a CDN), an answer
  * of 400 or more that `expected` does not allow (a bad link is meant to get its 404).
  */
 export const watchPage = (page: Page, port: number, problems: PageProblems, expected: () => readonly RegExp[] = () => []): Page => {
+  // What the server's Content-Security-Policy refuses (an eval, an inline script, a source off the
+  // origin) reaches no console the test can read: the page reports it there itself.
+  page
+    .addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`Content-Security-Policy refused ${e.violatedDirective} (${e.blockedURI}) at ${e.sourceFile}:${e.lineNumber}`)),
+    )
+    .catch(() => {});
   page.on('pageerror', (error) => problems.thrown.push(error.message));
   page.on('crash', () => problems.thrown.push('the page crashed'));
   page.on('console', (message) => {
