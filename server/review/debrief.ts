@@ -61,10 +61,13 @@ const utterances = (report: Report): Utterance[] => report.timeline.filter((i): 
 const nameOf = (report: Report, id: string | null | undefined) => report.participants.find((p) => p.id === id)?.name ?? id ?? 'someone';
 
 /**
- * Expected share of the talk: an even split among those who spoke or were seated (1 / participants).
- * The report carries no roles, so nothing weights a candidate or a presenter more.
+ * Expected share of the talk: what the scene expects of the seat (the report carries it, from the
+ * scene's `expectedShare` or its roles: review/expectation.ts), else an even split among those who
+ * spoke or were seated (1 / participants), for reports built without their scene.
  */
-export const expectationOf = (report: Report): { share: number; basis: string } => {
+export const expectationOf = (report: Report, seat?: string): { share: number; basis: string } => {
+  const you = report.participants.find((p) => p.id === seat);
+  if (you?.expectedShare !== undefined && you.expectedShare > 0) return { share: you.expectedShare, basis: you.expectedBasis ?? 'what the scene expects of you' };
   const n = Math.max(1, report.participants.length);
   return { share: 1 / n, basis: `an even split among the ${plural(n, 'participant')} (1 / ${n})` };
 };
@@ -72,7 +75,7 @@ export const expectationOf = (report: Report): { share: number; basis: string } 
 export const debriefOf = (report: Report, seat: string): Debrief | null => {
   const you = report.participants.find((p) => p.id === seat);
   if (!you) return null;
-  const { share: expectedShare, basis: expectedBasis } = expectationOf(report);
+  const { share: expectedShare, basis: expectedBasis } = expectationOf(report, seat);
   const said = utterances(report);
   const minutes = you.speakingMs / 60_000;
   const fillersPerMinute = minutes > 0 ? Math.round((you.fillers.count / minutes) * 10) / 10 : null;

@@ -30,6 +30,7 @@ import { breakdownKinds, breakdownsOf, breakdownUtterances, countKinds } from '.
 import { evennessOf } from '../metrics/metrics';
 import { repetitionOf } from '../metrics/repetition';
 import { participantKinds, type LoadedScene } from '../scene/schema';
+import { expectedShares } from './expectation';
 import { fillersIn, fillerWords, type Filler } from './fillers';
 
 export const timelineKinds = ['utterance', 'interruption', 'backchannel', 'impromptu', 'instructor', 'system', 'snippet', 'hand-raise', 'slide'] as const;
@@ -92,6 +93,12 @@ export const ParticipantReport = z.object({
    * Null without gaze events (on a desktop, for personas, in logs from before gaze was logged).
    */
   gazeAtSpeakerShare: share.nullable(),
+  /**
+   * The share of the talk the scene expects of them and why (review/expectation.ts: the scene's
+   * `expectedShare`, else its roles). Absent in reports built without their scene.
+   */
+  expectedShare: share.optional(),
+  expectedBasis: z.string().optional(),
 });
 export type ParticipantReport = z.infer<typeof ParticipantReport>;
 
@@ -391,6 +398,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   timeline.sort((a, b) => a.startMs - b.startMs);
 
   const totalMs = [...tallies.values()].reduce((sum, mine) => sum + mine.speakingMs, 0);
+  // What the scene expects of each seat, when the scene is the log's own.
+  const expected = scene && (!start || start.scene === scene.id) ? expectedShares(scene) : null;
   const participants = [...tallies.entries()].map(([id, mine]): ParticipantReport => {
     const { name, kind } = person(id);
     const latencies = [...mine.latencies].sort((a, b) => a - b);
@@ -412,6 +421,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       questionsAnswered: mine.questionsAnswered,
       responseLatencyMs: { median: median(latencies), p90: nearestRank(latencies, 90), samples: latencies.length },
       gazeAtSpeakerShare: gazeShare(id, gazes.get(id) ?? [], speech),
+      ...(expected?.has(id) ? { expectedShare: round3(expected.get(id)!.share), expectedBasis: expected.get(id)!.basis } : {}),
     };
   });
 

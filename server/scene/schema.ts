@@ -124,6 +124,12 @@ export const Participant = z
     voice: Voice.optional(),
     avatar: z.string().optional().describe('avatar id from avatars/manifest.json'),
     simulated: SimulatedHuman.optional().describe('for humans: how to simulate them when absent'),
+    expectedShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("the share of the talk (0..1) the debrief expects of them; by default it follows from the scene's roles (review/expectation.ts)"),
   })
   .strict();
 
