@@ -14,6 +14,7 @@ import type { Role } from '../auth/claims';
 import { visibleTo, type SessionEvent } from '../engine/events';
 import type { Snapshot } from '../protocol/messages';
 import type { LoadedScene } from '../scene/schema';
+import { sceneViewOf, seatsOf } from '../scene/view';
 
 export interface ReplayData {
   session: string;
@@ -31,18 +32,8 @@ export const replayOf = (session: string, scene: LoadedScene, events: readonly S
   const presentAtStart = new Map(start?.type === 'session-start' ? start.participants.map((p) => [p.id, p.present]) : []);
   return {
     session,
-    scene: {
-      id: scene.id,
-      title: scene.title,
-      topic: scene.topic,
-      formation: scene.formation,
-      contents: scene.contents
-        .filter((c) => c.owner === 'public' || instructor || mine.has(c.owner))
-        .map(({ id, kind, title, summary, sections, owner }) => ({ id, kind, title, summary, sections, owner })),
-      moderated: scene.turnTaking.partyMode === 'moderated',
-      context: scene.context,
-    },
-    participants: scene.participants.map((p) => ({ id: p.id, name: p.name, kind: p.kind, role: p.role ?? null, present: presentAtStart.get(p.id) ?? false, avatar: p.avatar ?? null })),
+    scene: sceneViewOf(scene, (owner) => instructor || mine.has(owner)),
+    participants: seatsOf(scene, (id) => presentAtStart.get(id) ?? false),
     events: events.filter((e) => visibleTo({ instructor, seat: access.participant }, e)),
   };
 };

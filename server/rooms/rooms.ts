@@ -47,6 +47,7 @@ import type { RecordingStore } from '../recordings/store';
 import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../protocol/messages';
 import { cleanText } from '../protocol/text';
 import type { LoadedScene } from '../scene/schema';
+import { sceneViewOf, seatsOf } from '../scene/view';
 import { createJournal, type Journal } from '../store/journal';
 import type { Store } from '../store/store';
 
@@ -308,26 +309,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       const pending = state.pending?.kind === 'utterance' ? state.pending.plan.speaker : null;
       return {
         session: id,
-        scene: {
-          id: scene.id,
-          title: scene.title,
-          topic: scene.topic,
-          formation: scene.formation,
-          contents: scene.contents
-            .filter((c) => c.owner === 'public' || role !== 'participant' || mine.has(c.owner))
-            .map(({ id: contentId, kind, title, summary, sections, owner }) => ({ id: contentId, kind, title, summary, sections, owner })),
-          moderated: scene.turnTaking.partyMode === 'moderated',
-          context: scene.context,
-        },
+        scene: sceneViewOf(scene, (owner) => role !== 'participant' || mine.has(owner)),
         brief: role === 'participant' && seat ? { goals: seat.persona?.goals ?? [], backstory: seat.persona?.backstory ?? null } : null,
-        participants: scene.participants.map((p) => ({
-          id: p.id,
-          name: p.name,
-          kind: p.kind,
-          role: p.role ?? null,
-          present: (connected.get(p.id) ?? 0) > 0,
-          avatar: p.avatar ?? null,
-        })),
+        participants: seatsOf(scene, (seat) => (connected.get(seat) ?? 0) > 0),
         phase: state.phase,
         status: status(),
         pausedFor: !state.paused ? null : emptySeats.size ? { reason: 'seat-empty', participants: [...emptySeats] } : { reason: 'instructor', participants: [] },
