@@ -12,7 +12,7 @@ import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type * as THREE from 'three';
 import { attend, headOf, speakerOf } from '../room/attention';
-import type { RoomStats } from '../room/test-handle';
+import { frameTally, tallyFrame, type RoomStats } from '../room/test-handle';
 import { Avatar } from '../scene/avatar';
 import { Environment } from '../scene/environment';
 import { boardsFor, seatsFor, type Seat } from '../scene/layout';
@@ -128,7 +128,7 @@ const Animate = ({
   const heads = useMemo(() => new Map<string, THREE.Vector3>([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
   const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
   const shown = useRef<RoomView | null>(null);
-  const frames = useRef({ count: 0, since: performance.now(), avatarMs: 0 });
+  const frames = useRef(frameTally());
 
   useFrame((_, delta) => {
     const ms = player.position();
@@ -151,16 +151,8 @@ const Animate = ({
       i.lookAt = target ? (heads.get(target) ?? null) : null;
       rig.update(Math.min(delta, 0.1), i);
     }
-    const f = frames.current;
-    f.avatarMs += performance.now() - begin;
-    f.count++;
-    const now = performance.now();
-    if (now - f.since >= 1000) {
-      stats.current = { drawCalls: gl.info.render.calls, triangles: gl.info.render.triangles, avatars: rigs.current.size, fps: (f.count * 1000) / (now - f.since), avatarMs: f.avatarMs / f.count };
-      f.count = 0;
-      f.avatarMs = 0;
-      f.since = now;
-    }
+    const tallied = tallyFrame(frames.current, performance.now() - begin, gl, rigs.current.size);
+    if (tallied) stats.current = tallied;
   });
   return null;
 };

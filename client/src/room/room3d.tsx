@@ -26,7 +26,7 @@ import { attend, headOf, headTopOf, speakerOf } from './attention';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import { gazeReporter, lookingAt } from './looking-at';
 import { maySlide, SlideControls, slideStep } from './slide-controls';
-import { installTestHandle, type Aimable, type FramingReport, type RoomStats, type Viewer } from './test-handle';
+import { frameTally, installTestHandle, tallyFrame, type Aimable, type FramingReport, type RoomStats, type Viewer } from './test-handle';
 import { VrPanel } from './vr-panel';
 
 type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
@@ -205,7 +205,7 @@ const Animate = ({
   viewRef.current = view;
   const heads = useMemo(() => new Map([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
   const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
-  const frames = useRef({ count: 0, since: performance.now(), avatarMs: 0 });
+  const frames = useRef(frameTally());
   const forward = useMemo(() => new THREE.Vector3(), []);
   const up = useMemo(() => new THREE.Vector3(), []);
   const viewer = useMemo(() => new THREE.Vector3(), []);
@@ -232,22 +232,14 @@ const Animate = ({
       i.lookAt = target ? (target === me ? camera.getWorldPosition(viewer) : (heads.get(target) ?? null)) : null;
       rig.update(Math.min(delta, 0.1), i);
     }
-    const f = frames.current;
-    f.avatarMs += performance.now() - begin;
-    f.count++;
+    const tallied = tallyFrame(frames.current, performance.now() - begin, gl, rigs.current.size);
+    if (tallied) stats.current = tallied;
     // Spatial audio follows the viewer's head.
     camera.getWorldDirection(forward);
     up.set(0, 1, 0).applyQuaternion(camera.quaternion);
     camera.getWorldPosition(viewer);
     session.voices?.listen({ x: viewer.x, y: viewer.y, z: viewer.z }, { x: forward.x, y: forward.y, z: forward.z }, { x: up.x, y: up.y, z: up.z });
     if (me && gl.xr.isPresenting && v.status === 'live') reportGaze(lookingAt(viewer, forward, heads, me), begin);
-    const now = performance.now();
-    if (now - f.since >= 1000) {
-      stats.current = { drawCalls: gl.info.render.calls, triangles: gl.info.render.triangles, avatars: rigs.current.size, fps: (f.count * 1000) / (now - f.since), avatarMs: f.avatarMs / f.count };
-      f.count = 0;
-      f.avatarMs = 0;
-      f.since = now;
-    }
   });
   return null;
 };
