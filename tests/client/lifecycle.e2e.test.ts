@@ -176,8 +176,17 @@ describe("the HUD's status line through a session's life", () => {
     // the page is still busy building the room; Ana's answer to Riley comes once it is drawn.)
     await waitForStatus(riley, ['speaking', 'your-turn'], 60_000);
     await riley.evaluate(() => window.__room!.say('Ana, what slowed the review down?'));
-    const line = await waitForLine(riley, ['speaking'], / speaking$/, 90_000);
-    const speaker = await riley.evaluate(() => window.__room!.speaking());
+    // The speaker is read with the line, in one go: a moment later the speech may be over.
+    const handle = await riley.waitForFunction(
+      () => {
+        const line = document.querySelector('[data-status]') as HTMLElement | null;
+        const text = line?.innerText ?? '';
+        return line?.getAttribute('data-status') === 'speaking' && / speaking$/.test(text) && { text, speaker: window.__room!.speaking() };
+      },
+      undefined,
+      { timeout: 90_000, polling: 100 },
+    );
+    const { text: line, speaker } = (await handle.jsonValue()) as { text: string; speaker: string | null };
     await shoot(riley, 'speaking');
     expect(await observer.getByRole('button', { name: 'Start with stand-ins' }).count()).toBe(0);
     expect(line).toMatch(/^[A-Z][\w' -]+ speaking$/);

@@ -129,6 +129,16 @@ describe('the room in a browser', () => {
     expect(Math.max(...whileAna.map((s) => s.mouth)), 'viseme influences while Ana speaks').toBeGreaterThan(0.2);
     expect(new Set(whileAna.map((s) => s.shape)).size, 'mouth shapes change over time').toBeGreaterThan(2);
 
+    // Sampling may stop while Ana is still talking: her line counts once it is complete.
+    await riley.waitForFunction(
+      () => {
+        const lines = (window.__room!.state() as { transcript: Line[] }).transcript;
+        const asked = lines.findIndex((l) => l.speaker === 'riley' && l.text.startsWith('Ana, why did the design change'));
+        return asked >= 0 && lines.slice(asked + 1).some((l) => l.speaker === 'ana' && !l.streaming);
+      },
+      undefined,
+      { timeout: 90_000, polling: 200 },
+    );
     const heard = await transcriptOf(riley);
     const question = heard.findIndex((l) => l.speaker === 'riley' && l.text.startsWith('Ana, why did the design change'));
     expect(question).toBeGreaterThanOrEqual(0);
