@@ -87,6 +87,13 @@ describe('the review dashboard', () => {
     expect(Number(await page.locator('.timeline').getAttribute('data-bars'))).toBe(utterances.length);
     expect(Number(await page.locator('.timeline').getAttribute('data-lanes'))).toBeGreaterThanOrEqual(report.participants.length);
     expect(await page.locator('.review-transcript li').count()).toBe(utterances.length);
+    // Stand-ins in every human seat: each is marked so, not as a person who took part.
+    const standIns = report.participants.filter((p) => p.kind === 'human' && p.turns > 0);
+    expect(standIns.length).toBeGreaterThan(0);
+    for (const p of standIns) {
+      expect(p.simulated).toBe(true);
+      expect(await page.locator(`tr[data-participant="${p.id}"] small`).innerText()).toBe('human (stand-in)');
+    }
 
     // The headline figures are the report's.
     const figure = (id: string) => page.locator(`[data-figure="${id}"]`).getAttribute('data-value');
