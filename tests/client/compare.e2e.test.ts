@@ -110,6 +110,9 @@ describe('compare', () => {
       const value = comparison.sessions[cell.run]!.values[cell.key];
       expect(cell.text, `${cell.key} of run ${cell.run + 1}`).toBe(value === null || value === undefined ? '—' : formatFigure(value, figure.unit));
     }
+    // Evenness is a spread: its row and its bar chart say lower is more even.
+    expect(await page.locator('tr:has(td[data-figure="evenness"]) th').textContent()).toBe('Evenness (spread: lower is more even)');
+    expect(await page.locator('[data-chart="bars-evenness"]').textContent()).toMatch(/lower is more even/);
     const listed = await page.locator('ul[data-differences] li').allTextContents();
     expect(listed).toEqual(comparison.differences);
     await page.screenshot({ path: `${artifacts}compare.png` });
