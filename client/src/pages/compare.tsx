@@ -27,16 +27,20 @@ const split = { lineStyle: { color: '#eceef1' } };
 
 type Loaded = { kind: 'comparison'; comparison: Comparison } | { kind: 'problem'; message: string } | { kind: 'sign-in'; rejected?: boolean };
 
-export const ComparePage = ({ ids }: { ids: string[] }) => {
+export const ComparePage = ({ ids: asked }: { ids: string[] }) => {
   const [admin, setAdmin] = useState(() => sessionStorage.getItem('admin-token') ?? '');
   const [draft, setDraft] = useState('');
   const [added, setAdded] = useState<AddedFiles>({ files: [], problems: [] });
   const { files } = added;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
+  // Sessions of the link that no longer exist (deleted since it was made): compared without, and named.
+  const [gone, setGone] = useState<string[]>([]);
+  const ids = useMemo(() => asked.filter((id) => !gone.includes(id)), [asked, gone]);
 
   useEffect(() => {
     if (ids.length + files.length < 2) {
-      return setLoaded({ kind: 'problem', message: 'Choose at least two sessions of the same scene to compare: tick them on the sessions page, then "Compare selected"; or add simulated runs from their report files.' });
+      const missing = gone.length ? `${goneNote(gone)} ` : '';
+      return setLoaded({ kind: 'problem', message: `${missing}Choose at least two sessions of the same scene to compare: tick them on the sessions page, then "Compare selected"; or add simulated runs from their report files.` });
     }
     if (!admin) return setLoaded({ kind: 'sign-in' });
     let live = true;
@@ -44,11 +48,20 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
     const asked = files.length
       ? fetch('/api/compare', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ sessions: ids, reports: files.map((f) => slim(f.report)), names: files.map((f) => f.name) }) })
       : fetch(`/api/compare?sessions=${ids.map(encodeURIComponent).join(',')}`, { headers });
+    /** The asked sessions the server no longer has, from its list of sessions; none when that cannot be told. */
+    const missingOf = async (): Promise<string[]> => {
+      const res = await fetch('/api/sessions', { headers });
+      if (!res.ok) return [];
+      const known = new Set(((await res.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id));
+      return ids.filter((id) => !known.has(id));
+    };
     void asked
       .then(async (res) => {
         const body = (await res.json().catch(() => ({}))) as Comparison & { message?: string };
+        const missing = res.status === 404 ? await missingOf() : [];
         if (!live) return;
-        if (res.status === 401) setLoaded({ kind: 'sign-in', rejected: true });
+        if (missing.length) setGone((before) => [...before, ...missing]);
+        else if (res.status === 401) setLoaded({ kind: 'sign-in', rejected: true });
         else if (!res.ok) setLoaded({ kind: 'problem', message: body.message ?? `The server answered ${res.status}.` });
         else setLoaded({ kind: 'comparison', comparison: body });
       })
@@ -56,7 +69,7 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
     return () => {
       live = false;
     };
-  }, [admin, ids, files]);
+  }, [admin, ids, files, gone]);
 
   if (!loaded) return <main className="page">Comparing the runs…</main>;
   if (loaded.kind === 'sign-in') {
@@ -97,10 +110,13 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
       </main>
     );
   }
-  return <Compared comparison={loaded.comparison} added={added} onAdded={setAdded} admin={admin} />;
+  return <Compared comparison={loaded.comparison} added={added} onAdded={setAdded} admin={admin} gone={gone} />;
 };
 
-const Compared = ({ comparison, added, onAdded, admin }: { comparison: Comparison; added: AddedFiles; onAdded: (added: AddedFiles) => void; admin: string }) => {
+const goneNote = (gone: readonly string[]) =>
+  gone.length === 1 ? `Session "${gone[0]}" no longer exists (it was deleted).` : `Sessions ${gone.map((id) => `"${id}"`).join(', ')} no longer exist (they were deleted).`;
+
+const Compared = ({ comparison, added, onAdded, admin, gone }: { comparison: Comparison; added: AddedFiles; onAdded: (added: AddedFiles) => void; admin: string; gone: readonly string[] }) => {
   const { sessions, figures } = comparison;
   const files: readonly ReportFile[] = added.files;
   const judged = useMemo<JudgedRun[]>(
@@ -123,6 +139,11 @@ const Compared = ({ comparison, added, onAdded, admin }: { comparison: Compariso
           <p className="note">
             {sessions.length} runs of one scene: sessions oldest first, then simulated runs from files · <a href="/sessions">all sessions</a>
           </p>
+          {gone.length > 0 && (
+            <p className="gone-note" data-gone={gone.join(',')}>
+              {goneNote(gone)} The others are compared without {gone.length === 1 ? 'it' : 'them'}.
+            </p>
+          )}
         </div>
       </header>
       <div className="compare-top">
