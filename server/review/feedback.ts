@@ -56,18 +56,20 @@ const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
 /**
  * The rules' paragraph, from the seat's figures (as debrief.ts reads them): their share of the
  * talk against the even split, pace and fillers, questions and interruptions, then the most
- * notable thing to work on, if any. Its moments are the observations'.
+ * notable thing to work on, if any. Its moments are that thing's: what the paragraph advises on.
  */
 const rulesFeedback = (report: Report, transcript: readonly Line[], seat: string, note?: string): Feedback => {
   const debrief = debriefOf(report, seat);
   const observations = debrief?.observations ?? [];
-  const at = [...new Set(observations.flatMap((o) => o.moments.map((m) => m.startMs)))].sort((a, b) => a - b);
+  // The paragraph's advice is its one thing to work on: its moments are that observation's (the fastest turns for pace…), else the one it names.
+  const improve = observations.find((o) => o.tone === 'improve');
+  const cited = debrief && debrief.you.turns === 0 ? observations[0] : improve;
+  const at = [...new Set(cited?.moments.map((m) => m.startMs) ?? [])].sort((a, b) => a - b);
   let paragraph: string;
   if (!debrief) paragraph = `There is no seat "${seat}" in this session's record.`;
   else if (debrief.you.turns === 0) paragraph = observations[0]?.text ?? 'You did not speak in this session.';
   else {
     const { you } = debrief;
-    const improve = observations.find((o) => o.tone === 'improve');
     paragraph = [
       `You took ${you.turns} turn${you.turns === 1 ? '' : 's'} and ${percent(you.speakingShare)} of the talk, against about ${percent(debrief.expectedShare)} for an even split.`,
       you.wordsPerMinute === null ? '' : `You spoke at ${Math.round(you.wordsPerMinute)} words per minute (comfortable: 140–160) with ${you.fillers.count === 0 ? 'no fillers' : `${you.fillers.count} filler${you.fillers.count === 1 ? '' : 's'}`}.`,

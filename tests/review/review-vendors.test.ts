@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
 import { createGenerator } from '../../server/providers/generator';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
+import { debriefOf } from '../../server/review/debrief';
 import { answer, feedback } from '../../server/review/feedback';
 import { judgePair } from '../../server/review/judge';
 import { linesOf } from '../../server/review/model';
@@ -114,6 +115,8 @@ describe('the written feedback against vendors', () => {
       'You took 2 turns and 40% of the talk, against about 33% for an even split. You spoke at 114 words per minute (comfortable: 140–160) with 5 fillers. ' +
         'You answered 1 of 1 question put to you by name, and interrupted others once. The main thing to work on: you used 5 fillers (30 a minute), most often “uh” (1×); a short pause works better.',
     );
+    // The moments of what it advises: Cy's lines with fillers.
+    expect(written.moments.map((m) => m.startMs)).toEqual(debriefOf(report, 'cy')!.observations.find((o) => o.id === 'fillers')!.moments.map((m) => m.startMs));
     expect(written.moments.map((m) => m.startMs)).toContain(5000);
   });
 });
