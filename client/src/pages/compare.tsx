@@ -265,11 +265,12 @@ const radarOf = ({ sessions, figures, normalised }: Comparison): ChartOption => 
   };
 };
 
+// The value axis's unit ("s", "%") sits above the plot, higher than the tallest bar's value label: room for both.
 const sessionBarsOf = (sessions: readonly ComparedSession[], f: Figure): ChartOption => ({
-  grid: { left: 48, right: 12, top: 14, bottom: 24 },
+  grid: { left: 48, right: 12, top: 38, bottom: 24 },
   tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, formatter: (ps: { dataIndex: number }[]) => `${runName(ps[0]!.dataIndex)}: ${shownFigure(sessions[ps[0]!.dataIndex]!.values[f.key], f)}` },
   xAxis: { type: 'category', data: sessions.map((_, i) => runName(i)), axisTick: { show: false } },
-  yAxis: { type: 'value', name: axisUnit(f), nameGap: 6, nameTextStyle: { color: '#50565e', align: 'right' }, splitLine: split, minInterval: f.unit === 'count' ? 1 : 0 },
+  yAxis: { type: 'value', name: axisUnit(f), nameGap: 22, nameTextStyle: { color: '#50565e', align: 'right' }, splitLine: split, minInterval: f.unit === 'count' ? 1 : 0 },
   series: [
     {
       type: 'bar',
@@ -286,14 +287,14 @@ const groupedBarsOf = (sessions: readonly ComparedSession[], perPerson: readonly
   const unit = perPerson[0] ? axisUnit(perPerson[0]) : '';
   return {
     color: runColours,
-    grid: { left: 48, right: 12, top: 30, bottom: 28 },
+    grid: { left: 48, right: 12, top: 44, bottom: 28 },
     legend: { top: 0, itemWidth: 12, itemHeight: 9, textStyle: { fontSize: 11 } },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, formatter: (ps: { seriesIndex: number; dataIndex: number }[]) => {
       const f = byPerson.get(people[ps[0]!.dataIndex]!.id);
       return [people[ps[0]!.dataIndex]!.name, ...ps.map((p) => `${runName(p.seriesIndex)}: ${f ? shownFigure(sessions[p.seriesIndex]!.values[f.key], f) : '—'}`)].join('<br>');
     } },
     xAxis: { type: 'category', data: people.map((p) => p.name), axisTick: { show: false }, axisLabel: { interval: 0, fontSize: 11 } },
-    yAxis: { type: 'value', name: unit, nameGap: 8, nameTextStyle: { color: '#50565e', align: 'right' }, splitLine: split },
+    yAxis: { type: 'value', name: unit, nameGap: 12, nameTextStyle: { color: '#50565e', align: 'right' }, splitLine: split },
     series: sessions.map((s, i) => ({
       type: 'bar',
       name: runName(i),
