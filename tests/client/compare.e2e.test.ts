@@ -131,7 +131,7 @@ describe('compare', () => {
     expectedFailures = [/^404 .*\/api\/compare\?/];
     const deleted = await createSession(server, 'team-standup', 'instant', 'stand-ins');
     await waitForEnded(server, [deleted]);
-    expect((await api(server, `/api/sessions/${deleted.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await api(server, `/api/sessions/${deleted.id}?purge=true`, { method: 'DELETE' })).status).toBe(200);
     const page = await newPage();
     await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${deleted.id},${runs[1]!.id}`);
     await page.getByLabel('Admin token').fill(server.admin);
