@@ -71,7 +71,7 @@ const rulesFeedback = (report: Report, transcript: readonly Line[], seat: string
   else {
     const { you } = debrief;
     paragraph = [
-      `You took ${you.turns} turn${you.turns === 1 ? '' : 's'} and ${percent(you.speakingShare)} of the talk, against about ${percent(debrief.expectedShare)} for an even split.`,
+      `You took ${you.turns} turn${you.turns === 1 ? '' : 's'} and ${percent(you.speakingShare)} of the talk, against about ${percent(debrief.expectedShare)} expected: ${debrief.expectedBasis}.`,
       you.wordsPerMinute === null ? '' : `You spoke at ${Math.round(you.wordsPerMinute)} words per minute (comfortable: 140–160) with ${you.fillers.count === 0 ? 'no fillers' : `${you.fillers.count} filler${you.fillers.count === 1 ? '' : 's'}`}.`,
       `${you.questionsReceived === 0 ? 'Nobody put a question to you by name' : `You answered ${you.questionsAnswered} of ${you.questionsReceived} question${you.questionsReceived === 1 ? '' : 's'} put to you by name`}, and ${you.interruptionsMade === 0 ? 'interrupted nobody' : `interrupted others ${times(you.interruptionsMade)}`}.`,
       improve ? `The main thing to work on: ${improve.text.charAt(0).toLowerCase()}${improve.text.slice(1)}` : 'Nothing in the figures stands out to work on.',
