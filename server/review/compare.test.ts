@@ -111,4 +111,20 @@ describe('differencesOf / formatFigure', () => {
     ]);
     expect(c.differences).toEqual(["Ana's turns in run 2, none in run 1 (4 vs 0)", "Ana's talk share in run 2 was 1.7x that in run 1 (12% vs 7%)"]);
   });
+
+  it('says the run with the lower evenness spread was the more even one', () => {
+    const c = compareOf([run('a', report({ evenness: 63.5 })), run('b', report({ evenness: 49.9 }))]);
+    expect(c.differences).toEqual(['Run 2 was more even than run 1: spread 49.9 vs 63.5, lower is more even']);
+    expect(c.figures.find((f) => f.key === 'evenness')!.label).toBe('evenness (spread: lower is more even)');
+    const even = compareOf([run('a', report({ evenness: 20 })), run('b', report({ evenness: 0 }))]);
+    expect(even.differences).toEqual(['Run 2 was perfectly even: spread 0.0 vs 20.0, lower is more even']);
+  });
+
+  it('says "were … those" of a plural figure', () => {
+    const c = compareOf([
+      run('a', report({ participants: [person('ana', { turns: 5 }), person('ben')] })),
+      run('b', report({ participants: [person('ana', { turns: 7 }), person('ben')] })),
+    ]);
+    expect(c.differences).toEqual(["Ana's turns in run 2 were 1.4x those in run 1 (7 vs 5)"]);
+  });
 });

@@ -13,7 +13,8 @@
  * ```ts
  * compareOf([{ id: 'a', createdAt, status: 'ended', report }, { id: 'b', … }]);
  * // { sessions: [...], figures: [{ key: 'interruptions', label: 'interruptions', unit: 'count' }, …],
- * //   normalised: { interruptions: [0, 1], … }, differences: ['Run 2 had 2.4x the interruptions of run 1 (12 vs 5)'] }
+ * //   normalised: { interruptions: [0, 1], … }, differences: ['Run 2 had 2.4x the interruptions of run 1 (12 vs 5)',
+//   'Run 2 was more even than run 1: spread 49.9 vs 63.5, lower is more even'] }
  * ```
  */
 import type { Report } from './report';
@@ -26,6 +27,8 @@ export interface Figure {
   unit: FigureUnit;
   /** The participant it is about; absent for the session's own figures. */
   participant?: string;
+  /** A plural noun ("turns"): the sentences say "were … those", not "was … that". */
+  plural?: boolean;
 }
 
 export interface ComparedParticipant {
@@ -82,16 +85,17 @@ const sessionFigures: Figure[] = [
   { key: 'durationMs', label: 'length', unit: 'ms' },
   { key: 'turns', label: 'turns', unit: 'count' },
   { key: 'answeredNext', label: 'share of questions answered next', unit: 'share' },
-  { key: 'evenness', label: 'evenness', unit: 'score' },
+  // metrics.ts's evenness is a spread (MUCA §4.3.3): 0 when everyone said as much, larger as the talk is less even.
+  { key: 'evenness', label: 'evenness (spread: lower is more even)', unit: 'score' },
   { key: 'breakdowns', label: 'breakdowns', unit: 'count' },
   { key: 'interruptions', label: 'interruptions', unit: 'count' },
 ];
 
 const participantFigures = [
-  { field: 'speakingShare', label: 'talk share', unit: 'share' },
-  { field: 'turns', label: 'turns', unit: 'count' },
-  { field: 'wordsPerMinute', label: 'words per minute', unit: 'wpm' },
-  { field: 'responseLatencyMedianMs', label: 'median response latency', unit: 'ms' },
+  { field: 'speakingShare', label: 'talk share', unit: 'share', plural: false },
+  { field: 'turns', label: 'turns', unit: 'count', plural: true },
+  { field: 'wordsPerMinute', label: 'words per minute', unit: 'wpm', plural: false },
+  { field: 'responseLatencyMedianMs', label: 'median response latency', unit: 'ms', plural: false },
 ] as const;
 
 const compared = (input: CompareInput): ComparedSession => {
@@ -154,6 +158,14 @@ export const differencesOf = (sessions: readonly ComparedSession[], figures: rea
     const low = runs.reduce((a, b) => (b.value < a.value ? b : a));
     if (high.value <= 0 || high.value === low.value) return;
     const values = `(${formatFigure(high.value, figure.unit)} vs ${formatFigure(low.value, figure.unit)})`;
+    // Evenness is a spread: the lower run was the more even one.
+    if (figure.key === 'evenness') {
+      const spread = `spread ${formatFigure(low.value, figure.unit)} vs ${formatFigure(high.value, figure.unit)}, lower is more even`;
+      const ratio = low.value <= 0 ? Infinity : high.value / low.value;
+      if (ratio < MIN_RATIO) return;
+      found.push({ score: ratio, order, text: `Run ${low.run} was ${low.value <= 0 ? 'perfectly even' : `more even than run ${high.run}`}: ${spread}` });
+      return;
+    }
     // A participant's figure names them ("Ben's turns"), which reads better as the subject.
     if (low.value <= 0) {
       const text = figure.participant ? `${capitalised(figure.label)} in run ${high.run}, none in run ${low.run} ${values}` : `Run ${high.run} had ${figure.label} where run ${low.run} had none ${values}`;
@@ -163,7 +175,7 @@ export const differencesOf = (sessions: readonly ComparedSession[], figures: rea
     const ratio = high.value / low.value;
     if (ratio < MIN_RATIO) return;
     const text = figure.participant
-      ? `${capitalised(figure.label)} in run ${high.run} was ${ratioText(ratio)} that in run ${low.run} ${values}`
+      ? `${capitalised(figure.label)} in run ${high.run} ${figure.plural ? 'were' : 'was'} ${ratioText(ratio)} ${figure.plural ? 'those' : 'that'} in run ${low.run} ${values}`
       : `Run ${high.run} had ${ratioText(ratio)} the ${figure.label} of run ${low.run} ${values}`;
     found.push({ score: ratio, order, text });
   });
@@ -180,7 +192,7 @@ export const compareOf = (inputs: readonly CompareInput[]): Comparison => {
   for (const s of sessions) for (const p of s.participants) if (!people.has(p.id)) people.set(p.id, p);
   const figures: Figure[] = [
     ...sessionFigures,
-    ...[...people.values()].flatMap((p) => participantFigures.map((f) => ({ key: `p:${p.id}:${f.field}`, label: `${p.name}'s ${f.label}`, unit: f.unit, participant: p.id }))),
+    ...[...people.values()].flatMap((p) => participantFigures.map((f) => ({ key: `p:${p.id}:${f.field}`, label: `${p.name}'s ${f.label}`, unit: f.unit, participant: p.id, ...(f.plural ? { plural: true } : {}) }))),
   ];
   const normalised = Object.fromEntries(figures.map((f) => [f.key, normalise(sessions.map((s) => s.values[f.key] ?? null))]));
   return { scene: inputs[0]?.report.scene ?? null, title: inputs[0]?.report.title ?? null, sessions, figures, normalised, differences: differencesOf(sessions, figures) };

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantReport, Report, TimelineItem } from './report';
 import { quietParticipant } from '../../tests/fixtures/participant-report';
+import { createScriptedGenerator } from '../providers/generator/scripted';
 import { clock, debriefOf } from './debrief';
+import { feedback } from './feedback';
+import { linesOf } from './model';
 
 const person = (id: string, over: Partial<ParticipantReport> = {}): ParticipantReport =>
   quietParticipant(id, { kind: 'human', speakingMs: 60_000, speakingShare: 0.5, turns: 4, words: 150, wordsPerMinute: 150, responseLatencyMs: { median: 500, p90: 900, samples: 3 }, ...over });
@@ -96,5 +99,37 @@ describe('the debrief', () => {
   it('writes times as minutes and seconds', () => {
     expect(clock(192_000)).toBe('3:12');
     expect(clock(5_400)).toBe('0:05');
+  });
+});
+
+describe('the moments of the things to work on', () => {
+  // Jordan speaks fast (a 240 wpm line and a 150 wpm one) and is asked two questions, both answered.
+  const timeline = [
+    say('hannah', 0, 3_000, 'Jordan, what did you ship last week?', { pair: 'question', addressee: 'jordan' }),
+    say('jordan', 3_500, 8_500, 'We shipped the booking flow, the reminders, the new calendar sync and two fixes for the payments page.'),
+    say('sam', 9_000, 12_000, 'And what comes next for you, Jordan?', { pair: 'question', addressee: 'jordan' }),
+    say('jordan', 12_500, 20_500, 'Next we move to the reporting screens and then the export work.'),
+  ];
+  const jordan = person('jordan', { speakingShare: 0.3, turns: 2, words: 60, wordsPerMinute: 200, questionsReceived: 2, questionsAnswered: 2 });
+  const report = reportOf([jordan, person('hannah', { speakingShare: 0.35 }), person('sam', { speakingShare: 0.35 })], timeline);
+
+  it('points pace at the seat\'s fastest turns, fastest included', () => {
+    const pace = debriefOf(report, 'jordan')!.observations.find((o) => o.id === 'pace-fast')!;
+    expect(pace.moments.map((m) => m.startMs)).toContain(3_500);
+    expect(pace.moments.every((m) => [3_500, 12_500].includes(m.startMs))).toBe(true);
+  });
+
+  it('points a high share at the seat\'s longest turns', () => {
+    const loud = reportOf([person('jordan', { speakingShare: 0.8, turns: 2 }), person('hannah', { speakingShare: 0.1 }), person('sam', { speakingShare: 0.1 })], timeline);
+    const share = debriefOf(loud, 'jordan')!.observations.find((o) => o.id === 'share-high')!;
+    expect(share.moments.map((m) => m.startMs)).toEqual([3_500, 12_500]);
+  });
+
+  it('gives the written paragraph the moments of its advice, not the questions put to the seat', async () => {
+    const written = await feedback(report, linesOf(report), 'jordan', createScriptedGenerator());
+    expect(written.paragraph).toContain('The main thing to work on: you spoke at 200 words per minute');
+    expect(written.moments.map((m) => m.startMs)).toContain(3_500);
+    expect(written.moments.map((m) => m.startMs)).not.toContain(0);
+    expect(written.moments.map((m) => m.startMs)).not.toContain(9_000);
   });
 });

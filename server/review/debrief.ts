@@ -10,6 +10,7 @@
  * debrief.observations; // at most three, the most notable first
  * ```
  */
+import { fillersIn } from './fillers';
 import type { ParticipantReport, Report, TimelineItem } from './report';
 
 /** The comfortable pace band, words per minute. */
@@ -58,6 +59,24 @@ export const gist = (text: string | undefined, words = 12): string => {
 type Utterance = TimelineItem & { participant: string };
 const utterances = (report: Report): Utterance[] => report.timeline.filter((i): i is Utterance => i.kind === 'utterance' && i.participant !== null);
 
+const momentAt = (startMs: number): Moment => ({ startMs, label: clock(startMs) });
+/** The `count` lines that score highest, in time order: the moments an observation points to. */
+const topMoments = (lines: readonly Utterance[], score: (u: Utterance) => number, count = 3): Moment[] =>
+  lines
+    .map((u) => ({ u, score: score(u) }))
+    .filter((s) => Number.isFinite(s.score) && s.score > 0)
+    .sort((a, b) => b.score - a.score || a.u.startMs - b.u.startMs)
+    .slice(0, count)
+    .map((s) => s.u.startMs)
+    .sort((a, b) => a - b)
+    .map(momentAt);
+/** A line's own pace, words per minute; 0 for a line too short to time (under five words or a second). */
+const paceOf = (u: Utterance): number => {
+  const words = (u.text ?? '').trim().split(/\s+/).filter(Boolean).length;
+  const ms = u.endMs - u.startMs;
+  return words >= 5 && ms >= 1000 ? words / (ms / 60_000) : 0;
+};
+
 const nameOf = (report: Report, id: string | null | undefined) => report.participants.find((p) => p.id === id)?.name ?? id ?? 'someone';
 
 /**
@@ -80,6 +99,7 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
   const minutes = you.speakingMs / 60_000;
   const fillersPerMinute = minutes > 0 ? Math.round((you.fillers.count / minutes) * 10) / 10 : null;
   const found: Observation[] = [];
+  const mine = said.filter((u) => u.participant === seat);
 
   if (you.turns === 0) {
     found.push({
@@ -95,9 +115,11 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
   if (you.turns > 0 && report.participants.length > 1) {
     const ratio = you.speakingShare / expectedShare;
     if (ratio >= 1.5) {
-      found.push({ id: 'share-high', tone: 'improve', weight: ratio, moments: [], text: `You spoke for ${percent(you.speakingShare)} of the talk, against about ${percent(expectedShare)} expected; leave the others more room.` });
+      // Their longest turns: where the room's time went.
+      found.push({ id: 'share-high', tone: 'improve', weight: ratio, moments: topMoments(mine, (u) => u.endMs - u.startMs), text: `You spoke for ${percent(you.speakingShare)} of the talk, against about ${percent(expectedShare)} expected; leave the others more room.` });
     } else if (ratio <= 0.5) {
-      found.push({ id: 'share-low', tone: 'improve', weight: 1 / Math.max(ratio, 0.1), moments: [], text: `You spoke for ${percent(you.speakingShare)} of the talk, against about ${percent(expectedShare)} expected; come in more often.` });
+      // The others' longest lines: the stretches they could have come in after.
+      found.push({ id: 'share-low', tone: 'improve', weight: 1 / Math.max(ratio, 0.1), moments: topMoments(said.filter((u) => u.participant !== seat), (u) => u.endMs - u.startMs), text: `You spoke for ${percent(you.speakingShare)} of the talk, against about ${percent(expectedShare)} expected; come in more often.` });
     }
   }
 
@@ -105,21 +127,21 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
   const wpm = you.wordsPerMinute;
   if (wpm !== null && you.words >= 20) {
     if (wpm > comfortablePace.high) {
-      found.push({ id: 'pace-fast', tone: 'improve', weight: 1 + (wpm - comfortablePace.high) / 20, moments: [], text: `You spoke at ${Math.round(wpm)} words per minute, above the comfortable ${comfortablePace.low}–${comfortablePace.high}; slow down and pause between points.` });
+      found.push({ id: 'pace-fast', tone: 'improve', weight: 1 + (wpm - comfortablePace.high) / 20, moments: topMoments(mine, paceOf), text: `You spoke at ${Math.round(wpm)} words per minute, above the comfortable ${comfortablePace.low}–${comfortablePace.high}; slow down and pause between points.` });
     } else if (wpm < comfortablePace.low) {
-      found.push({ id: 'pace-slow', tone: 'improve', weight: 1 + (comfortablePace.low - wpm) / 20, moments: [], text: `You spoke at ${Math.round(wpm)} words per minute, below the comfortable ${comfortablePace.low}–${comfortablePace.high}; a little more pace keeps the room with you.` });
+      found.push({ id: 'pace-slow', tone: 'improve', weight: 1 + (comfortablePace.low - wpm) / 20, moments: topMoments(mine, (u) => (paceOf(u) > 0 ? 1 / paceOf(u) : 0)), text: `You spoke at ${Math.round(wpm)} words per minute, below the comfortable ${comfortablePace.low}–${comfortablePace.high}; a little more pace keeps the room with you.` });
     }
   }
 
   // Fillers above about 3 a minute.
   if (fillersPerMinute !== null && fillersPerMinute > 3 && you.fillers.list.length > 0) {
     const top = you.fillers.list[0]!;
-    const first = said.find((u) => u.participant === seat && new RegExp(`\\b${top.filler}\\b`, 'i').test(u.text ?? ''));
     found.push({
       id: 'fillers',
       tone: 'improve',
       weight: fillersPerMinute / 2,
-      moments: first ? [{ startMs: first.startMs, label: clock(first.startMs) }] : [],
+      // Their lines with the most fillers.
+      moments: topMoments(mine, (u) => fillersIn(u.text ?? '').length),
       text: `You used ${plural(you.fillers.count, 'filler')} (${fillersPerMinute} a minute), most often “${top.filler}” (${top.count}×); a short pause works better.`,
     });
   }
@@ -191,7 +213,6 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
   const observations = found.sort((a, b) => b.weight - a.weight).slice(0, 3);
   // Room left, and something went well: say so, with its numbers.
   if (observations.length < 3 && you.turns > 0) {
-    const mine = said.filter((u) => u.participant === seat);
     const longest = mine.reduce<Utterance | null>((a, b) => (!a || b.endMs - b.startMs > a.endMs - a.startMs ? b : a), null);
     const asked = said.filter((u) => u.pair === 'question' && u.addressee === seat && u.participant !== seat);
     const moments = { longest: longest ? [{ startMs: longest.startMs, label: clock(longest.startMs) }] : [], asked: asked.slice(0, 3).map((u) => ({ startMs: u.startMs, label: clock(u.startMs) })) };

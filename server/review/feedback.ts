@@ -56,20 +56,22 @@ const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
 /**
  * The rules' paragraph, from the seat's figures (as debrief.ts reads them): their share of the
  * talk against the even split, pace and fillers, questions and interruptions, then the most
- * notable thing to work on, if any. Its moments are the observations'.
+ * notable thing to work on, if any. Its moments are that thing's: what the paragraph advises on.
  */
 const rulesFeedback = (report: Report, transcript: readonly Line[], seat: string, note?: string): Feedback => {
   const debrief = debriefOf(report, seat);
   const observations = debrief?.observations ?? [];
-  const at = [...new Set(observations.flatMap((o) => o.moments.map((m) => m.startMs)))].sort((a, b) => a - b);
+  // The paragraph's advice is its one thing to work on: its moments are that observation's (the fastest turns for pace…), else the one it names.
+  const improve = observations.find((o) => o.tone === 'improve');
+  const cited = debrief && debrief.you.turns === 0 ? observations[0] : improve;
+  const at = [...new Set(cited?.moments.map((m) => m.startMs) ?? [])].sort((a, b) => a - b);
   let paragraph: string;
   if (!debrief) paragraph = `There is no seat "${seat}" in this session's record.`;
   else if (debrief.you.turns === 0) paragraph = observations[0]?.text ?? 'You did not speak in this session.';
   else {
     const { you } = debrief;
-    const improve = observations.find((o) => o.tone === 'improve');
     paragraph = [
-      `You took ${you.turns} turn${you.turns === 1 ? '' : 's'} and ${percent(you.speakingShare)} of the talk, against about ${percent(debrief.expectedShare)} for an even split.`,
+      `You took ${you.turns} turn${you.turns === 1 ? '' : 's'} and ${percent(you.speakingShare)} of the talk, against about ${percent(debrief.expectedShare)} expected: ${debrief.expectedBasis}.`,
       you.wordsPerMinute === null ? '' : `You spoke at ${Math.round(you.wordsPerMinute)} words per minute (comfortable: 140–160) with ${you.fillers.count === 0 ? 'no fillers' : `${you.fillers.count} filler${you.fillers.count === 1 ? '' : 's'}`}.`,
       `${you.questionsReceived === 0 ? 'Nobody put a question to you by name' : `You answered ${you.questionsAnswered} of ${you.questionsReceived} question${you.questionsReceived === 1 ? '' : 's'} put to you by name`}, and ${you.interruptionsMade === 0 ? 'interrupted nobody' : `interrupted others ${times(you.interruptionsMade)}`}.`,
       improve ? `The main thing to work on: ${improve.text.charAt(0).toLowerCase()}${improve.text.slice(1)}` : 'Nothing in the figures stands out to work on.',
@@ -151,12 +153,24 @@ export const feedback = async (report: Report, transcript: readonly Line[], seat
 
 const QuestionAnswer = z.object({ answer: z.string().min(1), moments: z.array(z.object({ at: z.unknown() }).passthrough()).default([]) });
 
-/** The lines most like `question` in meaning, best first; none that score no closer than unrelated talk. */
-export const relevantLines = (question: string, transcript: readonly Line[], count: number): Line[] => {
+/**
+ * How close a line must be to the question to be offered. Measured on simulated job interviews
+ * (scripted, seed 1): questions about nothing said there ("the weather on Mars") still score up to
+ * 0.18 against some line, while the line a question is about scores 0.33-0.50. Among the few lines
+ * the question's own words point to (the asker's, or those put to them) the bar is lower: "When did
+ * I talk about my weaknesses?" scores 0.14 against "I have never worked in healthcare and am worried
+ * it shows" and 0.09-0.13 against the candidate's other lines; "the capital of France" scores 0.04
+ * at most against any line.
+ */
+export const RELATED = 0.2;
+export const RELATED_AMONG_FEW = 0.1;
+
+/** The lines most like `question` in meaning, best first, at least `threshold` close. */
+export const relevantLines = (question: string, transcript: readonly Line[], count: number, threshold = 0): Line[] => {
   const to = similarityTo(question);
   return transcript
     .map((line, i) => ({ line, i, score: to(line.text) }))
-    .filter((s) => s.score > 0)
+    .filter((s) => s.score > threshold)
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, count)
     .map((s) => s.line);
@@ -164,14 +178,26 @@ export const relevantLines = (question: string, transcript: readonly Line[], cou
 
 const momentOf = (l: Line): Answer['moments'][number] => ({ startMs: l.startMs, endMs: l.endMs, text: l.text, speaker: l.speaker, name: l.name });
 
-const retrieved = (question: string, transcript: readonly Line[], note?: string): Answer => {
-  const lines = relevantLines(question, transcript, RETRIEVED).sort((a, b) => a.startMs - b.startMs);
-  return {
-    answer: lines.length ? 'These moments look relevant:' : 'Nothing in the transcript looks related to that question.',
-    moments: lines.map(momentOf),
-    by: 'rules',
-    ...(note ? { note } : {}),
-  };
+/** "When did they ask me…", "did Raj question me": the lines put to the asker. */
+const askedOfAsker = /\b(ask|asked|asking|question|questioned|press|pressed|put)\b(?:\s+\w+){0,2}?\s+me\b/i;
+/** "I", "my", "me": the question is about the asker's own lines. */
+const firstPerson = /\b(i|i'm|i've|i'd|me|my|mine|myself)\b/i;
+
+/** Where a question looks first, by its words: the lines put to the asker, the asker's own, else everyone's. */
+const poolsFor = (question: string, transcript: readonly Line[], seat: string) => {
+  const pools: { lines: Line[]; threshold: number; answer: string }[] = [];
+  if (askedOfAsker.test(question)) pools.push({ lines: transcript.filter((l) => l.speaker !== seat && l.addressee === seat), threshold: RELATED_AMONG_FEW, answer: 'These lines put to you look relevant:' });
+  else if (firstPerson.test(question)) pools.push({ lines: transcript.filter((l) => l.speaker === seat), threshold: RELATED_AMONG_FEW, answer: 'These lines of yours look relevant:' });
+  pools.push({ lines: [...transcript], threshold: RELATED, answer: 'These moments look relevant:' });
+  return pools;
+};
+
+const retrieved = (question: string, transcript: readonly Line[], seat: string, note?: string): Answer => {
+  for (const pool of poolsFor(question, transcript, seat)) {
+    const lines = relevantLines(question, pool.lines, RETRIEVED, pool.threshold).sort((a, b) => a.startMs - b.startMs);
+    if (lines.length) return { answer: pool.answer, moments: lines.map(momentOf), by: 'rules', ...(note ? { note } : {}) };
+  }
+  return { answer: 'Nothing in the transcript looks related to that question.', moments: [], by: 'rules', ...(note ? { note } : {}) };
 };
 
 export const answerPrompt = (question: string, transcript: readonly Line[], seat: string, seatName: string) => {
@@ -197,7 +223,7 @@ export const answerPrompt = (question: string, transcript: readonly Line[], seat
 /** An answer to `question` (cleaned and capped here too) from the transcript: the model's, or the most relevant lines. */
 export const answer = async (question: string, transcript: readonly Line[], seat: string, generator: Generator, signal?: AbortSignal): Promise<Answer> => {
   const asking = cleanQuestion(question);
-  if (!isVendor(generator)) return retrieved(asking, transcript);
+  if (!isVendor(generator)) return retrieved(asking, transcript, seat);
   const seatName = transcript.find((l) => l.speaker === seat)?.name ?? seat;
   const { system, prompt, quoted } = answerPrompt(asking, transcript, seat, seatName);
   const asked = await askForJson(
@@ -209,7 +235,7 @@ export const answer = async (question: string, transcript: readonly Line[], seat
     },
     signal,
   );
-  if (!asked.ok) return retrieved(asking, transcript, `${asked.why}; the most related lines instead`);
+  if (!asked.ok) return retrieved(asking, transcript, seat, `${asked.why}; the most related lines instead`);
   const cited = new Map<number, Line>();
   for (const m of asked.value.moments) {
     const line = lineAt(m.at, quoted);

@@ -30,6 +30,8 @@ export interface Line {
   speaker: string;
   name: string;
   text: string;
+  /** Whom the line was addressed to, when the log says (a question put to someone by name). */
+  addressee?: string | null;
 }
 
 /** The report's utterances as transcript lines, in time order (as the viewer of the report may see them). */
@@ -37,7 +39,7 @@ export const linesOf = (report: Report): Line[] => {
   const names = new Map(report.participants.map((p) => [p.id, p.name]));
   return report.timeline
     .filter((item) => item.kind === 'utterance' && item.participant !== null)
-    .map((item) => ({ startMs: item.startMs, endMs: item.endMs, speaker: item.participant!, name: names.get(item.participant!) ?? item.participant!, text: item.text ?? '' }));
+    .map((item) => ({ startMs: item.startMs, endMs: item.endMs, speaker: item.participant!, name: names.get(item.participant!) ?? item.participant!, text: item.text ?? '', addressee: item.addressee ?? null }));
 };
 
 /** Whether the review should ask `generator` at all: not the scripted one. */

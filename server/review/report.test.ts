@@ -121,6 +121,16 @@ describe('the report of a known log', () => {
     ]);
   });
 
+  it('marks a human seat the simulation played throughout as simulated, and one a person spoke in as not', () => {
+    const standIn = reportOf(knownLog.map((e): SessionEvent => (e.type === 'utterance' && e.speaker === 'cy' ? { ...e, source: 'simulated-human' } : e)));
+    expect(standIn.participants.find((p) => p.id === 'cy')!.simulated).toBe(true);
+    expect(standIn.participants.filter((p) => p.simulated).map((p) => p.id)).toEqual(['cy']);
+    // One line of their own: a person was there.
+    const joined = reportOf(knownLog.map((e): SessionEvent => (e.type === 'utterance' && e.id === 'u2' ? { ...e, source: 'simulated-human' } : e)));
+    expect(joined.participants.find((p) => p.id === 'cy')!.simulated).toBeUndefined();
+    expect(report.participants.some((p) => p.simulated)).toBe(false);
+  });
+
   it('lays out the timeline in session time, every utterance at its real start', () => {
     expect(report.timeline).toEqual([
       { kind: 'snippet', participant: 'ana', startMs: 0, endMs: 30_300, text: 'The budget', code: 'main' },

@@ -99,6 +99,12 @@ export const ParticipantReport = z.object({
    */
   expectedShare: share.optional(),
   expectedBasis: z.string().optional(),
+  /**
+   * True for a human seat every line of which the simulation said (source `simulated-human`: a
+   * stand-in, nobody joined it or spoke in it): its figures describe the stand-in, not a person.
+   * Absent otherwise, and in reports from before it was reported.
+   */
+  simulated: z.boolean().optional(),
 });
 export type ParticipantReport = z.infer<typeof ParticipantReport>;
 
@@ -259,13 +265,15 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     questionsReceived: number;
     questionsAnswered: number;
     latencies: number[];
+    /** Their lines the simulation said for them. */
+    simulatedTurns: number;
   }
   const tallies = new Map<string, Tally>();
   const tally = (id: string): Tally => {
     person(id);
     let found = tallies.get(id);
     if (!found) {
-      found = { turns: 0, words: 0, speakingMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [] };
+      found = { turns: 0, words: 0, speakingMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [], simulatedTurns: 0 };
       tallies.set(id, found);
     }
     return found;
@@ -305,6 +313,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
         lastMs = Math.max(lastMs, endMs);
         const mine = tally(e.speaker);
         mine.turns += 1;
+        if (e.source === 'simulated-human') mine.simulatedTurns += 1;
         mine.words += said;
         mine.speakingMs += length;
         words += said;
@@ -421,6 +430,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       questionsAnswered: mine.questionsAnswered,
       responseLatencyMs: { median: median(latencies), p90: nearestRank(latencies, 90), samples: latencies.length },
       gazeAtSpeakerShare: gazeShare(id, gazes.get(id) ?? [], speech),
+      ...(kind === 'human' && mine.turns > 0 && mine.simulatedTurns === mine.turns ? { simulated: true } : {}),
       ...(expected?.has(id) ? { expectedShare: round3(expected.get(id)!.share), expectedBasis: expected.get(id)!.basis } : {}),
     };
   });

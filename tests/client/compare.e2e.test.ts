@@ -110,6 +110,9 @@ describe('compare', () => {
       const value = comparison.sessions[cell.run]!.values[cell.key];
       expect(cell.text, `${cell.key} of run ${cell.run + 1}`).toBe(value === null || value === undefined ? '—' : formatFigure(value, figure.unit));
     }
+    // Evenness is a spread: its row and its bar chart say lower is more even.
+    expect(await page.locator('tr:has(td[data-figure="evenness"]) th').textContent()).toBe('Evenness (spread: lower is more even)');
+    expect(await page.locator('[data-chart="bars-evenness"]').textContent()).toMatch(/lower is more even/);
     const listed = await page.locator('ul[data-differences] li').allTextContents();
     expect(listed).toEqual(comparison.differences);
     await page.screenshot({ path: `${artifacts}compare.png` });
@@ -122,6 +125,29 @@ describe('compare', () => {
     await page.locator('[data-problem]').waitFor();
     expect(await page.locator('[data-problem]').textContent()).toMatch(/at least two sessions/);
   }, 60_000);
+
+  it('compares the sessions that remain when one of the link was deleted, and names it', async () => {
+    // The page asks GET /api/compare first and gets its 404 for the deleted one.
+    expectedFailures = [/^404 .*\/api\/compare\?/];
+    const deleted = await createSession(server, 'team-standup', 'instant', 'stand-ins');
+    await waitForEnded(server, [deleted]);
+    expect((await api(server, `/api/sessions/${deleted.id}?purge=true`, { method: 'DELETE' })).status).toBe(200);
+    const page = await newPage();
+    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${deleted.id},${runs[1]!.id}`);
+    await page.getByLabel('Admin token').fill(server.admin);
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-gone]').getAttribute('data-gone')).toBe(deleted.id);
+    expect(await page.locator('[data-gone]').textContent()).toBe(`Session "${deleted.id}" no longer exists (it was deleted). The others are compared without it.`);
+    expect(await page.locator('td[data-figure="turns"]').count()).toBe(2);
+    problems.console.splice(0).forEach((line) => expect(line).toMatch(/status of 404/));
+
+    // One left: a message naming the deleted one, not a comparison.
+    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${deleted.id}`);
+    await page.locator('[data-problem]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-problem]').textContent()).toMatch(new RegExp(`Session "${deleted.id}" no longer exists.*at least two sessions`));
+    problems.console.splice(0).forEach((line) => expect(line).toMatch(/status of 404/));
+  }, 120_000);
 
   it('asks for the admin token, names the odd one out of mixed scenes, and shows "—" for a session nobody spoke in', async () => {
     expectedFailures = [/^400 .*\/api\/compare\?/];

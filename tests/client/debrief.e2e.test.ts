@@ -78,7 +78,12 @@ describe("the trainee's debrief", () => {
     expect(await page.locator('[data-figure="questions"] .value').innerText()).toBe(`${you.questionsAnswered} of ${you.questionsReceived}`);
     expect(await figure('interruptions')).toBe(String(you.interruptionsMade));
     expect(await figure('gaze')).toBe(raw(you.gazeAtSpeakerShare));
-    if (you.gazeAtSpeakerShare === null) expect(await page.locator('[data-figure="gaze"]').innerText()).toMatch(/Not measured: you joined on a desktop/);
+    // Nobody joined: the simulation played the seat, and the page says so instead of speaking of a person.
+    expect(you.simulated).toBe(true);
+    expect(await page.locator('[data-stand-in]').innerText()).toBe('This seat was played by the simulation (a stand-in): these figures describe the stand-in, not a person.');
+    expect(await page.locator('h1').innerText()).not.toMatch(/here is how it went/);
+    expect(await page.locator('[data-figure="gaze"]').innerText()).toMatch(/Not measured: nobody joined this seat/);
+    expect(await page.locator('[data-page="debrief"]').innerText()).not.toMatch(/you joined on a desktop/);
 
     // The pace chart drawn, when they spoke.
     if (you.wordsPerMinute !== null) {
@@ -101,6 +106,7 @@ describe("the trainee's debrief", () => {
     expect(await page.locator('.written-feedback').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Print or save as PDF' }).isVisible()).toBe(false);
     expect(await page.getByRole('link', { name: 'Open the review' }).isVisible()).toBe(false);
+    expect(await page.getByText('Click a time to open the review').isVisible()).toBe(false);
     if (you.wordsPerMinute !== null) expect(await page.locator('.pace-chart').isVisible()).toBe(true);
     await page.screenshot({ path: `${artifacts}debrief-print.png`, fullPage: true });
     await page.emulateMedia({ media: 'screen' });
@@ -164,8 +170,8 @@ describe("the trainee's debrief", () => {
     expect(await written.locator('.paragraph').textContent()).toMatch(new RegExp(`^You took ${you.turns} turns? and ${Math.round(you.speakingShare * 100)}% of the talk`));
     expect(await written.locator('.byline').textContent()).toMatch(/^From the figures: rule-based/);
 
-    // Words of a line someone said: the answer offers it among at most three moments, each a link into the review.
-    const line = report.timeline.find((i) => i.kind === 'utterance' && (i.text ?? '').split(' ').length >= 6)!;
+    // Words of a line someone said (not in the first person: that would look at the asker's own lines first): the answer offers it among at most three moments, each a link into the review.
+    const line = report.timeline.find((i) => i.kind === 'utterance' && (i.text ?? '').split(' ').length >= 6 && !/\b(i|i'm|i've|i'd|me|my|mine|myself)\b/i.test(i.text ?? ''))!;
     const question = page.getByLabel('Your question');
     await question.fill(`When was it said that ${line.text!.toLowerCase()}`);
     await question.press('Enter');

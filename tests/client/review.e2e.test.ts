@@ -87,6 +87,13 @@ describe('the review dashboard', () => {
     expect(Number(await page.locator('.timeline').getAttribute('data-bars'))).toBe(utterances.length);
     expect(Number(await page.locator('.timeline').getAttribute('data-lanes'))).toBeGreaterThanOrEqual(report.participants.length);
     expect(await page.locator('.review-transcript li').count()).toBe(utterances.length);
+    // Stand-ins in every human seat: each is marked so, not as a person who took part.
+    const standIns = report.participants.filter((p) => p.kind === 'human' && p.turns > 0);
+    expect(standIns.length).toBeGreaterThan(0);
+    for (const p of standIns) {
+      expect(p.simulated).toBe(true);
+      expect(await page.locator(`tr[data-participant="${p.id}"] small`).innerText()).toBe('human (stand-in)');
+    }
 
     // The headline figures are the report's.
     const figure = (id: string) => page.locator(`[data-figure="${id}"]`).getAttribute('data-value');
@@ -136,6 +143,17 @@ describe('the review dashboard', () => {
     await page.locator('.review-transcript').evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
     await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead'))).toBeGreaterThan(first.startMs);
 
+    // Dragging the scrub bar while paused: the line at the playhead is highlighted, and the playhead stays where it was dragged.
+    expect(await page.locator('.player-controls').getAttribute('data-playing')).toBe('false');
+    const scrubTo = utterances.slice(2).find((u) => Math.ceil((u.startMs + 1) / 100) * 100 < u.endMs - 100)!;
+    const dragged = Math.ceil((scrubTo.startMs + 1) / 100) * 100;
+    await page.locator('.scrub').evaluate((input, value) => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, String(value));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, dragged);
+    await expect.poll(() => page.locator('.review-transcript li.selected').getAttribute('data-utterance')).toBe(scrubTo.utterance);
+    await expect.poll(() => page.locator('.timeline').getAttribute('data-playhead')).toBe(String(dragged));
+
     // Back to the bar, for the screenshot.
     await page.locator('.timeline').scrollIntoViewIfNeeded();
     const last = await page.evaluate((id) => (window as unknown as { __review: { barPoint: (u: string) => { x: number; y: number } | null } }).__review.barPoint(id), target.utterance!);
@@ -171,6 +189,15 @@ describe('the review dashboard', () => {
     expect(await bad.locator('h1').innerText()).toBe('This link is not valid');
     // The browser logs the 401 it was meant to get; nothing else may be logged.
     problems.console = problems.console.filter((line) => !/status of 401/.test(line));
+
+    // No token: the link's problem, and nothing asked of the server's API (no 401 logged).
+    const bare = await newPage();
+    const asked: string[] = [];
+    bare.on('request', (request) => asked.push(request.url()));
+    await bare.goto(`http://localhost:${server.port}/review/${ran.id}`);
+    await bare.locator('main').waitFor({ timeout: 30_000 });
+    await bare.waitForLoadState('networkidle');
+    expect(asked.filter((url) => url.includes('/api/'))).toEqual([]);
 
     const lobby = await createSession(server, 'job-interview', 'realtime', 'lobby');
     const page = await newPage();

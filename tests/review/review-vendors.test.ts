@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
 import { createGenerator } from '../../server/providers/generator';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
+import { debriefOf } from '../../server/review/debrief';
 import { answer, feedback } from '../../server/review/feedback';
 import { judgePair } from '../../server/review/judge';
 import { linesOf } from '../../server/review/model';
@@ -111,9 +112,11 @@ describe('the written feedback against vendors', () => {
     const written = await feedback(report, lines, 'cy', createScriptedGenerator());
     expect(written.by).toBe('rules');
     expect(written.paragraph).toBe(
-      'You took 2 turns and 40% of the talk, against about 33% for an even split. You spoke at 114 words per minute (comfortable: 140–160) with 5 fillers. ' +
+      'You took 2 turns and 40% of the talk, against about 33% expected: an even split among the 3 participants (1 / 3). You spoke at 114 words per minute (comfortable: 140–160) with 5 fillers. ' +
         'You answered 1 of 1 question put to you by name, and interrupted others once. The main thing to work on: you used 5 fillers (30 a minute), most often “uh” (1×); a short pause works better.',
     );
+    // The moments of what it advises: Cy's lines with fillers.
+    expect(written.moments.map((m) => m.startMs)).toEqual(debriefOf(report, 'cy')!.observations.find((o) => o.id === 'fillers')!.moments.map((m) => m.startMs));
     expect(written.moments.map((m) => m.startMs)).toContain(5000);
   });
 });
@@ -232,5 +235,41 @@ describe('the pairwise judge against vendors', () => {
       ['on-topic', 'tie'],
     ]);
     expect(judged.criteria[0]!.reason).toBe('Run 2 is better on interruptions per turn: 0.00 against 0.14.');
+  });
+});
+
+describe('the offline answer', () => {
+  // Lines of a simulated job interview (scripted, seed 1), and the candidate's line the question is about.
+  const line = (startMs: number, speaker: string, text: string, addressee: string | null = null) => ({ startMs, endMs: startMs + 3000, speaker, name: speaker, text, addressee });
+  const interview = [
+    line(0, 'sofia', 'Welcome back, Alex. We have forty-five minutes; we will each ask a few questions.', 'alex'),
+    line(5000, 'raj', 'Alex, who did you talk to about constraints before writing one sprint plan?', 'alex'),
+    line(10000, 'alex', 'Raj, honestly, I am hoping to connect delivery scheduling experience to the patient booking work.'),
+    line(15000, 'sofia', 'Tell us about a time you and an engineering lead fundamentally disagreed.', 'alex'),
+    line(20000, 'alex', 'I have never worked in healthcare and am worried it shows.'),
+    line(25000, 'hannah', 'What are your salary expectations, Alex?', 'alex'),
+    line(30000, 'raj', 'Thanks, Alex, though I should be fine for now. A good question about constraints.'),
+    line(35000, 'alex', 'When it comes to your reminder system, I can push back on engineering.'),
+  ];
+  const ask = (question: string) => answer(question, interview, 'alex', createScriptedGenerator());
+
+  it('looks in the asker\'s own lines first for a question in the first person', async () => {
+    const answered = await ask('When did I talk about my weaknesses?');
+    expect(answered.moments.map((m) => m.speaker)).toEqual(expect.arrayContaining(['alex']));
+    expect(answered.moments.every((m) => m.speaker === 'alex')).toBe(true);
+    expect(answered.moments.map((m) => m.text)).toContain('I have never worked in healthcare and am worried it shows.');
+  });
+
+  it('looks at the lines put to the asker for "when did they ask me"', async () => {
+    const answered = await ask('When did they ask me about salary?');
+    expect(answered.moments.map((m) => m.text)).toContain('What are your salary expectations, Alex?');
+    expect(answered.moments.every((m) => m.speaker !== 'alex' && interview.find((l) => l.startMs === m.startMs)!.addressee === 'alex')).toBe(true);
+  });
+
+  it('says plainly that nothing looks related instead of offering unrelated lines', async () => {
+    for (const question of ['What is the capital of France?', 'Did anyone mention the weather on Mars?']) {
+      const answered = await ask(question);
+      expect(answered).toEqual({ answer: 'Nothing in the transcript looks related to that question.', moments: [], by: 'rules' });
+    }
   });
 });

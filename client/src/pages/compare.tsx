@@ -27,16 +27,20 @@ const split = { lineStyle: { color: '#eceef1' } };
 
 type Loaded = { kind: 'comparison'; comparison: Comparison } | { kind: 'problem'; message: string } | { kind: 'sign-in'; rejected?: boolean };
 
-export const ComparePage = ({ ids }: { ids: string[] }) => {
+export const ComparePage = ({ ids: asked }: { ids: string[] }) => {
   const [admin, setAdmin] = useState(() => sessionStorage.getItem('admin-token') ?? '');
   const [draft, setDraft] = useState('');
   const [added, setAdded] = useState<AddedFiles>({ files: [], problems: [] });
   const { files } = added;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
+  // Sessions of the link that no longer exist (deleted since it was made): compared without, and named.
+  const [gone, setGone] = useState<string[]>([]);
+  const ids = useMemo(() => asked.filter((id) => !gone.includes(id)), [asked, gone]);
 
   useEffect(() => {
     if (ids.length + files.length < 2) {
-      return setLoaded({ kind: 'problem', message: 'Choose at least two sessions of the same scene to compare: tick them on the sessions page, then "Compare selected"; or add simulated runs from their report files.' });
+      const missing = gone.length ? `${goneNote(gone)} ` : '';
+      return setLoaded({ kind: 'problem', message: `${missing}Choose at least two sessions of the same scene to compare: tick them on the sessions page, then "Compare selected"; or add simulated runs from their report files.` });
     }
     if (!admin) return setLoaded({ kind: 'sign-in' });
     let live = true;
@@ -44,11 +48,20 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
     const asked = files.length
       ? fetch('/api/compare', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ sessions: ids, reports: files.map((f) => slim(f.report)), names: files.map((f) => f.name) }) })
       : fetch(`/api/compare?sessions=${ids.map(encodeURIComponent).join(',')}`, { headers });
+    /** The asked sessions the server no longer has, from its list of sessions; none when that cannot be told. */
+    const missingOf = async (): Promise<string[]> => {
+      const res = await fetch('/api/sessions', { headers });
+      if (!res.ok) return [];
+      const known = new Set(((await res.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id));
+      return ids.filter((id) => !known.has(id));
+    };
     void asked
       .then(async (res) => {
         const body = (await res.json().catch(() => ({}))) as Comparison & { message?: string };
+        const missing = res.status === 404 ? await missingOf() : [];
         if (!live) return;
-        if (res.status === 401) setLoaded({ kind: 'sign-in', rejected: true });
+        if (missing.length) setGone((before) => [...before, ...missing]);
+        else if (res.status === 401) setLoaded({ kind: 'sign-in', rejected: true });
         else if (!res.ok) setLoaded({ kind: 'problem', message: body.message ?? `The server answered ${res.status}.` });
         else setLoaded({ kind: 'comparison', comparison: body });
       })
@@ -56,7 +69,7 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
     return () => {
       live = false;
     };
-  }, [admin, ids, files]);
+  }, [admin, ids, files, gone]);
 
   if (!loaded) return <main className="page">Comparing the runs…</main>;
   if (loaded.kind === 'sign-in') {
@@ -97,10 +110,13 @@ export const ComparePage = ({ ids }: { ids: string[] }) => {
       </main>
     );
   }
-  return <Compared comparison={loaded.comparison} added={added} onAdded={setAdded} admin={admin} />;
+  return <Compared comparison={loaded.comparison} added={added} onAdded={setAdded} admin={admin} gone={gone} />;
 };
 
-const Compared = ({ comparison, added, onAdded, admin }: { comparison: Comparison; added: AddedFiles; onAdded: (added: AddedFiles) => void; admin: string }) => {
+const goneNote = (gone: readonly string[]) =>
+  gone.length === 1 ? `Session "${gone[0]}" no longer exists (it was deleted).` : `Sessions ${gone.map((id) => `"${id}"`).join(', ')} no longer exist (they were deleted).`;
+
+const Compared = ({ comparison, added, onAdded, admin, gone }: { comparison: Comparison; added: AddedFiles; onAdded: (added: AddedFiles) => void; admin: string; gone: readonly string[] }) => {
   const { sessions, figures } = comparison;
   const files: readonly ReportFile[] = added.files;
   const judged = useMemo<JudgedRun[]>(
@@ -123,6 +139,11 @@ const Compared = ({ comparison, added, onAdded, admin }: { comparison: Compariso
           <p className="note">
             {sessions.length} runs of one scene: sessions oldest first, then simulated runs from files · <a href="/sessions">all sessions</a>
           </p>
+          {gone.length > 0 && (
+            <p className="gone-note" data-gone={gone.join(',')}>
+              {goneNote(gone)} The others are compared without {gone.length === 1 ? 'it' : 'them'}.
+            </p>
+          )}
         </div>
       </header>
       <div className="compare-top">
@@ -244,11 +265,12 @@ const radarOf = ({ sessions, figures, normalised }: Comparison): ChartOption => 
   };
 };
 
+// The value axis's unit ("s", "%") sits above the plot, higher than the tallest bar's value label: room for both.
 const sessionBarsOf = (sessions: readonly ComparedSession[], f: Figure): ChartOption => ({
-  grid: { left: 48, right: 12, top: 14, bottom: 24 },
+  grid: { left: 48, right: 12, top: 38, bottom: 24 },
   tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, formatter: (ps: { dataIndex: number }[]) => `${runName(ps[0]!.dataIndex)}: ${shownFigure(sessions[ps[0]!.dataIndex]!.values[f.key], f)}` },
   xAxis: { type: 'category', data: sessions.map((_, i) => runName(i)), axisTick: { show: false } },
-  yAxis: { type: 'value', name: axisUnit(f), nameGap: 6, nameTextStyle: { color: '#50565e', align: 'right' }, splitLine: split, minInterval: f.unit === 'count' ? 1 : 0 },
+  yAxis: { type: 'value', name: axisUnit(f), nameGap: 22, nameTextStyle: { color: '#50565e', align: 'right' }, splitLine: split, minInterval: f.unit === 'count' ? 1 : 0 },
   series: [
     {
       type: 'bar',
@@ -265,14 +287,14 @@ const groupedBarsOf = (sessions: readonly ComparedSession[], perPerson: readonly
   const unit = perPerson[0] ? axisUnit(perPerson[0]) : '';
   return {
     color: runColours,
-    grid: { left: 48, right: 12, top: 30, bottom: 28 },
+    grid: { left: 48, right: 12, top: 44, bottom: 28 },
     legend: { top: 0, itemWidth: 12, itemHeight: 9, textStyle: { fontSize: 11 } },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, formatter: (ps: { seriesIndex: number; dataIndex: number }[]) => {
       const f = byPerson.get(people[ps[0]!.dataIndex]!.id);
       return [people[ps[0]!.dataIndex]!.name, ...ps.map((p) => `${runName(p.seriesIndex)}: ${f ? shownFigure(sessions[p.seriesIndex]!.values[f.key], f) : '—'}`)].join('<br>');
     } },
     xAxis: { type: 'category', data: people.map((p) => p.name), axisTick: { show: false }, axisLabel: { interval: 0, fontSize: 11 } },
-    yAxis: { type: 'value', name: unit, nameGap: 8, nameTextStyle: { color: '#50565e', align: 'right' }, splitLine: split },
+    yAxis: { type: 'value', name: unit, nameGap: 12, nameTextStyle: { color: '#50565e', align: 'right' }, splitLine: split },
     series: sessions.map((s, i) => ({
       type: 'bar',
       name: runName(i),

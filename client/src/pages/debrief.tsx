@@ -45,7 +45,12 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
       <header className="debrief-head">
         <div>
           <p className="eyebrow">Debrief</p>
-          <h1>{debrief ? `${debrief.you.name}, here is how it went` : 'Debrief'}</h1>
+          <h1>{debrief ? (debrief.you.simulated ? `${debrief.you.name}: how the stand-in did` : `${debrief.you.name}, here is how it went`) : 'Debrief'}</h1>
+          {debrief?.you.simulated && (
+            <p className="stand-in-note" data-stand-in>
+              This seat was played by the simulation (a stand-in): these figures describe the stand-in, not a person.
+            </p>
+          )}
           <p className="note">
             {report.title ?? report.scene ?? session} · {formatDuration(report.durationMs)} · {report.turns} turns · session <code>{session}</code>
           </p>
@@ -153,16 +158,20 @@ const Body = ({ session, token, seat, debrief }: { session: string; token: strin
         </div>
       </section>
       <QuestionBox session={session} token={token} seat={seat} linkTo={linkTo} />
-      <p className="note debrief-foot">The observations and figures are computed from the session’s record by rules. Click a time to open the review at that moment.</p>
+      <p className="note debrief-foot">
+        The observations and figures are computed from the session’s record by rules. <span className="no-print">Click a time to open the review at that moment.</span>
+      </p>
     </>
   );
 };
 
-/** Gaze is logged only in VR: without it, a desktop join (or, when nobody spoke, nothing to look at). */
+/** Gaze is logged only in VR: without it, a desktop join (or a stand-in, or, when nobody spoke, nothing to look at). */
 const gazeNote = (you: ParticipantReport, nobodySpoke: boolean) =>
   you.gazeAtSpeakerShare !== null
     ? 'Of the others’ speaking time, the share you looked at the speaker (VR head tracking).'
-    : nobodySpoke
+    : you.simulated
+      ? 'Not measured: nobody joined this seat (gaze is measured in VR).'
+      : nobodySpoke
       ? 'Not measured: nobody spoke.'
       : 'Not measured: you joined on a desktop (gaze is measured in VR).';
 

@@ -9,13 +9,13 @@
  * that does not work gets the room links' problem page; a session where nobody spoke yet, an empty
  * state.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
 import { Analytics, TimeCharts } from '../review/charts';
 import { Figures } from '../review/figures';
 import { PlayerControls, usePlayer, usePlayhead } from '../review/controls';
-import { download, exportsOf, openRecordings, openReport, type Export, type OpenedReport } from '../review/load';
+import { download, exportsOf, noRecordings, openRecordings, openReport, type Export, type OpenedReport } from '../review/load';
 import { People } from '../review/people';
 import type { Recordings } from '../review/player';
 import { utteranceAt, utterancesOf } from '../review/series';
@@ -50,7 +50,8 @@ declare global {
 export const ReviewPage = ({ session, token, test }: { session: string; token: string; test: boolean }) => {
   const [opened, setOpened] = useState<{ report: OpenedReport; recordings: Recordings } | null>(null);
   useEffect(() => {
-    void Promise.all([openReport(session, token), openRecordings(session, token)]).then(([report, recordings]) => setOpened({ report, recordings }));
+    // The recordings only once the report opened: without a token, or with one the server refuses, nothing more is asked.
+    void openReport(session, token).then(async (report) => setOpened({ report, recordings: report.kind === 'report' ? await openRecordings(session, token) : noRecordings() }));
   }, [session, token]);
   if (!opened) return <main className="page">Opening the review…</main>;
   if (opened.report.kind === 'problem') return <LinkProblemPage problem={opened.report.problem} detail={opened.report.detail} />;
@@ -79,6 +80,17 @@ const Review = ({ session, token, report, recordings, test }: { session: string;
     const line = utteranceAt(utterances, playheadMs);
     if (line) setSelected(line.utterance);
   }, [player, utterances, playheadMs]);
+  // Dragging the scrub bar (playing or paused) selects the line at the playhead, so the transcript follows it.
+  const scrubbed = useCallback(
+    (event: FormEvent<HTMLDivElement>) => {
+      const scrub = event.target as HTMLInputElement;
+      if (!scrub.classList.contains('scrub')) return;
+      const ms = Number(scrub.value);
+      const line = utteranceAt(utterances, ms) ?? utterances.findLast((u) => u.startMs <= ms);
+      if (line) setSelected(line.utterance);
+    },
+    [utterances],
+  );
   // Scrolling the transcript moves the playhead, unless playback moves it (and scrolls the transcript).
   const scrolledTo = useCallback(
     (ms: number) => {
@@ -140,7 +152,7 @@ const Review = ({ session, token, report, recordings, test }: { session: string;
           <section className="card timeline-card">
             <h2>Timeline</h2>
             <p className="note">Click a bar to find its line in the transcript; zoom with the slider or the mouse wheel. Play from the playhead to hear the session.</p>
-            <div className="playback">
+            <div className="playback" onInput={scrubbed}>
               <PlayerControls player={player} ms={playheadMs} note={recorded ? undefined : 'No recorded speech in this session: playback runs in silence.'} />
               <a className="button watch" href={replay} data-replay>
                 Watch in 3D

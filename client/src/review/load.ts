@@ -42,13 +42,14 @@ export const openReport = async (session: string, token: string, now = Date.now(
   return link.kind === 'problem' ? link : { kind: 'problem', problem: 'unexpected', detail: `HTTP ${response.status}` };
 };
 
-const noRecordings = (): Recordings => ({ recordings: [], missing: [] });
+export const noRecordings = (): Recordings => ({ recordings: [], missing: [] });
 
 /**
  * The session's recordings. None is not an error: a session recorded before recordings were kept,
  * one without speech, or a server that does not keep them (404) plays in silence.
  */
 export const openRecordings = async (session: string, token: string): Promise<Recordings> => {
+  if (!token) return noRecordings();
   try {
     const response = await fetch(`/api/sessions/${encodeURIComponent(session)}/recordings`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) return noRecordings();

@@ -31,7 +31,7 @@ export const People = ({ report, you }: { report: Report; you: string | null }) 
             <tr key={p.id} data-participant={p.id} className={p.id === you ? 'you' : undefined}>
               <td>
                 <i className="swatch" style={{ background: colors.get(p.id) }} />
-                {p.name} <small>{p.kind === 'ai' ? 'AI' : p.id === you ? 'you' : 'human'}</small>
+                {p.name} <small data-kind={p.simulated ? 'stand-in' : p.kind}>{p.kind === 'ai' ? 'AI' : p.simulated ? 'human (stand-in)' : p.id === you ? 'you' : 'human'}</small>
               </td>
               <td>{seconds(p.speakingMs)}</td>
               <td>{percent(p.speakingShare)}</td>

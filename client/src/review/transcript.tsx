@@ -1,8 +1,9 @@
 /**
  * The transcript beside the timeline: every utterance with its time, speaker and addressee, and
  * what the report says of it (a question, cut off, a breakdown). The selected line is highlighted
- * and scrolled into view; clicking a line selects it, and scrolling moves the playhead to the
- * selected line while it is in view, else to the first line in view. A line with no recording to
+ * and scrolled into view; clicking a line selects it, and the reader's scrolling moves the playhead
+ * to the selected line while it is in view, else to the first line in view (its own scrolling to a
+ * selected line does not: the playhead is already there, mid-line perhaps, where a scrub left it). A line with no recording to
  * play says so, quietly.
  */
 import { useEffect, useMemo, useRef } from 'react';
@@ -27,6 +28,8 @@ export const Transcript = ({ report, selected, onSelect, onScrollTo, unrecorded 
   const cut = useMemo(() => new Set(report.timeline.filter((i) => i.kind === 'interruption').map((i) => i.utterance)), [report]);
   const breakdowns = useMemo(() => new Map(report.breakdowns.list.map((b) => [b.utterance, b.kind])), [report]);
   const list = useRef<HTMLOListElement>(null);
+  /** Where the transcript is scrolling to by itself, to show the selected line; null when the reader scrolls. */
+  const following = useRef<number | null>(null);
 
   useEffect(() => {
     const box = list.current;
@@ -34,12 +37,21 @@ export const Transcript = ({ report, selected, onSelect, onScrollTo, unrecorded 
     if (!box || !line) return;
     // Scroll the transcript only, not the page: the timeline above should stay where it is.
     const top = offsetIn(box, line);
-    if (top < box.scrollTop || top + line.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTo({ top: Math.max(0, top - box.clientHeight / 3) });
+    if (top < box.scrollTop || top + line.offsetHeight > box.scrollTop + box.clientHeight) {
+      const target = Math.round(Math.min(Math.max(0, top - box.clientHeight / 3), box.scrollHeight - box.clientHeight));
+      if (Math.abs(target - box.scrollTop) >= 2) following.current = target;
+      box.scrollTo({ top: target });
+    }
   }, [selected]);
 
   const scrolled = () => {
     const box = list.current;
     if (!box) return;
+    // Our own scroll to the selected line (the playhead already moved there): not the reader's, so the playhead stays.
+    if (following.current !== null) {
+      if (Math.abs(box.scrollTop - following.current) < 2) following.current = null;
+      return;
+    }
     const inView = (line: HTMLElement) => {
       const top = offsetIn(box, line);
       return top + line.offsetHeight > box.scrollTop && top < box.scrollTop + box.clientHeight;
