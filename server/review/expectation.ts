@@ -69,9 +69,9 @@ export const expectedShares = (scene: LoadedScene): ReadonlyMap<string, Expectat
     const answered = answering.get(id)! / total;
     const basis =
       share === 0
-        ? `the scene's roles: ${roster.shortName(id)} speaks through their party`
+        ? `${roster.shortName(id)} speaks through their party, as the scene's roles have it`
         : answered >= 0.5
-          ? `the scene's roles: answering the questions put to ${roster.shortName(id)} (answers take about half the talk)`
+          ? `answering the questions put to ${roster.shortName(id)}, as the scene's roles have it (answers take about half the talk)`
           : roled
             ? `the scene's roles, phase by phase (answerers take about half the talk, the others share the rest)`
             : even;
