@@ -69,6 +69,7 @@ describe('the replay of a session', () => {
     const r = createReplay(data(late), { ...report, durationMs: report.durationMs - 0.2 }, { participant: null, role: 'observer' });
     expect(r.at(report.durationMs - 1).status).not.toBe('ended');
     expect(r.at(report.durationMs - 0.2).status).toBe('ended');
+    expect(r.speakingAt(report.durationMs - 0.2)).toBeNull();
   });
 
   it('goes back when scrubbed back, and keeps the same view while nothing happens', () => {

@@ -26,7 +26,7 @@ export interface Replay {
    * the start. At the report's end (or past it) every event is folded: the session has ended there.
    */
   at(ms: number): RoomView;
-  /** Whose utterance runs at `ms` (the latest to start), or null. */
+  /** Whose utterance runs at `ms` (the latest to start), or null; null at the report's end and past it. */
   speakingAt(ms: number): string | null;
 }
 
@@ -84,6 +84,7 @@ export const createReplay = (data: ReplayData, report: Report, you: { participan
       while (next < placed.length && (end || placed[next]!.at <= ms)) view = reduceRoom(view, { type: 'event', event: placed[next++]!.event });
       return view;
     },
-    speakingAt: (ms) => utteranceAt(utterances, ms)?.participant ?? null,
+    // At the end nobody speaks any more (the page says the session has ended).
+    speakingAt: (ms) => (ms >= report.durationMs ? null : (utteranceAt(utterances, ms)?.participant ?? null)),
   };
 };
