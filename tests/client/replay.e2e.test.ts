@@ -247,6 +247,9 @@ describe('the 3D replay', () => {
     await scrub(page, report.durationMs + 10_000);
     expect(await replayHandle(page, (r) => r.position())).toBe(report.durationMs);
     await expect.poll(() => page.locator('.replay-line').innerText()).toBe('The session has ended.');
+    expect(await replayHandle(page, (r) => r.speaking())).toBeNull();
+    // A few frames for the name tags to follow (a tag's dot is redrawn a frame after its avatar stops).
+    await page.waitForTimeout(1000);
     await page.screenshot({ path: `${artifacts}replay-end.png` });
 
     // Scrubbing jumps, back as well as forward, and the room follows.
