@@ -39,7 +39,7 @@ describe("the replay's starting view", () => {
 
       it(`draws the far tags of a ${formation} of ${people} larger, the near ones as they are`, () => {
         const far = seats.map((s) => camera.position.distanceTo(headOf(s)));
-        for (const [i, seat] of seats.entries()) expect(view.tagScale.get(seat.id)).toBeCloseTo(Math.max(1, far[i]! / 2.2));
+        for (const [i, seat] of seats.entries()) expect(view.tagScale.get(seat.id)).toBeCloseTo(Math.max(1, far[i]! / 3.2));
       });
     }
   }
