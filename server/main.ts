@@ -121,6 +121,8 @@ const main = async (): Promise<void> => {
     synthesizer: () => synthesizer,
     transcriber,
     seatGraceMs: config.seatGraceMs,
+    // Sessions created, started, ended (and why): the informational lines, on stdout like the rest.
+    log,
     ...(livekit && rtc
       ? {
           onOpen: (room) => {
@@ -151,6 +153,7 @@ const main = async (): Promise<void> => {
     version,
     recordings,
     scenes: [...scenes.values()],
+    log,
     // The review's written feedback, answers and judge ask the rooms' generator: the same retries and circuit.
     generator,
     circuits: () => Object.fromEntries(Object.entries(circuits).map(([port, breaker]) => [port, breaker.state])),
@@ -175,7 +178,9 @@ const main = async (): Promise<void> => {
   // Machine-readable line for tests and scripts that start the server on port 0.
   if (process.env.PORT === '0') process.stdout.write(`LISTENING ${port}\n`);
 
-  const stop = () => {
+  const stop = (signal: NodeJS.Signals) => {
+    const live = rooms.list().filter((room) => !room.ended()).length;
+    log(`stopping on ${signal}${live ? `: ${live} live session(s) left unfinished, ended at the next start` : ''}`);
     server.close();
     // Bridges leave LiveKit first (withdrawing presence writes to the log), for at most 2 s.
     const bridged = Promise.all([...bridges].map((bridge) => bridge.close()));

@@ -93,6 +93,8 @@ export interface AppOptions extends ReviewOptions {
   maxSocketsPerToken?: number;
   /** Where the server's warnings go (join links built behind a proxy without PUBLIC_URL); default: standard error. */
   warn?: (line: string) => void;
+  /** The server's log: a line when a session is deleted. Default: none. */
+  log?: (line: string) => void;
 }
 
 /** `expiresAt`: when the session token expires (ms since the epoch); null for the admin token. */
@@ -470,17 +472,19 @@ export const createApp = (options: AppOptions) => {
     const room = rooms.get(id);
     if (c.req.query('purge') === 'true') {
       if (!room && !store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
-      if (room && !room.ended()) room.conversation.send({ type: 'end' });
+      const by = c.get('access').role === 'author' ? 'the admin' : 'an instructor';
+      if (room && !room.ended()) room.end(by);
       // The end is stored before anything is deleted; a log still being saved is not deleted under its writer.
       if (room && store.session(id)?.endedAt === null) return problem(c, 409, 'still-saving', 'The session ended but its log is still being saved; delete it again in a moment.');
       await options.recordings?.remove(id);
       store.deleteSession(id);
       rooms.remove(id);
       reports.forget(id);
+      options.log?.(`session ${id}: deleted by ${by}, with its log and recordings`);
       return c.json({ id, ended: true, deleted: true });
     }
     if (!room) return problem(c, 404, 'not-found', `No live session "${id}".`);
-    if (!room.ended()) room.conversation.send({ type: 'end' });
+    if (!room.ended()) room.end(c.get('access').role === 'author' ? 'the admin' : 'an instructor');
     return c.json({ id, ended: true });
   });
 

@@ -5,7 +5,7 @@
  *
  * ```ts
  * listSessions({ store, rooms, scenes });
- * // [{ id, scene: { id, title }, status: 'live', pace, createdAt, endedAt, durationMs, turns, participants: [...] }, ...]
+ * // [{ id, scene: { id, title }, status: 'live', pace, createdAt, endedAt, durationMs, turns, participants: [...], recording }, ...]
  * joinLinks(scene, sessionId, (claims) => tokens.sign(claims, ttl, now), 'https://rehearse.example.com');
  * // { tokens: { nadia: '…', observer: '…' }, links: { nadia: 'https://…/room/<id>?token=…', observer: '…' } }
  * ```
@@ -44,6 +44,7 @@ export const listSessions = (from: { store: Store; rooms: Rooms; scenes: readonl
         turns,
         participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind, present: p.kind === 'ai' ? true : present.has(p.id) })),
         events: row.events,
+        recording: row.recording,
       };
     })
     .sort((a, b) => b.createdAt - a.createdAt);

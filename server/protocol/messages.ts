@@ -157,6 +157,8 @@ export interface SessionSummary {
   /** Every seat: humans (present now, for a live session) and personas. */
   participants: { id: string; name: string; kind: 'human' | 'ai'; present: boolean }[];
   events: number;
+  /** Whether participants' microphones are kept as audio with the session (personas' speech always is). */
+  recording: boolean;
 }
 
 /**

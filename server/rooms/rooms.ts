@@ -111,6 +111,8 @@ export interface Room {
   /** lobby | live | paused | ended. */
   status(): SessionStatus;
   ended(): boolean;
+  /** Ends the session now; `by` says who asked (the server's log line says it). */
+  end(by: string): void;
 }
 
 export interface RoomsOptions {
@@ -139,6 +141,8 @@ export interface RoomsOptions {
   journal?: Journal;
   /** Where utterances' audio is written; absent: nothing is recorded. */
   recordings?: RecordingStore;
+  /** The server's log: one line when a session is created, starts and ends (and why). Default: none. */
+  log?: (line: string) => void;
 }
 
 export interface Rooms {
@@ -201,6 +205,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
   const rooms = new Map<string, Room>();
   const transcriber = options.transcriber ?? null;
   const makeVad = options.vad ?? (async () => (await import('../media/vad')).createSileroVad());
+  const logLine = options.log ?? (() => {});
 
   const open = (scene: LoadedScene, id: string, pace: Pace, seed: number, recording: boolean): Room => {
     const clients = new Set<Client>();
@@ -217,6 +222,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     const elsewhere = new Set<string>();
     const listeners = new Set<(message: ServerMessage) => void>();
     let closed = false;
+    /** Who ended the session early, for the log line (an engine's end names its own reason). */
+    let endedBy: string | null = null;
     const broadcast = (message: ServerMessage, event?: SessionEvent) => {
       // Serialised once, for every recipient (200 observers cost one JSON.stringify, not 200).
       let json: string | null = null;
@@ -289,6 +296,8 @@ export const createRooms = (options: RoomsOptions): Rooms => {
           for (const ear of ears.values()) void ear.close();
           ears.clear();
           setTimeout(() => rooms.delete(id), options.keepEndedMs ?? 600_000).unref();
+          const why = event.reason === 'snippets-done' ? 'every snippet done' : event.reason === 'max-turns' ? 'turn limit reached' : `ended by ${endedBy ?? 'request'}`;
+          logLine(`session ${id}: ended after ${event.turns} turn(s) (${why})`);
         }
         // Committed before anyone sees it (the journal broadcasts it): a crash can lose nothing a client received.
         log.append(event, event.type === 'end' ? now() : undefined);
@@ -372,6 +381,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       for (const h of humans) if (!present(h)) stoodIn.add(h);
       conversation.send({ type: 'start' });
       const missing = humans.filter((h) => !present(h));
+      logLine(`session ${id}: started (${missing.length ? `stand-ins for ${missing.join(', ')}` : 'everyone here'})`);
       notice('session-started', missing.length && standIns ? `Started with stand-ins for ${missing.map(nameOf).join(', ')}.` : 'Everyone is here; the session starts.');
     };
 
@@ -468,6 +478,10 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         return () => void listeners.delete(listener);
       },
       ended: () => closed || conversation.state.phase === 'ended',
+      end: (by) => {
+        endedBy ??= by;
+        conversation.send({ type: 'end' });
+      },
       join(client, afterSeq) {
         // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
         // A seq that is no seq of this log (negative, fractional, past its end) resumes from the start or the end.
@@ -574,7 +588,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
               started = true;
               conversation.send({ type: 'start' });
             }
-            conversation.send({ type: 'end' });
+            room.end(client.role === 'author' ? 'the admin' : client.role === 'observer' ? 'an instructor' : 'a participant');
             return null;
           case 'pause':
           case 'skip-turn':
@@ -625,6 +639,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       tryTwice(() => store.createSession(row));
       const room = open(scene, id, pace, seed, records);
       rooms.set(id, room);
+      logLine(`session ${id}: created (${scene.id}, ${pace}${records ? ", records participants' microphones" : ''})`);
       options.onOpen?.(room);
       if (standIns) room.handle({ participant: null, role: 'author', send: () => {} }, { type: 'start', standIns: true });
       return room;

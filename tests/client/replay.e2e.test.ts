@@ -9,7 +9,7 @@
  * a recording per persona line, a tone of the line's length with viseme cues, one file missing), so
  * a missing file is checked too. No page may throw
  * or log an error, and nothing may load from outside the origin. Screenshots (1280×720):
- * test-artifacts/replay.png, replay-2x.png, review-playback-top.png (and review-playback.png, the whole page).
+ * test-artifacts/replay.png, replay-2x.png, replay-end.png, review-playback-top.png (and review-playback.png, the whole page).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -209,7 +209,7 @@ describe('playback in the review', () => {
 });
 
 describe('the 3D replay', () => {
-  it('draws the room at the playhead with the speaker speaking and moving their lips, at 1× and 2×, and scrubs', async () => {
+  it('draws the room at the playhead with the speaker speaking and moving their lips, at 1× and 2×, scrubs to the very end, and rests mouths when paused', async () => {
     const page = await pages.open();
     await serveRecordings(page, '');
     const line = personaLines()[1] ?? personaLines()[0]!;
@@ -219,7 +219,8 @@ describe('the 3D replay', () => {
 
     expect(await replayHandle(page, (r) => r.speaking())).toBe(line.participant);
     expect(await replayHandle(page, (r) => r.view().floor.speaker)).toBe(line.participant);
-    await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
+    // Paused (as it opens) nobody's mouth is left open mid-word.
+    await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeLessThan(0.01);
     expect(await page.locator('.replay-line').getAttribute('data-speaking')).toBe(line.participant);
     // The personas are in the room; the humans' seats were simulated (stand-ins), never joined.
     const personas = report.participants.filter((p) => p.kind === 'ai').map((p) => p.id);
@@ -228,9 +229,28 @@ describe('the 3D replay', () => {
     await page.screenshot({ path: `${artifacts}replay.png` });
 
     await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
     await expect.poll(() => replayHandle(page, (r) => r.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
     await speedsOf(page, '__replay');
     await page.screenshot({ path: `${artifacts}replay-2x.png` });
+
+    // Paused mid-line, the speaker's mouth comes to rest.
+    await page.getByRole('button', { name: '1×' }).click();
+    const longest = personaLines().reduce((a, b) => (b.endMs - b.startMs > a.endMs - a.startMs ? b : a));
+    await scrub(page, longest.startMs + 200);
+    await expect.poll(() => mouthOf(page, longest.participant), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    expect(await replayHandle(page, (r) => r.position())).toBeLessThan(longest.endMs);
+    await expect.poll(() => mouthOf(page, longest.participant), { timeout: 5_000 }).toBeLessThan(0.01);
+
+    // Dragged to the very end: the playhead is at the session's end, and the bar says it has ended.
+    await scrub(page, report.durationMs + 10_000);
+    expect(await replayHandle(page, (r) => r.position())).toBe(report.durationMs);
+    await expect.poll(() => page.locator('.replay-line').innerText()).toBe('The session has ended.');
+    expect(await replayHandle(page, (r) => r.speaking())).toBeNull();
+    // A few frames for the name tags to follow (a tag's dot is redrawn a frame after its avatar stops).
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: `${artifacts}replay-end.png` });
 
     // Scrubbing jumps, back as well as forward, and the room follows.
     const back = lines()[0]!;
@@ -249,6 +269,7 @@ describe('the 3D replay', () => {
     await waitForRoom(page);
     expect(await replayHandle(page, (r) => r.speaking())).toBe(line.participant);
     expect(await replayHandle(page, (r) => r.recordings)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Play' }).click();
     await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
     // Back to the review, at the same moment.
     const back = page.getByRole('link', { name: 'Back to the review' });

@@ -1,7 +1,7 @@
 /**
  * Issue 17, the instructors' sessions page (`/sessions`) in headless Chromium against the real
  * server: sign in with the admin token, create a session, see it listed with its status and seats,
- * copy a seat's join link and open it (the room's brief, which says the session records the
+ * see that it records, copy a seat's join link and open it (the room's brief, which says the session records the
  * candidate's microphone), open the live view, end the session, delete it.
  * No page may throw or log an error, and nothing may load from outside the origin. Screenshot:
  * test-artifacts/sessions.png (1280×720).
@@ -50,6 +50,14 @@ describe('the sessions page', () => {
 
     // A job interview, in real time, waiting in its lobby for the candidate.
     await page.getByLabel('Scene').selectOption('job-interview');
+    // Each option of the form is its box beside its label, on one line of its own.
+    for (const name of ['Start with stand-ins', "Record participants' microphones"]) {
+      const box = (await page.getByLabel(name).boundingBox())!;
+      const label = (await page.locator('label.option', { hasText: name }).boundingBox())!;
+      expect(label.height).toBeLessThan(box.height * 2);
+      expect(box.y + box.height / 2).toBeGreaterThan(label.y);
+      expect(box.y + box.height / 2).toBeLessThan(label.y + label.height);
+    }
     await page.getByLabel("Record participants' microphones").check();
     await page.getByRole('button', { name: 'Create' }).click();
     const row = page.locator('tr[data-session]');
@@ -58,6 +66,10 @@ describe('the sessions page', () => {
     await expect.poll(() => row.locator('.badge').textContent()).toBe('in the lobby');
     const id = await row.getAttribute('data-session');
     expect(await row.textContent()).toContain('AI personas');
+    // It says, once created, that it records participants' microphones.
+    const rec = row.locator('[data-recording]');
+    await expect.poll(() => rec.textContent()).toContain('REC');
+    expect(await rec.getAttribute('title')).toMatch(/records participants' microphones/);
 
     // The candidate's link: copied to the clipboard and shown; it opens that seat's brief.
     const copy = row.getByRole('button', { name: /^Copy .*join link$/ });

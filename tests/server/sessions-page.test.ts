@@ -19,6 +19,7 @@ type Listed = {
   turns: number;
   participants: { id: string; name: string; kind: string; present: boolean }[];
   createdAt: number;
+  recording: boolean;
 };
 const list = async () => ((await (await api(server, '/api/sessions')).json()) as { sessions: Listed[] }).sessions;
 
@@ -38,6 +39,15 @@ describe('GET /api/sessions', () => {
     expect(ended.turns).toBeGreaterThan(3);
     expect(ended.durationMs).toBeGreaterThan(0);
     expect(sessions.map((s) => s.createdAt)).toEqual([...sessions.map((s) => s.createdAt)].sort((a, b) => b - a));
+  });
+
+  it("says whether each session records participants' microphones", async () => {
+    const recorded = await api(server, '/api/sessions', { method: 'POST', body: { scene: 'job-interview', pace: 'realtime', recording: true } });
+    const silent = await api(server, '/api/sessions', { method: 'POST', body: { scene: 'job-interview', pace: 'realtime', recording: false } });
+    const [on, off] = [(await recorded.json()) as { id: string }, (await silent.json()) as { id: string }];
+    const sessions = await list();
+    expect(sessions.find((s) => s.id === on.id)?.recording).toBe(true);
+    expect(sessions.find((s) => s.id === off.id)?.recording).toBe(false);
   });
 
   it('is for authors only', async () => {

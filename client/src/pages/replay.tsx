@@ -54,7 +54,9 @@ const Replay = ({ session, token, report, data, recordings, test }: { session: s
   const ms = usePlayhead(player);
   const [view, setView] = useState<RoomView>(() => replay.at(player.position()));
   const utterances = useMemo(() => utterancesOf(report), [report]);
-  const line = utteranceAt(utterances, ms);
+  // At (or past) the end nobody speaks any more, whatever the last line's rounding.
+  const over = ms >= report.durationMs;
+  const line = over ? null : utteranceAt(utterances, ms);
   const review = `/review/${encodeURIComponent(session)}?token=${encodeURIComponent(token)}&t=${Math.round(ms)}${test ? '&test=1' : ''}`;
   const people = view.snapshot?.participants ?? [];
   const simulated = useMemo(() => simulatedIn(data), [data]);
@@ -84,7 +86,7 @@ const Replay = ({ session, token, report, data, recordings, test }: { session: s
               {line.addressee ? ` → ${nameOf(view, line.addressee)}` : ''}: {line.text}
             </>
           ) : (
-            <span className="note">{view.status === 'ended' ? 'The session has ended.' : 'Nobody is speaking.'}</span>
+            <span className="note">{over || view.status === 'ended' ? 'The session has ended.' : 'Nobody is speaking.'}</span>
           )}
         </p>
         <PlayerControls player={player} ms={ms} note={recordings.recordings.length > 0 ? undefined : 'No recorded speech: the replay runs in silence.'} />

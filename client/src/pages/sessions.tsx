@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionSummary } from '../../../server/protocol/messages';
 import { formatDuration } from './ended';
+import './sessions.css';
 
 interface SceneSummary {
   id: string;
@@ -212,12 +213,12 @@ export const SessionsPage = () => {
               <option value="instant">instant (a simulated run)</option>
             </select>
           </label>{' '}
-          <label title="Start at once, the simulation speaking for every human seat nobody has joined">
-            <input type="checkbox" checked={form.standIns} onChange={(e) => setForm({ ...form, standIns: e.target.checked })} /> start with stand-ins
-          </label>{' '}
-          <label title="Keep what participants say as audio with the session (they are told before they join); personas' speech is always kept">
+          <label className="option" title="Start at once, the simulation speaking for every human seat nobody has joined">
+            <input type="checkbox" checked={form.standIns} onChange={(e) => setForm({ ...form, standIns: e.target.checked })} /> Start with stand-ins
+          </label>
+          <label className="option" title="Keep what participants say as audio with the session (they are told before they join); personas' speech is always kept">
             <input type="checkbox" checked={form.recording} onChange={(e) => setForm({ ...form, recording: e.target.checked })} /> Record participants' microphones
-          </label>{' '}
+          </label>
           <button onClick={() => void create()} disabled={!form.scene}>
             Create
           </button>
@@ -267,6 +268,11 @@ export const SessionsPage = () => {
                     </td>
                     <td>
                       <span className={`badge ${s.status}`}>{statusLabel[s.status]}</span>
+                      {s.recording && (
+                        <span className="rec" data-recording title="This session records participants' microphones (personas' speech is always kept)">
+                          ● REC
+                        </span>
+                      )}
                     </td>
                     <td>
                       <ul className="seats">

@@ -71,8 +71,9 @@ export const PlayerControls = ({ player, ms, note }: { player: Player; ms: numbe
         className="scrub"
         aria-label="Playhead"
         min={0}
-        max={Math.max(1, player.durationMs)}
-        step={100}
+        // Step 1: with a coarser step the bar stops at the last multiple of it, short of the end.
+        max={Math.max(1, Math.ceil(player.durationMs))}
+        step={1}
         value={Math.round(ms)}
         onChange={(e) => player.seek(Number(e.currentTarget.value))}
       />

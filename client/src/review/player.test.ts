@@ -149,13 +149,26 @@ describe('the player', () => {
     expect(player.position()).toBe(2000);
   });
 
-  it('gives the speaker a moving mouth inside their recording and none outside it', () => {
+  it('gives the speaker a moving mouth inside their recording while it plays and none outside it', () => {
     const { player } = setUp([clip('u1', 'nora', 1000, 1000)]);
     player.seek(1150);
+    player.play();
     const weights = player.visemes('nora')!;
     expect(Math.max(...Object.values(weights))).toBeGreaterThan(0);
     expect(player.visemes('omar')).toBeNull();
     player.seek(2500);
+    expect(player.visemes('nora')).toBeNull();
+  });
+
+  it('rests every mouth while paused, even mid-clip', () => {
+    const { player } = setUp([clip('u1', 'nora', 1000, 1000)]);
+    player.seek(1150);
+    expect(player.visemes('nora')).toBeNull();
+    player.play();
+    expect(player.visemes('nora')).not.toBeNull();
+    player.pause();
+    expect(player.position()).toBeGreaterThanOrEqual(1150);
+    expect(player.position()).toBeLessThan(2000);
     expect(player.visemes('nora')).toBeNull();
   });
 

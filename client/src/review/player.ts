@@ -113,7 +113,7 @@ export interface Player {
   pause(): void;
   seek(ms: number): void;
   setRate(rate: Rate): void;
-  /** The participant's mouth at the playhead, from their recording's cues; null when none sounds. */
+  /** The participant's mouth at the playhead, from their recording's cues; null when none sounds (and while paused: mouths rest). */
   visemes(participant: string): VisemeWeights | null;
   /** The utterance has no recording to play: none listed, listed missing, or its file would not load. */
   unrecorded(utterance: string): boolean;
@@ -296,6 +296,8 @@ export const createPlayer = (options: PlayerOptions): Player => {
       changed();
     },
     visemes(participant) {
+      // Paused, nothing sounds: a mouth left in the shape of the paused moment reads as frozen mid-word.
+      if (!playing) return null;
       const ms = position();
       const r = activeAt(recordings, ms, participant);
       return r && !failed.has(r.utterance) ? lipSync.weightsAt(r.utterance, ms - r.startMs) : null;

@@ -64,6 +64,14 @@ describe('the replay of a session', () => {
     expect(r.at(9000).status).toBe('ended');
   });
 
+  it('has ended at the very end of the report, even where the end event was placed a rounding past it', () => {
+    const late = [...events.slice(0, -1), { ...events.at(-1)!, t: T0 + report.durationMs + 0.4 } as SessionEvent];
+    const r = createReplay(data(late), { ...report, durationMs: report.durationMs - 0.2 }, { participant: null, role: 'observer' });
+    expect(r.at(report.durationMs - 1).status).not.toBe('ended');
+    expect(r.at(report.durationMs - 0.2).status).toBe('ended');
+    expect(r.speakingAt(report.durationMs - 0.2)).toBeNull();
+  });
+
   it('goes back when scrubbed back, and keeps the same view while nothing happens', () => {
     const r = replay();
     expect(r.at(7500).slides).toEqual({ deck: 2 });

@@ -21,9 +21,12 @@ import { emptyRoom, reduceRoom, type RoomView } from '../state/room';
 import { utteranceAt, utterancesOf } from './series';
 
 export interface Replay {
-  /** The room view at `ms`; moving forward folds only the events passed, moving back folds again from the start. */
+  /**
+   * The room view at `ms`; moving forward folds only the events passed, moving back folds again from
+   * the start. At the report's end (or past it) every event is folded: the session has ended there.
+   */
   at(ms: number): RoomView;
-  /** Whose utterance runs at `ms` (the latest to start), or null. */
+  /** Whose utterance runs at `ms` (the latest to start), or null; null at the report's end and past it. */
   speakingAt(ms: number): string | null;
 }
 
@@ -76,9 +79,12 @@ export const createReplay = (data: ReplayData, report: Report, you: { participan
         next = 0;
       }
       lastMs = ms;
-      while (next < placed.length && placed[next]!.at <= ms) view = reduceRoom(view, { type: 'event', event: placed[next++]!.event });
+      // The report's clock ends where its last event or speech does; an event placed a rounding past it still counts.
+      const end = ms >= report.durationMs;
+      while (next < placed.length && (end || placed[next]!.at <= ms)) view = reduceRoom(view, { type: 'event', event: placed[next++]!.event });
       return view;
     },
-    speakingAt: (ms) => utteranceAt(utterances, ms)?.participant ?? null,
+    // At the end nobody speaks any more (the page says the session has ended).
+    speakingAt: (ms) => (ms >= report.durationMs ? null : (utteranceAt(utterances, ms)?.participant ?? null)),
   };
 };

@@ -2,14 +2,16 @@
  * The 3D replay's room: the live room's environment, boards and avatars (scene/), driven every
  * frame from the player's clock: the room view at the playhead (review/replay.ts) gives presence,
  * the floor, hands, nods, cuts and slides; room/attention.ts turns it into gaze and gestures as in
- * the live room; the speaker's mouth follows their recording's cues (review/player.ts). Everyone
- * sits in the room, the viewer looks on with a free orbit camera.
+ * the live room; the speaker's mouth follows their recording's cues (review/player.ts) while it
+ * plays, and rests when paused. Everyone sits in the room; the viewer looks on with a free orbit
+ * camera, starting from a raised view of the whole formation with tags sized to read from there
+ * (review/viewpoint.ts).
  *
  * With `test`, `window.__replay` exposes a handle for end-to-end tests (see ReplayHandle).
  */
 import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type * as THREE from 'three';
 import { attend, headOf, speakerOf } from '../room/attention';
 import { frameTally, tallyFrame, type RoomStats } from '../room/test-handle';
@@ -21,6 +23,7 @@ import { useViewSettings } from '../scene/view-settings';
 import type { RoomView } from '../state/room';
 import type { Player } from './player';
 import type { Replay } from './replay';
+import { overlook } from './viewpoint';
 
 /** What browser tests read of the replay (`window.__replay` with ?test=1). */
 export interface ReplayHandle {
@@ -69,6 +72,9 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
   const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
   const { nameTags } = useViewSettings();
   const shareRig = (id: string) => (rig: AvatarRig | null) => void (rig ? rigs.current.set(id, rig) : rigs.current.delete(id));
+  // The canvas fills the window: the view is framed for the window the replay opened in.
+  const [screen] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  const viewpoint = useMemo(() => overlook(seats, screen), [seats, screen]);
 
   useEffect(() => {
     if (!test) return;
@@ -91,19 +97,19 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
   }, [test, replay, player, recordings]);
 
   return (
-    <Canvas className="canvas" camera={{ fov: 55, near: 0.05, far: 80, position: [0, 2.6, 5.2] }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
+    <Canvas className="canvas" camera={{ fov: viewpoint.fov, near: 0.05, far: 80, position: viewpoint.position }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
       <color attach="background" args={['#cfd3d6']} />
       <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={view.slides} />
       {participants.map((p) => {
         const seat = seatOf.get(p.id);
         return (
           seat && (
-            <Avatar key={p.id} file={`${p.avatar ?? 'avatar-01'}.glb`} position={seat.position} yaw={seat.yaw} seated={seat.seated} nameTag={p.name} showTag={nameTags} speaking={false} rigRef={shareRig(p.id)} manual />
+            <Avatar key={p.id} file={`${p.avatar ?? 'avatar-01'}.glb`} position={seat.position} yaw={seat.yaw} seated={seat.seated} nameTag={p.name} showTag={nameTags} tagScale={viewpoint.tagScale.get(p.id) ?? 1} speaking={false} rigRef={shareRig(p.id)} manual />
           )
         );
       })}
       <Animate replay={replay} player={player} seats={seatOf} rigs={rigs} stats={stats} onView={onView} />
-      <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
+      <OrbitControls makeDefault target={viewpoint.target} maxPolarAngle={Math.PI / 2.05} />
     </Canvas>
   );
 });

@@ -41,6 +41,8 @@ interface AvatarBase {
   nameTag: string;
   /** Shows the name tag (default); hidden, it costs nothing to draw. */
   showTag?: boolean;
+  /** The name tag's size as a multiple of its own (default 1): a view from afar draws it larger to stay readable. */
+  tagScale?: number;
   /** Lights the name tag's dot; it also lights while the rig's last input says speaking. */
   speaking: boolean;
   /** Given the rig once it is built, and null when it goes (an object ref or a callback). */
@@ -115,7 +117,7 @@ export const Avatar = (props: AvatarProps) => {
   return gltfs ? <Body {...props} gltf={gltfs[0]!} animations={gltfs[1]!.animations} /> : null;
 };
 
-const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, speaking, rigRef, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
+const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tagScale = 1, speaking, rigRef, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
   const body = useMemo(() => {
     const copy = clone(gltf.scene);
     copy.traverse((o) => {
@@ -155,7 +157,7 @@ const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, spe
   return (
     <group position={position} rotation-y={yaw}>
       <primitive object={body} />
-      <group ref={tag} position-y={(seated ? 1.4 : 1.8) + tagGap} visible={showTag}>
+      <group ref={tag} position-y={(seated ? 1.4 : 1.8) + tagGap} visible={showTag} scale={tagScale}>
         <NameTag name={nameTag} speaking={speaking || talking} />
       </group>
     </group>

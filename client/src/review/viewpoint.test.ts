@@ -1,0 +1,46 @@
+import * as THREE from 'three';
+import { describe, expect, it } from 'vitest';
+import type { Formation } from '../../../server/scene/schema';
+import { headOf } from '../room/attention';
+import { seatsFor } from '../scene/layout';
+import { overlook } from './viewpoint';
+
+const formations: Formation[] = ['circle', 'table', 'panel', 'audience', 'poster', 'u-shape'];
+const screen = { width: 1280, height: 720 };
+
+describe("the replay's starting view", () => {
+  for (const formation of formations) {
+    for (const people of [3, 5, 8]) {
+      const seats = seatsFor(formation, Array.from({ length: people }, (_, i) => ({ id: `p${i}`, kind: i === 0 ? ('human' as const) : ('ai' as const) })));
+      const view = overlook(seats, screen);
+      const camera = new THREE.PerspectiveCamera(view.fov, screen.width / screen.height, 0.05, 80);
+      camera.position.set(...view.position);
+      camera.lookAt(...view.target);
+      camera.updateMatrixWorld();
+
+      it(`shows every head of a ${formation} of ${people} on screen, clear of the header and the bar, from above`, () => {
+        for (const seat of seats) {
+          const p = headOf(seat).project(camera);
+          expect(Math.abs(p.x), seat.id).toBeLessThan(0.95);
+          expect(Math.abs(p.y), seat.id).toBeLessThan(0.65);
+        }
+        expect(view.position[1]).toBeGreaterThan(view.target[1] + 1);
+      });
+
+      it(`stands between the seats of a ${formation} of ${people}, behind nobody's chair`, () => {
+        const centre = new THREE.Vector2(view.target[0], view.target[2]);
+        const towards = new THREE.Vector2(view.position[0], view.position[2]).sub(centre).normalize();
+        for (const seat of seats) {
+          const out = new THREE.Vector2(seat.position[0], seat.position[2]).sub(centre);
+          if (out.length() < 0.3) continue;
+          expect(Math.acos(Math.min(1, towards.dot(out.normalize()))), seat.id).toBeGreaterThan((12 * Math.PI) / 180);
+        }
+      });
+
+      it(`draws the far tags of a ${formation} of ${people} larger, the near ones as they are`, () => {
+        const far = seats.map((s) => camera.position.distanceTo(headOf(s)));
+        for (const [i, seat] of seats.entries()) expect(view.tagScale.get(seat.id)).toBeCloseTo(Math.max(1, far[i]! / 3.2));
+      });
+    }
+  }
+});

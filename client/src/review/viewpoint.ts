@@ -1,0 +1,120 @@
+/**
+ * Where the 3D replay's camera starts: a raised observer's view of the whole formation, from the
+ * side the room faces (+Z, the board is at -Z, scene/layout.ts) but between two seats, so no chair
+ * and no one's name tag stands between the camera and the others' faces; and how large each name
+ * tag is drawn from there, so it reads at 1280×720 however far its owner sits. Pure.
+ *
+ * The camera looks down at `pitch` onto the formation's middle at seated head height, and stands
+ * back only as far as it must for every head and its tag to be on screen, clear of the replay's
+ * header (top-left) and its bar (bottom).
+ *
+ * ```ts
+ * const view = overlook(seats, { width: 1280, height: 720 });
+ * <Canvas camera={{ fov: view.fov, position: view.position }}>…<OrbitControls target={view.target} />
+ * <Avatar tagScale={view.tagScale.get(seat.id)} … />
+ * ```
+ */
+import * as THREE from 'three';
+import { headOf, headTopOf } from '../room/attention';
+import type { Seat, Vec3 } from '../scene/layout';
+
+export interface Overlook {
+  position: Vec3;
+  target: Vec3;
+  /** Vertical field of view, degrees. */
+  fov: number;
+  /** Each seat's name tag size, as a multiple of the room's (0.5 m wide): about the same on screen near and far. */
+  tagScale: Map<string, number>;
+}
+
+const fov = 50;
+/** Looking down between these (radians): high enough to see over the near chairs and tags, low enough to see faces. */
+const pitches = [38, 42, 46, 50, 55].map((deg) => (deg * Math.PI) / 180);
+/** The middle of a name tag above a head's top (scene/avatar.tsx hangs it there), and a tag's size (name-tag.tsx). */
+const tagAbove = 0.28;
+const tag = { width: 0.5, height: 0.125 };
+/** A name tag reads at its own size up to this far (metres): about 120 px wide at 720 px high; further away it grows with the distance. */
+const readsWithin = 3.2;
+/** A face as the view keeps it clear of tags: half its width and height around the head's middle, metres. */
+const face = { halfWidth: 0.16, halfHeight: 0.24 };
+/** The camera stands at least this far outside the ring of seats (metres): behind nobody's chair. */
+const outside = 1.0;
+/** Directions tried for the camera, from straight along +Z: up to this far to either side, radians. */
+const widestTurn = (70 * Math.PI) / 180;
+/** Where heads and tags must land, in normalised device coordinates: clear of the header and the bar. */
+const inside = { left: -0.92, right: 0.92, bottom: -0.62, top: 0.56 };
+
+/** The direction about the formation's middle, as atan2(x, z): 0 is +Z. */
+const bearing = (x: number, z: number): number => Math.atan2(x, z);
+const apart = (a: number, b: number): number => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
+
+interface Box {
+  left: number;
+  right: number;
+  bottom: number;
+  top: number;
+}
+const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.bottom < b.top && b.bottom < a.top;
+
+export const overlook = (seats: readonly Seat[], screen: { width: number; height: number }): Overlook => {
+  const n = Math.max(1, seats.length);
+  const centre = { x: seats.reduce((sum, s) => sum + s.position[0], 0) / n, z: seats.reduce((sum, s) => sum + s.position[2], 0) / n };
+  const target: Vec3 = [centre.x, 1.0, centre.z];
+  const ring = Math.max(0, ...seats.map((s) => Math.hypot(s.position[0] - centre.x, s.position[2] - centre.z)));
+  // From the side the room faces, the bearings furthest from every seat's: between two seats.
+  const seatBearings = seats.map((s) => bearing(s.position[0] - centre.x, s.position[2] - centre.z));
+  const clearance = (a: number) => Math.min(Math.PI, ...seatBearings.map((b) => apart(a, b)));
+  const turns: number[] = [];
+  for (let a = -widestTurn; a <= widestTurn + 1e-9; a += Math.PI / 72) turns.push(a);
+  // The clearest first; ties go to the straighter view (the board stays in sight).
+  turns.sort((a, b) => clearance(b) - clearance(a) || Math.abs(a) - Math.abs(b));
+  const candidates = turns.filter((a) => clearance(a) >= clearance(turns[0]!) * 0.6).slice(0, 12);
+
+  const heads = seats.map((s) => headOf(s));
+  const tags = seats.map((s) => new THREE.Vector3(s.position[0], s.position[1] + headTopOf(s) + tagAbove, s.position[2]));
+  const camera = new THREE.PerspectiveCamera(fov, screen.width / Math.max(1, screen.height), 0.05, 80);
+  const focal = 1 / Math.tan((fov * Math.PI) / 360);
+  const place = (turn: number, pitch: number, distance: number) => {
+    const across = distance * Math.cos(pitch);
+    camera.position.set(centre.x + across * Math.sin(turn), target[1] + distance * Math.sin(pitch), centre.z + across * Math.cos(turn));
+    camera.lookAt(...target);
+    camera.updateMatrixWorld();
+  };
+  const seen = new THREE.Vector3();
+  const onScreen = (p: THREE.Vector3) => {
+    seen.copy(p).project(camera);
+    return seen.z < 1 && seen.x >= inside.left && seen.x <= inside.right && seen.y >= inside.bottom && seen.y <= inside.top;
+  };
+  /** A ball-park box on screen (NDC) of `halfWidth` × `halfHeight` metres facing the camera at `p`. */
+  const boxOf = (p: THREE.Vector3, halfWidth: number, halfHeight: number): Box => {
+    const depth = camera.position.distanceTo(p);
+    seen.copy(p).project(camera);
+    const [w, h] = [(halfWidth * focal) / depth / camera.aspect, (halfHeight * focal) / depth];
+    return { left: seen.x - w, right: seen.x + w, bottom: seen.y - h, top: seen.y + h };
+  };
+  const scaleAt = (i: number) => Math.max(1, camera.position.distanceTo(heads[i]!) / readsWithin);
+  /** How many faces some other seat's tag covers from here. */
+  const covered = () => {
+    const faces = heads.map((h) => boxOf(h, face.halfWidth, face.halfHeight));
+    let count = 0;
+    tags.forEach((t, i) => {
+      const box = boxOf(t, (tag.width * scaleAt(i)) / 2, (tag.height * scaleAt(i)) / 2);
+      if (faces.some((f, j) => j !== i && overlaps(box, f))) count++;
+    });
+    return count;
+  };
+
+  let best: { turn: number; pitch: number; distance: number; covered: number } | null = null;
+  for (const turn of candidates) {
+    for (const pitch of pitches) {
+      let distance = (ring + outside) / Math.cos(pitch);
+      for (place(turn, pitch, distance); ![...heads, ...tags].every(onScreen) && distance < 14; place(turn, pitch, distance)) distance += 0.1;
+      const hidden = covered();
+      // Fewest faces under a tag, then the nearest view (larger faces), then the lower look.
+      if (!best || hidden < best.covered || (hidden === best.covered && distance < best.distance - 0.3)) best = { turn, pitch, distance, covered: hidden };
+    }
+  }
+  place(best!.turn, best!.pitch, best!.distance);
+  const tagScale = new Map(seats.map((s, i) => [s.id, scaleAt(i)]));
+  return { position: camera.position.toArray() as Vec3, target, fov, tagScale };
+};
