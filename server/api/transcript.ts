@@ -22,11 +22,13 @@ export const transcriptOf = (events: readonly SessionEvent[], scene: LoadedScene
   const start = events.find((e) => e.type === 'session-start');
   const names = new Map((start?.type === 'session-start' ? start.participants : []).map((p) => [p.id, p.name]));
   const name = (id: string | null) => printable(id ? (names.get(id) ?? id) : 'everyone');
+  // Times from the session's start, as the review and the exports count them (a lobby's wait is not in them).
+  const origin = start?.type === 'session-start' ? start.t : 0;
   const lines: string[] = [];
   if (start?.type === 'session-start') lines.push(`${printable(start.title)}${scene ? ` (${printable(scene.topic)})` : ''}`, '');
   for (const e of events) {
     if (!visibleTo(viewer, e)) continue;
-    const at = `[${clock(e.t)}]`;
+    const at = `[${clock(Math.max(0, (e.type === 'utterance' && e.spoken ? e.spoken.start : e.t) - origin))}]`;
     switch (e.type) {
       case 'snippet-start':
         lines.push('', `— ${printable(e.title)} —`);
