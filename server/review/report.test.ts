@@ -125,6 +125,10 @@ describe('the report of a known log', () => {
     const standIn = reportOf(knownLog.map((e): SessionEvent => (e.type === 'utterance' && e.speaker === 'cy' ? { ...e, source: 'simulated-human' } : e)));
     expect(standIn.participants.find((p) => p.id === 'cy')!.simulated).toBe(true);
     expect(standIn.participants.filter((p) => p.simulated).map((p) => p.id)).toEqual(['cy']);
+    // A scripted line in the stand-in's seat is the scene's words, not a person's: still a stand-in.
+    const firstOfCy = knownLog.findIndex((x) => x.type === 'utterance' && x.speaker === 'cy');
+    const scripted = reportOf(knownLog.map((e, i): SessionEvent => (e.type === 'utterance' && e.speaker === 'cy' ? { ...e, source: i === firstOfCy ? 'scripted' : 'simulated-human' } : e)));
+    expect(scripted.participants.find((p) => p.id === 'cy')!.simulated).toBe(true);
     // One line of their own: a person was there.
     const joined = reportOf(knownLog.map((e): SessionEvent => (e.type === 'utterance' && e.id === 'u2' ? { ...e, source: 'simulated-human' } : e)));
     expect(joined.participants.find((p) => p.id === 'cy')!.simulated).toBeUndefined();

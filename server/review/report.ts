@@ -100,8 +100,9 @@ export const ParticipantReport = z.object({
   expectedShare: share.optional(),
   expectedBasis: z.string().optional(),
   /**
-   * True for a human seat every line of which the simulation said (source `simulated-human`: a
-   * stand-in, nobody joined it or spoke in it): its figures describe the stand-in, not a person.
+   * True for a human seat the simulation spoke for (source `simulated-human`: a stand-in) and no
+   * person ever did (no line of source `human`; the scene's scripted lines are nobody's own words):
+   * its figures describe the stand-in, not a person.
    * Absent otherwise, and in reports from before it was reported.
    */
   simulated: z.boolean().optional(),
@@ -267,13 +268,14 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     latencies: number[];
     /** Their lines the simulation said for them. */
     simulatedTurns: number;
+    ownTurns: number;
   }
   const tallies = new Map<string, Tally>();
   const tally = (id: string): Tally => {
     person(id);
     let found = tallies.get(id);
     if (!found) {
-      found = { turns: 0, words: 0, speakingMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [], simulatedTurns: 0 };
+      found = { turns: 0, words: 0, speakingMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [], simulatedTurns: 0, ownTurns: 0 };
       tallies.set(id, found);
     }
     return found;
@@ -314,6 +316,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
         const mine = tally(e.speaker);
         mine.turns += 1;
         if (e.source === 'simulated-human') mine.simulatedTurns += 1;
+        if (e.source === 'human') mine.ownTurns += 1;
         mine.words += said;
         mine.speakingMs += length;
         words += said;
@@ -430,7 +433,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       questionsAnswered: mine.questionsAnswered,
       responseLatencyMs: { median: median(latencies), p90: nearestRank(latencies, 90), samples: latencies.length },
       gazeAtSpeakerShare: gazeShare(id, gazes.get(id) ?? [], speech),
-      ...(kind === 'human' && mine.turns > 0 && mine.simulatedTurns === mine.turns ? { simulated: true } : {}),
+      ...(kind === 'human' && mine.simulatedTurns > 0 && mine.ownTurns === 0 ? { simulated: true } : {}),
       ...(expected?.has(id) ? { expectedShare: round3(expected.get(id)!.share), expectedBasis: expected.get(id)!.basis } : {}),
     };
   });
