@@ -63,7 +63,7 @@ describe('compare', () => {
     const page = await newPage();
     await page.goto(`http://localhost:${server.port}/sessions`);
     await page.getByLabel('Admin token').fill(server.admin);
-    await page.getByRole('button', { name: 'Show sessions' }).click();
+    await page.getByRole('button', { name: 'Show sessions', exact: true }).click();
     await tick(page, runs[0]!.id).waitFor();
     const button = page.getByRole('button', { name: /^Compare selected/ });
     const note = page.locator('[data-compare-note]');
@@ -135,7 +135,7 @@ describe('compare', () => {
     const page = await newPage();
     await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${deleted.id},${runs[1]!.id}`);
     await page.getByLabel('Admin token').fill(server.admin);
-    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-gone]').getAttribute('data-gone')).toBe(deleted.id);
     expect(await page.locator('[data-gone]').textContent()).toBe(`Session "${deleted.id}" no longer exists (it was deleted). The others are compared without it.`);
@@ -154,7 +154,7 @@ describe('compare', () => {
     const page = await newPage();
     await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${interview.id}`);
     await page.getByLabel('Admin token').fill(server.admin);
-    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.locator('[data-problem]').waitFor();
     expect(await page.locator('[data-problem]').textContent()).toMatch(new RegExp(`Only sessions of one scene compare: "${interview.id}" is of job-interview`));
     // The browser logs the 400 it was meant to get; nothing else may be logged.
@@ -188,7 +188,7 @@ describe('compare', () => {
     await page.locator('[data-problem]').waitFor();
     await page.getByLabel('Report files').setInputFiles([...files, join(dir, 'notes.json')]);
     await page.getByLabel('Admin token').fill(server.admin);
-    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-file-problems]').textContent()).toMatch(/^notes\.json is not a report \(/);
     const listed = await page.locator('.compare-runs li').allTextContents();
@@ -197,10 +197,10 @@ describe('compare', () => {
     expect(await page.locator('td[data-figure="turns"][data-run="2"]').textContent()).toBe(String(reports[1]!.turns));
 
     // Judged offline: a verdict per criterion from the figures, and the page says so.
-    const panel = page.getByRole('region', { name: 'Judge two runs' });
+    const panel = page.getByRole('region', { name: 'Judge two runs', exact: true });
     await panel.getByLabel('Second run').selectOption({ label: 'Run 3' });
     await panel.getByLabel('clarity').uncheck();
-    await panel.getByRole('button', { name: 'Judge' }).click();
+    await panel.getByRole('button', { name: 'Judge', exact: true }).click();
     await panel.locator('[data-judgement="rules"]').waitFor({ timeout: 30_000 });
     const rows = await panel.locator('tr[data-criterion]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-criterion'), tr.getAttribute('data-winner')]));
     expect(rows.map(([criterion]) => criterion)).toEqual(['turn-taking', 'on-topic', 'evenness']);

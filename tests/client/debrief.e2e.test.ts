@@ -104,8 +104,8 @@ describe("the trainee's debrief", () => {
     await page.emulateMedia({ media: 'print' });
     expect(await page.locator('.question-box').isVisible()).toBe(false);
     expect(await page.locator('.written-feedback').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Print or save as PDF' }).isVisible()).toBe(false);
-    expect(await page.getByRole('link', { name: 'Open the review' }).isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Print or save as PDF', exact: true }).isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: 'Open the review', exact: true }).isVisible()).toBe(false);
     expect(await page.getByText('Click a time to open the review').isVisible()).toBe(false);
     if (you.wordsPerMinute !== null) expect(await page.locator('.pace-chart').isVisible()).toBe(true);
     await page.screenshot({ path: `${artifacts}debrief-print.png`, fullPage: true });
@@ -127,7 +127,7 @@ describe("the trainee's debrief", () => {
     const token = ran.tokens[seat]!;
     const page = await newPage();
     await page.goto(`http://localhost:${server.port}/room/${ran.id}?token=${encodeURIComponent(token)}`);
-    const open = page.getByRole('link', { name: 'Your debrief' });
+    const open = page.getByRole('link', { name: 'Your debrief', exact: true });
     await open.waitFor({ timeout: 30_000 });
     expect(await open.getAttribute('href')).toBe(`/debrief/${ran.id}?token=${encodeURIComponent(token)}`);
     await open.click();

@@ -164,9 +164,9 @@ describe("the HUD's status line through a session's life", () => {
     expect(await statusOf(riley).innerText()).toBe('Waiting for everyone to join: Riley Quinn / waiting for Casey Morgan-Reid');
     expect(await riley.locator('[aria-label="lobby"]').innerText()).toMatch(/starts when everyone is here, or when the instructor starts it/);
     await shoot(riley, 'lobby');
-    await observer.getByRole('button', { name: 'stand in for Casey Morgan-Reid' }).waitFor();
+    await observer.getByRole('button', { name: 'stand in for Casey Morgan-Reid', exact: true }).waitFor();
     expect(await observer.getByRole('button', { name: 'Start', exact: true }).isDisabled()).toBe(true);
-    expect(await observer.getByRole('button', { name: 'Start with stand-ins' }).isEnabled()).toBe(true);
+    expect(await observer.getByRole('button', { name: 'Start with stand-ins', exact: true }).isEnabled()).toBe(true);
     await shoot(observer, 'observer-lobby');
 
     // Casey arrives: everyone is here, the session starts, and the line says so without a new snapshot.
@@ -188,16 +188,16 @@ describe("the HUD's status line through a session's life", () => {
     );
     const { text: line, speaker } = (await handle.jsonValue()) as { text: string; speaker: string | null };
     await shoot(riley, 'speaking');
-    expect(await observer.getByRole('button', { name: 'Start with stand-ins' }).count()).toBe(0);
+    expect(await observer.getByRole('button', { name: 'Start with stand-ins', exact: true }).count()).toBe(0);
     expect(line).toMatch(/^[A-Z][\w' -]+ speaking$/);
     expect(speaker).not.toBeNull();
 
     // The instructor pauses and resumes.
-    await observer.getByRole('button', { name: 'Pause' }).click();
+    await observer.getByRole('button', { name: 'Pause', exact: true }).click();
     await waitForStatus(riley, ['paused']);
     expect(await statusOf(riley).innerText()).toBe('Paused by the instructor');
     await shoot(riley, 'paused');
-    await observer.getByRole('button', { name: 'Resume' }).click();
+    await observer.getByRole('button', { name: 'Resume', exact: true }).click();
     await riley.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') !== 'paused');
 
     // Casey drops: past the grace period the session waits for her seat; the instructor has the simulation stand in.
@@ -205,7 +205,7 @@ describe("the HUD's status line through a session's life", () => {
     await waitForStatus(riley, ['paused'], 30_000);
     expect(await statusOf(riley).innerText()).toMatch(/^Paused: (Casey's|a participant's) seat is empty$/);
     await shoot(riley, 'seat-empty');
-    await observer.getByRole('button', { name: 'stand in for Casey Morgan-Reid' }).click();
+    await observer.getByRole('button', { name: 'stand in for Casey Morgan-Reid', exact: true }).click();
     await riley.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') !== 'paused', undefined, { timeout: 30_000 });
     await shoot(observer, 'observer-stand-in');
 
@@ -214,21 +214,21 @@ describe("the HUD's status line through a session's life", () => {
     expect(await observer.locator('[data-progress]').innerText()).toMatch(/ · turn \d+ of \d+$/);
     expect(await observer.getByRole('timer').first().innerText()).toMatch(/^\d+:\d\d$/);
     // The instructor takes Morgan's seat over and speaks for her; the room hears it as Morgan's.
-    await observer.getByRole('button', { name: 'take over Morgan Ellis' }).click();
+    await observer.getByRole('button', { name: 'take over Morgan Ellis', exact: true }).click();
     const sayAs = observer.getByLabel('say as Morgan Ellis');
     await sayAs.fill('Riley, what would you change first next sprint?');
     await observer.getByRole('button', { name: 'Say', exact: true }).click();
     await riley.locator('.transcript p[data-speaker="morgan"]', { hasText: 'what would you change first next sprint' }).waitFor({ timeout: 60_000 });
     await shoot(observer, 'observer-take-over');
-    await observer.getByRole('button', { name: 'hand back Morgan Ellis' }).click();
-    await observer.getByRole('button', { name: 'take over Morgan Ellis' }).waitFor();
+    await observer.getByRole('button', { name: 'hand back Morgan Ellis', exact: true }).click();
+    await observer.getByRole('button', { name: 'take over Morgan Ellis', exact: true }).waitFor();
 
     // The instructor ends it, after saying yes: the line says so, and the link now opens the summary.
-    await observer.getByRole('button', { name: 'End session' }).click();
-    await observer.getByRole('button', { name: 'Keep going' }).click();
+    await observer.getByRole('button', { name: 'End session', exact: true }).click();
+    await observer.getByRole('button', { name: 'Keep going', exact: true }).click();
     expect(await statusOf(riley).getAttribute('data-status')).not.toBe('ended');
-    await observer.getByRole('button', { name: 'End session' }).click();
-    await observer.getByRole('button', { name: 'Yes, end it' }).click();
+    await observer.getByRole('button', { name: 'End session', exact: true }).click();
+    await observer.getByRole('button', { name: 'Yes, end it', exact: true }).click();
     await waitForStatus(riley, ['ended']);
     expect(await statusOf(riley).innerText()).toBe('The session has ended');
     await shoot(riley, 'hud-ended');
@@ -270,7 +270,7 @@ describe("the HUD's status line through a session's life", () => {
           requestAnimationFrame(sample);
         }),
     );
-    await alex.getByRole('button', { name: 'Say' }).click();
+    await alex.getByRole('button', { name: 'Say', exact: true }).click();
     // The answer shows at once, as Alex's own words.
     await alex.locator('.transcript p[data-speaker="alex"]').first().waitFor({ timeout: 30_000 });
     const frames = await sampling;

@@ -111,9 +111,9 @@ const speedOf = (page: Page, handle: '__playback' | '__replay') =>
 
 /** The playhead's speed at 1× and at 2× (the buttons pressed in turn): about twice as fast at 2×, whatever the machine's load. */
 const speedsOf = async (page: Page, handle: '__playback' | '__replay') => {
-  await page.getByRole('button', { name: '1×' }).click();
+  await page.getByRole('button', { name: '1×', exact: true }).click();
   const normal = await speedOf(page, handle);
-  await page.getByRole('button', { name: '2×' }).click();
+  await page.getByRole('button', { name: '2×', exact: true }).click();
   const fast = await speedOf(page, handle);
   expect(normal).toBeGreaterThan(0.5);
   expect(fast / normal).toBeGreaterThan(1.6);
@@ -162,7 +162,7 @@ describe('playback in the review', () => {
     expect(await page.evaluate(() => window.__playback!.recordings)).toBe(list.recordings.length);
     expect(Number(await page.locator('.timeline').getAttribute('data-playhead'))).toBe(from.startMs);
 
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead')), { timeout: 10_000 }).toBeGreaterThan(from.startMs + 300);
     await expect.poll(() => page.evaluate(() => window.__playback!.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
     // The line under the playhead is the selected one.
@@ -176,11 +176,11 @@ describe('playback in the review', () => {
     expect(await page.evaluate(() => window.__playback!.playing())).toBe(true);
 
     // The missing file: asked for when it comes due, then its line says so.
-    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await page.locator(`.review-transcript li[data-utterance="${missing}"] button`).click();
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => page.locator(`.review-transcript li[data-utterance="${missing}"] [data-no-recording]`).count(), { timeout: 10_000 }).toBe(1);
-    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await page.locator(`.review-transcript li[data-utterance="${missing}"]`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${artifacts}review-playback.png`, fullPage: true });
     // The controls, the timeline and the top of the transcript with the marked line.
@@ -202,7 +202,7 @@ describe('playback in the review', () => {
     expect(await page.evaluate(() => window.__playback!.recordings)).toBe(listed.recordings.length);
     const marked = await page.locator('li[data-utterance]:has([data-no-recording])').evaluateAll((items) => items.map((li) => li.getAttribute('data-utterance')));
     expect(marked.filter((utterance) => byUtterance.has(utterance!)), 'recorded lines marked as having no recording').toEqual([]);
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(async () => Number(await page.locator('.timeline').getAttribute('data-playhead')), { timeout: 10_000 }).toBeGreaterThan(200);
     await expect.poll(() => page.evaluate(() => window.__playback!.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
   }, 120_000);
@@ -228,18 +228,18 @@ describe('the 3D replay', () => {
     expect(await page.locator('.replay-people li[data-here="false"]').first().innerText()).toMatch(/\(simulated\)/);
     await page.screenshot({ path: `${artifacts}replay.png` });
 
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
     await expect.poll(() => replayHandle(page, (r) => r.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
     await speedsOf(page, '__replay');
     await page.screenshot({ path: `${artifacts}replay-2x.png` });
 
     // Paused mid-line, the speaker's mouth comes to rest.
-    await page.getByRole('button', { name: '1×' }).click();
+    await page.getByRole('button', { name: '1×', exact: true }).click();
     const longest = personaLines().reduce((a, b) => (b.endMs - b.startMs > a.endMs - a.startMs ? b : a));
     await scrub(page, longest.startMs + 200);
     await expect.poll(() => mouthOf(page, longest.participant), { timeout: 10_000 }).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
     expect(await replayHandle(page, (r) => r.position())).toBeLessThan(longest.endMs);
     await expect.poll(() => mouthOf(page, longest.participant), { timeout: 5_000 }).toBeLessThan(0.01);
 
@@ -269,10 +269,10 @@ describe('the 3D replay', () => {
     await waitForRoom(page);
     expect(await replayHandle(page, (r) => r.speaking())).toBe(line.participant);
     expect(await replayHandle(page, (r) => r.recordings)).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
     // Back to the review, at the same moment.
-    const back = page.getByRole('link', { name: 'Back to the review' });
+    const back = page.getByRole('link', { name: 'Back to the review', exact: true });
     expect(await back.getAttribute('href')).toMatch(/^\/review\/.+&t=\d+/);
   }, 120_000);
 });

@@ -212,7 +212,7 @@ describe('the review dashboard', () => {
   it('is opened from an ended session\'s page and from the sessions page', async () => {
     const page = await newPage();
     await page.goto(`http://localhost:${server.port}/room/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
-    const open = page.getByRole('link', { name: 'Open the review' });
+    const open = page.getByRole('link', { name: 'Open the review', exact: true });
     await open.waitFor({ timeout: 30_000 });
     expect(await open.getAttribute('href')).toBe(`/review/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
     await open.click();
@@ -221,9 +221,9 @@ describe('the review dashboard', () => {
     const sessions = await newPage();
     await sessions.goto(`http://localhost:${server.port}/sessions`);
     await sessions.getByLabel('Admin token').fill(server.admin);
-    await sessions.getByRole('button', { name: 'Show sessions' }).click();
+    await sessions.getByRole('button', { name: 'Show sessions', exact: true }).click();
     const row = sessions.locator(`tr[data-session="${ran.id}"]`);
-    const [opened] = await Promise.all([sessions.context().waitForEvent('page'), row.getByRole('button', { name: 'Review' }).click()]);
+    const [opened] = await Promise.all([sessions.context().waitForEvent('page'), row.getByRole('button', { name: 'Review', exact: true }).click()]);
     pages.adopt(opened);
     await opened.waitForURL(new RegExp(`/review/${ran.id}\\?token=`));
     await opened.locator('[data-page="review"]').waitFor({ timeout: 30_000 });

@@ -45,7 +45,7 @@ describe('the sessions page', () => {
     const page = await newPage();
     await page.goto(`http://localhost:${server.port}/sessions`);
     await page.getByLabel('Admin token').fill(server.admin);
-    await page.getByRole('button', { name: 'Show sessions' }).click();
+    await page.getByRole('button', { name: 'Show sessions', exact: true }).click();
     await page.getByText('No sessions yet').waitFor();
 
     // A job interview, in real time, waiting in its lobby for the candidate.
@@ -59,7 +59,7 @@ describe('the sessions page', () => {
       expect(box.y + box.height / 2).toBeLessThan(label.y + label.height);
     }
     await page.getByLabel("Record participants' microphones").check();
-    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
     const row = page.locator('tr[data-session]');
     await row.first().waitFor();
     expect(await row.count()).toBe(1);
@@ -83,24 +83,24 @@ describe('the sessions page', () => {
     const candidate = await newPage();
     // As the candidate opens it (no test handle, which joins at once): the brief, before entering.
     await candidate.goto(link.replace('127.0.0.1', 'localhost'));
-    await candidate.getByRole('button', { name: 'Enter the room' }).waitFor({ timeout: 120_000 });
+    await candidate.getByRole('button', { name: 'Enter the room', exact: true }).waitFor({ timeout: 120_000 });
     expect(await candidate.locator('.brief-card').textContent()).toMatch(/You join as Alex Moreno, candidate/);
     expect(await candidate.locator('.brief-card .recording-notice').textContent()).toMatch(/This session records your microphone/);
 
     // The live view opens the instructor's page of that session.
-    const [live] = await Promise.all([page.context().waitForEvent('page'), row.getByRole('button', { name: 'Live view' }).click()]);
+    const [live] = await Promise.all([page.context().waitForEvent('page'), row.getByRole('button', { name: 'Live view', exact: true }).click()]);
     pages.adopt(live);
     await live.waitForURL(new RegExp(`/room/${id}\\?token=`));
 
     // Ending asks first, then the row says so.
     page.once('dialog', (dialog) => void dialog.accept());
-    await row.getByRole('button', { name: 'End' }).click();
+    await row.getByRole('button', { name: 'End', exact: true }).click();
     await expect.poll(() => row.locator('.badge').textContent(), { timeout: 30_000 }).toBe('ended');
-    expect(await row.getByRole('button', { name: 'Live view' }).count()).toBe(0);
+    expect(await row.getByRole('button', { name: 'Live view', exact: true }).count()).toBe(0);
 
     // Deleting an ended one asks first; then it is gone, with its recordings.
     page.once('dialog', (dialog) => void dialog.accept());
-    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText('No sessions yet').waitFor({ timeout: 30_000 });
   }, 300_000);
 
@@ -110,7 +110,7 @@ describe('the sessions page', () => {
     await page.getByLabel('Admin token').fill('not-the-token');
     // The list answers 401: expected here.
     problems.failed.length = 0;
-    await page.getByRole('button', { name: 'Show sessions' }).click();
+    await page.getByRole('button', { name: 'Show sessions', exact: true }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toMatch(/Could not list the sessions/);
     expect(await page.getByLabel('Admin token').isVisible()).toBe(true);
