@@ -4,7 +4,8 @@
  * allowed without a click. Pages are opened on `localhost`, where IWER emulates a Quest 3.
  */
 import { spawn } from 'node:child_process';
-import type { Browser, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page, PageScreenshotOptions } from 'playwright-core';
 import { launchChromium } from '../../avatars/generator/chromium';
 
 /** Chromium with a fake microphone and sound without a click. */
@@ -21,6 +22,23 @@ export const buildClient = (): Promise<void> =>
     child.stderr!.on('data', (d) => (stderr += d));
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`client build failed (${code}):\n${stderr}`))));
   });
+
+const artifacts = `${repoRoot}test-artifacts/`;
+
+/**
+ * Whether the tests write their screenshots: yes, except on CI (CI=true), where nobody looks at
+ * them and each one of a room drawn in software WebGL costs 4-8 s. SCREENSHOTS=1 takes them anyway,
+ * SCREENSHOTS=0 never.
+ */
+export const screenshots = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  env.SCREENSHOTS === '1' || (env.SCREENSHOTS !== '0' && !(env.CI && env.CI !== 'false' && env.CI !== '0'));
+
+/** Writes what `page` shows to test-artifacts/<name>.png, for people to look at; asserts nothing. */
+export const screenshot = async (page: Page, name: string, options: Omit<PageScreenshotOptions, 'path'> = {}): Promise<void> => {
+  if (!screenshots()) return;
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ ...options, path: `${artifacts}${name}.png` });
+};
 
 /** A join link of this server, on localhost (IWER's emulation only runs there), with the test handle on. */
 export const testLink = (link: string, port: number): string => {

@@ -8,7 +8,7 @@
  * figures. No page may throw or log an error, and nothing may load from outside the origin.
  * Screenshots: test-artifacts/compare.png (1280×720), compare-files.png.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -16,11 +16,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatFigure, type Comparison } from '../../server/review/compare';
 import type { Report } from '../../server/review/report';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems } from './browser';
+import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
 import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
 
-const root = new URL('../../', import.meta.url).pathname;
-const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
@@ -31,7 +29,6 @@ let interview: Created;
 let expectedFailures: RegExp[] = [];
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   // Text only: at instant pace a session then runs to its end in a second or two.
   server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
@@ -115,8 +112,8 @@ describe('compare', () => {
     expect(await page.locator('[data-chart="bars-evenness"]').textContent()).toMatch(/lower is more even/);
     const listed = await page.locator('ul[data-differences] li').allTextContents();
     expect(listed).toEqual(comparison.differences);
-    await page.screenshot({ path: `${artifacts}compare.png` });
-    await page.screenshot({ path: `${artifacts}compare-full.png`, fullPage: true });
+    await screenshot(page, 'compare');
+    await screenshot(page, 'compare-full', { fullPage: true });
   }, 300_000);
 
   it('asks for two sessions when given one, without an error', async () => {
@@ -206,7 +203,7 @@ describe('compare', () => {
     expect(rows.map(([criterion]) => criterion)).toEqual(['turn-taking', 'on-topic', 'evenness']);
     for (const [, winner] of rows) expect(['a', 'b', 'tie']).toContain(winner);
     expect(await panel.locator('.byline').textContent()).toMatch(/^From the figures: without a generator key/);
-    await page.screenshot({ path: `${artifacts}compare-files.png`, fullPage: true });
+    await screenshot(page, 'compare-files', { fullPage: true });
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });

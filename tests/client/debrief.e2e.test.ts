@@ -9,16 +9,14 @@
  * related lines, linked into the review. No page may throw or log an error. Screenshots:
  * test-artifacts/debrief.png, debrief-print.png, debrief-empty.png.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../server/review/report';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems } from './browser';
+import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
 import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
 
-const root = new URL('../../', import.meta.url).pathname;
-const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
@@ -26,7 +24,6 @@ const pages = pageKeeper({ browser: () => browser, port: () => server.port, prob
 let ran: Created;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
   browser = await launchBrowser();
@@ -97,7 +94,7 @@ describe("the trainee's debrief", () => {
     expect(await page.locator('.observations li').count()).toBe(3);
     expect(await page.locator('.observations').getAttribute('data-observations')).toBe('3');
 
-    await page.screenshot({ path: `${artifacts}debrief.png`, fullPage: true });
+    await screenshot(page, 'debrief', { fullPage: true });
 
     // Printed: no buttons or navigation, no question box, the chart kept.
     await page.locator('.written-feedback[data-feedback="rules"]').waitFor({ timeout: 30_000 });
@@ -108,7 +105,7 @@ describe("the trainee's debrief", () => {
     expect(await page.getByRole('link', { name: 'Open the review', exact: true }).isVisible()).toBe(false);
     expect(await page.getByText('Click a time to open the review').isVisible()).toBe(false);
     if (you.wordsPerMinute !== null) expect(await page.locator('.pace-chart').isVisible()).toBe(true);
-    await page.screenshot({ path: `${artifacts}debrief-print.png`, fullPage: true });
+    await screenshot(page, 'debrief-print', { fullPage: true });
     await page.emulateMedia({ media: 'screen' });
 
     // A moment's link opens the review with the playhead at it (a seat that spoke has at least one: a problem's or its longest turn).
@@ -155,7 +152,7 @@ describe("the trainee's debrief", () => {
     expect(await waiting.locator('.observations li').innerText()).toMatch(/Nobody spoke in this session/);
     expect(await waiting.locator('[data-figure="pace"]').innerText()).toMatch(/Not measured: you did not speak/);
     expect(await waiting.locator('[data-figure="gaze"]').innerText()).toMatch(/Not measured/);
-    await waiting.screenshot({ path: `${artifacts}debrief-empty.png`, fullPage: true });
+    await screenshot(waiting, 'debrief-empty', { fullPage: true });
   }, 120_000);
 
   it('writes the feedback from the figures offline, and answers a question with links to the moments', async () => {

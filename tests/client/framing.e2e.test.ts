@@ -9,15 +9,14 @@
  *
  * One browser page walks through every scene, so the avatars load from its cache after the first.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, testLink, watchPage } from './browser';
+import { buildClient, launchBrowser, pageProblems, testLink, watchPage, screenshot } from './browser';
 
 const root = new URL('../../', import.meta.url).pathname;
-const artifacts = `${root}test-artifacts/`;
 const sizes = [
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },
@@ -35,7 +34,6 @@ let page: Page;
 const problems = pageProblems();
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   server = await startChild(tempDir());
   browser = await launchBrowser();
@@ -93,7 +91,7 @@ describe('framing at the trainee’s seat', () => {
       await page.setViewportSize(size);
       const { heads, hud } = await framedHeads(size, others);
       // The screenshot people look at is 1280×720; one at 1920×1080 costs 6-9 s of software rendering each.
-      if (size.width === 1280) await page.screenshot({ path: `${artifacts}framing-${id}-${size.width}.png`, timeout: 120_000 });
+      if (size.width === 1280) await screenshot(page, `framing-${id}-${size.width}`, { timeout: 120_000 });
       for (const { participant, box } of heads) {
         expect(box, `${participant}'s head is in front of the camera`).not.toBeNull();
         const where = `${participant}'s head at ${size.width}×${size.height}: ${JSON.stringify(box)}, HUD ${JSON.stringify(hud)}`;

@@ -7,21 +7,19 @@
  * unknown session, an altered token, another session's token). No page may throw, and nothing may
  * load from outside the origin. Screenshots (1280×720) go to test-artifacts/lifecycle-*.png.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startFakeWhisper, type FakeWhisper } from '../fakes/whisper-server';
-import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, testLink, watchPage } from './browser';
+import { api, Client, closeClients, startChild, tempDir, type ChildServer } from '../server/helpers';
+import { buildClient, launchBrowser, pageProblems, testLink, watchPage, screenshot } from './browser';
 
-const artifacts = new URL('../../test-artifacts/', import.meta.url).pathname;
 const viewport = { width: 1280, height: 720 };
 let server: ChildServer;
 let browser: Browser;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   // A seat empty for 2 s pauses the session (the default 20 s would only slow the test down).
   server = await startChild(tempDir(), { env: { SEAT_GRACE_S: '2' } });
@@ -34,6 +32,7 @@ const problems = pageProblems();
 let expectedFailures: RegExp[] = [];
 
 afterEach(async () => {
+  await closeClients();
   for (const page of pages.splice(0)) await page.close().catch(() => {});
   expect(problems.thrown.splice(0), 'errors thrown in the pages').toEqual([]);
   expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
@@ -98,7 +97,7 @@ const waitForLine = async (page: Page, kinds: string[], words: RegExp, timeout =
   );
   return (await handle.jsonValue()) as string;
 };
-const shoot = (page: Page, name: string) => page.screenshot({ path: `${artifacts}lifecycle-${name}.png` });
+const shoot = (page: Page, name: string) => screenshot(page, `lifecycle-${name}`);
 
 describe('links to sessions that are over or do not open', () => {
   it("opens an ended session's link on its summary, not a blank page", async () => {
@@ -170,7 +169,8 @@ describe("the HUD's status line through a session's life", () => {
     await shoot(observer, 'observer-lobby');
 
     // Casey arrives: everyone is here, the session starts, and the line says so without a new snapshot.
-    const casey = await enter(server, session.links.casey!);
+    // She joins over the socket, as her page would: a third room drawn in software WebGL took 30 s to load.
+    const casey = await Client.connect(server, session.id, session.tokens.casey!);
 
     // Someone speaks: the line names them while their speech plays. (Morgan's opening may come while
     // the page is still busy building the room; Ana's answer to Riley comes once it is drawn.)

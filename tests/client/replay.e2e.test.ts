@@ -11,7 +11,7 @@
  * or log an error, and nothing may load from outside the origin. Screenshots (1280×720):
  * test-artifacts/replay.png, replay-2x.png, replay-end.png, review-playback-top.png (and review-playback.png, the whole page).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { visemes } from '../../server/media/visemes';
@@ -19,11 +19,9 @@ import { encodeWav } from '../../server/media/wav';
 import type { Report, TimelineItem } from '../../server/review/report';
 import type { Recording, Recordings } from '../../client/src/review/player';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems } from './browser';
+import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
 import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
 
-const root = new URL('../../', import.meta.url).pathname;
-const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
@@ -34,7 +32,6 @@ let ran: Created;
 let report: Report;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   // The embedded eSpeak voice: an instant session's lines are synthesized, and recorded, all the same.
   server = await startChild(tempDir());
@@ -182,10 +179,10 @@ describe('playback in the review', () => {
     await expect.poll(() => page.locator(`.review-transcript li[data-utterance="${missing}"] [data-no-recording]`).count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await page.locator(`.review-transcript li[data-utterance="${missing}"]`).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${artifacts}review-playback.png`, fullPage: true });
+    await screenshot(page, 'review-playback', { fullPage: true });
     // The controls, the timeline and the top of the transcript with the marked line.
     await page.locator('.timeline-card').evaluate((card) => card.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: `${artifacts}review-playback-top.png` });
+    await screenshot(page, 'review-playback-top');
     // "Watch in 3D" opens the replay at the playhead.
     const href = (await page.locator('[data-replay]').getAttribute('href'))!;
     expect(href).toMatch(new RegExp(`^/replay/${ran.id}\\?token=.+&t=\\d+`));
@@ -226,13 +223,13 @@ describe('the 3D replay', () => {
     const personas = report.participants.filter((p) => p.kind === 'ai').map((p) => p.id);
     expect(await page.locator('.replay-people li[data-here="true"]').evaluateAll((items) => items.map((li) => li.getAttribute('data-participant')))).toEqual(personas);
     expect(await page.locator('.replay-people li[data-here="false"]').first().innerText()).toMatch(/\(simulated\)/);
-    await page.screenshot({ path: `${artifacts}replay.png` });
+    await screenshot(page, 'replay');
 
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => mouthOf(page, line.participant), { timeout: 10_000 }).toBeGreaterThan(0);
     await expect.poll(() => replayHandle(page, (r) => r.scheduled()), { timeout: 10_000 }).toBeGreaterThan(0);
     await speedsOf(page, '__replay');
-    await page.screenshot({ path: `${artifacts}replay-2x.png` });
+    await screenshot(page, 'replay-2x');
 
     // Paused mid-line, the speaker's mouth comes to rest.
     await page.getByRole('button', { name: '1×', exact: true }).click();
@@ -250,7 +247,7 @@ describe('the 3D replay', () => {
     expect(await replayHandle(page, (r) => r.speaking())).toBeNull();
     // A few frames for the name tags to follow (a tag's dot is redrawn a frame after its avatar stops).
     await page.waitForTimeout(1000);
-    await page.screenshot({ path: `${artifacts}replay-end.png` });
+    await screenshot(page, 'replay-end');
 
     // Scrubbing jumps, back as well as forward, and the room follows.
     const back = lines()[0]!;

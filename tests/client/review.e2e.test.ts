@@ -8,16 +8,14 @@
  * page) and for a session still in its lobby (the empty state). No page may throw or log an error,
  * and nothing may load from outside the origin. Screenshot: test-artifacts/review.png (1280×720, whole page).
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../server/review/report';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems } from './browser';
+import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
 import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
 
-const root = new URL('../../', import.meta.url).pathname;
-const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
@@ -27,7 +25,6 @@ let expectedFailures: RegExp[] = [];
 let ran: Created;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   // Text only: at instant pace a session then runs to its end in a second or two (no speech to synthesise).
   server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
@@ -161,8 +158,8 @@ describe('the review dashboard', () => {
     await expect.poll(() => line.getAttribute('class')).toBe('selected');
     await page.mouse.move(0, 0);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${artifacts}review.png`, fullPage: true });
-    await page.screenshot({ path: `${artifacts}review-top.png` });
+    await screenshot(page, 'review', { fullPage: true });
+    await screenshot(page, 'review-top');
   }, 300_000);
 
   it("shows a participant their session's review, without what only instructors see", async () => {
@@ -206,7 +203,7 @@ describe('the review dashboard', () => {
     expect(await page.locator('[data-page="review"]').getAttribute('data-state')).toBe('empty');
     expect(await page.locator('[data-figure="turns"]').getAttribute('data-value')).toBe('0');
     expect(await page.locator('.timeline').count()).toBe(0);
-    await page.screenshot({ path: `${artifacts}review-empty.png` });
+    await screenshot(page, 'review-empty');
   }, 120_000);
 
   it('is opened from an ended session\'s page and from the sessions page', async () => {

@@ -5,18 +5,16 @@
  * participant sees the same transcript; the instructor approves a simulated human's proposed
  * contribution; a Quest 3 emulated by IWER enters VR. Screenshots go to test-artifacts/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, testLink } from './browser';
+import { buildClient, launchBrowser, testLink, screenshot } from './browser';
 
-const artifacts = new URL('../../test-artifacts/', import.meta.url).pathname;
 let server: ChildServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   server = await startChild(tempDir());
   browser = await launchBrowser();
@@ -94,7 +92,7 @@ describe('the room in a browser', () => {
     const participants = await riley.evaluate(() => (window.__room!.state() as { participants: { id: string }[] }).participants.map((p) => p.id));
     expect(participants.sort()).toEqual(['ana', 'casey', 'dev', 'morgan', 'riley']);
     await riley.waitForFunction(() => window.__room!.stats().avatars === 4 && window.__room!.stats().drawCalls > 0, undefined, { timeout: 60_000 });
-    await riley.screenshot({ path: `${artifacts}desktop.png` });
+    await screenshot(riley, 'desktop');
 
     // A typed question to Ana: she answers, out loud, on her avatar, lips moving.
     await riley.evaluate(() => window.__room!.say('Ana, why did the design change twice during the sprint?'));
@@ -153,7 +151,7 @@ describe('the room in a browser', () => {
     // A Quest 3, emulated by IWER, enters VR and the session renders frames.
     expect(await riley.evaluate(() => window.__room!.enterVR())).toBe(true);
     await riley.waitForFunction(() => window.__room!.vrFrames() > 10, undefined, { timeout: 60_000 });
-    await riley.screenshot({ path: `${artifacts}vr.png` });
+    await screenshot(riley, 'vr');
     await riley.close();
     await casey.close();
   }, 300_000);
@@ -165,7 +163,7 @@ describe('the room in a browser', () => {
     await observer.waitForFunction(() => (window.__room!.state() as { proposal: unknown }).proposal !== null, undefined, { timeout: 120_000 });
     const approve = observer.getByRole('button', { name: /^approve/i });
     await approve.first().waitFor();
-    await observer.screenshot({ path: `${artifacts}observer.png` });
+    await screenshot(observer, 'observer');
     type Proposal = { id: string; text: string; candidates: { intent: string; text: string }[] };
     const proposal = await observer.evaluate(() => (window.__room!.state() as { proposal: Proposal | null }).proposal);
     expect(proposal).not.toBeNull();

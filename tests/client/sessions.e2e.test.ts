@@ -6,22 +6,19 @@
  * No page may throw or log an error, and nothing may load from outside the origin. Screenshot:
  * test-artifacts/sessions.png (1280×720).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems } from './browser';
+import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
 import { expectNoPageProblems, pageKeeper } from './pages';
 
-const root = new URL('../../', import.meta.url).pathname;
-const artifacts = `${root}test-artifacts/`;
 let server: ChildServer;
 let browser: Browser;
 const problems = pageProblems();
 const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems });
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   server = await startChild(tempDir());
   browser = await launchBrowser();
@@ -79,7 +76,7 @@ describe('the sessions page', () => {
     const link = await shown.first().inputValue();
     expect(link).toMatch(new RegExp(`/room/${id}\\?token=`));
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
-    await page.screenshot({ path: `${artifacts}sessions.png` });
+    await screenshot(page, 'sessions');
     const candidate = await newPage();
     // As the candidate opens it (no test handle, which joins at once): the brief, before entering.
     await candidate.goto(link.replace('127.0.0.1', 'localhost'));

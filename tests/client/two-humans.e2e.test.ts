@@ -5,15 +5,14 @@
  * … How are you doing today?" played in a loop in their page) is heard by the other on
  * the right avatar, with its mouth moving, and their transcribed words are logged as theirs.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startFakeWhisper, type FakeWhisper } from '../fakes/whisper-server';
 import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, testLink } from './browser';
+import { buildClient, launchBrowser, testLink, screenshot } from './browser';
 
-const artifacts = new URL('../../test-artifacts/', import.meta.url).pathname;
 const speech = fileURLToPath(new URL('../fixtures/audio/hello-pause.wav', import.meta.url));
 let server: ChildServer;
 let whisper: FakeWhisper;
@@ -26,7 +25,6 @@ const errors: string[] = [];
 const offOrigin: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   await buildClient();
   whisper = await startFakeWhisper();
   whisper.setDefault({ chunks: [' I think we underestimated the review work.'] });
@@ -106,6 +104,24 @@ type Line = { speaker: string; source: string; text: string; streaming: boolean 
 const linesBy = (page: Page, speaker: string) =>
   page.evaluate((who) => (window.__room!.state() as { transcript: Line[] }).transcript.filter((l) => !l.streaming && l.speaker === who && l.source === 'human').length, speaker);
 
+/** `speaker`'s finished human lines once none is streaming and their number has not changed for 3 s. */
+const steadyLines = async (page: Page, speaker: string): Promise<number> => {
+  let count = -1;
+  let since = Date.now();
+  for (;;) {
+    const now = await page.evaluate(
+      (who) => {
+        const lines = (window.__room!.state() as { transcript: Line[] }).transcript.filter((l) => l.speaker === who && l.source === 'human');
+        return lines.some((l) => l.streaming) ? -1 : lines.length;
+      },
+      speaker,
+    );
+    if (now !== count) [count, since] = [now, Date.now()];
+    else if (count >= 0 && Date.now() - since >= 3000) return count;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
 describe('two humans in one room', () => {
   it('a trainee in the headset and a colleague on desktop hear and see each other, each attributed', async () => {
     const res = await api(server, '/api/sessions', { method: 'POST', body: { scene: 'sprint-retro', pace: 'realtime' } });
@@ -127,12 +143,14 @@ describe('two humans in one room', () => {
     expect(rileyHeard.voicedMs, "Riley's voice played on Casey's page (ms)").toBeGreaterThanOrEqual(500);
     expect(rileyHeard.mouth, "Riley's mouth on Casey's screen").toBeGreaterThan(0);
     await casey.waitForFunction(() => (window.__room!.state() as { transcript: Line[] }).transcript.some((l) => l.speaker === 'riley' && l.source === 'human' && !l.streaming), undefined, { timeout: 120_000 });
-    await casey.screenshot({ path: `${artifacts}two-humans-casey.png` });
-    await riley.screenshot({ path: `${artifacts}two-humans-riley-vr.png` });
+    await screenshot(casey, 'two-humans-casey');
+    await screenshot(riley, 'two-humans-riley-vr');
 
     // Riley mutes; Casey opens her mic: Riley, in the headset, hears Casey, whose words are hers.
     await riley.getByLabel('microphone mode').selectOption('off');
-    const rileysLines = await linesBy(riley, 'riley');
+    // What she said before muting may still be in the server's hands (endpointing, transcribing):
+    // it is hers. Counted once her lines have held still for 3 s.
+    const rileysLines = await steadyLines(riley, 'riley');
     // The emulated headset's page is busy drawing stereo frames in software: frames of voice that
     // arrive in a burst past the jitter buffer are dropped there, so less of it plays.
     const rileyListens = hear(riley, 'casey', 200, false);
