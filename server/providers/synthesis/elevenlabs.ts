@@ -25,11 +25,11 @@
  * last character arrives; otherwise only when a space follows, and the last word's cues then
  * come in a final chunk with no samples.
  */
-import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import { elevenLabsFailure, SynthesisError } from '../errors';
 import { within } from '../resilience';
 import { alignCharactersToVisemes, type CharacterAlignment, type Phonemize, type PhonemeToViseme } from './align';
 import type { SpeechChunk, Synthesizer } from './port';
+import { elevenLabsSdk } from '../elevenlabs-sdk';
 
 export type PcmFormat = 'pcm_8000' | 'pcm_16000' | 'pcm_22050' | 'pcm_24000' | 'pcm_32000' | 'pcm_44100' | 'pcm_48000';
 
@@ -70,7 +70,9 @@ const takesLanguage = (model: string) => /_v2_5$/.test(model);
 export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOptions): Synthesizer => {
   const { apiKey, baseUrl, model = 'eleven_flash_v2_5', outputFormat = 'pcm_16000', phonemize, phonemeToViseme, timeoutMs = 15_000 } = options;
   const sampleRate = Number(outputFormat.slice('pcm_'.length));
-  const client = new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 });
+  // Loading starts now, as the server starts; the first call waits for it if it must.
+  const client = elevenLabsSdk().then(({ ElevenLabsClient }) => new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 }));
+  client.catch(() => undefined);
 
   return {
     name: 'elevenlabs',
@@ -113,7 +115,7 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
 
       /** The answer as speech chunks, before the time limit is put on it. */
       const speech = async function* (): AsyncGenerator<SpeechChunk> {
-        const stream = await client.textToSpeech.streamWithTimestamps(
+        const stream = await (await client).textToSpeech.streamWithTimestamps(
           voiceId,
           {
             text: request.text,
@@ -159,6 +161,7 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (error instanceof SynthesisError && error.details.timeout) throw error;
+        const { ElevenLabsError } = await elevenLabsSdk();
         if (error instanceof ElevenLabsError && error.statusCode !== undefined) {
           const { message, ...details } = elevenLabsFailure(error);
           throw new SynthesisError(message, { ...details, cause: error });

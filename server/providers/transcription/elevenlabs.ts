@@ -12,10 +12,10 @@
  * `resilientTranscriber` (providers/resilience.ts) is the one place that retries and times out:
  * it aborts `signal` when the time is up.
  */
-import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import type { Transcriber } from './port';
 import { elevenLabsFailure, TranscriptionError } from '../errors';
 import { encodeWav } from '../../media/wav';
+import { elevenLabsSdk } from '../elevenlabs-sdk';
 
 export interface ElevenLabsTranscriberOptions {
   apiKey: string;
@@ -38,13 +38,15 @@ const twoLetter: Record<string, string> = {
 
 export const createElevenLabsTranscriber = (options: ElevenLabsTranscriberOptions): Transcriber => {
   const { apiKey, model = 'scribe_v1', baseUrl, keyterms = false } = options;
-  const client = new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 });
+  // Loading starts now, as the server starts; the first call waits for it if it must.
+  const client = elevenLabsSdk().then(({ ElevenLabsClient }) => new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 }));
+  client.catch(() => undefined);
 
   return {
     name: 'elevenlabs',
     async transcribe(request, signal) {
       try {
-        const result = await client.speechToText.convert(
+        const result = await (await client).speechToText.convert(
           {
             modelId: model,
             file: { data: encodeWav(request.pcm, request.sampleRate), filename: 'utterance.wav', contentType: 'audio/wav' },
@@ -60,6 +62,7 @@ export const createElevenLabsTranscriber = (options: ElevenLabsTranscriberOption
         return { text: result.text.trim(), language: code ? (twoLetter[code] ?? code) : undefined };
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
+        const { ElevenLabsError } = await elevenLabsSdk();
         if (!(error instanceof ElevenLabsError)) throw TranscriptionError.from(error);
         const { message, ...details } = elevenLabsFailure(error);
         throw new TranscriptionError(message, { ...details, cause: error });
