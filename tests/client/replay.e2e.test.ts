@@ -178,6 +178,12 @@ describe('playback in the review', () => {
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => page.locator(`.review-transcript li[data-utterance="${missing}"] [data-no-recording]`).count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    // The keyboard moves the playhead by seconds, not by the bar's millisecond step.
+    const scrub = page.getByRole('slider', { name: 'Playhead', exact: true });
+    const paused = Number(await scrub.inputValue());
+    await scrub.press('ArrowLeft');
+    await expect.poll(async () => Number(await scrub.inputValue())).toBe(Math.max(0, paused - 5000));
+    expect(await scrub.getAttribute('aria-valuetext')).toMatch(/^\d+:\d\d of \d+:\d\d$/);
     await page.locator(`.review-transcript li[data-utterance="${missing}"]`).scrollIntoViewIfNeeded();
     await screenshot(page, 'review-playback', { fullPage: true });
     // The controls, the timeline and the top of the transcript with the marked line.

@@ -1,6 +1,6 @@
 /**
  * The playback controls of the review and the replay: play or pause from the playhead, 1× or 2×,
- * a scrub bar, and the time; `usePlayer`, a page's player, closed with the page; and `usePlayhead`,
+ * a scrub bar (arrow keys 5 s, Page Up/Down 30 s), and the time; `usePlayer`, a page's player, closed with the page; and `usePlayhead`,
  * the player's position as React state (ten times a second while it plays, at once on a seek), so
  * only what shows the playhead follows it.
  *
@@ -52,6 +52,9 @@ export const usePlayhead = (player: Player): number => {
 
 const rates: Rate[] = [1, 2];
 
+/** What an arrow key (and Page Up/Down) moves the playhead by: the bar's own step is 1 ms. */
+const keySteps: Record<string, number> = { ArrowLeft: -5000, ArrowDown: -5000, ArrowRight: 5000, ArrowUp: 5000, PageDown: -30_000, PageUp: 30_000 };
+
 export const PlayerControls = ({ player, ms, note }: { player: Player; ms: number; note?: string }) => {
   const playing = player.playing();
   return (
@@ -75,7 +78,14 @@ export const PlayerControls = ({ player, ms, note }: { player: Player; ms: numbe
         max={Math.max(1, Math.ceil(player.durationMs))}
         step={1}
         value={Math.round(ms)}
+        aria-valuetext={`${clock(ms)} of ${clock(player.durationMs)}`}
         onChange={(e) => player.seek(Number(e.currentTarget.value))}
+        onKeyDown={(e) => {
+          const by = keySteps[e.key];
+          if (by === undefined) return;
+          e.preventDefault();
+          player.seek(Math.min(player.durationMs, Math.max(0, ms + by)));
+        }}
       />
       <time className="time">
         {clock(ms)} / {clock(player.durationMs)}
