@@ -62,7 +62,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
   }
   switch (input.type) {
     case 'start':
-      return start(c);
+      return start(c, input.notice);
     case 'generated':
       return onGenerated(c, input);
     case 'thoughts':
@@ -169,7 +169,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
   }
 };
 
-const start = (c: Ctx): void => {
+const start = (c: Ctx, notice?: { code: string; message: string }): void => {
   const { state } = c;
   if (state.phase !== 'new') return;
   state.phase = 'running';
@@ -187,6 +187,7 @@ const start = (c: Ctx): void => {
       speakingRate: p.persona?.speakingRate ?? defaultSpeakingRate,
     })),
   });
+  if (notice) emit(c, { type: 'system', level: 'info', ...notice });
   startSnippet(c, 0);
   proceed(c);
 };

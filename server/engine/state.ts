@@ -124,7 +124,8 @@ export interface SessionState {
 }
 
 export type EngineInput =
-  | { type: 'start' }
+  /** `notice`: how the session started (who is stood in for), said before its first line. */
+  | { type: 'start'; notice?: { code: string; message: string } }
   /**
    * The text answering request `request` (utterance, proposal or selector). Empty when generation
    * failed outright. `durationMs`: the length of its synthesized speech, when it was voiced.

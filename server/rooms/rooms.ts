@@ -379,10 +379,11 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     const start = (standIns: boolean) => {
       started = true;
       for (const h of humans) if (!present(h)) stoodIn.add(h);
-      conversation.send({ type: 'start' });
       const missing = humans.filter((h) => !present(h));
       logLine(`session ${id}: started (${missing.length ? `stand-ins for ${missing.join(', ')}` : 'everyone here'})`);
-      notice('session-started', missing.length && standIns ? `Started with stand-ins for ${missing.map(nameOf).join(', ')}.` : 'Everyone is here; the session starts.');
+      // Said by the start itself, before the first line (a notice sent after it came after that line).
+      const message = missing.length && standIns ? `Started with stand-ins for ${missing.map(nameOf).join(', ')}.` : 'Everyone is here; the session starts.';
+      conversation.send({ type: 'start', notice: { code: 'session-started', message } });
     };
 
     /** Nobody is waited for any more: the session resumes, or (saving failing) will once saving works. */

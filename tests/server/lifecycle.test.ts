@@ -75,6 +75,9 @@ describe('the lobby', () => {
     observer.send({ type: 'start', standIns: true });
     const started = await observer.waitForEvent((e) => e.type === 'system' && e.code === 'session-started', 'the start');
     expect(started).toMatchObject({ message: expect.stringMatching(/stand-ins for/) });
+    // Said as the session starts, before anything of it: the first line came ahead of it once.
+    const opening = observer.events().filter((e) => e.seq >= started.seq - 1).slice(0, 2);
+    expect(opening.map((e) => e.type)).toEqual(['session-start', 'system']);
     // The seat nobody took is simulated; the one taken is its human's, and the room waits for them.
     const absent = Object.keys(created.tokens).find((k) => k !== 'observer' && k !== seat)!;
     const standIn = (e: SessionEvent) => (e.type === 'utterance' && e.speaker === absent) || (e.type === 'approval-needed' && e.participant === absent);
