@@ -562,6 +562,26 @@ describe('resilientSynthesizer', () => {
   });
 });
 
+describe("a vendor's SDK loading", () => {
+  it("is not counted against the synthesizer's time limit or budget", async () => {
+    let loaded!: () => void;
+    const ready = new Promise<void>((resolve) => (loaded = resolve));
+    const vendor: Synthesizer = {
+      name: 'vendor',
+      ready,
+      async *synthesize() {
+        await ready;
+        yield { pcm: new Int16Array(4), sampleRate: 16_000, offsetMs: 0, cues: [], words: [] };
+      },
+    };
+    const voiced = resilientSynthesizer(vendor, null, { timeoutMs: 30, budgetMs: 30, retries: 0, breaker: null, log: () => undefined });
+    setTimeout(loaded, 120);
+    const chunks: SpeechChunk[] = [];
+    for await (const c of voiced.synthesize({ text: 'Hi.', voice: { espeak: 'en-us' } })) chunks.push(c);
+    expect(chunks).toHaveLength(1);
+  });
+});
+
 describe('ElevenLabs falling back to the embedded voice', () => {
   let fake: FakeElevenLabs;
   const espeak = createEspeakSynthesizer();
@@ -608,6 +628,17 @@ describe('resilientTranscriber', () => {
     return transcriber;
   };
   const utterance = { pcm: new Int16Array(160), sampleRate: 16_000 };
+
+  it("starts its time limit once the vendor's SDK is loaded: loading is not the vendor being slow", async () => {
+    let loaded!: () => void;
+    const ready = new Promise<void>((resolve) => (loaded = resolve));
+    // Like the ElevenLabs client: a call waits for the SDK, then answers at once.
+    const vendor: Transcriber = { name: 'scribe', ready, transcribe: async () => (await ready, { text: 'hello' }) };
+    const transcriber = resilientTranscriber(vendor, { timeoutMs: 30, retries: 0, breaker: null, log: () => undefined });
+    const heard = transcriber.transcribe(utterance);
+    setTimeout(loaded, 120);
+    await expect(heard).resolves.toEqual({ text: 'hello' });
+  });
 
   it('fails at once, without calling the vendor, while its circuit is open', async () => {
     const vendor = failing();

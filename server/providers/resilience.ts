@@ -484,6 +484,7 @@ export const resilientSynthesizer = (vendor: Synthesizer, fallback: Synthesizer 
   return {
     name: vendor.name,
     async *synthesize(request, signal, onNotice) {
+      await vendor.ready;
       const shortfall = yield* attempts((attempt) => vendor.synthesize(request, attempt, onNotice), signal, rules);
       if (!shortfall) return;
       const instead = fallback ? `${fallback.name} spoke instead` : 'no voice for this clause';
@@ -527,6 +528,7 @@ export const resilientTranscriber = (vendor: Transcriber, options: ResilienceOpt
   return {
     name: vendor.name,
     async transcribe(request, signal) {
+      await vendor.ready;
       const once = async function* (attempt: AbortSignal): AsyncGenerator<Transcript> {
         yield await vendor.transcribe(request, attempt);
       };

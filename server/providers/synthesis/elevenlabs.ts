@@ -72,13 +72,15 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
   const sampleRate = Number(outputFormat.slice('pcm_'.length));
   // Loading starts now, as the server starts; the first call waits for it if it must.
   const client = elevenLabsSdk().then(({ ElevenLabsClient }) => new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 }));
-  client.catch(() => undefined);
 
   return {
     name: 'elevenlabs',
+    ready: client.then(() => undefined, () => undefined),
     async *synthesize(request, signal) {
       const voiceId = request.voice.elevenlabs;
       if (!voiceId) throw new SynthesisError('this voice has no ElevenLabs voice id (voice.elevenlabs); use the espeak synthesizer for it');
+      // Loading the SDK is not the vendor's time: the limits below start once it is here.
+      const sdk = await client;
       signal?.throwIfAborted();
 
       const controller = new AbortController();
@@ -115,7 +117,7 @@ export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOption
 
       /** The answer as speech chunks, before the time limit is put on it. */
       const speech = async function* (): AsyncGenerator<SpeechChunk> {
-        const stream = await (await client).textToSpeech.streamWithTimestamps(
+        const stream = await sdk.textToSpeech.streamWithTimestamps(
           voiceId,
           {
             text: request.text,

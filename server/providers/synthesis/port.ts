@@ -57,4 +57,6 @@ export interface Synthesizer {
    */
   synthesize(request: SynthesisRequest, signal?: AbortSignal, onNotice?: OnNotice): AsyncIterable<SpeechChunk>;
   close?(): Promise<void>;
+  /** Settles once the vendor's SDK is loaded: loading is not the vendor's time, so time limits start after it. */
+  readonly ready?: Promise<void>;
 }

@@ -40,13 +40,14 @@ export const createElevenLabsTranscriber = (options: ElevenLabsTranscriberOption
   const { apiKey, model = 'scribe_v1', baseUrl, keyterms = false } = options;
   // Loading starts now, as the server starts; the first call waits for it if it must.
   const client = elevenLabsSdk().then(({ ElevenLabsClient }) => new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 }));
-  client.catch(() => undefined);
 
   return {
     name: 'elevenlabs',
+    ready: client.then(() => undefined, () => undefined),
     async transcribe(request, signal) {
+      const sdk = await client;
       try {
-        const result = await (await client).speechToText.convert(
+        const result = await sdk.speechToText.convert(
           {
             modelId: model,
             file: { data: encodeWav(request.pcm, request.sampleRate), filename: 'utterance.wav', contentType: 'audio/wav' },

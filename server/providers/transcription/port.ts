@@ -22,4 +22,6 @@ export interface Transcriber {
   /** Provider name as reported by /api/health: "gemini", "elevenlabs", "openai". */
   readonly name: string;
   transcribe(request: TranscriptionRequest, signal?: AbortSignal): Promise<Transcript>;
+  /** Settles once the vendor's SDK is loaded: loading is not the vendor's time, so time limits start after it. */
+  readonly ready?: Promise<void>;
 }
