@@ -27,7 +27,7 @@ import type { SessionEvent } from '../engine/events';
 import type { GenerateRequest } from '../engine/requests';
 import { createSession, screenDraft, step, type EngineInput, type EngineRequest, type SessionState } from '../engine/session';
 import type { Generator } from '../providers/generator/port';
-import { createScriptedGenerator } from '../providers/generator/scripted';
+import { createScriptedGenerator, isScripted } from '../providers/generator/scripted';
 import type { Notice } from '../providers/notice';
 import { resilientGenerator } from '../providers/resilience';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
@@ -94,8 +94,10 @@ interface Outcome {
 export const openConversation = (scene: LoadedScene, options: ConversationOptions): Conversation => {
   const now = options.now ?? (() => Date.now());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  // The one fallback: a generator that throws, vendor or not, has the scripted generator write the turn.
-  const generator = resilientGenerator(options.generator, createScriptedGenerator(), { retries: 0, breaker: null });
+  // The one fallback: a generator that throws, vendor or not, has the scripted generator write the
+  // turn. The scripted generator itself goes unwrapped: its fallback would be itself, and the
+  // wrapper cost the simulator an eighth of its time.
+  const generator = isScripted(options.generator) ? options.generator : resilientGenerator(options.generator, createScriptedGenerator(), { retries: 0, breaker: null });
   const started = now();
   const log: SessionEvent[] = [];
   let state = createSession(scene, {

@@ -108,12 +108,25 @@ const deltasOf = (text: string): string[] => {
   return deltas;
 };
 
-export const createScriptedGenerator = (): Generator => ({
-  name: 'scripted',
-  async *stream(request, signal) {
-    for (const delta of deltasOf(write(request))) {
-      signal?.throwIfAborted();
-      yield delta;
-    }
-  },
-});
+/** Every generator `createScriptedGenerator` made: the ones that need no fallback (`isScripted`). */
+const made = new WeakSet<Generator>();
+
+export const createScriptedGenerator = (): Generator => {
+  const generator: Generator = {
+    name: 'scripted',
+    async *stream(request, signal) {
+      for (const delta of deltasOf(write(request))) {
+        signal?.throwIfAborted();
+        yield delta;
+      }
+    },
+  };
+  made.add(generator);
+  return generator;
+};
+
+/**
+ * Whether `generator` is this module's own, not merely named "scripted" (tests' stand-ins are): it
+ * has no network to fail and no time to run out, and its fallback would be itself.
+ */
+export const isScripted = (generator: Generator): boolean => made.has(generator);
