@@ -227,8 +227,7 @@ export const namesOf = (roster: Roster, id: string): string[] => [roster.name(id
  * answer is remembered with what it came from: the query, the facts and the window shown (the
  * state replaces those lists when they change, never edits them).
  */
-const recall = (state: SessionState, shown: readonly { prefix: string; text: string }[], query: string): string[] => {
-  const facts = state.memory.facts;
+const recall = (facts: readonly string[], shown: readonly { prefix: string; text: string }[], query: string): string[] => {
   if (lastRecall && lastRecall.query === query && lastRecall.facts === facts && lastRecall.shown === shown) return lastRecall.memories;
   const unseen = facts.filter((f) => !shown.some((h) => f.startsWith(h.prefix) && h.text.includes(f.slice(h.prefix.length))));
   lastRecall = { query, facts, shown, memories: retrieve(unseen, query, RECALL_LIMIT) };
@@ -255,7 +254,6 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const last = state.last;
   const query = last?.text ?? state.scene.topic;
   const persona = person.persona;
-  const shown = shownOf(roster, state.memory.history);
   // Private knowledge is said only where its rule allows: freely, or when-asked in answer to a direct question.
   const asked = plan.obligation?.pair === 'question' || plan.obligation?.pair === 'request';
   const knowledge = knowledgeOf(persona);
@@ -264,8 +262,11 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   // MMAgents §3.1.2: goals and sayable knowledge most relevant to the last utterance...
   const facts = [...retrieve(sayable, query, 2), ...sayable].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
   const goals = [...retrieve(persona?.goals ?? [], query, 1), ...(persona?.goals ?? [])].filter((g, i, all) => all.indexOf(g) === i).slice(0, 2);
-  // ...and long-term memories of what was said, retrieved by similarity, minus what the history window already shows.
-  const memories = recall(state, shown, query);
+  // ...and long-term memories of what was said, retrieved by similarity, minus what the history
+  // window already shows. Only a prompt reads them, and prompts are written when first read
+  // (prompt.ts): the scripted generator never reads one, and a recall scores every remembered fact.
+  const { history, facts: remembered } = state.memory;
+  let memories: string[] | undefined;
   const nextSnippetGoal = plan.act === 'transition' ? state.scene.snippets[nextSnippetIndex(state) ?? -1]?.goal : undefined;
   const party = roster.partyOf.get(plan.speaker);
   const sim = person.kind === 'human' ? person.simulated : undefined;
@@ -320,7 +321,9 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   return {
     roster,
     memory: state.memory,
-    memories,
+    get memories() {
+      return (memories ??= recall(remembered, shownOf(roster, history), query));
+    },
     cue,
     partyRole: party ? { party: party.name ?? party.id, role: party.role } : undefined,
     contents,
