@@ -249,7 +249,12 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       const opened = replies.open(request.id, request.request, report);
       // Nothing is shown or heard until the first clause passes the engine's screen: a line that
       // repeats the session is stopped there and drawn again, never voiced and then withdrawn.
-      const screening = new AbortController();
+      // Generation stops when the screen fails or the reply is cut off: one controller, the cut
+      // forwarded by hand (AbortSignal.any cost the simulator more per turn than the rest of this).
+      const stop = new AbortController();
+      const forward = () => stop.abort(opened.signal.reason);
+      if (opened.signal.aborted) forward();
+      else opened.signal.addEventListener('abort', forward, { once: true });
       const gate = createClauseChunker();
       let held = '';
       let verdict = 'pending' as 'pending' | 'pass' | 'fail';
@@ -257,15 +262,16 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       const judge = (complete: boolean) => {
         whole = complete;
         verdict = screenDraft(state, request.id, held, complete) ? 'pass' : 'fail';
-        if (verdict === 'fail') screening.abort();
+        if (verdict === 'fail') stop.abort();
         else opened.push(held);
       };
-      const text = await generate(request.request, report, AbortSignal.any([opened.signal, screening.signal]), (delta) => {
+      const text = await generate(request.request, report, stop.signal, (delta) => {
         if (verdict === 'pass') return opened.push(delta);
         if (verdict === 'fail') return;
         held += delta;
         if (gate.push(delta).length > 0) judge(false);
       });
+      opened.signal.removeEventListener('abort', forward);
       if (verdict === 'pending' && !opened.signal.aborted) judge(true);
       if (verdict === 'fail') {
         opened.discard();
