@@ -1482,9 +1482,13 @@ const detect = (input: DesignationInput): Designation => {
   const t = parseUtterance(input.text, nameIndexFor(input.participants), speaker);
   if (t.words.length === 0) return NONE;
 
-  // The obligation sits in the turn's last first pair part (a bare "Ben?" only points at someone).
+  // The obligation sits in the turn's last first pair part (a bare "Ben?" only points at someone):
+  // read from the end, the sentences before it need no reading.
   let found: FirstPairPart | null = null;
-  for (const [unit, u] of t.units.entries()) if (!isBare(t, u)) found = unitPair(t, u, unit) ?? found;
+  for (let unit = t.units.length - 1; unit >= 0 && !found; unit--) {
+    const u = t.units[unit]!;
+    if (!isBare(t, u)) found = unitPair(t, u, unit);
+  }
   const prev = input.previousSpeaker;
   const previous = prev && input.participants.includes(prev) && fold(prev) !== speaker ? prev : null;
 
