@@ -1182,7 +1182,8 @@ const startsIn = (t: ParsedUtterance, c: Span, asked: boolean): Array<{ p: numbe
     else if (WH_WORDS.has(w) && AUX_WORDS.has(wordAt(t, p + 1)) && ADDRESS_WORDS.has(wordAt(t, p + 2))) push(p, false);
     // "i missed it what happened": a short wh-question with the wh-word as subject closes a run-on
     // turn ("I know what happened", "that's what happened" embed it).
-    else if (RUN_ON_WH.test(textOf(t, p, c.to)) && !EMBEDDING.has(prev) && !EMBEDDED_BY.has(prev) && !AUX_WORDS.has(prev)) push(p, false);
+    // RUN_ON_WH opens with "what" or "who": only then is the rest of the clause cut out and tried.
+    else if ((w === 'what' || w === 'who') && RUN_ON_WH.test(textOf(t, p, c.to)) && !EMBEDDING.has(prev) && !EMBEDDED_BY.has(prev) && !AUX_WORDS.has(prev)) push(p, false);
   }
   return out.sort((a, b) => a.p - b.p);
 };
