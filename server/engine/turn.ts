@@ -578,16 +578,44 @@ const namedIn = (roster: Roster, speaker: string, text: string): string | null =
 const mentions = (text: string, lowered: string, word: string): boolean => {
   const trimmed = word.trim();
   // Most texts do not contain the word at all: a plain search says so before the pattern runs.
-  return lowered.includes(trimmed.toLowerCase()) && wholeWord(trimmed).test(text);
+  if (!lowered.includes(trimmed.toLowerCase())) return false;
+  // Each occurrence of the word, ignoring case, then its edges: a word edge is a character that is
+  // neither a letter nor a digit, or the text's start or end. As one pattern per word with the
+  // edges inside ("(^|[^\p{L}\p{N}])word($|...)", flags iu), each word took half a millisecond to
+  // compile, twice (V8 compiles a pattern again when it runs a second time): more than the rest of
+  // a turn's backchannels. The same matches on 300k random texts, odd case foldings included.
+  const { pattern, before, after } = wholeWord(trimmed);
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if ((!before || start === 0 || EDGE.test(codePointBefore(text, start))) && (!after || end === text.length || EDGE.test(codePointAt(text, end)))) return true;
+    // Occurrences may overlap ("aa" in "aaa"): the next one is looked for a code point further on.
+    pattern.lastIndex = start + codePointAt(text, start).length;
+  }
+  return false;
 };
 
-const wholeWord = memoize((trimmed: string): RegExp => {
-  const escaped = trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const edge = (ch: string) => (/[\p{L}\p{N}]/u.test(ch) ? '[^\\p{L}\\p{N}]' : '');
-  const before = edge(trimmed[0] ?? '');
-  const after = edge(trimmed.at(-1) ?? '');
-  return new RegExp(`${before ? `(^|${before})` : ''}${escaped}${after ? `($|${after})` : ''}`, 'iu');
-}, 1024);
+/** A character that ends a word, as the pattern's class read it: compiled once for every word. */
+const EDGE = /^[^\p{L}\p{N}]$/iu;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The word, escaped and ignoring case, and whether it needs a word edge before and after (a letter or digit there). */
+const wholeWord = memoize(
+  (trimmed: string) => ({
+    pattern: new RegExp(trimmed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu'),
+    before: LETTER_OR_DIGIT.test(trimmed[0] ?? ''),
+    after: LETTER_OR_DIGIT.test(trimmed.at(-1) ?? ''),
+  }),
+  1024,
+);
+
+const isLead = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+const isTrail = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
+/** The code point that ends at `i` (a surrogate pair, or one code unit) and the one that starts there. */
+const codePointBefore = (text: string, i: number): string =>
+  i >= 2 && isTrail(text.charCodeAt(i - 1)) && isLead(text.charCodeAt(i - 2)) ? text.slice(i - 2, i) : text.slice(i - 1, i);
+const codePointAt = (text: string, i: number): string => (isLead(text.charCodeAt(i)) && isTrail(text.charCodeAt(i + 1)) ? text.slice(i, i + 2) : text.slice(i, i + 1));
 
 export const countTurn = (c: Ctx, impromptu: boolean): void => {
   const { state } = c;
