@@ -27,7 +27,7 @@ import type { SessionEvent } from '../engine/events';
 import type { GenerateRequest } from '../engine/requests';
 import { createSession, screenDraft, step, type EngineInput, type EngineRequest, type SessionState } from '../engine/session';
 import type { Generator } from '../providers/generator/port';
-import { createScriptedGenerator } from '../providers/generator/scripted';
+import { createScriptedGenerator, isScripted } from '../providers/generator/scripted';
 import type { Notice } from '../providers/notice';
 import { resilientGenerator } from '../providers/resilience';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
@@ -94,8 +94,10 @@ interface Outcome {
 export const openConversation = (scene: LoadedScene, options: ConversationOptions): Conversation => {
   const now = options.now ?? (() => Date.now());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  // The one fallback: a generator that throws, vendor or not, has the scripted generator write the turn.
-  const generator = resilientGenerator(options.generator, createScriptedGenerator(), { retries: 0, breaker: null });
+  // The one fallback: a generator that throws, vendor or not, has the scripted generator write the
+  // turn. The scripted generator itself goes unwrapped: its fallback would be itself, and the
+  // wrapper cost the simulator an eighth of its time.
+  const generator = isScripted(options.generator) ? options.generator : resilientGenerator(options.generator, createScriptedGenerator(), { retries: 0, breaker: null });
   const started = now();
   const log: SessionEvent[] = [];
   let state = createSession(scene, {
@@ -247,7 +249,12 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       const opened = replies.open(request.id, request.request, report);
       // Nothing is shown or heard until the first clause passes the engine's screen: a line that
       // repeats the session is stopped there and drawn again, never voiced and then withdrawn.
-      const screening = new AbortController();
+      // Generation stops when the screen fails or the reply is cut off: one controller, the cut
+      // forwarded by hand (AbortSignal.any cost the simulator more per turn than the rest of this).
+      const stop = new AbortController();
+      const forward = () => stop.abort(opened.signal.reason);
+      if (opened.signal.aborted) forward();
+      else opened.signal.addEventListener('abort', forward, { once: true });
       const gate = createClauseChunker();
       let held = '';
       let verdict = 'pending' as 'pending' | 'pass' | 'fail';
@@ -255,15 +262,16 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       const judge = (complete: boolean) => {
         whole = complete;
         verdict = screenDraft(state, request.id, held, complete) ? 'pass' : 'fail';
-        if (verdict === 'fail') screening.abort();
+        if (verdict === 'fail') stop.abort();
         else opened.push(held);
       };
-      const text = await generate(request.request, report, AbortSignal.any([opened.signal, screening.signal]), (delta) => {
+      const text = await generate(request.request, report, stop.signal, (delta) => {
         if (verdict === 'pass') return opened.push(delta);
         if (verdict === 'fail') return;
         held += delta;
         if (gate.push(delta).length > 0) judge(false);
       });
+      opened.signal.removeEventListener('abort', forward);
       if (verdict === 'pending' && !opened.signal.aborted) judge(true);
       if (verdict === 'fail') {
         opened.discard();

@@ -1182,7 +1182,8 @@ const startsIn = (t: ParsedUtterance, c: Span, asked: boolean): Array<{ p: numbe
     else if (WH_WORDS.has(w) && AUX_WORDS.has(wordAt(t, p + 1)) && ADDRESS_WORDS.has(wordAt(t, p + 2))) push(p, false);
     // "i missed it what happened": a short wh-question with the wh-word as subject closes a run-on
     // turn ("I know what happened", "that's what happened" embed it).
-    else if (RUN_ON_WH.test(textOf(t, p, c.to)) && !EMBEDDING.has(prev) && !EMBEDDED_BY.has(prev) && !AUX_WORDS.has(prev)) push(p, false);
+    // RUN_ON_WH opens with "what" or "who": only then is the rest of the clause cut out and tried.
+    else if ((w === 'what' || w === 'who') && RUN_ON_WH.test(textOf(t, p, c.to)) && !EMBEDDING.has(prev) && !EMBEDDED_BY.has(prev) && !AUX_WORDS.has(prev)) push(p, false);
   }
   return out.sort((a, b) => a.p - b.p);
 };
@@ -1482,9 +1483,13 @@ const detect = (input: DesignationInput): Designation => {
   const t = parseUtterance(input.text, nameIndexFor(input.participants), speaker);
   if (t.words.length === 0) return NONE;
 
-  // The obligation sits in the turn's last first pair part (a bare "Ben?" only points at someone).
+  // The obligation sits in the turn's last first pair part (a bare "Ben?" only points at someone):
+  // read from the end, the sentences before it need no reading.
   let found: FirstPairPart | null = null;
-  for (const [unit, u] of t.units.entries()) if (!isBare(t, u)) found = unitPair(t, u, unit) ?? found;
+  for (let unit = t.units.length - 1; unit >= 0 && !found; unit--) {
+    const u = t.units[unit]!;
+    if (!isBare(t, u)) found = unitPair(t, u, unit);
+  }
   const prev = input.previousSpeaker;
   const previous = prev && input.participants.includes(prev) && fold(prev) !== speaker ? prev : null;
 

@@ -48,8 +48,13 @@ export const memoizeByIdentity = <K extends object, T>(fn: (key: K) => T): ((key
  */
 export const rememberLast = <A extends readonly unknown[], T>(fn: (...args: A) => T): ((...args: A) => T) => {
   let last: { args: A; value: T } | undefined;
+  // Asked by every prompt of every turn: compared in a plain loop, without a callback per call.
+  const same = (before: A, args: A): boolean => {
+    for (let i = 0; i < before.length; i++) if (before[i] !== args[i]) return false;
+    return true;
+  };
   return (...args) => {
-    if (last && last.args.every((arg, i) => arg === args[i])) return last.value;
+    if (last && same(last.args, args)) return last.value;
     const value = fn(...args);
     last = { args, value };
     return value;

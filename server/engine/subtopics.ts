@@ -94,19 +94,31 @@ const overlap = (a: readonly string[], b: readonly string[]): number => {
 
 /** How many of a sub-topic's words an utterance shares, when enough to touch it (two, and 40% of a long one); else 0. */
 const touches = (topic: Subtopic, words: ReadonlySet<string>): number => {
-  const shared = topic.words.reduce((n, w) => n + (words.has(w) ? 1 : 0), 0);
+  let shared = 0;
+  for (const w of topic.words) if (words.has(w)) shared++;
   const needed = Math.max(Math.min(TOUCH_WORDS, topic.words.length), Math.ceil(topic.words.length * 0.4));
   return shared >= needed ? shared : 0;
 };
 
-/** The sentence of `text` that shares most with the sub-topic, cut to a summary's length. */
-const gist = (text: string, topic: Subtopic): string => {
-  const sentences = text.split(/(?<=[.!?])\s+/).filter((s) => s.trim());
-  let best = sentences[0] ?? text;
+/** An utterance's sentences with their content words: read once, whatever number of sub-topics it touches. */
+interface Sentence {
+  text: string;
+  words: ReadonlySet<string>;
+}
+
+const readSentences = (text: string): Sentence[] =>
+  text
+    .split(/(?<=[.!?])\s+/)
+    .filter((s) => s.trim())
+    .map((s) => ({ text: s, words: new Set(contentWords(s)) }));
+
+/** The sentence of `text` (`sentences`: its `readSentences`) that shares most with the sub-topic, cut to a summary's length. */
+const gist = (text: string, sentences: readonly Sentence[], topic: Subtopic): string => {
+  let best = sentences[0]?.text ?? text;
   let most = -1;
   for (const s of sentences) {
-    const n = touches(topic, new Set(contentWords(s)));
-    if (n > most) [best, most] = [s, n];
+    const n = touches(topic, s.words);
+    if (n > most) [best, most] = [s.text, n];
   }
   const words = best.trim().replace(/[—–-]+$/, '').split(/\s+/);
   return words.length > SUMMARY_WORDS ? `${words.slice(0, SUMMARY_WORDS).join(' ')}…` : words.join(' ');
@@ -120,6 +132,8 @@ export const touchTopics = (topics: Topics, u: { speaker: string; text: string; 
   const words = new Set(contentWords(u.text));
   if (words.size === 0) return topics;
   const well = Math.max(2, Math.ceil(u.members / 2));
+  let sentences: Sentence[] | undefined;
+  const gistFor = (topic: Subtopic) => gist(u.text, (sentences ??= readSentences(u.text)), topic);
   let current = topics.current;
   let most = 0;
   let touched = false;
@@ -133,14 +147,14 @@ export const touchTopics = (topics: Topics, u: { speaker: string; text: string; 
     const by = { ...t.by, [u.speaker]: u.turn };
     const count = t.touches + 1;
     const status: TopicStatus = t.status === 'well-discussed' || (Object.keys(by).length >= well && count >= 3) ? 'well-discussed' : 'discussing';
-    return { ...t, by, touches: count, status, said: { ...t.said, [u.speaker]: gist(u.text, t) } };
+    return { ...t, by, touches: count, status, said: { ...t.said, [u.speaker]: gistFor(t) } };
   });
   // A question about something on no one's list raises it (MUCA's list grows with the talk).
   const raised = topics.items.filter((t) => t.origin === 'raised').length;
   if (!touched && u.text.trim().endsWith('?') && words.size >= 3 && raised < MAX_RAISED) {
     // "Ben, what about the auditors?" raises the auditors, not Ben.
     const fresh = item(`raised-${u.turn}`, u.text.replace(/^[\p{Lu}][\p{L}'’.-]*(\s[\p{Lu}][\p{L}'’.-]*)?,\s*/u, ''), null, 'raised');
-    items.push({ ...fresh, status: 'discussing', by: { [u.speaker]: u.turn }, touches: 1, said: { [u.speaker]: gist(u.text, fresh) } });
+    items.push({ ...fresh, status: 'discussing', by: { [u.speaker]: u.turn }, touches: 1, said: { [u.speaker]: gistFor(fresh) } });
     current = fresh.id;
   }
   const nWell = items.filter((t) => t.status === 'well-discussed').length;

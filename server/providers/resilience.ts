@@ -108,7 +108,7 @@ export async function* within<T>(source: AsyncIterable<T>, timeoutMs: number, op
       try {
         result = await Promise.race([next, expired, aborted]);
       } finally {
-        timer.abort();
+        timer.abort(settled);
       }
       if (result.done) {
         finished = true;
@@ -122,6 +122,12 @@ export async function* within<T>(source: AsyncIterable<T>, timeoutMs: number, op
     if (!finished) iterator.return?.().catch(() => undefined);
   }
 }
+
+/**
+ * Why an item's timer is stopped: the race is settled. Nobody reads it; shared, because an abort
+ * without a reason builds a DOMException, a cost on every item of every stream.
+ */
+const settled = new Error('settled');
 
 /** Rejects with `signal`'s reason once it aborts; forgets it once `until` aborts. */
 const abortOf = (signal: AbortSignal, until: AbortSignal): Promise<never> =>
@@ -344,7 +350,8 @@ async function* attempts<T>(call: (signal: AbortSignal) => AsyncIterable<T>, sig
   const budget = new AbortController();
   const { budgetMs } = policy;
   const spend = budgetMs === undefined ? undefined : setTimeout(() => budget.abort(policy.timedOut(budgetMs)), budgetMs);
-  const waiting = signal ? AbortSignal.any([signal, budget.signal]) : budget.signal;
+  // Built at the first retry: most calls never wait, and AbortSignal.any is not free.
+  let waiting: AbortSignal | undefined;
   try {
     for (let attempt = 0; attempt <= policy.retries; attempt++) {
       if (budget.signal.aborted) break;
@@ -352,6 +359,7 @@ async function* attempts<T>(call: (signal: AbortSignal) => AsyncIterable<T>, sig
         const wait = delayBefore(attempt, lastError, policy);
         if (wait === null) break;
         try {
+          waiting ??= signal ? AbortSignal.any([signal, budget.signal]) : budget.signal;
           await policy.sleep(wait, waiting);
         } catch (error) {
           if (signal?.aborted) throw signal.reason;

@@ -192,6 +192,12 @@ const contextLines = memoize((context: string): readonly { line: string; news: s
     .map((line) => ({ line, news: line.replace(/^Everyone knows:\s*/i, '') })),
 );
 
+/** The context's news that names nobody in the room, per room (a session's cues share one participant list) and context. */
+const anonymousNews = memoizeByIdentity((participants: Cue['participants']) => {
+  const everyone = participants.flatMap((p) => [p.name, p.shortName]);
+  return memoize((context: string): readonly string[] => contextLines(context).filter(({ line }) => !everyone.some((n) => line.includes(n))).map(({ news }) => news), 64);
+});
+
 export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered => {
   const { avoid, concealed } = sensitiveWords(cue);
   const question = cue.obligation?.pair === 'question' || cue.obligation?.pair === 'request' ? contentWords(cue.obligation.text) : new Set<string>();
@@ -250,11 +256,7 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
     for (const section of content.sections) add(sectionLine(section), 'content', cite);
   }
 
-  const everyone = cue.participants.flatMap((p) => [p.name, p.shortName]);
-  for (const { line, news } of contextLines(cue.context)) {
-    if (everyone.some((n) => line.includes(n))) continue;
-    add(news, 'context');
-  }
+  for (const news of anonymousNews(cue.participants)(cue.context)) add(news, 'context');
   // A fact said once in any retelling is said.
   const usedOrigins = new Set(items.filter((m) => m.used).map((m) => m.origin));
   for (const m of items) if (usedOrigins.has(m.origin)) m.used = true;

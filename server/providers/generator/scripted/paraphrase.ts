@@ -40,13 +40,15 @@ const spokenShare = (percent: number): string | undefined => {
 };
 
 /** Numbers said the way people say them, which also breaks the scene's wording. */
-const speakNumbers = (text: string): string =>
+// Memoised: a persona's knowledge is retold on every turn it may be said.
+const speakNumbers = memoize((text: string): string =>
   text
     .replace(/\b(?:at )?(?:about|around|roughly) (\d{1,2})[:.](\d{2})(?:\s?(am|pm))?\b/gi, (_, h: string, m: string) => `around ${spokenTime(Number(h), Number(m))}`)
     .replace(/\b(\d{1,2})[:.](\d{2})(?:\s?(am|pm))?\b/gi, (_, h: string, m: string) => spokenTime(Number(h), Number(m)))
     .replace(/\b(\d{1,2}(?:\.\d)?)%(?= of\b)/g, (whole, p: string) => spokenShare(Number(p)) ?? whole)
     .replace(/\b(\d{1,2})%/g, (_, p: string) => `${p} percent`)
-    .replace(/\b(\d{1,2})\s?(am|pm)\b/gi, (_, h: string, half: string) => `${hourWord(Number(h))} in the ${half.toLowerCase() === 'am' ? 'morning' : Number(h) >= 6 && Number(h) < 12 ? 'evening' : 'afternoon'}`);
+    .replace(/\b(\d{1,2})\s?(am|pm)\b/gi, (_, h: string, half: string) => `${hourWord(Number(h))} in the ${half.toLowerCase() === 'am' ? 'morning' : Number(h) >= 6 && Number(h) < 12 ? 'evening' : 'afternoon'}`),
+);
 
 /** A time said first: "Dr. Marsh asked me at 10:15 to wash it" is "At 10:15, Dr. Marsh asked me to wash it". */
 const frontAdverbial = (text: string): string | undefined => {

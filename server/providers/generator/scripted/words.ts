@@ -117,8 +117,11 @@ export const contentWords: (text: string) => ReadonlySet<string> = memoize(
 
 /** How many of `a`'s words are in `b`. */
 export const shared = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
+  // The same count either way round: the smaller set is walked (a line's words against a long one's).
+  const few = a.size <= b.size ? a : b;
+  const many = few === a ? b : a;
   let n = 0;
-  for (const w of a) if (b.has(w)) n++;
+  for (const w of few) if (many.has(w)) n++;
   return n;
 };
 
