@@ -167,6 +167,10 @@ const main = async (): Promise<void> => {
   app = api.app;
 
   // From here on nothing ends the process but a signal: an error nobody caught is one line in the log.
+  // When whoever reads the log is gone (its terminal or supervisor closed the pipe), a write fails
+  // with EPIPE: unhandled, that error was itself logged, failed again, and the server spun at full
+  // CPU and never stopped on SIGTERM. The log is lost; the server goes on, and stops when told.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   process.on('uncaughtException', (error) => process.stderr.write(`uncaught error (the server goes on): ${oneLine(error)}\n`));
   process.on('unhandledRejection', (reason) => process.stderr.write(`unhandled rejection (the server goes on): ${oneLine(reason)}\n`));
   server.on('error', (error) => process.stderr.write(`server error (the server goes on): ${oneLine(error)}\n`));

@@ -156,6 +156,8 @@ describe('a voice that hangs', () => {
   it('has eSpeak speak the clause within the budget', async () => {
     elevenlabs.setDefault({ delayMs: FOREVER_MS });
     const vendor = createElevenLabsSynthesizer({ apiKey: 'test-key', baseUrl: elevenlabs.baseUrl, phonemize: async () => [], phonemeToViseme: () => [] });
+    // The SDK loads in real time, which the fake clock below would race past: the budget is on the vendor's time.
+    await vendor.ready;
     const limits = synthesisLimitsFrom({});
     const notices: Notice[] = [];
     const voiced = resilientSynthesizer(vendor, standIn, { ...limits, breaker: null, log: () => undefined });

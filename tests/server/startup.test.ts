@@ -187,4 +187,28 @@ describe('once serving', () => {
     await observer.waitForEvent((e) => e.type === 'end', 'a session to run to its end');
     expect(child.child.exitCode).toBeNull();
   });
+
+  it('stops on SIGTERM when nobody reads its log any more (the pipe closed: it spun at full CPU instead)', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir(), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info', GENERATOR: 'scripted', ...textOnly },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()).includes('LISTENING') && resolve());
+        child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+      });
+      // Whoever read its log goes away; then the server is asked to stop, which it logs.
+      child.stdout.destroy();
+      child.stderr.destroy();
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
 });
