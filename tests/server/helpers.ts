@@ -182,6 +182,10 @@ export const startChild = async (dataDir: string, options: ChildOptions = {}): P
   const stderr: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A test run that ends without closing it (a failed beforeAll, an interrupted run) takes its server along.
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  void exited.then(() => process.off('exit', reap));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not print LISTENING within ${timeoutMs} ms\nstdout: ${stdout.join('\n')}\nstderr: ${stderr.join('\n')}`)), timeoutMs);
     createInterface({ input: child.stdout! }).on('line', (line) => {
