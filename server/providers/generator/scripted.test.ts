@@ -367,6 +367,11 @@ describe('scripted generator', () => {
       for (const text of await allActs({ lastMessage })) expect(text, text).not.toMatch(/father meant|that match|the experience|cautiously/);
     });
 
+    it('never picks up a phrase cut at "per" ("I will start with the cost per.")', async () => {
+      const lastMessage = { speaker: 'omar', shortName: 'Omar', text: 'Nora, can you give me a cost per avoided emergency visit that I could put in front of a council?' };
+      for (const text of await allActs({ lastMessage })) expect(text, text).not.toMatch(/\bper[.,!?]/);
+    });
+
     it('answers a question with something: knowledge, an intention or a stance on what was asked', async () => {
       const texts = await sample({
         act: 'answer',

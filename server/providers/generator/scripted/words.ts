@@ -17,7 +17,7 @@ export const functionWords = wordSet(
 );
 
 export const prepositions = wordSet(
-  'about above across after against along among around at before behind below beneath beside between beyond by despite down during except for from in inside into like near of off on onto out outside over past since through throughout till to toward towards under until up upon via with within without',
+  'about above across after against along among around at before behind below beneath beside between beyond by despite down during except for from in inside into like near of off on onto out outside over past per since through throughout till to toward towards under until up upon via with within without',
 );
 
 export const conjunctions = wordSet('and or but nor so yet because although though while whereas if unless when whenever where once than that which who whom whose as');
