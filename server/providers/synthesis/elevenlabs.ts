@@ -29,7 +29,7 @@ import { elevenLabsFailure, SynthesisError } from '../errors';
 import { within } from '../resilience';
 import { alignCharactersToVisemes, type CharacterAlignment, type Phonemize, type PhonemeToViseme } from './align';
 import type { SpeechChunk, Synthesizer } from './port';
-import { elevenLabsSdk } from '../elevenlabs-sdk';
+import { elevenLabsClient, elevenLabsSdk } from '../elevenlabs-sdk';
 
 export type PcmFormat = 'pcm_8000' | 'pcm_16000' | 'pcm_22050' | 'pcm_24000' | 'pcm_32000' | 'pcm_44100' | 'pcm_48000';
 
@@ -70,12 +70,11 @@ const takesLanguage = (model: string) => /_v2_5$/.test(model);
 export const createElevenLabsSynthesizer = (options: ElevenLabsSynthesizerOptions): Synthesizer => {
   const { apiKey, baseUrl, model = 'eleven_flash_v2_5', outputFormat = 'pcm_16000', phonemize, phonemeToViseme, timeoutMs = 15_000 } = options;
   const sampleRate = Number(outputFormat.slice('pcm_'.length));
-  // Loading starts now, as the server starts; the first call waits for it if it must.
-  const client = elevenLabsSdk().then(({ ElevenLabsClient }) => new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 }));
+  const { client, ready } = elevenLabsClient({ apiKey, ...(baseUrl ? { baseUrl } : {}) });
 
   return {
     name: 'elevenlabs',
-    ready: client.then(() => undefined, () => undefined),
+    ready,
     async *synthesize(request, signal) {
       const voiceId = request.voice.elevenlabs;
       if (!voiceId) throw new SynthesisError('this voice has no ElevenLabs voice id (voice.elevenlabs); use the espeak synthesizer for it');

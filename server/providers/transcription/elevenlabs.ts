@@ -15,7 +15,7 @@
 import type { Transcriber } from './port';
 import { elevenLabsFailure, TranscriptionError } from '../errors';
 import { encodeWav } from '../../media/wav';
-import { elevenLabsSdk } from '../elevenlabs-sdk';
+import { elevenLabsClient, elevenLabsSdk } from '../elevenlabs-sdk';
 
 export interface ElevenLabsTranscriberOptions {
   apiKey: string;
@@ -38,12 +38,11 @@ const twoLetter: Record<string, string> = {
 
 export const createElevenLabsTranscriber = (options: ElevenLabsTranscriberOptions): Transcriber => {
   const { apiKey, model = 'scribe_v1', baseUrl, keyterms = false } = options;
-  // Loading starts now, as the server starts; the first call waits for it if it must.
-  const client = elevenLabsSdk().then(({ ElevenLabsClient }) => new ElevenLabsClient({ apiKey, baseUrl, maxRetries: 0 }));
+  const { client, ready } = elevenLabsClient({ apiKey, ...(baseUrl ? { baseUrl } : {}) });
 
   return {
     name: 'elevenlabs',
-    ready: client.then(() => undefined, () => undefined),
+    ready,
     async transcribe(request, signal) {
       const sdk = await client;
       try {
