@@ -179,8 +179,6 @@ const main = async (): Promise<void> => {
   log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (${providers}, data: ${config.dataDir})`);
   if (config.transcriber === 'none') log('voice input is off (TRANSCRIBER=none): participants type; see README, "Voice"');
   if (config.adminTokenGenerated) log(`ADMIN_TOKEN was not set; this run's admin token: ${config.adminToken}`);
-  // Machine-readable line for tests and scripts that start the server on port 0.
-  if (process.env.PORT === '0') process.stdout.write(`LISTENING ${port}\n`);
 
   const stop = (signal: NodeJS.Signals) => {
     const live = rooms.list().filter((room) => !room.ended()).length;
@@ -198,6 +196,9 @@ const main = async (): Promise<void> => {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Machine-readable line for tests and scripts that start the server on port 0: printed once it
+  // stops cleanly when told (a SIGTERM that came before its handler killed it outright).
+  if (process.env.PORT === '0') process.stdout.write(`LISTENING ${port}\n`);
 };
 
 main().catch((error: unknown) => {
