@@ -303,6 +303,40 @@ describe('voice output', () => {
     expect(context.sources.at(-1)!.audibleUntil - context.currentTime).toBeLessThanOrEqual(0.42 + 1e-9);
   });
 
+  it("keeps a human's speech that arrives in bursts (a busy page), heard late rather than dropped", () => {
+    // 20 ms frames made each second, handed over as one burst of 50 a second later.
+    const burst = (second: number) => {
+      context.currentTime = 10 + second;
+      for (let i = 0; i < 50; i++) output.voice('ines', frame(20), 16_000);
+    };
+    burst(0); // no history yet: capped as usual
+    const first = output.voicedMs('ines');
+    expect(first).toBeLessThanOrEqual(420 + 1e-6);
+    for (let second = 1; second <= 5; second++) burst(second);
+    // Every later burst is kept whole: 5 × 1000 ms.
+    expect(output.voicedMs('ines') - first).toBeCloseTo(5000, 6);
+    // ... and the delay stays within the burst allowance (2 s).
+    expect(context.sources.at(-1)!.audibleUntil - context.currentTime).toBeLessThanOrEqual(2 + 1e-9);
+  });
+
+  it("drops silence past the usual buffer so a burst's delay melts away in the next pause", () => {
+    context.currentTime = 10;
+    output.voice('ines', frame(20), 16_000);
+    context.currentTime = 11; // a second-long stall, then speech and silence at once
+    for (let i = 0; i < 40; i++) output.voice('ines', frame(20), 16_000);
+    const buffered = () => context.sources.at(-1)!.audibleUntil - context.currentTime;
+    expect(buffered()).toBeGreaterThan(0.7);
+    const scheduled = context.sources.length;
+    for (let i = 0; i < 40; i++) output.voice('ines', frame(20, 0), 16_000);
+    expect(context.sources.length).toBe(scheduled);
+    // Frames arriving on time again: the buffer drains to the usual size, silence dropped meanwhile.
+    for (let step = 0; step < 100; step++) {
+      context.currentTime += 0.02;
+      output.voice('ines', frame(20, 0), 16_000);
+    }
+    expect(buffered()).toBeLessThanOrEqual(0.42 + 1e-9);
+  });
+
   it("opens a human's jaw with the level of the voice heard, and not in silence", () => {
     output.voice('ines', frame(20, 8000), 16_000);
     output.voice('ines', frame(20, 0), 16_000);

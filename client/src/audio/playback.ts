@@ -62,8 +62,17 @@ export interface VoiceOutputOptions {
   leadMs?: number;
   /** How much of a human's voice is buffered before it plays, to ride out network jitter. */
   jitterMs?: number;
-  /** A human's voice buffered beyond this is dropped, so a drifting clock cannot build up delay. */
+  /**
+   * A human's voice buffered beyond this is dropped, so a drifting clock cannot build up delay;
+   * silence always, speech only past the burst allowance below.
+   */
   maxVoiceBufferMs?: number;
+  /**
+   * The most speech buffered when a human's frames have been arriving in bursts (a busy page or
+   * network handing over a second of frames at once): the buffer then holds twice the longest
+   * recent gap between arrivals, up to this, so a burst is heard late rather than mostly dropped.
+   */
+  maxBurstBufferMs?: number;
   /** RMS (0..1) under which a human's voice counts as silence. */
   silenceLevel?: number;
   /** How far an RMS level opens the jaw: `aa = min(1, rms * jawGain)`. */
@@ -77,6 +86,7 @@ const defaults = {
   leadMs: 15,
   jitterMs: 100,
   maxVoiceBufferMs: 400,
+  maxBurstBufferMs: 2000,
   silenceLevel: 0.01,
   jawGain: 4,
 } satisfies Required<VoiceOutputOptions>;
@@ -92,6 +102,8 @@ const pannerSettings = {
 
 /** Drafts remembered (to refuse pieces of stopped ones); the oldest are forgotten beyond this. */
 const rememberedDrafts = 64;
+/** How far back a human's frame arrivals are remembered to size their buffer for bursts (s). */
+const BURST_MEMORY_S = 5;
 /** How long a reply may fall silent waiting for its next piece before it counts as over (s). */
 const UNDERRUN_S = 0.4;
 
@@ -167,6 +179,8 @@ interface HumanVoice {
   chunks: VoiceChunk[];
   /** Louder-than-silence audio played so far, ms. */
   voicedMs: number;
+  /** When frames arrived (audio clock) with the gap before each, the last few seconds' worth. */
+  arrivals: { at: number; gap: number }[];
 }
 
 interface Channel {
@@ -278,6 +292,21 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
   };
 
   /** The chunk of a human's voice being heard at `time`, if any; drops the chunks heard before. */
+  /**
+   * How much of a human's speech may be buffered (s): the usual maximum, or twice the longest gap
+   * between their frames' arrivals in the last few seconds when they came in bursts (up to the burst
+   * maximum). Gaps longer than that maximum are pauses (push-to-talk released), not jitter.
+   */
+  const burstAllowance = (voice: HumanVoice, now: number): number => {
+    const last = voice.arrivals.at(-1);
+    const gap = last === undefined ? 0 : now - last.at;
+    voice.arrivals.push({ at: now, gap: gap <= settings.maxBurstBufferMs / 1000 ? gap : 0 });
+    while (voice.arrivals[0]!.at < now - BURST_MEMORY_S) voice.arrivals.shift();
+    let longest = 0;
+    for (const arrival of voice.arrivals) longest = Math.max(longest, arrival.gap);
+    return Math.max(settings.maxVoiceBufferMs / 1000, Math.min(settings.maxBurstBufferMs / 1000, 2 * longest));
+  };
+
   const heardChunk = (voice: HumanVoice | undefined, time: number): VoiceChunk | undefined => {
     if (!voice) return undefined;
     while (voice.chunks.length > 0 && voice.chunks[0]!.end <= time) voice.chunks.shift();
@@ -337,15 +366,21 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       if (!running() || pcm.length === 0) return;
       const now = context.currentTime;
       const channel = channelOf(participant);
-      const voice = (channel.voice ??= { playhead: 0, chunks: [], voicedMs: 0 });
+      const voice = (channel.voice ??= { playhead: 0, chunks: [], voicedMs: 0, arrivals: [] });
       heardChunk(voice, heardTime());
+      const rms = rootMeanSquare(pcm);
+      const allowance = burstAllowance(voice, now);
       if (voice.playhead < now) voice.playhead = now + settings.jitterMs / 1000;
-      else if (voice.playhead - now > settings.maxVoiceBufferMs / 1000) return;
+      else {
+        // Silence past the usual buffer is dropped, so the delay a burst built up melts away in the
+        // next pause; speech is kept up to what the recent bursts call for.
+        const buffered = voice.playhead - now;
+        if (buffered > (rms < settings.silenceLevel ? settings.maxVoiceBufferMs / 1000 : allowance)) return;
+      }
 
       const start = voice.playhead;
       const end = start + pcm.length / sampleRate;
       schedule(channel, pcm, sampleRate, start);
-      const rms = rootMeanSquare(pcm);
       const previous = voice.chunks.at(-1);
       const continues = previous !== undefined && previous.end === start && previous.loudSince !== -Infinity;
       const loudSince = rms < settings.silenceLevel ? -Infinity : continues ? previous.loudSince : start;
