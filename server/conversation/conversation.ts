@@ -102,6 +102,7 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   const log: SessionEvent[] = [];
   let state = createSession(scene, {
     seed: options.seed,
+    pace: options.pace ?? 'instant',
     // An LLM normalises each utterance's knowledge for long-term memory (MMAgents Eq. 3); the scripted generator leaves it to the rules.
     normalizeKnowledge: options.generator.name !== 'scripted',
     present: options.present ?? [],
@@ -116,6 +117,7 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     voices: options.voices ?? voicesOf(scene),
     pacing,
     now,
+    origin: started,
     ended,
     onNotice: (notice) => send({ type: 'notice', level: 'warn', ...notice }),
     ...(options.onDelta ? { onDelta: options.onDelta } : {}),

@@ -55,6 +55,8 @@ export interface RepliesOptions {
   voices: ReadonlyMap<string, VoiceSpec>;
   pacing: Pacing;
   now: () => number;
+  /** The session's start on `now`'s clock: session ms are `now() - origin`. */
+  origin: number;
   /** Resolves when the session ends: a logged line still being voiced then falls silent. */
   ended: Promise<unknown>;
   /** The synthesis notices of a logged line (a generated reply's go to the `report` it was opened with). */
@@ -73,7 +75,11 @@ export interface Reply {
   /** More of the generated text: shown to the room and voiced. */
   push(delta: string): void;
   /** The text is complete: resolves once it is spoken, with the audio's length (none when text only), or null if it was cut off. */
-  finish(): Promise<{ durationMs?: number } | null>;
+  /**
+   * The reply's audio length, and in realtime `heardFrom`: when its first audio went out (session
+   * ms), which is when the room began to hear it, before its last words were even generated.
+   */
+  finish(): Promise<{ durationMs?: number; heardFrom?: number } | null>;
   /** The engine has had its say on the finished reply: if it did not accept it, its audio stops. */
   close(): void;
   /** Stopped before anything of it was shown or heard (the screen rejected its first clause): forgotten. */
@@ -121,7 +127,9 @@ interface Playing {
 }
 
 export const createReplies = (options: RepliesOptions): Replies => {
-  const { scene, synthesizer, voices, pacing, now } = options;
+  const { scene, synthesizer, voices, pacing, now, origin } = options;
+  /** When a reply began to be heard, in session ms; realtime only (instant sessions run on simulated time). */
+  const heardFrom = (startedAt: number | null): { heardFrom?: number } => (pacing.realtime && startedAt !== null ? { heardFrom: startedAt - origin } : {});
   /** The reply being generated or spoken and not yet accepted, which a human can cut off. */
   let streaming: Streaming | null = null;
   /** A voiced reply that was accepted and is still being heard (realtime). */
@@ -206,7 +214,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
           if (pacing.realtime && current.startedAt !== null) {
             playing = { draft, speaker, speech: current.speech, startedAt: current.startedAt, utterance: null, endsAt: pacing.heardAt(current.startedAt, durationMs) };
           }
-          return { durationMs };
+          return { durationMs, ...heardFrom(current.startedAt) };
         },
         discard() {
           if (streaming === current) streaming = null;
@@ -268,7 +276,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
         }
         return speech.stop(pacing.heardSince(current.startedAt), bargeInOf(current.speaker)).then((atMs) => {
           stop(current, atMs, 'barge-in');
-          return { cut: { request: current.draft, partial: speech.heardBefore(atMs), atMs }, retry: current.request };
+          return { cut: { request: current.draft, partial: speech.heardBefore(atMs), atMs, ...heardFrom(current.startedAt) }, retry: current.request };
         });
       }
       if (playing && isPlaying()) {

@@ -48,6 +48,11 @@ export const SessionStartEvent = z.object({
   scene: z.string(),
   title: z.string(),
   seed: z.number().int(),
+  /**
+   * `realtime`: times are the wall clock's. `instant`: simulated time (each turn 0.4 s after the
+   * last, speech as long as its words take at the speaker's rate). Absent in older logs.
+   */
+  pace: z.enum(['instant', 'realtime']).optional(),
   policy: z.enum(policies),
   participants: z.array(
     z.object({ id: who, name: z.string(), kind: z.enum(participantKinds), present: z.boolean(), speakingRate: z.number() }),
@@ -115,7 +120,7 @@ export const UtteranceEvent = z.object({
   spoken: z
     .object({ start: z.number(), end: z.number() })
     .optional()
-    .describe('a transcribed utterance: when it was said, in session ms (the VAD\'s start and end)'),
+    .describe('when it was heard, in session ms: a transcribed utterance from the VAD\'s start to its end; a persona\'s realtime speech from its first audio for its length'),
 });
 
 export const BackchannelEvent = z.object({

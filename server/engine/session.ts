@@ -178,6 +178,7 @@ const start = (c: Ctx, notice?: { code: string; message: string }): void => {
     scene: state.scene.id,
     title: state.scene.title,
     seed: state.seed,
+    ...(state.pace ? { pace: state.pace } : {}),
     policy: state.scene.turnTaking.policy,
     participants: state.scene.participants.map((p) => ({
       id: p.id,
@@ -207,7 +208,7 @@ const onGenerated = (c: Ctx, input: Extract<EngineInput, { type: 'generated' }>)
   const clean = input.text.trim();
   switch (pending.kind) {
     case 'utterance':
-      return onUtteranceText(c, pending, clean, input.durationMs, { partial: input.partial, committed: input.committed });
+      return onUtteranceText(c, pending, clean, input.durationMs, { partial: input.partial, committed: input.committed, heardFrom: input.heardFrom });
     case 'proposal':
       return onProposal(c, pending, clean);
     case 'select': {
@@ -279,7 +280,12 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   if (cut && 'request' in cut && pending?.kind === 'utterance' && pending.id === cut.request && cut.partial.trim()) {
     state.pending = null;
     const source = c.roster.byId.get(pending.plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
-    accept(c, pending.plan, cut.partial.trim(), source, { cutBy: participant, draft: pending.id, ...(cut.atMs !== undefined ? { durationMs: cut.atMs, cutAtMs: cut.atMs } : {}) });
+    accept(c, pending.plan, cut.partial.trim(), source, {
+      cutBy: participant,
+      draft: pending.id,
+      ...(cut.atMs !== undefined ? { durationMs: cut.atMs, cutAtMs: cut.atMs } : {}),
+      ...(cut.heardFrom !== undefined ? { heardFrom: cut.heardFrom } : {}),
+    });
   }
   // Barge-in over speech already logged but still playing: the interruption is logged after it.
   const last = state.last;

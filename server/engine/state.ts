@@ -65,6 +65,8 @@ export type Pending =
 export interface SessionState {
   scene: LoadedScene;
   seed: number;
+  /** How the session runs, as its shell said (logged on session-start); absent for a bare engine. */
+  pace?: 'instant' | 'realtime';
   rng: number;
   /** Human participants who are really here; absent humans are simulated. */
   present: string[];
@@ -139,6 +141,8 @@ export type EngineInput =
       partial?: boolean;
       /** Already shown or heard in part: kept, never withdrawn for repetition. */
       committed?: boolean;
+      /** Realtime: when its speech began to be heard, in session ms (its first audio, before the text was complete). */
+      heardFrom?: number;
     }
   /** think() answers for request `request`. */
   | { type: 'thoughts'; request: string; answers: { participant: string; text: string }[] }
@@ -179,7 +183,7 @@ export type EngineInput =
   | { type: 'end' };
 
 /** What a human's barge-in cut off (see the `say` input). */
-export type Cut = { request: string; partial: string; atMs?: number } | { utterance: string; atWord: number; atMs: number };
+export type Cut = { request: string; partial: string; atMs?: number; heardFrom?: number } | { utterance: string; atWord: number; atMs: number };
 
 export type EngineRequest =
   | { kind: 'generate'; id: string; request: GenerateRequest }
@@ -191,9 +195,13 @@ export interface StepResult {
   requests: EngineRequest[];
 }
 
-export const createSession = (scene: LoadedScene, options: { seed: number; present?: string[]; maxTurns?: number; normalizeKnowledge?: boolean }): SessionState => ({
+export const createSession = (
+  scene: LoadedScene,
+  options: { seed: number; pace?: 'instant' | 'realtime'; present?: string[]; maxTurns?: number; normalizeKnowledge?: boolean },
+): SessionState => ({
   scene,
   seed: options.seed,
+  ...(options.pace ? { pace: options.pace } : {}),
   rng: options.seed >>> 0,
   present: options.present ?? [],
   maxTurns: options.maxTurns ?? scene.turnTaking.maxTurns,

@@ -364,7 +364,7 @@ export const onUtteranceText = (
   pending: Extract<Pending, { kind: 'utterance' }>,
   text: string,
   durationMs?: number,
-  how: { partial?: boolean; committed?: boolean } = {},
+  how: { partial?: boolean; committed?: boolean; heardFrom?: number | undefined } = {},
 ): void => {
   const { state } = c;
   const plan = pending.plan;
@@ -395,8 +395,10 @@ export const onUtteranceText = (
   }
   const source = c.roster.byId.get(plan.speaker)?.kind === 'human' ? 'simulated-human' : 'ai';
   // The measured speech length belongs to this text only; an earlier candidate's is estimated.
-  const spokenMs = chosen.text === text ? durationMs : undefined;
-  accept(c, plan, chosen.text, source, { resamples: pending.attempt, similarity: chosen.similarity, draft: pending.id, durationMs: spokenMs });
+  const mine = chosen.text === text;
+  const spokenMs = mine ? durationMs : undefined;
+  const heard = mine && how.heardFrom !== undefined ? { heardFrom: how.heardFrom } : {};
+  accept(c, plan, chosen.text, source, { resamples: pending.attempt, similarity: chosen.similarity, draft: pending.id, durationMs: spokenMs, ...heard });
   proceed(c);
 };
 
@@ -408,7 +410,8 @@ export const accept = (
   /**
    * `cutBy`: a human barged in; `fullText` is what had been heard so far, `cutAtMs` where its
    * speech stopped. `draft`: the request the text answered (clients' audio and deltas name it).
-   * `spoken`: when a transcribed utterance was said, in session ms.
+   * `spoken`: when a transcribed utterance was said, in session ms. `heardFrom`: when a generated
+   * line's speech began to be heard (session ms); it is logged as `spoken`, from there for its length.
    */
   extra: {
     durationMs?: number | undefined;
@@ -418,6 +421,7 @@ export const accept = (
     cutAtMs?: number;
     draft?: string;
     spoken?: { start: number; end: number };
+    heardFrom?: number;
   },
 ): void => {
   const { state } = c;
@@ -499,6 +503,7 @@ export const accept = (
     ...(extra.similarity !== undefined ? { similarity: Math.round(extra.similarity * 1000) / 1000 } : {}),
     ...(extra.draft ? { draft: extra.draft } : {}),
     ...(extra.spoken ? { spoken: { start: Math.round(extra.spoken.start), end: Math.round(extra.spoken.end) } } : {}),
+    ...(extra.heardFrom !== undefined ? { spoken: { start: Math.round(extra.heardFrom), end: Math.round(extra.heardFrom + durationMs) } } : {}),
   });
 
   // Backchannels: listeners' short verbal cues or nods, attached to the utterance they react to.

@@ -47,6 +47,8 @@ export interface ComparedSession {
   file?: string;
   createdAt: number;
   status: string;
+  /** As the report has it: `instant` runs on simulated time. */
+  pace?: 'instant' | 'realtime';
   durationMs: number;
   turns: number;
   answeredNext: number | null;
@@ -112,7 +114,7 @@ const compared = (input: CompareInput): ComparedSession => {
   const session = { durationMs: r.durationMs, turns: r.turns, answeredNext: r.answeredNext, evenness: r.evenness, breakdowns: r.breakdowns.count, interruptions: r.interruptions };
   const values: Record<string, number | null> = { ...session };
   for (const p of participants) for (const f of participantFigures) values[`p:${p.id}:${f.field}`] = p[f.field];
-  return { id: input.id, ...(input.file !== undefined ? { file: input.file } : {}), createdAt: input.createdAt, status: input.status, ...session, participants, values };
+  return { id: input.id, ...(input.file !== undefined ? { file: input.file } : {}), createdAt: input.createdAt, status: input.status, ...(r.pace ? { pace: r.pace } : {}), ...session, participants, values };
 };
 
 /** Min-max over the values present; all equal (or one present) gives 0.5. */

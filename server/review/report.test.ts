@@ -48,6 +48,14 @@ describe('the report of a known log', () => {
     });
   });
 
+  it('says how the session ran, as its log does, and nothing for an older log', () => {
+    const ran = (pace: 'instant' | 'realtime') => knownLog.map((e) => (e.type === 'session-start' ? { ...e, pace } : e));
+    expect(reportOf(ran('instant')).pace).toBe('instant');
+    expect(Report.parse(reportOf(ran('realtime'))).pace).toBe('realtime');
+    // A log from before the pace was logged.
+    expect('pace' in report).toBe(false);
+  });
+
   it('gives each participant the figures worked out by hand', () => {
     expect(report.participants).toEqual([
       {

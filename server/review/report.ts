@@ -113,6 +113,12 @@ export const Report = z.object({
   scene: z.string().nullable(),
   title: z.string().nullable(),
   seed: z.number().int().nullable(),
+  /**
+   * How the session ran. `instant`: on simulated time (each turn 0.4 s after the last, speech as
+   * long as its words take at the speaker's rate), so durations, latencies and words per minute are
+   * the simulation's. From the log's session-start; absent in logs from before it was logged.
+   */
+  pace: z.enum(['instant', 'realtime']).optional(),
   /** The last event read: the report is current up to it. */
   lastSeq: count,
   /** `aborted`: the server stopped under the session; null: no end logged (live, or cut short before the end was logged). */
@@ -448,6 +454,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     scene: start?.scene ?? scene?.id ?? null,
     title: start?.title ?? scene?.title ?? null,
     seed: start?.seed ?? null,
+    ...(start?.pace ? { pace: start.pace } : {}),
     lastSeq: events.reduce((last, e) => Math.max(last, e.seq), 0),
     endReason: end?.reason ?? (aborted ? 'aborted' : null),
     durationMs: lastMs,

@@ -81,6 +81,10 @@ describe('the review dashboard', () => {
     await waitForCharts(page);
     const charts = await page.locator('[data-chart]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-chart')));
     expect(charts).toEqual(['cumulative', 'pace', 'talk-share', 'turns', 'latency']);
+    // An instant run: its times are simulated, and the page says so where they are shown.
+    expect(report.pace).toBe('instant');
+    expect(await page.locator('[data-simulated-time]').innerText()).toMatch(/instant pace, on simulated time/);
+    expect(await page.locator('[data-chart="latency"]').innerText()).toMatch(/simulated time: instant pace/);
     expect(Number(await page.locator('.timeline').getAttribute('data-bars'))).toBe(utterances.length);
     expect(Number(await page.locator('.timeline').getAttribute('data-lanes'))).toBeGreaterThanOrEqual(report.participants.length);
     expect(await page.locator('.review-transcript li').count()).toBe(utterances.length);

@@ -11,6 +11,7 @@ import type { SessionEvent } from '../../server/engine/events';
 import type { Generator } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { createEspeakSynthesizer } from '../../server/providers/synthesis/espeak';
+import { reportOf } from '../../server/review/report';
 import { ai, human, makeScene } from '../engine/harness';
 
 const espeak = createEspeakSynthesizer();
@@ -113,6 +114,74 @@ describe('spoken replies', () => {
     const log = await conversation.ended;
     const u = log.find((e) => e.type === 'utterance')!;
     expect(u).toMatchObject({ speaker: 'ada', text: expect.stringContaining('Let us look at the plan.'), draft: first.draft });
+  });
+});
+
+describe('when speech was heard, in realtime', () => {
+  /** A realtime conversation on a clock of its own, its replies' first audio timed on that clock. */
+  const realtime = (generator: Generator, present: string[]) => {
+    let clock = 1_000_000;
+    const firstAudio = new Map<string, number>();
+    const { conversation, heard } = openVoiced({
+      generator,
+      present,
+      pace: 'realtime',
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      onAudio: (piece) => {
+        if (!firstAudio.has(piece.draft)) firstAudio.set(piece.draft, clock - 1_000_000);
+        heard.audio.push(piece);
+      },
+    });
+    return { conversation, heard, firstAudio, advance: (ms: number) => (clock += ms), now: () => clock - 1_000_000 };
+  };
+
+  it("logs a reply as heard from its first audio, not from when its text was complete, and the report's timeline puts it there", async () => {
+    const held = heldReply('Good morning everyone, and thank you for coming in today. ', 'Let us look at the plan.');
+    const room = realtime(held.generator, []);
+    await until(() => room.heard.audio.length > 0, 'the first audio');
+    room.advance(1500); // the rest of the text comes 1.5 s after the room began to hear it
+    held.release();
+    await until(() => room.heard.events.some((e) => e.type === 'utterance'), 'the reply logged');
+    const reply = room.heard.events.find((e) => e.type === 'utterance')!;
+    if (reply.type !== 'utterance') throw new Error('expected an utterance');
+    const from = room.firstAudio.get(reply.draft!)!;
+    expect(reply.spoken).toEqual({ start: from, end: from + reply.durationMs });
+    expect(reply.t).toBeGreaterThanOrEqual(from + 1500);
+    room.conversation.send({ type: 'end' });
+    const log = await room.conversation.ended;
+    const origin = log.find((e) => e.type === 'session-start')!.t;
+    const item = reportOf(log).timeline.find((i) => i.kind === 'utterance' && i.utterance === reply.id)!;
+    expect(item).toMatchObject({ startMs: from - origin, endMs: from - origin + reply.durationMs });
+  });
+
+  it('logs the line a barge-in cut off from its first audio to where it stopped', async () => {
+    const held = heldReply('Good morning everyone, and thank you for coming in today. ', 'We have a great deal to cover, so let us begin with the plan.');
+    const room = realtime(held.generator, ['tara']);
+    await until(() => room.heard.audio.length > 0 && room.heard.audio.at(-1)!.words.length > 0, 'the first clause');
+    room.advance(700);
+    room.conversation.voiceStarted('tara');
+    await until(() => room.heard.stops.length > 0, 'audio-stop');
+    held.release();
+    const start = 1_000_000 + room.now() - 50;
+    room.conversation.voiceEnded('tara', { text: 'Sorry to jump in, Ada, is the budget settled?', start, end: start + 2000 });
+    await until(() => room.heard.events.some((e) => e.type === 'utterance' && e.speaker === 'tara'), "Tara's words");
+    const cut = room.heard.events.find((e) => e.type === 'utterance' && e.speaker === 'ada')!;
+    if (cut.type !== 'utterance') throw new Error('expected an utterance');
+    const from = room.firstAudio.get(cut.draft!)!;
+    expect(cut).toMatchObject({ interrupted: true, durationMs: room.heard.stops[0]!.atMs, spoken: { start: from, end: from + room.heard.stops[0]!.atMs } });
+    room.conversation.send({ type: 'end' });
+    await room.conversation.ended;
+  });
+
+  it('keeps instant sessions on simulated time: no heard times', async () => {
+    const { conversation } = openVoiced({ generator: createScriptedGenerator(), present: [] });
+    const log = await conversation.ended;
+    const utterances = log.filter((e) => e.type === 'utterance');
+    expect(utterances.length).toBeGreaterThan(0);
+    for (const u of utterances) expect(u.type === 'utterance' && u.spoken).toBe(undefined);
   });
 });
 

@@ -33,6 +33,8 @@ describe('GET /api/compare', () => {
         report.participants.map((p) => ({ id: p.id, name: p.name, kind: p.kind, speakingShare: p.speakingShare, turns: p.turns, wordsPerMinute: p.wordsPerMinute, responseLatencyMedianMs: p.responseLatencyMs.median })),
       );
       expect(s.turns).toBeGreaterThan(0);
+      // Instant runs are on simulated time, and say so.
+      expect([report.pace, s.pace]).toEqual(['instant', 'instant']);
     }
     for (const f of body.figures) {
       const scaled = body.normalised[f.key]!;
@@ -40,6 +42,14 @@ describe('GET /api/compare', () => {
       for (const v of scaled) if (v !== null) expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1);
     }
     expect(Array.isArray(body.differences)).toBe(true);
+  });
+
+  it("tells a realtime session's report from an instant run's: its times are real", async () => {
+    const live = await createSession(server, 'team-standup', 'realtime');
+    await until(() => server.store.events(live.id).length > 0, 'the realtime session to start');
+    const report = (await (await api(server, `/api/sessions/${live.id}/report`)).json()) as Report;
+    expect(report.pace).toBe('realtime');
+    expect((await api(server, `/api/sessions/${live.id}`, { method: 'DELETE' })).status).toBe(200);
   });
 
   it('is for authors only', async () => {

@@ -165,6 +165,7 @@ const Compared = ({ comparison, added, onAdded, admin, gone }: { comparison: Com
               <li key={s.id}>
                 <span className="swatch" style={{ background: runColours[i % runColours.length] }} /> <strong>{runName(i)}</strong> <code>{s.id}</code> ·{' '}
                 {s.file === undefined ? `${new Date(s.createdAt).toLocaleString()} · ${s.status}` : 'a simulated run, from its report file'}
+                {s.pace === 'instant' ? ' · instant pace (simulated time)' : ''}
                 {s.turns === 0 ? ' · nobody spoke' : ''}
               </li>
             ))}

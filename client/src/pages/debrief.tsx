@@ -51,6 +51,11 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
               This seat was played by the simulation (a stand-in): these figures describe the stand-in, not a person.
             </p>
           )}
+          {report.pace === 'instant' && (
+            <p className="note" data-simulated-time>
+              Run at instant pace, on simulated time: response times and words per minute are the simulation's, not anyone's.
+            </p>
+          )}
           <p className="note">
             {report.title ?? report.scene ?? session} · {formatDuration(report.durationMs)} · {report.turns} turns · session <code>{session}</code>
           </p>

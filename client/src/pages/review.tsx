@@ -138,6 +138,11 @@ const Review = ({ session, token, report, recordings, test }: { session: string;
             {' · '}
             {you ? 'your view as a participant' : 'instructor view'}
           </p>
+          {report.pace === 'instant' && (
+            <p className="note" data-simulated-time>
+              Run at instant pace, on simulated time: each turn follows the last after 0.4 s and lasts as long as its words take at the speaker's rate, so durations, response latencies and words per minute are the simulation's.
+            </p>
+          )}
         </div>
         <Exports session={session} token={token} />
       </header>

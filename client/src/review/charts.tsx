@@ -127,7 +127,7 @@ export const Analytics = ({ report }: { report: Report }) => {
       <ChartCard id="turns" title="Turns" note="Utterances per participant">
         <Chart option={options.turns} height={Math.max(220, 50 + rows * 30)} label="Turns per participant" />
       </ChartCard>
-      <ChartCard id="latency" title="Response latency" note="From the end of the previous turn to the first word">
+      <ChartCard id="latency" title="Response latency" note={`From the end of the previous turn to the first word${report.pace === 'instant' ? ' (simulated time: instant pace)' : ''}`}>
         <Chart option={options.latency} height={220} label="Response latency per participant, median and 90th percentile" />
       </ChartCard>
     </>
@@ -141,7 +141,7 @@ export const TimeCharts = ({ report }: { report: Report }) => {
       <ChartCard id="cumulative" title="Speaking time over the session">
         <Chart option={options.cumulative} height={250} label="Cumulative speaking time per participant over the session" />
       </ChartCard>
-      <ChartCard id="pace" title="Pace over time" note="Words per minute while speaking">
+      <ChartCard id="pace" title="Pace over time" note={`Words per minute while speaking${report.pace === 'instant' ? ' (simulated time: instant pace)' : ''}`}>
         <Chart option={options.pace} height={250} label="Words per minute per participant over the session" />
       </ChartCard>
     </>

@@ -131,6 +131,18 @@ describe('scripted generator', () => {
       for (const text of await sample({ act: 'offer' })) expect(names(text, 'Pia'), text).toBe(true);
     });
 
+    it("offers as the scene's part calls for: an interviewer helps the candidate with the process, never takes their work", async () => {
+      const interview: Partial<Cue> = { act: 'offer', topic: 'Interviewing Pia for the product lead role', role: { form: 'interview', part: 'asker' } };
+      const offers = await sample(interview);
+      for (const text of offers) {
+        expect(names(text, 'Pia'), text).toBe(true);
+        expect(text, text).not.toMatch(/off your plate|write something up|first pass|dig into|help with|look at .* with you|second pair of eyes/i);
+      }
+      expect(offers.filter((t) => /in more detail at the end|how we handle|put you in touch|written up on/.test(t)).length).toBe(offers.length);
+      // A murder-mystery suspect is not offered to have their work taken off their plate either.
+      for (const text of await sample({ act: 'offer', topic: 'Who killed the butler', role: { form: 'investigation', part: 'asker' } })) expect(text, text).not.toMatch(/off your plate|first pass/);
+    });
+
     it('invites the addressee to take the floor', async () => {
       for (const text of await sample({ act: 'invitation' })) expect(names(text, 'Pia'), text).toBe(true);
     });

@@ -71,21 +71,30 @@ const requestFrames: Frames = {
   social: ['could you tell me a bit more about {x}'],
 };
 
-/** Offers of help. */
+/** Offers of help: a neutral core, then by kind of meeting. */
 const offerFrames: Frames = {
-  all: [
-    'I can help with {x}, if you need me',
-    'I am happy to look at {x} with you',
+  all: ['I can help with {x}, if you need me', 'I am happy to look at {x} with you', 'let me know if you want a second pair of eyes on {x}'],
+  deliberative: [
     'if it saves you time, I can take {x} off your plate',
     'I could write something up on {x} for you',
     'shall I dig into {x} with you this week',
     'would it help if I took a first pass at {x}',
-    'let me know if you want a second pair of eyes on {x}',
   ],
   social: ['I would be happy to introduce you to a few people here', 'I can send you a couple of papers on {x}, if you like'],
   investigative: ['can I get you a glass of water', 'I can sit with you while you go over {x}'],
   talk: ['I am happy to send you my notes on {x} afterwards'],
 };
+
+/**
+ * An interviewer's offers to the candidate: help with the process, not with the candidate's work
+ * (the panel does not take things off a candidate's plate).
+ */
+const interviewerOffers = [
+  'happy to go into {x} in more detail at the end, if you like',
+  'I can tell you more about how we handle {x} here, afterwards',
+  'if it helps, I can put you in touch with the team that works on {x}',
+  'I can send you what we have written up on {x} after today',
+];
 
 const greetingFrames = { named: ['Hi {name}, good to see you.', 'Hello {name}, welcome.', 'Good to have you here, {name}.', 'Hi {name}, nice to meet you.', 'Morning, {name}.'], group: ['Hello everyone.', 'Hello everyone, thanks for joining.', 'Hi all, good to see you.', 'Good morning, everyone.'] };
 
@@ -203,7 +212,8 @@ export const offer = (turn: Turn): string => {
   const phrases = [...new Set([...(turn.last?.phrases ?? []), ...(turn.human?.phrases ?? []), 'any of this'])];
   function* drafts(): Generator<string> {
     for (const x of phrases.slice(0, 4)) {
-      for (const frame of shuffled(framesFor(offerFrames, kind), rng).slice(0, 3)) {
+      const frames = kind === 'interview' && turn.cue.role.part === 'asker' ? interviewerOffers : framesFor(offerFrames, kind);
+      for (const frame of shuffled(frames, rng).slice(0, 3)) {
         const core = fill(frame, { x })!;
         const asks = /^(can|could|would|shall)\b/.test(core);
         yield withMarker(toName(core, turn.name, turn.name ? placement(rng, false) : 'none', asks), marker(turn, 0.35), turn.proper);
