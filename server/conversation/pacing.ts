@@ -53,6 +53,11 @@ export interface Pacing {
    * talking, the session is not `paused()`. Returns early once the reply is no longer `wanted()`.
    */
   untilTurn(wanted: () => boolean, paused: () => boolean): Promise<void>;
+  /**
+   * Realtime: waits until `freeAt()` (re-read after each sleep) has passed and nobody is typing or
+   * talking, unless `wanted()` turns false: a line the engine wrote itself is voiced then.
+   */
+  untilFree(freeAt: () => number, wanted: () => boolean): Promise<void>;
 }
 
 /** How long a voice that started holds the floor if its end never comes (a dropped microphone). */
@@ -67,6 +72,18 @@ export const createPacing = (options: PacingOptions): Pacing => {
 
   const holdFloorUntil = (t: number): void => {
     if (realtime) floorFreeAt = t;
+  };
+
+  const untilFree = async (freeAt: () => number, wanted: () => boolean): Promise<void> => {
+    // Re-read after each sleep: a line being voiced moves the floor to its audio's real end.
+    while (freeAt() > now() && wanted()) await sleep(Math.min(freeAt() - now(), 250));
+    // Waits while a present human is composing or talking, as long as their signal is fresh.
+    for (;;) {
+      const t = now();
+      const until = Math.max(0, ...[...holds.values()].filter((u) => u > t));
+      if (until <= t || !wanted()) break;
+      await sleep(Math.min(250, until - t));
+    }
   };
 
   return {
@@ -86,17 +103,10 @@ export const createPacing = (options: PacingOptions): Pacing => {
     voiceStarted: (participant) => void holds.set(participant, now() + VOICE_HOLD_MS),
     release: (participant) => void holds.delete(participant),
     async untilTurn(wanted, paused) {
-      // Re-read after each sleep: a line being voiced moves the floor to its audio's real end.
-      while (realtime && floorFreeAt > now() && wanted()) await sleep(Math.min(floorFreeAt - now(), 250));
-      // Waits while a present human is composing or talking, as long as their signal is fresh.
-      for (;;) {
-        const t = now();
-        const until = Math.max(0, ...[...holds.values()].filter((u) => u > t));
-        if (until <= t || !wanted()) break;
-        await sleep(Math.min(250, until - t));
-      }
+      await untilFree(() => (realtime ? floorFreeAt : -Infinity), wanted);
       // Paused: the next speaker does not start talking until the room resumes.
       while (paused() && wanted()) await sleep(100);
     },
+    untilFree,
   };
 };

@@ -136,6 +136,21 @@ export const createReplies = (options: RepliesOptions): Replies => {
   let playing: Playing | null = null;
   /** Replies opened whose utterance has not been logged yet, by draft. */
   const unlogged = new Map<string, Streaming>();
+  /**
+   * Realtime: lines the engine wrote itself (a scene's scripted line, an instructor's edit) are
+   * logged at once, but voiced in order once the speech before them has been heard; until the last
+   * of them has started, the floor stays taken, so no reply is generated over them.
+   */
+  let waitingLines = 0;
+  let lines: Promise<void> = Promise.resolve();
+  /** When the speech voiced so far has been heard (realtime). */
+  let audibleUntil = -Infinity;
+  let over = false;
+  void options.ended.then(() => (over = true));
+  const heardUntil = (t: number): void => {
+    audibleUntil = t;
+    if (waitingLines === 0) pacing.holdFloorUntil(t);
+  };
 
   const nameOf = (participant: string): string => scene.participants.find((p) => p.id === participant)?.name ?? participant;
   const bargeInOf = (speaker: string): BargeInMode => scene.participants.find((p) => p.id === speaker)?.persona?.bargeIn ?? 'polite';
@@ -166,7 +181,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
       if (playing !== line || firstAudioAt === null) return;
       line.startedAt = firstAudioAt;
       line.endsAt = pacing.heardAt(firstAudioAt, durationMs);
-      pacing.holdFloorUntil(line.endsAt);
+      heardUntil(line.endsAt);
     });
     void options.ended.then(() => (silenced = true));
   };
@@ -236,9 +251,29 @@ export const createReplies = (options: RepliesOptions): Replies => {
     logged(event) {
       if (event.source === 'human') return;
       if (!event.draft) {
-        pacing.spoke(event.durationMs);
-        // Written without a generation (a scene's scripted line, an instructor's edit): spoken now.
-        if (synthesizer && voices.has(event.speaker)) voiceLogged(event);
+        // Written without a generation (a scene's scripted line, an instructor's edit): spoken now,
+        // or in realtime once what is being said has been heard.
+        const voiced = synthesizer !== null && voices.has(event.speaker);
+        if (!pacing.realtime) {
+          if (voiced) voiceLogged(event);
+          return;
+        }
+        waitingLines++;
+        pacing.holdFloorUntil(Infinity);
+        const before = lines;
+        lines = (async () => {
+          await before;
+          try {
+            await pacing.untilFree(() => audibleUntil, () => !over);
+          } finally {
+            waitingLines--;
+            if (!over) {
+              // Heard for its estimated length from now; a voiced line's real length replaces it once synthesized.
+              heardUntil(pacing.heardAt(now(), event.durationMs));
+              if (voiced) voiceLogged(event);
+            }
+          }
+        })().catch(() => {});
         return;
       }
       const reply = unlogged.get(event.draft);
@@ -256,8 +291,8 @@ export const createReplies = (options: RepliesOptions): Replies => {
       if (audible) {
         audible.utterance = event.id;
         audible.endsAt = pacing.heardAt(audible.startedAt, endsAtMs);
-        pacing.holdFloorUntil(audible.endsAt);
-      } else pacing.spoke(event.durationMs);
+        heardUntil(audible.endsAt);
+      } else heardUntil(pacing.heardAt(now(), event.durationMs));
     },
 
     busy: () => streaming !== null || isPlaying(),
@@ -283,7 +318,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
         const current = playing;
         const { speech } = current;
         playing = null;
-        pacing.freeFloor();
+        heardUntil(now());
         return speech.stop(pacing.heardSince(current.startedAt), bargeInOf(current.speaker)).then((atMs) => {
           stop(current, atMs, 'barge-in');
           return { cut: { utterance: current.utterance!, atWord: countWords(speech.heardBefore(atMs)), atMs }, retry: null };

@@ -532,7 +532,11 @@ export const accept = (
     // A barge-in is followed by the human's own words; a rule's interrupter takes the next turn.
     if (!extra.cutBy) state.interruption = { by: interruption.by, vibe: interruption.vibe };
   }
-  state.t = startT + durationMs + GAP_MS;
+  // Realtime: the clock goes on from when the line was really heard (a human's words are logged
+  // once transcribed, after they were said; a persona's once synthesized, as they are heard), so
+  // the next line is not dated a whole utterance late.
+  const heardStart = extra.heardFrom ?? extra.spoken?.start;
+  state.t = state.pace === 'realtime' && heardStart !== undefined ? Math.max(startT, Math.round(heardStart) + durationMs + GAP_MS) : startT + durationMs + GAP_MS;
 
   const party = roster.partyOf.get(speaker);
   if (party) state.partyCursor = { ...state.partyCursor, [party.id]: speaker };

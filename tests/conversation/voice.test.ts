@@ -176,6 +176,57 @@ describe('when speech was heard, in realtime', () => {
     await room.conversation.ended;
   });
 
+  it("voices a scene's scripted line once the reply before it has been heard, never over it", async () => {
+    const scripted = makeScene({
+      participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
+      turnTaking: { policy: 'round-robin' },
+      snippets: [
+        {
+          id: 'a',
+          initiator: 'ada',
+          turns: 4,
+          lines: [
+            { speaker: 'ada', text: 'Ben, how did the pilot go last week?', to: 'ben' },
+            { speaker: 'ada', text: 'Thank you, Ben. Let us move on to the budget now.' },
+          ],
+        },
+      ],
+    });
+    let clock = 1_000_000;
+    const spans = new Map<string, { from: number; ms: number }>();
+    const conversation = openConversation(scripted, {
+      seed: 1,
+      generator: createScriptedGenerator(),
+      synthesizer: espeak,
+      present: [],
+      pace: 'realtime',
+      now: () => clock,
+      // Ten times faster than the wall clock: synthesis (real time) still ends long before its line is heard.
+      sleep: async (ms) => {
+        await new Promise((resolve) => setTimeout(resolve, ms / 10));
+        clock += ms;
+      },
+      onAudio: (piece) => {
+        const span = spans.get(piece.draft) ?? { from: clock, ms: 0 };
+        span.ms = Math.max(span.ms, piece.offsetMs + durationOf(piece));
+        spans.set(piece.draft, span);
+      },
+    });
+    const log = await conversation.ended;
+    const utterances = log.flatMap((e) => (e.type === 'utterance' ? [e] : []));
+    // A scripted line (voiced under its own id) came right after a generated reply.
+    const order = utterances.map((u) => u.draft ?? u.id);
+    const second = utterances.findIndex((u) => u.source === 'scripted' && u.text.startsWith('Thank you'));
+    expect(second).toBeGreaterThan(0);
+    expect(utterances[second - 1]!.draft).toBeDefined();
+    // Each voice starts once the one before it has been heard.
+    const heard = order.filter((id) => spans.has(id)).map((id) => ({ id, ...spans.get(id)! }));
+    expect(heard.length).toBe(utterances.length);
+    for (let i = 1; i < heard.length; i++) {
+      expect(heard[i]!.from, `${heard[i]!.id} starts after ${heard[i - 1]!.id} is heard`).toBeGreaterThanOrEqual(heard[i - 1]!.from + heard[i - 1]!.ms - 1);
+    }
+  });
+
   it('keeps instant sessions on simulated time: no heard times', async () => {
     const { conversation } = openVoiced({ generator: createScriptedGenerator(), present: [] });
     const log = await conversation.ended;

@@ -24,6 +24,20 @@ describe('a real human in the room', () => {
     expect(answered.requests.length).toBeGreaterThan(0);
   });
 
+  it('in realtime, goes on from when the human was heard, not from when their words were transcribed', () => {
+    const { state } = run(scene, { present: ['tara'], respond: askTara });
+    const live = { ...state, pace: 'realtime' as const };
+    // Tara spoke from 20 s to 25 s; the transcript came at 26 s.
+    const at26 = step(live, { type: 'clock', t: 26_000 }).state;
+    const answered = step(at26, { type: 'say', participant: 'tara', text: 'They want it by Friday.', durationMs: 5000, spoken: { start: 20_000, end: 25_000 } });
+    expect(utterances(answered.events)[0]).toMatchObject({ speaker: 'tara', t: 26_000, spoken: { start: 20_000, end: 25_000 } });
+    // The next line is dated from 26 s (as soon as it may be), not a whole utterance later (31.4 s).
+    expect(answered.state.t).toBe(26_000);
+    // At instant pace, simulated time goes on as before.
+    const instant = step(step({ ...state, pace: 'instant' as const }, { type: 'clock', t: 26_000 }).state, { type: 'say', participant: 'tara', text: 'They want it by Friday.', durationMs: 5000, spoken: { start: 20_000, end: 25_000 } });
+    expect(instant.state.t).toBe(26_000 + 5000 + 400);
+  });
+
   it('lets a human barge in: the pending generation is dropped and its late answer ignored', () => {
     const respond = (r: GenerateRequest) => cueText(r);
     let { state, requests } = (() => {
