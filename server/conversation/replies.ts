@@ -173,7 +173,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
       },
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
     });
-    const line: Playing = { draft: id, speaker, speech, startedAt: now(), utterance: id, endsAt: pacing.floorFreeAt };
+    const line: Playing = { draft: id, speaker, speech, startedAt: now(), utterance: id, endsAt: audibleUntil };
     if (pacing.realtime) playing = line;
     speech.push(event.text.replace(/—$/, ''));
     void speech.finish().then(({ durationMs }) => {
