@@ -265,7 +265,8 @@ describe('the real server (npm start), its defaults', () => {
       holder.stdin.end('release\n');
       await observer.waitForEvent((e) => e.type === 'system' && e.code === 'saving-recovered', 'the session to recover', shown);
       await observer.waitForEvent((e) => e.type === 'system' && e.code === 'resumed', 'the session to resume', shown);
-      await observer.waitForEvent((e) => e.type === 'utterance', 'the conversation to go on', observer.events().length);
+      // In realtime the next line comes once the lines before it have been read out (a stand-up's can take 20 s).
+      await observer.waitForEvent((e) => e.type === 'utterance', 'the conversation to go on', observer.events().length, 60_000);
       observer.send({ type: 'end' });
       await observer.waitForEvent((e) => e.type === 'end', 'the end');
       const log = await logOf(server, live.id);

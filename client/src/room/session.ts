@@ -108,6 +108,9 @@ export const joinSession = (options: { session: string; token: string; audio?: A
     let pending = false;
     const drafts = new Set(Object.keys(view.speech).filter((draft) => view.speech[draft]!.state !== 'over'));
     for (const line of view.transcript) if (awaitingSpeech(view, line)) drafts.add(line.audio);
+    // A line logged while someone is still being heard is voiced after them (a scene's scripted
+    // line waits for the floor): its grace starts once the room is quiet.
+    const heardNow = [...drafts].some((draft) => voices?.progress(draft)?.state === 'audible');
     for (const draft of drafts) {
       const progress = voices?.progress(draft) ?? null;
       const state = view.speech[draft]?.state;
@@ -119,6 +122,10 @@ export const joinSession = (options: { session: string; token: string; audio?: A
       }
       pending = true;
       if (progress || !view.transcript.some((l) => l.audio === draft && !l.streaming)) continue;
+      if (heardNow) {
+        waitingSince.delete(draft);
+        continue;
+      }
       const since = waitingSince.get(draft) ?? now;
       waitingSince.set(draft, since);
       if (now - since > SPEECH_GRACE_MS) {
