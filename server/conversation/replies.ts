@@ -162,12 +162,11 @@ export const createReplies = (options: RepliesOptions): Replies => {
   const voiceLogged = (event: Utterance): void => {
     const { id, speaker } = event;
     let firstAudioAt: number | null = null;
-    let silenced = false;
     const speech = createSpokenReply({
       synthesizer: synthesizer!,
       voice: voices.get(speaker)!,
       onAudio: (piece) => {
-        if (silenced) return;
+        if (over) return;
         firstAudioAt ??= now();
         options.onAudio?.({ ...piece, speaker, draft: id });
       },
@@ -183,7 +182,6 @@ export const createReplies = (options: RepliesOptions): Replies => {
       line.endsAt = pacing.heardAt(firstAudioAt, durationMs);
       heardUntil(line.endsAt);
     });
-    void options.ended.then(() => (silenced = true));
   };
 
   return {

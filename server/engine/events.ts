@@ -42,6 +42,10 @@ export type Audience = z.infer<typeof Audience>;
 
 const base = { seq: z.number().int().positive(), t: z.number().nonnegative(), audience: Audience.optional() };
 
+/** How a session runs: on the wall clock, or on simulated time. */
+export const paces = ['instant', 'realtime'] as const;
+export type Pace = (typeof paces)[number];
+
 export const SessionStartEvent = z.object({
   ...base,
   type: z.literal('session-start'),
@@ -52,7 +56,7 @@ export const SessionStartEvent = z.object({
    * `realtime`: times are the wall clock's. `instant`: simulated time (each turn 0.4 s after the
    * last, speech as long as its words take at the speaker's rate). Absent in older logs.
    */
-  pace: z.enum(['instant', 'realtime']).optional(),
+  pace: z.enum(paces).optional(),
   policy: z.enum(policies),
   participants: z.array(
     z.object({ id: who, name: z.string(), kind: z.enum(participantKinds), present: z.boolean(), speakingRate: z.number() }),

@@ -4,7 +4,7 @@
  */
 import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../scene/schema';
 import type { GenerateRequest, Move } from './requests';
-import type { Act, EventDraft, EventOf, PairType, SessionEvent, SessionPhase } from './events';
+import type { Act, EventDraft, EventOf, PairType, Pace, SessionEvent, SessionPhase } from './events';
 import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './facilitator';
 import { topicsOf, type Topics } from './subtopics';
 import { emptyMemory, type Memory } from './memory';
@@ -66,7 +66,7 @@ export interface SessionState {
   scene: LoadedScene;
   seed: number;
   /** How the session runs, as its shell said (logged on session-start); absent for a bare engine. */
-  pace?: 'instant' | 'realtime';
+  pace?: Pace;
   rng: number;
   /** Human participants who are really here; absent humans are simulated. */
   present: string[];
@@ -197,7 +197,7 @@ export interface StepResult {
 
 export const createSession = (
   scene: LoadedScene,
-  options: { seed: number; pace?: 'instant' | 'realtime'; present?: string[]; maxTurns?: number; normalizeKnowledge?: boolean },
+  options: { seed: number; pace?: Pace; present?: string[]; maxTurns?: number; normalizeKnowledge?: boolean },
 ): SessionState => ({
   scene,
   seed: options.seed,

@@ -48,7 +48,7 @@ export interface ComparedSession {
   createdAt: number;
   status: string;
   /** As the report has it: `instant` runs on simulated time. */
-  pace?: 'instant' | 'realtime';
+  pace?: Report['pace'];
   durationMs: number;
   turns: number;
   answeredNext: number | null;

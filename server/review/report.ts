@@ -24,7 +24,7 @@
  */
 import { z } from 'zod';
 import type { Role } from '../auth/claims';
-import { PairType, SessionEvent, type EventOf } from '../engine/events';
+import { PairType, paces, SessionEvent, type EventOf } from '../engine/events';
 import { countWords, defaultSpeakingRate, speakingMs } from '../engine/words';
 import { breakdownKinds, breakdownsOf, breakdownUtterances, countKinds } from '../metrics/breakdowns';
 import { evennessOf } from '../metrics/metrics';
@@ -118,7 +118,7 @@ export const Report = z.object({
    * long as its words take at the speaker's rate), so durations, latencies and words per minute are
    * the simulation's. From the log's session-start; absent in logs from before it was logged.
    */
-  pace: z.enum(['instant', 'realtime']).optional(),
+  pace: z.enum(paces).optional(),
   /** The last event read: the report is current up to it. */
   lastSeq: count,
   /** `aborted`: the server stopped under the session; null: no end logged (live, or cut short before the end was logged). */

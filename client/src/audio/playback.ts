@@ -291,7 +291,6 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
     return first && first.start <= time && time < playback.stopAt ? playback.since : undefined;
   };
 
-  /** The chunk of a human's voice being heard at `time`, if any; drops the chunks heard before. */
   /**
    * How much of a human's speech may be buffered (s): the usual maximum, or twice the longest gap
    * between their frames' arrivals in the last few seconds when they came in bursts (up to the burst
@@ -307,6 +306,7 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
     return Math.max(settings.maxVoiceBufferMs / 1000, Math.min(settings.maxBurstBufferMs / 1000, 2 * longest));
   };
 
+  /** The chunk of a human's voice being heard at `time`, if any; drops the chunks heard before. */
   const heardChunk = (voice: HumanVoice | undefined, time: number): VoiceChunk | undefined => {
     if (!voice) return undefined;
     while (voice.chunks.length > 0 && voice.chunks[0]!.end <= time) voice.chunks.shift();
