@@ -101,6 +101,8 @@ export const Snapshot = z.object({
     z.object({
       id: z.string(),
       name: z.string(),
+      /** What others call them ("Margaret" for "Professor Margaret Osei"); absent from older servers. */
+      shortName: z.string().optional(),
       kind: z.enum(participantKinds),
       role: z.string().nullable(),
       present: z.boolean(),

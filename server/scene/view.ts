@@ -3,7 +3,7 @@
  * (review/replay.ts) give the same view. Contents are filtered by who may read them: the public
  * ones, and a party's own for its members (instructors read everything).
  */
-import type { LoadedScene } from './schema';
+import { shortNameOf, type LoadedScene } from './schema';
 
 export const sceneViewOf = (scene: LoadedScene, mayRead: (owner: string) => boolean) => ({
   id: scene.id,
@@ -17,4 +17,4 @@ export const sceneViewOf = (scene: LoadedScene, mayRead: (owner: string) => bool
 
 /** Every seat of the scene as a client lists it, present or not. */
 export const seatsOf = (scene: LoadedScene, present: (id: string) => boolean) =>
-  scene.participants.map((p) => ({ id: p.id, name: p.name, kind: p.kind, role: p.role ?? null, present: present(p.id), avatar: p.avatar ?? null }));
+  scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: shortNameOf(p), kind: p.kind, role: p.role ?? null, present: present(p.id), avatar: p.avatar ?? null }));

@@ -417,6 +417,12 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
 /** The participant's display name, or the id when unknown. */
 export const nameOf = (view: RoomView, id: string | null): string => (id ? (view.snapshot?.participants.find((p) => p.id === id)?.name ?? id) : '');
 
+/** What others call the participant: their short name, else their name's first word. */
+export const shortNameOf = (view: RoomView, id: string | null): string => {
+  const p = id ? view.snapshot?.participants.find((q) => q.id === id) : undefined;
+  return p?.shortName ?? nameOf(view, id).split(/\s+/)[0] ?? '';
+};
+
 const waitedFor: Record<string, string> = {
   question: 'asked you a question',
   request: 'asked you for something',
@@ -429,5 +435,5 @@ const waitedFor: Record<string, string> = {
 export const yourTurnText = (view: RoomView): string => {
   const on = view.waitingOn;
   const what = on ? waitedFor[on.pair] : undefined;
-  return on && what ? `${nameOf(view, on.from).split(/\s+/)[0]} ${what}: your turn` : 'Your turn';
+  return on && what ? `${shortNameOf(view, on.from)} ${what}: your turn` : 'Your turn';
 };

@@ -32,6 +32,14 @@ describe('the status line: each state', () => {
     expect(kind(run(welcome({ snapshot: { waitingFor: 'alex' } }), micOn))).toBe('your-turn');
   });
 
+  it('your turn: calls the asker by their short name, not a title ("Professor Margaret Osei" is "Margaret")', () => {
+    const base = run(welcome());
+    const participants = base.snapshot!.participants.map((p) => (p.id === 'sofia' ? { ...p, name: 'Professor Margaret Osei', shortName: 'Margaret' } : p));
+    expect(text(run(welcome({ snapshot: { participants } }), micOn, yourTurn()))).toBe('Margaret asked you a question: your turn');
+    // An older server's snapshot has no short names: the name's first word.
+    expect(text(run(welcome(), micOn, yourTurn()))).toBe('Sofia asked you a question: your turn');
+  });
+
   it('<persona> speaking: while their audio plays here', () => {
     const view = sofiaSpeaking(run(welcome(), { type: 'speakers', on: true }, micOn));
     expect(text(view)).toBe('Sofia Marin speaking');

@@ -13,7 +13,7 @@
  * line.textContent = statusText(view, status);
  * ```
  */
-import { nameOf, yourTurnText, type RoomView } from './room';
+import { nameOf, shortNameOf, yourTurnText, type RoomView } from './room';
 
 export type RoomStatus =
   | { kind: 'ended' }
@@ -61,7 +61,7 @@ export const roomStatus = (view: RoomView, now: number): RoomStatus => {
   if (view.status === 'lobby') return { kind: 'lobby', present: humans.filter((p) => p.present).map((p) => p.name), missing: humans.filter((p) => !p.present).map((p) => p.name) };
   if (view.status === 'paused') {
     const pausedFor = view.pausedFor;
-    return pausedFor?.reason === 'seat-empty' ? { kind: 'paused', reason: 'seat-empty', seats: pausedFor.participants.map((id) => nameOf(view, id)) } : { kind: 'paused', reason: 'instructor' };
+    return pausedFor?.reason === 'seat-empty' ? { kind: 'paused', reason: 'seat-empty', seats: pausedFor.participants.map((id) => shortNameOf(view, id)) } : { kind: 'paused', reason: 'instructor' };
   }
   const failed = view.transcriptionFailed;
   if (failed && now - failed.at < TRANSCRIPTION_FAILED_MS) return { kind: 'transcription-failed', message: failed.message };
@@ -76,8 +76,7 @@ export const roomStatus = (view: RoomView, now: number): RoomStatus => {
   return { kind: 'listening', you: view.talking.includes(me) };
 };
 
-const firstName = (name: string) => name.split(/\s+/)[0] ?? name;
-const possessive = (name: string) => `${firstName(name)}'s`;
+const possessive = (name: string) => `${name}'s`;
 
 /** The status line's words. */
 export const statusText = (view: RoomView, status: RoomStatus): string => {
