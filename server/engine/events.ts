@@ -95,6 +95,7 @@ export const FloorEvent = z.object({
     'impromptu',
     'facilitator',
     'human',
+    'taking-up',
   ]),
   bids: z
     .array(z.object({ participant: who, action: z.enum(['speak', 'listen']), importance: z.number().int().min(0).max(9) }))

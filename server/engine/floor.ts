@@ -71,6 +71,9 @@ const choose = (c: Working): Decision => {
   const turnTaking = state.scene.turnTaking;
   const last = state.last?.speaker ?? null;
   const obligation = openObligation(c);
+  // A present human's line comes first: the script waits until the one it answered or spoke to has taken it up.
+  const taker = !state.interruption && !obligation ? takeUpOwed(c) : null;
+  if (taker) return { kind: 'turn', plan: planFor(c, taker, 'taking-up') };
   // The script and derailing agents wait while a turn is owed to an interrupter or an addressee.
   if (!state.interruption && !obligation) {
     const line = currentSnippet(state).lines[state.line];
@@ -283,6 +286,24 @@ export const openObligation = (c: Working): Obligation | null => {
   const turnTaking = state.scene.turnTaking;
   if (turnTaking.partyMode === 'moderated' && last.speaker === turnTaking.moderator && state.approved !== speaker) return null;
   return { speaker, from: last.speaker };
+};
+
+/**
+ * The persona who owes a present human's line its take-up: the one whose question it answers,
+ * else the one it was said to (or who speaks for them). Only where the current speaker may select
+ * the next (not MMAgents' baselines) and a chair does not hand out the floor (moderated mode).
+ */
+export const takeUpOwed = (c: Working): string | null => {
+  const { state, roster } = c;
+  const last = state.last;
+  if (!last || last.interrupted || last.pair !== 'none' || !state.present.includes(last.speaker)) return null;
+  if (!designating(state) || state.scene.turnTaking.partyMode === 'moderated') return null;
+  for (const id of [last.replyTo, last.addressee]) {
+    if (!id || id === last.speaker || roster.byId.get(id)?.kind !== 'ai') continue;
+    const taker = speakerFor(roster, id);
+    if (taker !== last.speaker && roster.byId.get(taker)?.kind === 'ai' && !state.controlled.includes(taker)) return taker;
+  }
+  return null;
 };
 
 /** Whether the policy lets the current speaker select the next (all but MMAgents' EQUAL and SS baselines). */

@@ -6,6 +6,7 @@
  */
 import type { ContentKind, Intent, ParticipantKind, Pattern, StructureForm } from '../scene/schema';
 import type { Act, PairType } from './events';
+import type { DialogueView } from './dialogue';
 import type { SummaryItem, TopicStatus } from './subtopics';
 
 export type Purpose =
@@ -76,6 +77,13 @@ export interface Cue {
    * the accumulative summary of the whole session (per sub-topic, each person's latest sentence on it).
    */
   topics: { current: string | null; next: string | null; list: { text: string; status: TopicStatus }[]; summary: SummaryItem[] };
+  /**
+   * The dialogue state as the speaker sees it (dialogue.ts): the task of this turn (answer, repeat,
+   * clarify, probe, take up the human's line, or say something of one's own), the questions they
+   * asked and what became of them, and the questions they already answered. Absent in cues built
+   * by hand (tests).
+   */
+  dialogue?: DialogueView;
   /** The instructor's direction for this turn ("ask Alex about the salary"), which every generator follows. */
   direction?: string;
   /** Words to aim for (MUCA log-normal length for simulated humans), when set. */

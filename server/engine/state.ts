@@ -2,6 +2,7 @@
  * The engine's state and the working context of one step: the types every engine module shares,
  * the initial state, and the small operations that write events (snippets, hands, the end).
  */
+import type { Exchange } from './dialogue';
 import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../scene/schema';
 import type { GenerateRequest, Move } from './requests';
 import type { Act, EventDraft, EventOf, PairType, Pace, SessionEvent, SessionPhase } from './events';
@@ -123,6 +124,8 @@ export interface SessionState {
   direction: string | null;
   /** Replies that arrived while the session was paused; applied on resume. */
   held: EngineInput[];
+  /** Every question of the session and what became of it (dialogue.ts). */
+  exchanges: Exchange[];
 }
 
 export type EngineInput =
@@ -238,6 +241,7 @@ export const createSession = (
   normalize: options.normalizeKnowledge ?? false,
   normalizing: {},
   awaiting: null,
+  exchanges: [],
   counter: 0,
   direction: null,
   held: [],

@@ -15,9 +15,11 @@ import { buildNormalizePrompt, buildSelectorPrompt, buildThinkPrompt, buildUtter
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
 import { quotableRuns, screenLine, spokenLine, type ScreenVerdict, type SpokenLine } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
-import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, shuffle } from './floor';
+import { contentWords } from './vocabulary';
+import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed } from './floor';
 import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics, type Topics } from './subtopics';
 import { rngFrom } from './rng';
+import { opened, pressed, replied, taskFor, viewFor, type Task } from './dialogue';
 import {
   advanceSnippet,
   currentSnippet,
@@ -49,9 +51,11 @@ export const proceed = (c: Ctx): void => {
   // A scripted line is spoken at once, so loop until the engine needs something from outside.
   for (let guard = 0; guard < 1000; guard++) {
     if (state.phase !== 'running' || state.paused || state.pending || state.awaiting || state.proposal) return;
-    if (state.turns >= state.maxTurns) return end(c, 'max-turns');
-    // A turn owed to an interrupter or an addressee, and an impromptu phase, run past the snippet's budget.
-    if (!openObligation(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
+    const obligation = openObligation(c);
+    // A session never ends on a present human's question left unanswered: its answer runs past the cap.
+    if (state.turns >= state.maxTurns && !(obligation && state.present.includes(obligation.from))) return end(c, 'max-turns');
+    // A turn owed to an interrupter, an addressee or a human's line, and an impromptu phase, run past the snippet's budget.
+    if (!obligation && !takeUpOwed(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
       if (!advanceSnippet(c)) return end(c, 'snippets-done');
     }
     // The working state is this step's own copy: it carries the live randomness into the decision.
@@ -246,6 +250,21 @@ const participantsOf = memoizeByIdentity((roster: Roster): Cue['participants'] =
   roster.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: roster.shortName(p.id), kind: p.kind, ...(p.role ? { role: p.role } : {}) })),
 );
 
+/** The task of `plan`'s turn in the dialogue state (dialogue.ts), before its line is accepted. */
+const taskOf = (c: Ctx, plan: Plan): Task => {
+  const { state, roster } = c;
+  const last = state.last;
+  return taskFor({
+    speaker: plan.speaker,
+    obligation: plan.obligation,
+    last: last && !last.interrupted ? { id: last.id, speaker: last.speaker, text: last.text, human: roster.byId.get(last.speaker)?.kind === 'human', replyTo: last.replyTo, addressee: last.addressee } : null,
+    exchanges: state.exchanges,
+  });
+};
+
+/** The name words of a roster (stemmed as content words are): never what a question is about. */
+const nameWordsOf = memoizeByIdentity((roster: Roster): ReadonlySet<string> => new Set(roster.names.flatMap((n) => [...contentWords(n)])));
+
 const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const { state } = c;
   const roster = c.roster;
@@ -314,6 +333,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
       list: visibleTopics(state.topics, plan.speaker).map((t) => ({ text: label(t), status: t.status })),
       summary: summaryFor(roster, state.topics),
     },
+    dialogue: viewFor(state.exchanges, plan.speaker, taskOf(c, plan)),
     ...(sim ? { targetWords: sampleUtteranceLength(sim.utteranceLength ?? { min: 3, avg: 10, max: 24 }, c.rng) } : {}),
     variant: c.rng.int(0, 2 ** 31 - 1),
   };
@@ -543,6 +563,11 @@ export const accept = (
   const wasApproved = state.approved === speaker;
   if (wasApproved) state.approved = null;
   if (state.hands.includes(speaker)) setHand(c, speaker, false);
+  // The dialogue state: a probe presses its question, a reply settles the question it answers, a question opens one.
+  const task = taskOf(c, plan);
+  if (task.kind === 'probe' && task.question) state.exchanges = pressed(state.exchanges, task.question.id);
+  if (plan.obligation && !interruption) state.exchanges = replied(state.exchanges, plan.obligation.utterance, { id, speaker, text }, nameWordsOf(roster));
+  if (addressee && (pair === 'question' || pair === 'request')) state.exchanges = opened(state.exchanges, { id, asker: speaker, to: addressee, text });
   state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
   state.spoken = [...state.spoken, spokenLine(speaker, text, source === 'ai' || source === 'scripted')];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));

@@ -119,6 +119,7 @@ const whyTheFloor: Record<EventOf<'floor'>['reason'], string> = {
   impromptu: 'impromptu phase',
   facilitator: 'facilitator act',
   human: 'spoke up',
+  'taking-up': "takes up what the trainee said",
 };
 
 /** Time since the session started, ticking while it runs. */

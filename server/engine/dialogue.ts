@@ -1,0 +1,144 @@
+/**
+ * The dialogue state: what each question of the session became (asked, answered, partly answered,
+ * dodged, still open) and what each turn is to do with it. The engine keeps it as utterances are
+ * accepted and hands each speaker its view (`Cue.dialogue`), so the scripted dialogue manager and
+ * an LLM's prompt are told the same things: the act to perform, the human's line to take up, what
+ * they already asked and answered, and what they must not ask again.
+ *
+ * Pure, like the rest of the engine: the state is rebuilt from the log by replaying it.
+ *
+ * ```ts
+ * let exchanges = opened([], { id: 'u3', asker: 'raj', to: 'alex', text: 'How many clinics use it?' });
+ * exchanges = replied(exchanges, 'u3', { id: 'u4', speaker: 'alex', text: 'Pass.' }); // status 'dodged'
+ * taskFor(...) // { kind: 'probe', ... }: Raj comes back to his question once
+ * ```
+ */
+import { answerFit, understand, type Fit, type LineAct, type QuestionType } from './understanding';
+
+/** What became of a question. `dodged`: the reply turned it aside or said nothing to it. */
+export type ExchangeStatus = 'open' | 'answered' | 'partly' | 'dodged';
+
+/** A question (or a request for information) put to someone, and what became of it. */
+export interface Exchange {
+  /** The utterance that asked. */
+  id: string;
+  asker: string;
+  to: string;
+  text: string;
+  type?: QuestionType;
+  status: ExchangeStatus;
+  /** The reply, once there is one. */
+  answer?: { id: string; speaker: string; text: string };
+  /** How often the asker came back to it (a probe or a re-ask): at most once. */
+  pressed: number;
+  /** How often it was asked to be repeated. */
+  repeats: number;
+}
+
+/** How many exchanges the state keeps: enough for a long session's questions, bounded for the prompt. */
+const KEPT = 40;
+
+/** A question put to `to`. A repeat request ("could you repeat that?") opens none: it asks for the last question again. */
+export const opened = (exchanges: readonly Exchange[], line: { id: string; asker: string; to: string; text: string }): Exchange[] => {
+  const understood = understand(line.text);
+  if (understood.act !== 'question' && understood.act !== 'request' && understood.act !== 'clarification') return [...exchanges];
+  const exchange: Exchange = { ...line, ...(understood.type ? { type: understood.type } : {}), status: 'open', pressed: 0, repeats: 0 };
+  return [...exchanges, exchange].slice(-KEPT);
+};
+
+const statusOf = (fit: Fit): ExchangeStatus => (fit === 'not' ? 'dodged' : fit);
+
+/**
+ * A reply to the exchange opened by `question`: its status by what the reply gives (understanding.ts).
+ * A repeat request marks the exchange as asked to be repeated; it stays open.
+ */
+export const replied = (exchanges: readonly Exchange[], question: string, reply: { id: string; speaker: string; text: string }, names?: ReadonlySet<string>): Exchange[] =>
+  exchanges.map((e) => {
+    if (e.id !== question) return e;
+    const act = understand(reply.text).act;
+    if (act === 'repeat-request') return { ...e, repeats: e.repeats + 1 };
+    return { ...e, status: statusOf(answerFit(e.text, reply.text, names)), answer: reply };
+  });
+
+/** The asker came back to an exchange (probed it, asked it again): it is pressed once, never twice. */
+export const pressed = (exchanges: readonly Exchange[], id: string): Exchange[] => exchanges.map((e) => (e.id === id ? { ...e, pressed: e.pressed + 1 } : e));
+
+/**
+ * What the turn is to do, beyond its plan's act:
+ * - `answer` a question put to the speaker (`question`), from what they know, or say they don't;
+ * - `repeat` the speaker's last question, asked to repeat it (rephrased when asked again);
+ * - `clarify` what the speaker's last question meant;
+ * - `probe` the asker comes back to their question, which the reply dodged or half answered;
+ * - `take-up` acknowledge and build on a human's line (`line`), which answered the speaker's
+ *   question or was said to them or the room;
+ * - `own` say something of one's own (ask, make a point, close), as the plan says.
+ */
+export type TaskKind = 'answer' | 'repeat' | 'clarify' | 'probe' | 'take-up' | 'own';
+
+export interface Task {
+  kind: TaskKind;
+  /** The question this turn answers, repeats, clarifies or probes. */
+  question?: { id: string; text: string; type?: QuestionType; repeats: number; asker: string };
+  /** The line taken up: what it does and how well it answered the speaker's question, when it replied to one. */
+  line?: { id: string; speaker: string; text: string; act: LineAct; fit?: Fit };
+}
+
+/** What a speaker is shown of the dialogue state. */
+export interface DialogueView {
+  task: Task;
+  /** Questions the speaker asked this session and what became of them, oldest first (at most 8). */
+  asked: { to: string; text: string; status: ExchangeStatus }[];
+  /** Questions the speaker answered, oldest first (at most 8): a fact once given is referred to, not recited again. */
+  answered: { from: string; question: string; answer: string }[];
+}
+
+/** The last exchange `speaker` opened with `to` (the one a reply of theirs answers). */
+const lastAskedBy = (exchanges: readonly Exchange[], speaker: string, to?: string): Exchange | undefined =>
+  exchanges.findLast((e) => e.asker === speaker && (to === undefined || e.to === to));
+
+export interface TaskInput {
+  speaker: string;
+  /** The obligation the plan carries: the first pair part this turn answers. */
+  obligation: { utterance: string; from: string; text: string } | null;
+  /** The last line of the session, by whom and whether a human said it. */
+  last: { id: string; speaker: string; text: string; human: boolean; replyTo: string | null; addressee: string | null } | null;
+  exchanges: readonly Exchange[];
+}
+
+/** The task of a turn (see `TaskKind`). */
+export const taskFor = ({ speaker, obligation, last, exchanges }: TaskInput): Task => {
+  if (obligation) {
+    const act = understand(obligation.text).act;
+    const mine = lastAskedBy(exchanges, speaker, obligation.from);
+    if (act === 'repeat-request' && mine) return { kind: 'repeat', question: questionOf(mine) };
+    if (act === 'clarification' && mine && mine.id !== obligation.utterance) return { kind: 'clarify', question: questionOf(mine) };
+    const own = exchanges.find((e) => e.id === obligation.utterance);
+    return { kind: 'answer', question: { id: obligation.utterance, text: obligation.text, ...(own?.type ? { type: own.type } : {}), repeats: 0, asker: obligation.from } };
+  }
+  if (!last || !last.human || last.speaker === speaker) return { kind: 'own' };
+  const act = understand(last.text).act;
+  const line = { id: last.id, speaker: last.speaker, text: last.text, act };
+  // The human answered this speaker's question: probe a dodge or a half answer once, else take the answer up.
+  const answered = last.replyTo === speaker ? exchanges.find((e) => e.answer?.id === last.id) : undefined;
+  if (answered) {
+    const fit: Fit = answered.status === 'dodged' ? 'not' : answered.status === 'partly' ? 'partly' : 'answered';
+    if (fit !== 'answered' && answered.pressed === 0) return { kind: 'probe', question: questionOf(answered), line: { ...line, fit } };
+    return { kind: 'take-up', line: { ...line, fit } };
+  }
+  return { kind: 'take-up', line };
+};
+
+const questionOf = (e: Exchange): NonNullable<Task['question']> => ({ id: e.id, text: e.text, ...(e.type ? { type: e.type } : {}), repeats: e.repeats, asker: e.asker });
+
+/** The speaker's view of the dialogue state, for the cue. */
+export const viewFor = (exchanges: readonly Exchange[], speaker: string, task: Task): DialogueView => ({
+  task,
+  asked: exchanges
+    .filter((e) => e.asker === speaker)
+    .slice(-8)
+    .map((e) => ({ to: e.to, text: e.text, status: e.status })),
+  answered: exchanges
+    .filter((e) => e.answer?.speaker === speaker && e.status !== 'dodged')
+    .slice(-8)
+    .map((e) => ({ from: e.asker, question: e.text, answer: e.answer!.text })),
+});
