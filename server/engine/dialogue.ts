@@ -13,6 +13,7 @@
  * taskFor(...) // { kind: 'probe', ... }: Raj comes back to his question once
  * ```
  */
+import { REPETITION_THRESHOLD, similarity } from './similarity';
 import { answerFit, understand, type Fit, type LineAct, type QuestionType } from './understanding';
 
 /** What became of a question. `dodged`: the reply turned it aside or said nothing to it. */
@@ -38,11 +39,18 @@ export interface Exchange {
 /** How many exchanges the state keeps: enough for a long session's questions, bounded for the prompt. */
 const KEPT = 40;
 
-/** A question put to `to`. A repeat request ("could you repeat that?") opens none: it asks for the last question again. */
-export const opened = (exchanges: readonly Exchange[], line: { id: string; asker: string; to: string; text: string }): Exchange[] => {
+/**
+ * A question put to `to`. `probing`: it presses an earlier one; `repeats`: it says again one asked
+ * to be repeated that often, so a second request gets it more simply. A repeat request ("could you repeat that?") opens none: it asks for the last question again. */
+export const opened = (
+  exchanges: readonly Exchange[],
+  line: { id: string; asker: string; to: string; text: string },
+  how: { probing?: boolean; repeats?: number } = {},
+): Exchange[] => {
   const understood = understand(line.text);
   if (understood.act !== 'question' && understood.act !== 'request' && understood.act !== 'clarification') return [...exchanges];
-  const exchange: Exchange = { ...line, ...(understood.type ? { type: understood.type } : {}), status: 'open', pressed: 0, repeats: 0 };
+  // A probe is the question pressed already: it is not pressed again.
+  const exchange: Exchange = { ...line, ...(understood.type ? { type: understood.type } : {}), status: 'open', pressed: how.probing ? 1 : 0, repeats: how.repeats ?? 0 };
   return [...exchanges, exchange].slice(-KEPT);
 };
 
@@ -79,6 +87,11 @@ export interface Task {
   kind: TaskKind;
   /** The question this turn answers, repeats, clarifies or probes. */
   question?: { id: string; text: string; type?: QuestionType; repeats: number; asker: string };
+  /**
+   * An answer: how often the speaker already answered the same question this session (by meaning).
+   * Said again, an answer refers back to what was said rather than reciting it as news.
+   */
+  again?: number;
   /** The line taken up: what it does and how well it answered the speaker's question, when it replied to one. */
   line?: { id: string; speaker: string; text: string; act: LineAct; fit?: Fit };
 }
@@ -113,7 +126,13 @@ export const taskFor = ({ speaker, obligation, last, exchanges }: TaskInput): Ta
     if (act === 'repeat-request' && mine) return { kind: 'repeat', question: questionOf(mine) };
     if (act === 'clarification' && mine && mine.id !== obligation.utterance) return { kind: 'clarify', question: questionOf(mine) };
     const own = exchanges.find((e) => e.id === obligation.utterance);
-    return { kind: 'answer', question: { id: obligation.utterance, text: obligation.text, ...(own?.type ? { type: own.type } : {}), repeats: 0, asker: obligation.from } };
+    const asking = understand(obligation.text).asking;
+    const again = exchanges.filter((e) => e.id !== obligation.utterance && e.to === speaker && e.answer?.speaker === speaker && e.status !== 'dodged' && similarity(understand(e.text).asking, asking) > REPETITION_THRESHOLD).length;
+    return {
+      kind: 'answer',
+      question: { id: obligation.utterance, text: obligation.text, ...(own?.type ? { type: own.type } : {}), repeats: 0, asker: obligation.from },
+      ...(again ? { again } : {}),
+    };
   }
   if (!last || !last.human || last.speaker === speaker) return { kind: 'own' };
   const act = understand(last.text).act;
@@ -129,6 +148,9 @@ export const taskFor = ({ speaker, obligation, last, exchanges }: TaskInput): Ta
 };
 
 const questionOf = (e: Exchange): NonNullable<Task['question']> => ({ id: e.id, text: e.text, ...(e.type ? { type: e.type } : {}), repeats: e.repeats, asker: e.asker });
+
+/** Whether the task says again what was said before (a question repeated on request, an answer to a question asked again): it may echo the speaker's own words. */
+export const echoes = (task: Task): boolean => task.kind === 'repeat' || (task.kind === 'answer' && !!task.again);
 
 /** The speaker's view of the dialogue state, for the cue. */
 export const viewFor = (exchanges: readonly Exchange[], speaker: string, task: Task): DialogueView => ({

@@ -5,6 +5,7 @@
  * MUCA §3.2.3).
  */
 import { intents as allIntents, type Intent } from '../scene/schema';
+import { taskFor, type Task } from './dialogue';
 import { afterRun, arbitratorDue, chooseFacilitatorAct } from './facilitator';
 import { nextInOrder, selectNextParty } from './policies';
 import { partOf, partyAllows, rolesFor, snippetMembers, speakerFor, speakersFor } from './roster';
@@ -73,7 +74,12 @@ const choose = (c: Working): Decision => {
   const obligation = openObligation(c);
   // A present human's line comes first: the script waits until the one it answered or spoke to has taken it up.
   const taker = !state.interruption && !obligation ? takeUpOwed(c) : null;
-  if (taker) return { kind: 'turn', plan: planFor(c, taker, 'taking-up') };
+  if (taker) {
+    const plan = planFor(c, taker, 'taking-up');
+    // A dodged or half-answered question is pressed once, to the one who dodged it.
+    if (taskOf(c, plan).kind === 'probe') return { kind: 'turn', plan: { ...plan, act: 'question', addressee: state.last!.speaker, move: 'follow-up' } };
+    return { kind: 'turn', plan };
+  }
   // The script and derailing agents wait while a turn is owed to an interrupter or an addressee.
   if (!state.interruption && !obligation) {
     const line = currentSnippet(state).lines[state.line];
@@ -286,6 +292,18 @@ export const openObligation = (c: Working): Obligation | null => {
   const turnTaking = state.scene.turnTaking;
   if (turnTaking.partyMode === 'moderated' && last.speaker === turnTaking.moderator && state.approved !== speaker) return null;
   return { speaker, from: last.speaker };
+};
+
+/** The task of `plan`'s turn in the dialogue state (dialogue.ts), before its line is accepted. */
+export const taskOf = (c: Working, plan: Plan): Task => {
+  const { state, roster } = c;
+  const last = state.last;
+  return taskFor({
+    speaker: plan.speaker,
+    obligation: plan.obligation,
+    last: last && !last.interrupted ? { id: last.id, speaker: last.speaker, text: last.text, human: roster.byId.get(last.speaker)?.kind === 'human', replyTo: last.replyTo, addressee: last.addressee } : null,
+    exchanges: state.exchanges,
+  });
 };
 
 /**

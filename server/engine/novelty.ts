@@ -6,7 +6,8 @@
  *   said in the session, by anyone;
  * - a **near-duplicate** shares ≥ 0.8 of its word set with one of the same speaker's earlier
  *   lines (the overlap coefficient |A∩B| / min(|A|, |B|), stricter than Jaccard);
- * - an **opening** is a line's first four words; an AI line may not reuse one;
+ * - an **opening** is a line's first four words: measured (the most frequent one's share), not
+ *   screened: banning a reused opening only moved a stock phrase into the middle of the line;
  * - **quoting** private knowledge is saying more than 8 consecutive words of it.
  *
  * ```ts
@@ -20,6 +21,8 @@ import { memoize } from './memo';
 
 export const NEAR_DUPLICATE = 0.8;
 export const OPENING_WORDS = 4;
+/** A first clause this long that begins one of the speaker's own lines is taken for a repeat before it is voiced. */
+const PARTIAL_REPEAT_WORDS = 6;
 /** Private knowledge is said in one's own words: at most this many consecutive words of the scene's text. */
 export const MAX_QUOTED_WORDS = 8;
 
@@ -67,16 +70,15 @@ export const longestSharedRun = (text: string, source: string): number => {
   return best;
 };
 
-/** A line as the screen keeps it: its text and, computed once, its normal form and opening. */
+/** A line as the screen keeps it: its text and, computed once, its normal form. */
 export interface SpokenLine {
   speaker: string;
   text: string;
   ai: boolean;
   normal: string;
-  opening: string;
 }
 
-export const spokenLine = (speaker: string, text: string, ai: boolean): SpokenLine => ({ speaker, text, ai, normal: normalizeLine(text), opening: openingOf(text) });
+export const spokenLine = (speaker: string, text: string, ai: boolean): SpokenLine => ({ speaker, text, ai, normal: normalizeLine(text) });
 
 /** The word runs one longer than may be quoted, of each protected text: a line containing one quotes too much. */
 export const quotableRuns = (texts: readonly string[]): Set<string> => {
@@ -104,20 +106,24 @@ export interface ScreenContext {
 
 export type ScreenVerdict =
   | { ok: true; similarity: number }
-  | { ok: false; similarity: number; reason: 'verbatim' | 'near-duplicate' | 'similar' | 'opening' | 'quotes-knowledge' };
+  | { ok: false; similarity: number; reason: 'verbatim' | 'near-duplicate' | 'similar' | 'quotes-knowledge' };
 
 /**
  * Whether `speaker` may say `text` now. `partial`: only the beginning of the line is known (the
  * first clause, before it is voiced), so only what a beginning can already fail is judged: a
- * reused opening, a quotation.
+ * quotation, and a beginning that repeats one of the speaker's own lines word for word.
  */
-export const screenLine = (context: ScreenContext, speaker: string, text: string, ai: boolean, partial = false): ScreenVerdict => {
+export const screenLine = (context: ScreenContext, speaker: string, text: string, partial = false): ScreenVerdict => {
   const own: string[] = [];
   for (const line of context.spoken) if (line.speaker === speaker) own.push(line.text);
   const similarity = partial ? 0 : maxSimilarity(text, own.slice(-5));
   const words = wordsOf(text);
   if (words.length === 0) return { ok: true, similarity };
-  if (!partial) {
+  if (partial) {
+    // A beginning of six words or more that begins one of the speaker's own lines word for word is that line again.
+    const start = words.join(' ');
+    if (words.length >= PARTIAL_REPEAT_WORDS && context.spoken.some((line) => line.speaker === speaker && line.normal.startsWith(start))) return { ok: false, similarity, reason: 'verbatim' };
+  } else {
     const normal = words.join(' ');
     if (context.spoken.some((line) => line.normal === normal)) return { ok: false, similarity, reason: 'verbatim' };
     // A short acknowledgement ("Yes, exactly.") is judged by its opening; a near-duplicate needs substance.
@@ -125,10 +131,6 @@ export const screenLine = (context: ScreenContext, speaker: string, text: string
       return { ok: false, similarity, reason: 'near-duplicate' };
     }
     if (similarity > REPETITION_THRESHOLD) return { ok: false, similarity, reason: 'similar' };
-  }
-  if (ai && words.length >= OPENING_WORDS) {
-    const opening = words.slice(0, OPENING_WORDS).join(' ');
-    if (context.spoken.some((line) => line.ai && line.opening === opening)) return { ok: false, similarity, reason: 'opening' };
   }
   if (quotes(words, context.protectedRuns)) return { ok: false, similarity, reason: 'quotes-knowledge' };
   return { ok: true, similarity };

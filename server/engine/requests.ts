@@ -67,8 +67,6 @@ export interface Cue {
   move: Move | null;
   /** The speaker's own earlier lines this session: none may come back verbatim or nearly so. */
   said: string[];
-  /** The opening phrases (first four words, lower case) of the AI lines so far this session: each opens at most one. */
-  openings: string[];
   /** The last human utterance (a trainee's, or a simulated human's), whose key phrases a follow-up picks up. */
   human: { id: string; shortName: string; text: string } | null;
   /**

@@ -13,13 +13,13 @@ import { RECALL_LIMIT, remember, retrieve, type Remembered } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
 import { buildNormalizePrompt, buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
-import { quotableRuns, screenLine, spokenLine, type ScreenVerdict, type SpokenLine } from './novelty';
+import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { contentWords } from './vocabulary';
-import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed } from './floor';
+import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed, taskOf } from './floor';
 import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics, type Topics } from './subtopics';
 import { rngFrom } from './rng';
-import { opened, pressed, replied, taskFor, viewFor, type Task } from './dialogue';
+import { echoes, opened, pressed, replied, viewFor } from './dialogue';
 import {
   advanceSnippet,
   currentSnippet,
@@ -245,22 +245,9 @@ const shownOf = rememberLast((roster: Roster, history: readonly Remembered[]) =>
   history.slice(-roster.scene.turnTaking.historyWindow).map((u) => ({ prefix: `${roster.name(u.speaker)}: `, text: u.text })),
 );
 const summaryFor = rememberLast((roster: Roster, topics: Topics) => summaryOf(topics, (id) => roster.shortName(id)));
-const openingsOf = rememberLast((spoken: readonly SpokenLine[]) => [...new Set(spoken.filter((u) => u.ai).map((u) => u.opening))]);
 const participantsOf = memoizeByIdentity((roster: Roster): Cue['participants'] =>
   roster.scene.participants.map((p) => ({ id: p.id, name: p.name, shortName: roster.shortName(p.id), kind: p.kind, ...(p.role ? { role: p.role } : {}) })),
 );
-
-/** The task of `plan`'s turn in the dialogue state (dialogue.ts), before its line is accepted. */
-const taskOf = (c: Ctx, plan: Plan): Task => {
-  const { state, roster } = c;
-  const last = state.last;
-  return taskFor({
-    speaker: plan.speaker,
-    obligation: plan.obligation,
-    last: last && !last.interrupted ? { id: last.id, speaker: last.speaker, text: last.text, human: roster.byId.get(last.speaker)?.kind === 'human', replyTo: last.replyTo, addressee: last.addressee } : null,
-    exchanges: state.exchanges,
-  });
-};
 
 /** The name words of a roster (stemmed as content words are): never what a question is about. */
 const nameWordsOf = memoizeByIdentity((roster: Roster): ReadonlySet<string> => new Set(roster.names.flatMap((n) => [...contentWords(n)])));
@@ -279,7 +266,8 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
   const sayable = knowledge.filter((k) => k.reveal === 'freely' || (k.reveal === 'when-asked' && asked)).map((k) => k.text);
   const secrets = knowledge.map((k) => k.text).filter((t) => !sayable.includes(t));
   // MMAgents §3.1.2: goals and sayable knowledge most relevant to the last utterance...
-  const facts = [...retrieve(sayable, query, 2), ...sayable].filter((f, i, all) => all.indexOf(f) === i).slice(0, 2);
+  // A question is answered from everything the speaker may say, most relevant first; otherwise two facts keep the prompt short.
+  const facts = [...retrieve(sayable, query, 2), ...sayable].filter((f, i, all) => all.indexOf(f) === i).slice(0, asked ? 6 : 2);
   const goals = [...retrieve(persona?.goals ?? [], query, 1), ...(persona?.goals ?? [])].filter((g, i, all) => all.indexOf(g) === i).slice(0, 2);
   // ...and long-term memories of what was said, retrieved by similarity, minus what the history
   // window already shows. Only a prompt reads them, and prompts are written when first read
@@ -325,7 +313,6 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
     bank: { questions: persona?.questions ?? [], points: persona?.points ?? [] },
     move: plan.move ?? null,
     said: state.spoken.filter((u) => u.speaker === plan.speaker).map((u) => u.text),
-    openings: openingsOf(state.spoken),
     human: human ? { id: human.speaker, shortName: roster.shortName(human.speaker), text: human.text } : null,
     topics: {
       current: current ? label(current) : null,
@@ -360,8 +347,7 @@ const promptParts = (c: Ctx, plan: Plan): PromptParts => {
 
 /** The screen a persona's line must pass before it is said (novelty.ts): new, not a quotation of anyone's private knowledge. */
 export const screen = (c: Pick<Ctx, 'state' | 'roster'>, speaker: string, text: string, partial = false): ScreenVerdict => {
-  const ai = c.roster.byId.get(speaker)?.kind === 'ai';
-  return screenLine({ spoken: c.state.spoken, protectedRuns: protectedRunsOf(c.state.scene) }, speaker, text, ai, partial);
+  return screenLine({ spoken: c.state.spoken, protectedRuns: protectedRunsOf(c.state.scene) }, speaker, text, partial);
 };
 
 const protectedRuns = new WeakMap<LoadedScene, Set<string>>();
@@ -372,7 +358,7 @@ const protectedRunsOf = (scene: LoadedScene): Set<string> => {
 };
 
 /** How bad each fault is, when every candidate has one. */
-const severity: Record<Exclude<ScreenVerdict, { ok: true }>['reason'], number> = { opening: 1, similar: 1, 'near-duplicate': 2, verbatim: 3, 'quotes-knowledge': 3 };
+const severity: Record<Exclude<ScreenVerdict, { ok: true }>['reason'], number> = { similar: 1, 'near-duplicate': 2, verbatim: 3, 'quotes-knowledge': 3 };
 
 /**
  * A generated line for `pending`. `partial`: the shell stopped it at its first clause because it
@@ -395,9 +381,11 @@ export const onUtteranceText = (
     countTurn(c, !!plan.impromptu);
     return proceed(c);
   }
-  // MPOD §3.2, widened: a line that repeats the session, reuses an opening or quotes private
+  // MPOD §3.2, widened: a line that repeats the session or quotes private
   // knowledge is drawn again, hotter, up to 5 times.
-  const verdict = screen(c, plan.speaker, text);
+  // A question repeated on request, or an answer to a question asked again, says again what was said: only a verbatim repeat is drawn again.
+  let verdict = screen(c, plan.speaker, text);
+  if (!verdict.ok && (verdict.reason === 'similar' || verdict.reason === 'near-duplicate') && echoes(taskOf(c, plan))) verdict = { ok: true, similarity: verdict.similarity };
   if (!verdict.ok && !how.committed && pending.attempt < MAX_RESAMPLES) {
     return requestUtterance(c, plan, pending.attempt + 1, [
       ...pending.rejected,
@@ -567,7 +555,7 @@ export const accept = (
   const task = taskOf(c, plan);
   if (task.kind === 'probe' && task.question) state.exchanges = pressed(state.exchanges, task.question.id);
   if (plan.obligation && !interruption) state.exchanges = replied(state.exchanges, plan.obligation.utterance, { id, speaker, text }, nameWordsOf(roster));
-  if (addressee && (pair === 'question' || pair === 'request')) state.exchanges = opened(state.exchanges, { id, asker: speaker, to: addressee, text });
+  if (addressee && (pair === 'question' || pair === 'request')) state.exchanges = opened(state.exchanges, { id, asker: speaker, to: addressee, text }, { probing: task.kind === 'probe', ...(task.kind === 'repeat' && task.question ? { repeats: task.question.repeats } : {}) });
   state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
   state.spoken = [...state.spoken, spokenLine(speaker, text, source === 'ai' || source === 'scripted')];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));

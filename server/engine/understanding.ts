@@ -81,7 +81,7 @@ const requestVerbs =
   /^\W*(\w+,\s*)?(please |could you |can you |would you |will you |would you mind |i'd like you to |i need you to )?(tell|walk|talk|take|describe|explain|say|give|go over|put|clarify|elaborate|share|show|send|list|name|summari[sz]e|remind|help)\b/i;
 
 /** Requests for information: answered like a question whose type they carry ("tell me why…"). */
-const tellMe = /\b(tell (me|us)|walk (me|us) through|talk (me|us) through|describe|explain|say (a bit )?more|give (me|us) (an?|the|one|some|a concrete) (example|number|figure|sense)|take (me|us) through|go over|put a number on|clarify|elaborate|share (your|the))\b/i;
+const tellMe = /\b(tell (me|us)|walk (me|us) through|talk (me|us) through|describe|explain|say (a bit )?more|give (me|us) (an?|the|one|some|a concrete) (example|number|figure|sense)|take (me|us) through|go over|put a number on|clarify|elaborate|share your (thinking|view|thoughts|reasoning|numbers)|share the (numbers|reasoning|thinking))\b/i;
 
 /** Splits a text into sentences, keeping their punctuation. */
 const sentences = (text: string): string[] => (text.match(/[^.!?]+[.!?]*/g) ?? [text]).map((s) => s.trim()).filter(Boolean);
@@ -93,6 +93,8 @@ const typeOf = (asked: string): QuestionType => {
     return /\bhow (long|soon)\b/.test(lower) && !/\bhow long (is|was) the\b/.test(lower) ? 'when' : 'how-many';
   }
   if (/\bwhat time\b|\bwhat (day|date|year|month)\b/.test(lower)) return 'when';
+  // What comes next asks for a time and a step: "what happens after today?", "what are the next steps?"
+  if (/\bwhat happens (after|next|now|then)\b|\bwhat(?:'s| is| are) (?:the )?next\b|\bnext steps?\b/.test(lower)) return 'when';
   const embedded = lower.match(/\b(?:ask|know|wonder|wondering|tell (?:me|us)|explain|describe|remember|recall|understand|show (?:me|us))\s+(what|why|how|when|where|who|whom|whose|which)\b/);
   if (embedded) return normalType(embedded[1]!);
   // The clause that asks decides: the one with the question mark, read back to front, then the others.
@@ -111,12 +113,16 @@ const typeOf = (asked: string): QuestionType => {
     if (/\bor\b/.test(c) && !/\bor not\b/.test(c) && !/\bor (something|anything|so)\b/.test(c)) return 'choice';
     return 'yes-no';
   }
-  if (tellMe.test(asked)) {
-    if (/\b(example|story|time when|a time)\b/i.test(asked)) return 'what';
-    if (/\bnumber|figure\b/i.test(asked)) return 'how-many';
-    return /\bwhy\b/i.test(asked) ? 'why' : /\bhow\b/i.test(asked) ? 'how' : 'what';
-  }
-  return 'what';
+  return tellType(asked) ?? 'what';
+};
+
+/** What a request for information wants ("walk me through how…" a how, "give me an example" a what); undefined for a request to act. */
+const tellType = (asked: string): QuestionType | undefined => {
+  if (!tellMe.test(asked)) return undefined;
+  if (/\b(example|story|time when|a time)\b/i.test(asked)) return 'what';
+  if (/\b(number|figure)\b/i.test(asked)) return 'how-many';
+  const embedded = asked.toLowerCase().match(/\b(why|how|when|where|who|which|what)\b/);
+  return embedded ? normalType(embedded[1]!) : 'what';
 };
 
 const normalType = (w: string): QuestionType => {
@@ -155,14 +161,15 @@ export const understand: (text: string) => Understood = memoize((text: string): 
   if (asking) {
     if (clarification.test(asking)) return base('clarification', asking, typeOf(asking));
     if (offer.test(asking) || /^\W*(shall i|do you want me to|would you like me to|want me to)\b/i.test(asking)) return base('offer', asking);
-    if (/^\W*(\w+,\s*)?(could|can|would|will) you (please )?(tell|walk|talk|take|describe|explain|give|go over|put|clarify|elaborate|share|say)\b/i.test(asking)) {
-      return base('request', asking, typeOf(asking));
+    // "Could you walk me through…?" asks for information; "Could you share the roadmap?" for an act.
+    if (/^\W*(\w+,\s*)?(could|can|would|will) you (please )?(tell|walk|talk|take|describe|explain|give|go over|put|clarify|elaborate|share|say|send|show)\b/i.test(asking)) {
+      return base('request', asking, tellType(asking));
     }
     if (smallTalk.test(asking) && !/\b(clinic|patient|team|product|project|plan|release|launch|murder|budget)\b/i.test(asking)) return base('small-talk', asking, typeOf(asking));
     return base('question', asking, typeOf(asking));
   }
   const last = parts.at(-1) ?? trimmed;
-  if (requestVerbs.test(last) && tellMe.test(last)) return base('request', last, typeOf(last));
+  if (requestVerbs.test(last) && tellMe.test(last)) return base('request', last, tellType(last));
   if (requestVerbs.test(last) && /^\W*(\w+,\s*)?(please|could you|can you|would you)\b/i.test(last)) return base('request', last);
   if (offer.test(last)) return base('offer', last);
   if (farewell.test(last)) return base('farewell');
@@ -233,8 +240,13 @@ const echo = /^\W*([\p{L}'’]+,\s*)?(when it comes to|as for|as to|regarding|on
 /** A reply that refers back to what was asked with a pronoun in its first words ("She left because…", "It was…"). */
 const pointsBack = /^\W*(\S+\s+){0,3}(it|that|this|they|those|he|she|him|her|them|there)\b/i;
 
+/** Words that leave a question open: "what happened?", "what do you think?", "anything to add?". */
+const openWords: ReadonlySet<string> = new Set(['happen', 'happened', 'think', 'feel', 'view', 'add', 'going', 'new', 'else', 'matter', 'wrong', 'mind', 'opinion', 'sens', 'tak']);
+
 /** Similarity above which a reply is about the question even without a shared word. */
 const ON_TOPIC_SIMILARITY = 0.3;
+/** Similarity above which a reply that gives the kind of thing asked is taken to give it about the question. */
+const NEAR_TOPIC_SIMILARITY = 0.15;
 
 /**
  * Whether `reply` answers `question` by its content. `answered`: it gives the kind of thing the
@@ -256,7 +268,10 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   const replyWords = new Set(contentWords(body).filter((w) => !names.has(w)));
   let overlap = 0;
   for (const w of askedWords) if (replyWords.has(w)) overlap++;
-  const onTopic = overlap >= 1 || pointsBack.test(body) || similarity(asked.asking, body) >= ON_TOPIC_SIMILARITY;
+  const meaning = similarity(asked.asking, body);
+  // "What happened?", "What do you think?": a question about nothing in particular is answered by any account.
+  const open = [...askedWords].every((w) => openWords.has(w)) && replied.length >= 6;
+  const onTopic = open || overlap >= 1 || pointsBack.test(body) || meaning >= ON_TOPIC_SIMILARITY;
   if (type === 'yes-no') {
     if (POLAR_WORDS.test(reply)) return 'answered';
     return onTopic ? 'partly' : 'not';
@@ -271,6 +286,7 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
     if (!onTopic) return 'not';
     return type !== 'how' || kind || replied.length >= 12 ? 'answered' : 'partly';
   }
-  if (kind && (onTopic || short)) return 'answered';
+  // The kind of thing asked, in a reply that is short or near the question in meaning, answers it.
+  if (kind && (onTopic || short || meaning >= NEAR_TOPIC_SIMILARITY)) return 'answered';
   return kind || onTopic ? 'partly' : 'not';
 };

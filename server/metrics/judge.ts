@@ -206,7 +206,6 @@ export const judgeCue: Cue = {
   bank: { questions: [], points: [] },
   move: null,
   said: [],
-  openings: [],
   human: null,
   topics: { current: null, next: null, list: [], summary: [] },
   variant: 0,

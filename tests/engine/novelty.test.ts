@@ -16,16 +16,17 @@ describe('what makes a line new', () => {
       spoken: [spokenLine('ada', 'I think we should ship the roadmap in March, as planned.', true), spokenLine('ben', 'Honestly, the budget worries me more than the date.', true)],
       protectedRuns: quotableRuns(['She saw a lamp moving in the barrel-room window at about nine forty that night.']),
     };
-    expect(screenLine(context, 'ben', 'I think we should ship the roadmap in March, as planned!', true)).toMatchObject({ ok: false, reason: 'verbatim' });
-    expect(screenLine(context, 'ada', 'In March, as planned, we should ship the roadmap I think.', true)).toMatchObject({ ok: false, reason: 'near-duplicate' });
-    expect(screenLine(context, 'cy', 'Honestly, the budget worries nobody here.', true)).toMatchObject({ ok: false, reason: 'opening' });
-    // Openings are an AI's: a human may open as anyone did.
-    expect(screenLine(context, 'cy', 'Honestly, the budget worries nobody here.', false).ok).toBe(true);
-    expect(screenLine(context, 'cy', 'Well, I saw a lamp moving in the barrel-room window at about nine.', true)).toMatchObject({ ok: false, reason: 'quotes-knowledge' });
-    expect(screenLine(context, 'cy', 'Well, I saw a light down in the cellar around then.', true).ok).toBe(true);
-    // The first clause of a verbatim repeat cannot be judged verbatim yet, but its opening can.
-    expect(screenLine(context, 'cy', 'I think we should ship', true, true)).toMatchObject({ ok: false, reason: 'opening' });
-    expect(screenLine(context, 'cy', 'So, about the date', true, true).ok).toBe(true);
+    expect(screenLine(context, 'ben', 'I think we should ship the roadmap in March, as planned!')).toMatchObject({ ok: false, reason: 'verbatim' });
+    expect(screenLine(context, 'ada', 'In March, as planned, we should ship the roadmap I think.')).toMatchObject({ ok: false, reason: 'near-duplicate' });
+    // Openings are measured, not screened: people open alike ("Honestly, …"); a ban only moved stock phrases mid-line.
+    expect(screenLine(context, 'cy', 'Honestly, the budget worries nobody here.').ok).toBe(true);
+    expect(screenLine(context, 'cy', 'Well, I saw a lamp moving in the barrel-room window at about nine.')).toMatchObject({ ok: false, reason: 'quotes-knowledge' });
+    expect(screenLine(context, 'cy', 'Well, I saw a light down in the cellar around then.').ok).toBe(true);
+    // A first clause is judged by what a beginning can fail: a quotation, or the start of one's own line said again.
+    expect(screenLine(context, 'cy', 'I think we should ship', true).ok).toBe(true);
+    expect(screenLine(context, 'ada', 'I think we should ship the roadmap', true)).toMatchObject({ ok: false, reason: 'verbatim' });
+    expect(screenLine(context, 'ben', 'I think we should ship the roadmap', true).ok).toBe(true);
+    expect(screenLine(context, 'cy', 'Well, I saw a lamp moving in the barrel-room window', true)).toMatchObject({ ok: false, reason: 'quotes-knowledge' });
   });
 
   it('has the engine draw a repeated line again, and never keep a stopped beginning', () => {

@@ -18,7 +18,6 @@ export const quietCue = {
   bank: { questions: [], points: [] },
   move: null,
   said: [],
-  openings: [],
   human: null,
   topics: { current: null, next: null, list: [], summary: [] },
 } satisfies Partial<Cue>;

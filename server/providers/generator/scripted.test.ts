@@ -294,12 +294,12 @@ describe('scripted generator', () => {
       goals: ["get Ruth's card", 'pitch his product to anyone with budget'],
     };
 
-    it('voices goals as intentions, once it has said what it knows, and never reads them out', async () => {
+    it('never reads its agenda out: a goal steers what it asks, and no line says what it is hoping for', async () => {
       const statements = await sample({ act: 'statement', said: cue.facts.map((f) => `${f}.`) });
-      const voiced = statements.filter((t) => /stable release/.test(t));
-      expect(voiced.length).toBeGreaterThan(0);
-      for (const text of voiced) expect(text, text).toMatch(/(I would really like to|what I want out of this is to|I am hoping to) ship a stable release/i);
-      for (const text of await allActs({})) expect(text, text).not.toMatch(/(^|[:.]\s+)ship a stable release/i);
+      for (const text of [...statements, ...(await allActs({}))]) {
+        expect(text, text).not.toMatch(/(I would really like to|what I want out of this is to|I am hoping to) ship a stable release/i);
+        expect(text, text).not.toMatch(/(^|[:.]\s+)ship a stable release/i);
+      }
     });
 
     it('turns a goal into the act it calls for: asking for the card, asking what one wants to know', async () => {
@@ -335,8 +335,8 @@ describe('scripted generator', () => {
         expect(text, text).toMatch(/for Henry to collect\b.* his way down/);
       }
       const marco = { id: 'marco', name: 'Marco Bellini', shortName: 'Marco' };
-      for (const text of mentioning(await answersWith(["He found that the staging errors started when Jordan's migration added a NOT NULL column, and he knows it."], marco), /staging errors/)) {
-        expect(text, text).toMatch(/I found that the staging errors/);
+      for (const text of mentioning(await answersWith(["He found that the staging errors started when Jordan's migration added a NOT NULL column, and he knows it."], marco), /staging (errors|failures)/)) {
+        expect(text, text).toMatch(/I found that the staging (errors|failures)/);
       }
       const rupert = { id: 'rupert', name: 'Rupert Vale', shortName: 'Rupert' };
       for (const text of mentioning(await answersWith(['He left the cellar at 9:35; the bottles were the ones Rupert sold as a premium vintage.'], rupert), /cellar|premium vintage/)) {
@@ -400,12 +400,10 @@ describe('scripted generator', () => {
     /** One persona speaking `turns` times in a row, each line told what came before, as the engine does. */
     const session = async (overrides: Partial<Cue>, acts: Act[], turns: number): Promise<string[]> => {
       const said: string[] = [];
-      const openings: string[] = [];
       for (let i = 0; i < turns; i++) {
         const act = acts[i % acts.length]!;
-        const text = await say({ ...overrides, act, obligation: act === 'answer' ? obligation : null, said: [...said], openings: [...openings], variant: i * 7919 + 13 });
+        const text = await say({ ...overrides, act, obligation: act === 'answer' ? obligation : null, said: [...said], variant: i * 7919 + 13 });
         said.push(text);
-        openings.push(openingOf(text));
       }
       return said;
     };
@@ -414,27 +412,21 @@ describe('scripted generator', () => {
       for (const act of everyAct) {
         for (const variant of variants.slice(0, 8)) {
           const first = await say({ act, obligation: act === 'answer' ? obligation : null, variant });
-          const again = await say({ act, obligation: act === 'answer' ? obligation : null, variant, said: [first], openings: [openingOf(first)] });
+          const again = await say({ act, obligation: act === 'answer' ? obligation : null, variant, said: [first] });
           expect(normalizeLine(again), `${act}: ${first}`).not.toBe(normalizeLine(first));
         }
       }
     });
 
-    it('opens with words no AI line has opened with yet (cue.openings)', async () => {
+    it('writes none of its old stock frames: no fixed head or tail phrase across scenes', async () => {
+      const stock = /when it comes to|what I can tell you is this|the way I see it|I want to make one point|here is what I keep coming back to|that is the short version, anyway|I can go deeper on any of that|that is my honest read|I am hoping to|what I want out of this is/i;
       for (const act of everyAct) {
-        // Far more of one act than a session holds: a dozen lines of it already said.
-        const taken = (await sample({ act, obligation: act === 'answer' ? obligation : null })).slice(0, 12).map(openingOf);
-        for (const variant of variants.slice(12, 20)) {
-          const text = await say({ act, obligation: act === 'answer' ? obligation : null, variant, openings: taken });
-          expect(taken, `${act}: ${text}`).not.toContain(openingOf(text));
-        }
+        for (const text of await sample({ act, obligation: act === 'answer' ? obligation : null })) expect(text, `${act}: ${text}`).not.toMatch(stock);
       }
     });
 
-    it('keeps a persona from repeating itself over a long session: no repeat, no near-duplicate, no reused opening', async () => {
+    it('keeps a persona from repeating itself over a long session: no repeat, no near-duplicate', async () => {
       const lines = await session({ lastMessage: { speaker: 'omar', shortName: 'Omar', text: 'The backend can be ready by March if we cut the reporting feature.' } }, ['statement', 'answer', 'question', 'statement', 'chime-in', 'summarize'], 24);
-      const openings = lines.map(openingOf);
-      expect(new Set(openings).size, openings.join(' | ')).toBe(lines.length);
       for (let i = 0; i < lines.length; i++) {
         for (let j = 0; j < i; j++) {
           expect(normalizeLine(lines[i]!)).not.toBe(normalizeLine(lines[j]!));
@@ -554,11 +546,11 @@ describe('scripted generator', () => {
       expect(when.filter((t) => /April|weeks|March|date/.test(t)).length).toBeGreaterThan(when.length / 2);
     });
 
-    it('never answers with an empty excuse', async () => {
-      const texts = await sample({ act: 'answer', facts: [], goals: [], obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, what happened with the reporting feature?' } });
+    it('with nothing that answers, says so in character rather than saying something else', async () => {
+      const texts = await sample({ act: 'answer', facts: [], goals: [], obligation: { pair: 'question', from: 'omar', fromShortName: 'Omar', text: 'Nora, how many users asked for the reporting feature?' } });
       for (const text of texts) {
         expect(text, text).not.toMatch(/sorry, one small thing|told you everything|already said what I know/i);
-        expect(text, text).toMatch(/reporting feature|launch date/);
+        expect(text, text).toMatch(/don't (know|have)|not sure|couldn't|guessing|rather not guess|without checking/i);
       }
     });
 

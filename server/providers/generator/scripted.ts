@@ -31,7 +31,9 @@ import { answer } from './scripted/acts/answer';
 import { ask, greet, offer, request } from './scripted/acts/ask';
 import { facilitate } from './scripted/acts/facilitate';
 import { deviate, interrupt } from './scripted/acts/interject';
+import { acknowledgement, clarifyQuestion, probe, repeatQuestion } from './scripted/acts/respond';
 import { statement } from './scripted/acts/statement';
+import { line } from './scripted/compose';
 import { selectNext, think } from './scripted/bids';
 import { prepare, type Turn } from './scripted/turn';
 
@@ -65,6 +67,37 @@ const utterance = (turn: Turn): string => {
   }
 };
 
+/**
+ * The dialogue manager's turn: the engine's task for it first (engine/dialogue.ts), then the
+ * plan's act. A question asked to be repeated is said again, one asked to be explained is
+ * explained, a dodged one is pressed once, and a human's line is taken up before the turn's act.
+ */
+const converse = (turn: Turn): string => {
+  const { cue } = turn;
+  const task = cue.dialogue?.task;
+  const toThem = task?.line && cue.addressee?.id === task.line.speaker;
+  switch (task?.kind) {
+    case 'repeat':
+      return repeatQuestion(turn, task);
+    case 'clarify':
+      return clarifyQuestion(turn, task);
+    case 'probe':
+      if (cue.act === 'question' && toThem) return probe(turn, task);
+      break;
+    case 'take-up': {
+      // They answered the speaker's question and are asked again: a follow-up on their own words.
+      if (cue.act === 'question' && toThem && task.line?.fit === 'answered' && !cue.move) return utterance({ ...turn, cue: { ...cue, move: 'follow-up' } });
+      // A statement reacts to what was just said by itself; other acts say they heard it first.
+      const reacts = cue.act === 'statement' && !['small-talk', 'non-answer', 'empty', 'thanks', 'greeting', 'farewell'].includes(task.line?.act ?? '');
+      const heard = reacts ? undefined : acknowledgement(turn, task);
+      // Nothing to follow up in small talk or a non-answer: the question is a fresh one.
+      const aside = ['small-talk', 'non-answer', 'empty', 'thanks', 'greeting', 'farewell'].includes(task.line?.act ?? '');
+      return line(heard, utterance(aside && cue.move === 'follow-up' ? { ...turn, cue: { ...cue, move: null } } : turn));
+    }
+  }
+  return utterance(turn);
+};
+
 /** FNV-1a, to mix the turn's identity into the variant's seed. */
 const hash = (text: string): number => {
   let h = 0x811c9dc5;
@@ -91,7 +124,7 @@ const write = (request: GenerateRequest): string => {
     case 'utterance': {
       const turn = prepare(cue, rng);
       // The instructor's direction comes first; a direction the rules cannot read leaves the turn as planned.
-      return (cue.direction && directed(turn, cue.direction)) || utterance(turn);
+      return (cue.direction && directed(turn, cue.direction)) || converse(turn);
     }
     case 'normalize':
       // No model: the engine's rules have already extracted the facts; an empty answer keeps them.

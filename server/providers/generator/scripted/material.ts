@@ -247,8 +247,8 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
     add(voiced && toAddressee(voiced, listener), 'backstory');
   }
 
+  // Goals steer what a persona asks and requests; an agenda read out ("I am hoping to…") is not something people say.
   const goals = voicedGoals(cue, rng);
-  for (const goal of goals) add(goal.line, 'goal');
 
   for (const content of cue.contents) {
     const cite = citationOf(content);
@@ -257,10 +257,25 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
   }
 
   for (const news of anonymousNews(cue.participants)(cue.context)) add(news, 'context');
+  // Whoever runs the meeting knows what happens after it.
+  const next = cue.role.form && (cue.role.part === 'asker' || cue.role.part === 'chair') ? whatHappensNext[cue.role.form] : undefined;
+  if (next) add(next, 'context');
   // A fact said once in any retelling is said.
   const usedOrigins = new Set(items.filter((m) => m.used).map((m) => m.origin));
   for (const m of items) if (usedOrigins.has(m.origin)) m.used = true;
   return { material: items, goals, avoid, quotes };
+};
+
+/** What those who run a meeting of each form can say of what comes after it. */
+const whatHappensNext: Partial<Record<NonNullable<Cue['role']['form']>, string>> = {
+  interview: 'After today the panel talks it over, and you will hear from us within the week.',
+  standup: 'After the stand-up, blockers get picked up straight away, and we check in again tomorrow morning.',
+  retro: 'After the retro, each action gets an owner, and we look at them again at the next retro.',
+  review: 'After today I write this up, and we agree the goals for the next half in our next one-to-one.',
+  critique: 'After the critique, the designer picks what to change, and we look at the next version next week.',
+  discussion: 'After this meeting, the decision and its owners go round in the notes.',
+  qa: 'After the questions we break for lunch, and the speaker is around for anything we did not get to.',
+  poster: 'The poster session runs until lunch, and the presenters stay by their boards until then.',
 };
 
 const sourceWeight: Record<Source, number> = { point: 3, fact: 2.5, backstory: 1.5, goal: 2, content: 1.2, context: 0.4 };

@@ -95,6 +95,16 @@ const synonyms: Record<string, string> = {
   sometimes: 'at times', skipped: 'passed on', refused: 'turned down', includes: 'counts', include: 'count', exclude: 'leave out',
   excludes: 'leaves out', exactly: 'right',
   staffed: 'assigned', joined: 'came in', likely: 'apt', three: '3', two: '2', four: '4', five: '5',
+  quit: 'left', repeated: 'constant', clashes: 'run-ins', rewrote: 'redid', telling: 'warning', told: 'said to', internal: 'in-house',
+  final: 'last', may: 'might', impressed: 'convinced', appointment: 'meeting', passed: 'went past', walking: 'heading', knew: 'realised',
+  hoped: 'expected', emailed: 'written to', reply: 'answer', filed: 'raised', concern: 'complaint', identify: 'name', absorb: 'take',
+  budget: 'money', pilot: 'trial', rate: 'figure', errors: 'failures', added: 'put in', company: 'firm', rather: 'prefer',
+  yesterday: 'the other day', noon: 'midday', colleague: 'contact', houses: 'homes', newer: 'more recent', units: 'systems',
+  students: 'people', close: 'quit', asks: 'wants', slip: 'move', estimate: 'forecast', release: 'launch', removed: 'got rid of',
+  positions: 'places', get: 'receive', got: 'received', also: 'as well', need: 'have', talk: 'speak',
+  change: 'update', cut: 'dropped', promised: 'committed', sold: 'pitched', keeps: 'goes on', believes: 'thinks',
+  worried: 'concerned', afraid: 'scared', angry: 'furious', argued: 'quarrelled', argument: 'row', shouting: 'yelling',
+  wanted: 'hoped', decided: 'chose', missed: 'skipped', wrote: 'put down', showed: 'made clear', signed: 'agreed',
 };
 
 const hedges = ['as far as I know', 'if I remember right', 'I think', 'mind you'];

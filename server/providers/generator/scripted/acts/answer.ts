@@ -6,18 +6,14 @@
  * for the floor ("can I jump in?") is granted; other requests, offers, greetings and invitations
  * get their own second parts. No answer opens a new question.
  */
-import { bearsOn, ranked, type Material, type Tag } from '../material';
+import { similarityTo } from '../../../../engine/similarity';
+import { answerFit, understand, type Fit, type QuestionType } from '../../../../engine/understanding';
+import { ranked, type Material, type Tag } from '../material';
 import { fill, line, marker, shuffled, withMarker } from '../compose';
-import { chain, firstNovel } from '../novel';
-import type { Kind, Turn } from '../turn';
-import { capitalise, contentWords, lowerFirst, shared } from '../words';
+import { firstNovel } from '../novel';
+import type { Turn } from '../turn';
+import { contentWords, lowerFirst, shared } from '../words';
 import { statementDrafts } from './statement';
-
-type Wh = 'why' | 'how' | 'when' | 'where' | 'who' | 'how-many' | 'yes-no' | 'what' | 'tell';
-
-/** Requests for information rather than action. */
-const tellMe =
-  /\b(tell (me|us)|walk (me|us) through|talk (me|us) through|describe|explain|say (a bit )?more|give (me|us) (an|a concrete) example|take (me|us) through|go over|put a number on|clarify|elaborate|share (your|the) (numbers|thinking|view))\b/i;
 
 /** Asking for the floor: "Can I jump in for a second?" */
 const floorRequest = /^\W*(\w+,\s*)?(sorry,\s*)?(can|could|may) I (just )?(jump in|add (something|one thing|to that)|come in|say something|cut in|chip in|ask (you )?(something|a question|one thing))\b[^?]{0,30}\?\s*$/i;
@@ -25,137 +21,144 @@ const floorRequest = /^\W*(\w+,\s*)?(sorry,\s*)?(can|could|may) I (just )?(jump 
 /** Questions about the speaker themselves, answered with who they are. */
 const aboutYou = /\b(about yourself|what do you (do|work on)|who are you|what brings you|your (background|role|line of work)|how did you end up)\b/i;
 
-/** What kind of answer the last question (or request) in `text` wants. */
-const whOf = (text: string): Wh => {
-  const sentences = text.split(/(?<=[.!?])\s+/);
-  const asked = sentences.filter((s) => s.includes('?')).at(-1) ?? sentences.at(-1) ?? text;
-  if (/\bhow (many|much|long|often|big)\b/i.test(asked)) return 'how-many';
-  const embedded = asked.match(/\b(?:ask|know|wonder|wondering|tell (?:me|us)|explain)\s+(what|why|how|when|where|who|which)\b/i);
-  if (embedded) return embedded[1]!.toLowerCase() === 'which' ? 'what' : (embedded[1]!.toLowerCase() as Wh);
-  if (tellMe.test(asked)) return 'tell';
-  // The clause that asks decides: "When an engineer says no, what's your next move?" asks what.
-  const clauses = asked.split(/[,:;—]\s*/);
-  const asking = clauses.findIndex((c) => c.includes('?'));
-  const ordered = asking >= 0 ? [...clauses.slice(asking).reverse(), ...clauses.slice(0, asking)] : clauses;
-  const openers = ordered.map((c) => c.trim().split(/\s+/)[0]?.toLowerCase().replace(/['’]s$/, '') ?? '');
-  const first = openers.find((w) => /^(what|why|how|when|where|who|whom|which|whose|is|are|was|were|do|does|did|can|could|would|will|have|has|had|should|may|might)$/.test(w));
-  if (!first) return asked.includes('?') ? 'what' : 'tell';
-  if (/^(is|are|was|were|do|does|did|can|could|would|will|have|has|had|should|may|might)$/.test(first)) return 'yes-no';
-  return first === 'whom' || first === 'whose' ? 'who' : first === 'which' ? 'what' : (first as Wh);
+/** Tags a kind of question wants of its answer: a time for "when", a reason for "why". */
+const wants: Partial<Record<QuestionType, Tag>> = { why: 'reason', when: 'time', where: 'place', who: 'person', 'how-many': 'number' };
+
+/**
+ * Saying one does not know, by what was asked (`{x}`: what it is about), in character: better
+ * than saying something else. A persona who can find out offers to.
+ */
+const unknown: Record<QuestionType, string[]> = {
+  'how-many': ["I don't have that number to hand. I can find out and send it after.", "I'd only be guessing at the number on {x}, and I'd rather not guess.", "I don't know the exact figure, honestly.", "I couldn't put a number on {x} without checking."],
+  when: ["I couldn't tell you exactly when.", "I don't remember the time exactly, I'm afraid.", "I'm not sure when, to be honest."],
+  who: ["I honestly couldn't say who.", "I don't know who, and I'd rather not guess.", "I'm not the person who'd know that."],
+  where: ["I don't know where, I'm afraid.", "I couldn't say where, honestly."],
+  why: ["I don't really know why, to be honest.", "I've wondered that myself, and I don't have a good answer.", "I'd be guessing at the reasons."],
+  'yes-no': ["I'm honestly not sure.", "I don't know, to be honest.", "I couldn't say either way."],
+  choice: ["Honestly, I haven't made up my mind.", "I'm torn, to be honest."],
+  what: ["I don't know enough about {x} to say.", "I haven't got a good answer on {x} yet.", "That's outside what I know, honestly.", "I'd have to think about {x} before I answered."],
+  which: ["I haven't settled on one yet, honestly.", "I'm not sure which, to be honest."],
+  how: ["I'm not sure how, honestly.", "I haven't worked out how yet.", "I don't know enough about {x} to say how."],
 };
 
-const wants: Record<Wh, Tag[]> = { why: ['reason'], how: [], when: ['time'], where: ['place'], who: ['person'], 'how-many': ['number'], 'yes-no': [], what: [], tell: [] };
+const stillUnknown = ['As I said, I just do not know.', 'I still do not know, I am afraid.', 'Nothing new on that from me, sorry.', 'Same as before: I honestly could not tell you.'];
 
-/** What an answer may open with, by what was asked. Leads ending in ":" or "." take a sentence. */
-const leads: Record<Wh, string[]> = {
-  'yes-no': ['Yes, mostly:', 'Partly, yes:', 'Not entirely:', 'In short, yes:', 'I think so:', 'Honestly, not quite:', 'Mostly, yes, because', 'Yes.'],
-  why: ['Mostly because', 'Partly because', 'The honest reason is that', 'Simply because', 'It comes down to this:'],
-  how: ['In practice,', 'Here is how:', 'Practically speaking,', 'The way I see it,', 'Concretely,'],
-  when: ['As far as I remember,', 'If I have the times right,', 'On timing:', 'Time-wise,'],
-  where: ['As for where,', 'Honestly,'],
-  who: ['As for who,', 'Honestly,'],
-  'how-many': ['In numbers:', 'Roughly:', 'The number I have is this:'],
-  what: ['Well,', 'The short version:', 'What I can tell you is this:', 'So,', 'Honestly,'],
-  tell: ['Sure.', 'Happy to.', 'Of course.', 'Sure, briefly:', 'Right, so'],
+/** A polar question's answer opens with yes or no: no for a fact that negates, yes for one that states what was asked. */
+const polarity = (m: Material, question: ReadonlySet<string>): 'yes' | 'no' | null => {
+  if (/\b(not|never|no|n't|nobody|nothing|none)\b/i.test(m.text)) return 'no';
+  return shared(m.words, question) >= 2 ? 'yes' : null;
+};
+const yesLeads = ['Yes.', 'Yes,', 'Yes, I think so.', 'I do, yes.', 'Mostly, yes.'];
+const noLeads = ['No.', 'No,', 'Not really.', 'Honestly, no.', 'Not yet, no.'];
+
+/** Referring back to a fact already given, rather than reciting it as news; asked a third time, a little pointedly. */
+const again = ['As I said, {m}', 'Like I said, {m}', 'Same answer as before: {m}', 'I said it earlier: {m}'];
+const againTwice = ['I think I have answered that: {m}', 'Same as I said before, really: {m}', 'It has not changed since you asked: {m}'];
+
+/** The gist of a clause said once already: its first part, up to a comma or about a dozen words. */
+const gist = (clause: string): string => {
+  const words = clause.split(/\s+/);
+  const cut = words.findIndex((w, i) => i >= 5 && /[,;:]$/.test(w));
+  const end = cut >= 0 ? cut + 1 : Math.min(words.length, 12);
+  return words.slice(0, end).join(' ').replace(/[,;:]$/, '');
 };
 
-/** Leads that name what was asked (`{x}`), for material that does not. */
-const namedLeads = ['On {x}:', 'About {x}:', 'When it comes to {x},', 'As for {x},'];
-
-/** Second sentences after an answer, by kind of meeting. */
-const closers: Record<Kind, string[]> = {
-  talk: ['That is about as far as the data lets me go.', 'I would not claim more than that.'],
-  deliberative: ['That is my honest read, anyway.', 'That is how I see it.'],
-  interview: ['That is the short version, anyway.', 'I can go deeper on any of that.'],
-  investigative: ['That is all I can say for certain.', 'I have gone over it a dozen times since.'],
-  social: ['That is the short version, anyway.', 'Long story, but that is the gist.'],
-};
-
-/** Answers with no material to draw on: a position on what was asked. */
-const stances = [
-  'On {x}, I would rather be careful than quick: start small and check what happens.',
-  '{X} is where I would look first, honestly.',
-  'I do not have the full picture on {x}, but I would start with the people closest to it.',
-  'My honest view on {x}: it needs more work than it looks.',
-  'I think {x} needs a clearer owner.',
-  'From where I sit, {x} was the hard part.',
-  'I would want to see {x} written down before we commit to anything.',
-  '{X} is what slowed us down, if I am honest.',
-];
-
-const tail = (turn: Turn, after: Material, others: Material[]): string | undefined => {
-  const { rng, voice, kind, cue } = turn;
-  const room = cue.targetWords === undefined || cue.targetWords > 30;
-  const draw = rng.next();
-  if (draw < 0.3 && room) return others.find((m) => m.origin !== after.origin && !m.used)?.text;
-  if (draw < 0.42 && voice.uneasy && voice.feeling) return `I will admit I am a bit ${voice.feeling} about it.`;
-  if (draw < 0.5) return rng.pick(closers[kind]);
-  return undefined;
-};
-
-/** The material, opened by `lead`, as a whole sentence. */
-const phrased = (lead: string, m: Material): string => {
-  if (/\.$/.test(lead)) return `${lead} ${m.text}`;
-  return `${lead} ${m.clause}.`;
-};
-
-/** Answers to what was asked, from material. */
-function* answersTo(turn: Turn, wh: Wh, about: ReadonlySet<string>, kw: string | undefined, asker: string | undefined, introducing: boolean): Generator<string> {
-  const { rng, gathered } = turn;
-  const pool = ranked(gathered.material, rng, { about, want: new Set(wants[wh]), answering: true, introducing });
-  const fresh = pool.filter((m) => !m.used).slice(0, 4);
-  for (const m of [...fresh, ...pool.filter((m) => m.used).slice(0, 2)]) {
-    // Material that does not touch what was asked is introduced by it ("On the reminder system: ..."), so the answer answers.
-    const named = kw && !bearsOn(m, about);
-    // A body with its own colon takes a lead without one.
-    const options = shuffled(named ? namedLeads : leads[wh], rng).filter((l) => !(/:$/.test(l) && /:/.test(m.clause)));
-    for (const option of options.slice(0, 3)) {
-      const lead = fill(option, { x: kw });
-      if (!lead) continue;
-      const core = phrased(lead, m);
-      const where = asker ? rng.next() : 1;
-      const said = where < 0.3 ? `${asker}, ${lowerFirst(core, turn.proper)}` : where < 0.55 ? core.replace(/\.$/, `, ${asker}.`) : core;
-      const plain = /^(Yes|Partly|Not|In short|I think|Honestly|Mostly|Sure|Happy|Of course|Right|On|About|When|As|With)\b/.test(core);
-      yield line(withMarker(said, plain || where < 0.3 ? undefined : marker(turn, 0.2)), tail(turn, m, fresh));
-    }
-  }
+interface Fitting {
+  m: Material;
+  fit: Fit;
+  score: number;
 }
 
-function* stanceAnswers(turn: Turn, kw: string | undefined, asker: string | undefined): Generator<string> {
-  for (const frame of shuffled(stances, turn.rng)) {
-    const text = fill(frame, { x: kw ?? 'that', X: capitalise(kw ?? 'that') });
-    if (text) yield asker && turn.rng.chance(0.5) ? `${asker}, ${lowerFirst(text, turn.proper)}` : text;
+/**
+ * The persona's material that answers `question`, best first: ranked by meaning (the project's
+ * sentence similarity) and by kind (a number for how many, a reason for why...), then checked
+ * with the same judge the figures use (`answerFit`), so that only what answers is said as an answer.
+ */
+const fitting = (turn: Turn, question: string, type: QuestionType, about: ReadonlySet<string>, introducing: boolean): Fitting[] => {
+  const to = similarityTo(question);
+  const tag = wants[type];
+  const scored = turn.gathered.material
+    .filter((m) => introducing || !m.tags.has('identity'))
+    .map((m) => {
+      let score = 4 * to(m.text) + 0.8 * shared(m.words, about);
+      if (tag && m.tags.has(tag)) score += 1;
+      if (m.source === 'fact') score += 0.6;
+      if (m.source === 'context') score -= 0.5;
+      if (m.hedged) score -= 0.3;
+      if (introducing && m.tags.has('identity')) score += 2;
+      return { m, score };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 8);
+  return scored.map(({ m, score }) => ({ m, score, fit: introducing && m.tags.has('identity') ? 'answered' : answerFit(question, m.text, turn.names) }));
+};
+
+/** The answer to a question, in the speaker's words: what answers it, else an honest "I don't know". */
+function* answersTo(turn: Turn, question: string, kw: string | undefined, asker: string | undefined): Generator<string> {
+  const { rng, cue } = turn;
+  const understood = understand(question);
+  const type: QuestionType = understood.type ?? 'what';
+  const about = new Set([...turn.asked!.words, ...contentWords(kw ?? '')]);
+  const introducing = aboutYou.test(question);
+  const found = fitting(turn, question, type, about, introducing);
+  const answers = found.filter((f) => f.fit === 'answered');
+  // Asked again: what was answered before is referred to, not recited as news.
+  const before = cue.dialogue?.task.again ?? 0;
+  const named = (text: string): string => {
+    const where = asker ? rng.next() : 1;
+    return where < 0.25 ? `${asker}, ${lowerFirst(text, turn.proper)}` : text;
+  };
+  for (const { m } of answers.slice(0, 3)) {
+    const second = answers.find((f) => f.m.origin !== m.origin && !f.m.used && rng.chance(0.35));
+    let body = m.text;
+    if (m.used || before > 0) {
+      // Its first part, unless that alone would quote the scene's words at length.
+      const short = gist(m.clause);
+      body = `${fill(rng.pick(before > 1 ? againTwice : again), { m: turn.gathered.quotes(short) ? m.clause : short })!}.`;
+    }
+    if (type === 'yes-no') {
+      const said = polarity(m, about);
+      if (said) {
+        const lead = rng.pick(said === 'yes' ? yesLeads : noLeads);
+        yield line(lead.endsWith(',') ? `${lead} ${lowerFirst(body, turn.proper)}` : `${lead} ${body}`, second?.m.text);
+        continue;
+      }
+    }
+    yield line(named(m.used || before > 0 ? body : withMarker(body, marker(turn, 0.15), turn.proper)), second?.m.text);
   }
+  // Nothing answers it: say so, in character, then what the persona does know that bears on it.
+  // Having answered it, the persona never says they don't know.
+  if (answers.length) return;
+  const related = found.filter((f) => f.fit === 'partly' && f.score >= 1.6 && !f.m.used).slice(0, 2);
+  for (const frame of shuffled(unknown[type], rng)) {
+    const text = fill(frame, { x: kw ?? 'that' });
+    if (!text) continue;
+    for (const r of related) yield line(named(text), r.m.text);
+    yield named(text);
+  }
+  // Asked again what they could not answer: they say so again, without pretending it is news.
+  for (const frame of shuffled(stillUnknown, rng)) yield named(frame);
 }
 
 /** Questions about the arrangements ("Does that work?"): a plain yes answers them. */
 const arrangement = /\b(does that work|is that (ok|okay|all right|alright|fine)|sounds? good|okay with (you|that)|fine with (you|that)|shall we (start|begin)|ready to (start|begin))\b/i;
 const confirmations = ['Yes, that works for me.', 'That works, thank you.', 'Sounds good, {asker}.', 'Yes, perfect, thank you.'];
 
-/** Turning aside a question that touches a secret, in character, then saying something else. */
+/** Turning aside a question that touches a secret, in character. */
 const deflections = ["I'd rather not get into that, {asker}.", "That's a private matter, {asker}.", "I don't see what that has to do with anything.", "Let's not go there, {asker}."];
 
 function* aside(turn: Turn, frames: string[]): Generator<string> {
   const asker = turn.asked!.shortName;
-  const other = ranked(turn.gathered.material, turn.rng, { about: new Set() }).filter((m) => !m.used && m.source !== 'content' && m.source !== 'context');
-  for (const frame of shuffled(frames, turn.rng)) {
-    const opening = fill(frame, { asker })!;
-    if (other[0] && turn.rng.chance(0.5)) yield line(opening, other[0].text);
-    yield opening;
-  }
+  for (const frame of shuffled(frames, turn.rng)) yield fill(frame, { asker })!;
 }
 
 const answerQuestion = (turn: Turn): string => {
   const asked = turn.asked!;
-  if (arrangement.test(asked.text)) return firstNovel(turn, chain(aside(turn, confirmations), answersTo(turn, 'yes-no', asked.words, undefined, asked.shortName, false)), 'close');
+  if (arrangement.test(asked.text)) return firstNovel(turn, aside(turn, confirmations), 'close');
   // Two words of a secret in the question: the persona turns it aside rather than answer.
   if (shared(asked.words, contentWords(turn.cue.secrets.join(' '))) >= 2) return firstNovel(turn, aside(turn, deflections), 'close');
-  const wh = whOf(asked.text);
-  const kw = asked.phrases[0];
-  const about = new Set([...asked.words, ...contentWords(kw ?? '')]);
-  const introducing = aboutYou.test(asked.text);
-  // A stance names what was asked about: its own phrase, else the topic.
-  return firstNovel(turn, chain(answersTo(turn, wh, about, kw, asked.shortName, introducing), stanceAnswers(turn, kw ?? turn.topic, asked.shortName)), 'close');
+  const question = understand(asked.text).asking;
+  return firstNovel(turn, answersTo(turn, question, asked.phrases[0] ?? turn.topic, asked.shortName), 'close');
 };
 
 const grants = ['Go ahead, {asker}.', 'Sure, go ahead.', 'Please, {asker}, go on.', 'Of course, {asker}.'];
@@ -168,7 +171,9 @@ const answerRequest = (turn: Turn): string => {
   if (floorRequest.test(asked.text)) {
     return firstNovel(turn, shuffled(grants, rng).map((g) => fill(g, { asker: asked.shortName })), 'any');
   }
-  if (tellMe.test(asked.text) || (asked.text.includes('?') && /\b(what|why|how|when|where|who)\b/i.test(asked.text))) return answerQuestion(turn);
+  // A request for information ("walk me through…", "could you tell me why…") is answered like a question.
+  const understood = understand(asked.text);
+  if (understood.act === 'question' || understood.type) return answerQuestion(turn);
   const accept = rng.chance(0.75);
   const reasons = ranked(turn.gathered.material, rng, { about: asked.words }).slice(0, 3);
   function* drafts(): Generator<string> {

@@ -186,7 +186,9 @@ export const statementDrafts = (turn: Turn): Drafts => {
   if (cue.targetWords !== undefined && cue.targetWords <= 8) return chain(brief(turn), points(turn));
   const lean = leanOf(turn);
   // Answerers speak to the point; others react first: mostly when the snippet leans one way, half the time otherwise.
-  const reactFirst = turn.last && cue.role.part !== 'answerer' && turn.rng.chance(cue.snippet.pattern === 'neutral' ? 0.5 : 0.8);
+  // A human's line is taken up first, whoever speaks.
+  const takingUp = cue.dialogue?.task.kind === 'take-up' && !!turn.last && turn.last.id === turn.human?.id;
+  const reactFirst = takingUp || (turn.last && cue.role.part !== 'answerer' && turn.rng.chance(cue.snippet.pattern === 'neutral' ? 0.5 : 0.8));
   return chain(
     playback(turn),
     reactFirst ? reactionsTo(turn, lean) : [],
