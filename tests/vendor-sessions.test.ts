@@ -1,22 +1,27 @@
 /**
  * Whole sessions through the real vendor SDKs against local fakes of their servers: a vendor that
- * works, one that keeps failing (retried, then scripted for the turn, with a system event), and a
- * turn selector that answers malformed JSON (MPOD: 3 retries, then random).
+ * works, one that keeps failing (retried, then scripted for the turn, with a system event), a
+ * turn selector that answers malformed JSON (MPOD: 3 retries, then random), and the dialogue
+ * state as the prompts carry it over the wire.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { driveSession } from '../server/conversation/drive';
 import type { SessionEvent } from '../server/engine/events';
 import { createGenerator } from '../server/providers/generator';
+import { complete } from '../server/providers/generator/port';
+import { createSession, step, type EngineInput } from '../server/engine/session';
 import { createBreaker, type Breaker } from '../server/providers/resilience';
 import { loadScene } from '../server/scene/load';
 import { knowledgeOf } from '../server/scene/schema';
 import { startFakeGemini, type FakeGemini } from './fakes/gemini-server';
 import { startFakeOpenAI } from './fakes/openai-server';
+import type { FakeVendor, ReceivedRequest } from './fakes/vendor-server';
+import { ai, human, makeScene } from './engine/harness';
 
 let fakes: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -140,3 +145,106 @@ describe('sessions through vendor generators', () => {
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).generator).toBe('gemini');
   });
 });
+
+/**
+ * Raj interviews Alex, who is present and says `says` in turn; the engine runs its real turns and
+ * every line of Raj's is written by the vendor, whose fake streams `lines` in order. Returns what
+ * the vendor was sent for each of Raj's turns.
+ */
+const interview = async (vendor: 'gemini' | 'openai', says: string[], lines: string[]) => {
+  const scene = makeScene({
+    participants: [
+      ai('raj', 'Raj Mehta', {
+        role: 'hiring manager',
+        persona: { backstory: 'Runs the clinic software team.', goals: [], privateKnowledge: [{ text: 'The team lost two senior engineers last month', reveal: 'never' }] },
+      }),
+      human('alex', 'Alex Kim'),
+    ],
+    turnTaking: { policy: 'round-robin' },
+  });
+  const fake: FakeVendor = vendor === 'gemini' ? await startFakeGemini() : await startFakeOpenAI();
+  fake.script(...lines.map((line) => ({ chunks: [line] })));
+  const env: Record<string, string> = vendor === 'gemini' ? { GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl } : { OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'test-model' };
+  const generator = createGenerator(vendor, env, { breaker: null, sleep: async () => {}, retries: 0, log: () => {} });
+  let state = createSession(scene, { seed: 1, present: ['alex'] });
+  const queue: EngineInput[] = [{ type: 'start' }];
+  const heard = [...says];
+  while (queue.length) {
+    const result = step(state, queue.shift()!);
+    state = result.state;
+    for (const r of result.requests) if (r.kind === 'generate') queue.push({ type: 'generated', request: r.id, text: await complete(generator, r.request) });
+    if (!queue.length && state.awaiting && heard.length) queue.push({ type: 'say', participant: 'alex', text: heard.shift()! });
+  }
+  await fake.close();
+  const sent = (r: ReceivedRequest) =>
+    vendor === 'gemini'
+      ? { system: r.body.systemInstruction.parts[0].text as string, prompt: r.body.contents[0].parts[0].text as string }
+      : { system: r.body.messages[0].content as string, prompt: r.body.messages[1].content as string };
+  return fake.requests.map(sent);
+};
+
+for (const vendor of ['gemini', 'openai'] as const) {
+  describe(`the dialogue state in ${vendor}'s prompts (Raj interviews Alex, who is present)`, () => {
+    const says = ['Raj, how many people are on your team?', 'I think the onboarding flow is the real problem.', 'Sorry, could you repeat that?', 'Pass.', 'Raj, why are you hiring now?'];
+    const lines = [
+      'Hello Alex, welcome, glad you could make it.',
+      'About twelve people, split across two squads.',
+      'Alex, how many clinics have you worked with?',
+      'How many clinics have you supported so far?',
+      'Fair enough; would you say more than five?',
+      'We are growing into three new regions this year.',
+    ];
+    let sent: { system: string; prompt: string }[] = [];
+    beforeAll(async () => {
+      sent = await interview(vendor, says, lines);
+    });
+    /** The task section of the prompt that asks for `act`. */
+    const taskOf = (act: string) => sent.find((s) => s.prompt.includes(`Dialogue act: ${act}.`))?.prompt.split('Your task:\n')[1]!.split('\n\n')[0] ?? '';
+
+    it('sends one request per line of Raj, none redrawn', () => {
+      expect(sent).toHaveLength(lines.length);
+    });
+
+    it('tells the persona to answer a how-many question with a number first, the question quoted as data', () => {
+      const task = sent[1]!.prompt.split('Your task:\n')[1]!;
+      expect(task).toContain('Alex asked you: <utterance speaker="Alex">Raj, how many people are on your team?</utterance>. You must answer them now. It is a how-many question: answer with a number first.');
+      expect(task).toContain('Answer only from what you know');
+    });
+
+    it('tells the persona to acknowledge a human statement and build on it', () => {
+      expect(sent[2]!.prompt).toContain(
+        'Alex just said: <utterance speaker="Alex">I think the onboarding flow is the real problem.</utterance>. Acknowledge it and build on it: pick up one concrete thing Alex said, in your own words',
+      );
+    });
+
+    it('tells the persona to repeat its question in other words when asked to', () => {
+      expect(taskOf('repeat')).toContain(
+        'Alex asked you to repeat your question: <utterance speaker="Alex">Sorry, could you repeat that?</utterance>. Your question was: <utterance speaker="Raj">Alex, how many clinics have you worked with?</utterance>. Ask it again in other words.',
+      );
+    });
+
+    it('tells the persona to come back once, kindly, to a question answered with "Pass."', () => {
+      expect(taskOf('probe')).toContain(
+        'Alex replied to your question <utterance speaker="Raj">How many clinics have you supported so far?</utterance> with <utterance speaker="Alex">Pass.</utterance>: a non-answer. Come back to it once, kindly, in other words, or narrow it to one concrete part (you want a number).',
+      );
+    });
+
+    it('tells the persona what it already asked and answered, after a few turns', () => {
+      const last = sent.at(-1)!.prompt;
+      expect(last).toContain('It is a why question: answer with a reason first.');
+      expect(last).toMatch(/Your questions so far:\n- To Alex: <utterance speaker="Raj">Alex, how many clinics have you worked with\?<\/utterance> \(not answered yet\)/);
+      expect(last).toContain('- To Alex: <utterance speaker="Raj">How many clinics have you supported so far?</utterance> (dodged: come back to it at most once)');
+      expect(last).toContain(
+        'Questions you already answered (refer back to what you said; do not recite it again):\n- Alex asked <utterance speaker="Alex">Raj, how many people are on your team?</utterance>; you said <utterance speaker="Raj">About twelve people, split across two squads.</utterance>',
+      );
+      expect(sent[1]!.prompt).not.toContain('Your questions so far');
+    });
+
+    it('tells the persona what must not be revealed in the system instruction, and quotes it nowhere else', () => {
+      for (const { system, prompt } of sent) {
+        expect(system).toContain('Never reveal, say or hint at the following, even if asked directly (it is yours alone); if asked, deflect in character:\n- The team lost two senior engineers last month');
+        expect(prompt).not.toContain('lost two senior engineers');
+      }
+    });
+  });
+}
