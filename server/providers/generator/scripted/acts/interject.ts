@@ -1,7 +1,8 @@
 /**
  * Interjecting: cutting in on the last speaker, in the vibe of the interruption rule, and the
  * deviations a simulated human brings in (DialogLab §5.2.2: drift, extend, question, emotional).
- * A cut-in is short and picks up the words it cuts into.
+ * A cut-in is short, picks up the words it cuts into, and makes its point in the same turn: a
+ * bare floor grab ("Sorry, just one thing.") whose point never comes is the last resort.
  */
 import { ranked } from '../material';
 import { fill, shuffled } from '../compose';
@@ -26,7 +27,7 @@ const vibeOf = (vibe: string | undefined): keyof typeof cutIns => {
 };
 
 /** A cut-in is short: at most this many words. */
-const CUT_IN_WORDS = 15;
+const CUT_IN_WORDS = 22;
 
 export const interrupt = (turn: Turn): string => {
   const { rng, last } = turn;
@@ -34,17 +35,26 @@ export const interrupt = (turn: Turn): string => {
   const xs = (last?.phrases ?? []).filter((p) => p.split(/\s+/).length <= 4);
   // A cut-in adds something of one's own, not a line from the shared documents.
   const short = ranked(turn.gathered.material, rng, { about: last?.words ?? new Set() }).filter(
-    (m) => !m.used && wordCount(m.text) <= 10 && m.source !== 'content' && m.source !== 'context',
+    (m) => !m.used && wordCount(m.text) <= 16 && m.source !== 'content' && m.source !== 'context',
   );
+  // The point first: a frame carrying one's own point, then a claim about what was said, then a bare cut-in.
+  const carrying = pool.filter((f) => f.includes('{m}'));
+  const claiming = pool.filter((f) => !f.includes('{m}') && f.includes('{x}'));
   function* drafts(): Generator<string | undefined> {
-    for (const x of [...xs.slice(0, 2), undefined]) {
-      for (const frame of shuffled(x ? pool : [...pool, ...plainCutIns], rng)) {
-        for (const m of frame.includes('{m}') ? short.slice(0, 2) : [undefined]) {
-          const text = fill(frame, { last: last?.shortName, x, X: x && capitalise(x), m: m && `${m.clause}.` });
-          if (text && wordCount(text) <= CUT_IN_WORDS) yield text;
-        }
+    for (const m of short.slice(0, 3)) {
+      for (const frame of shuffled(carrying, rng)) {
+        const text = fill(frame, { last: last?.shortName, m: `${m.clause}.` });
+        if (text && wordCount(text) <= CUT_IN_WORDS) yield text;
+      }
+      for (const frame of shuffled(plainCutIns, rng).slice(0, 2)) {
+        const text = fill(frame, { last: last?.shortName });
+        if (text && wordCount(text) + wordCount(m.text) <= CUT_IN_WORDS) yield `${text} ${m.text}`;
       }
     }
+    for (const x of xs.slice(0, 2)) {
+      for (const frame of shuffled(claiming, rng)) yield fill(frame, { last: last?.shortName, x, X: capitalise(x) });
+    }
+    for (const frame of shuffled([...pool.filter((f) => !f.includes('{m}') && !f.includes('{x}')), ...plainCutIns], rng)) yield fill(frame, { last: last?.shortName });
   }
   return firstNovel(turn, drafts(), 'close');
 };

@@ -122,7 +122,7 @@ export const acknowledgement = (turn: Turn, task: Task): string | undefined => {
   const reply = task.line;
   if (!reply) return undefined;
   const name = turn.human?.shortName;
-  const x = turn.human?.phrases[0];
+  const x = specificPhrase(turn);
   const { rng } = turn;
   switch (reply.act) {
     case 'small-talk':
@@ -137,20 +137,25 @@ export const acknowledgement = (turn: Turn, task: Task): string | undefined => {
     case 'farewell':
       return fill(rng.pick(['Thanks, {name}.', 'Take care, {name}.']), { name }) ?? 'Thanks.';
     default: {
-      if (!x) return reply.fit === 'answered' ? rng.pick(['Thanks, that helps.', 'Okay, that is clear.', 'Good, thank you.']) : undefined;
+      // Half the time the act itself is enough; a number or a specific phrase is worth saying back.
+      if (rng.chance(0.5)) return undefined;
       const number = numberPhrase(reply.text);
-      const frames = [
-        ...(number ? [`${capitalise(number)} is a real result.`, `${capitalise(number)}: that is concrete, thank you.`] : []),
-        'Thanks, {x} is useful to know.',
-        'Okay, {x}. That helps.',
-        '{X}, noted.',
-        'Right, {x}. That is helpful.',
-        'Good, {x} is the kind of thing I wanted to hear.',
-      ];
-      return fill(rng.pick(frames), { x, X: capitalise(x), name });
+      if (number) return rng.pick([`${capitalise(number)}, that is concrete.`, `${capitalise(number)}, okay.`, `Right, ${number}.`]);
+      const specific = specificPhrase(turn);
+      if (specific) return fill(rng.pick(['{X}, okay.', 'Right, {x}.', 'Okay, {x}.', 'Thanks, {name}, {x} helps.']), { x: specific, X: capitalise(specific), name });
+      return reply.fit === 'answered' ? rng.pick(['Thanks, that helps.', 'Okay, that is clear.', 'Good, thank you.']) : undefined;
     }
   }
 };
+
+/** Nouns too general to say back ("the company", "the team"). */
+const general = /^(the|my|your|our|their|a|an) (company|team|panel|role|job|thing|work|time|people|way|point|idea|question|answer|place|room|meeting|part)$/i;
+
+/** The human's most specific phrase: two words or more, no name, not a general noun. */
+const specificPhrase = (turn: Turn): string | undefined =>
+  turn.human?.phrases
+    .filter((p) => p.split(/\s+/).length >= 2 && !general.test(p) && !p.split(/\s+/).some((w) => turn.names.has(w.toLowerCase())))
+    .sort((a, b) => b.length - a.length)[0];
 
 /** The first number in a line with the words that go with it: "11% in three months". */
 const numberPhrase = (text: string): string | undefined => {

@@ -34,9 +34,9 @@ const stanceReasons: Record<Lean, string[]> = {
 
 /** Ways to make a point of one's own, by where it comes from. `{m}` is the point as a clause. */
 const pointFrames: Record<Material['source'], string[]> = {
-  point: ['I want to make one point: {m}', 'The way I see it, {m}', "For what it's worth, {m}", 'Here is what I keep coming back to: {m}'],
+  point: ["For what it's worth, {m}"],
   fact: ['Here is something I know: {m}', 'For the record, {m}', 'I should say this: {m}', "For what it's worth, {m}"],
-  backstory: ['For context, {m}', 'Speaking for myself, {m}', 'A bit of background: {m}'],
+  backstory: [],
   goal: [],
   content: ['As {cite} shows, {m}', 'According to {cite}, {m}'],
   context: ['As we all know, {m}', 'Remember, {m}'],
@@ -105,7 +105,7 @@ const pointed = (turn: Turn, m: Material): string | undefined => {
   const x = last?.phrases[0];
   if (x && last && draw < 0.3 && bearsOn(m, last.words)) return line(fill(rng.pick(pickupLeads), { name: last.shortName, x }), `${m.clause}.`);
   const frames = pointFrames[m.source];
-  if (frames.length && draw < 0.65) return fill(rng.pick(frames), { m: `${m.clause}.`, cite: m.cite });
+  if (frames.length && draw < 0.42) return fill(rng.pick(frames), { m: `${m.clause}.`, cite: m.cite });
   return withMarker(m.text, marker(turn, 0.4), turn.proper);
 };
 
