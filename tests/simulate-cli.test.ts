@@ -253,7 +253,7 @@ describe('npm run simulate -- --experiment mmagents', () => {
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.split('\n');
     const header = lines.findIndex((l) => l.startsWith('condition'));
-    expect(lines[header]!.split(/\s{2,}/)).toEqual(['condition', 'turns', 'breakdowns/10 turns', '95% CI', 'answered-next', '95% CI', 'longest monologue', 'max', 'top speaker']);
+    expect(lines[header]!.split(/\s{2,}/)).toEqual(['condition', 'turns', 'breakdowns/10 turns', '95% CI', 'answered-next', '95% CI', 'answered', '95% CI', 'longest monologue', 'max', 'top speaker']);
     const rows = lines.slice(header + 1, header + 4).map((l) => l.split(/\s{2,}/));
     expect(rows.map((r) => r[0])).toEqual(['EQUAL', 'SS', 'CSSN-or-SS']);
     for (const [, turns, per10, interval, answered] of rows) {
