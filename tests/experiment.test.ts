@@ -51,7 +51,7 @@ describe('runExperiment (mmagents)', () => {
 
   it('gives intervals that hold their means', () => {
     for (const c of result.conditions) {
-      for (const i of [c.breakdownsPer10, c.answeredNext!]) {
+      for (const i of [c.breakdownsPer10, c.answeredNext!, c.answeredByContent!]) {
         expect(i.low).toBeLessThanOrEqual(i.mean);
         expect(i.mean).toBeLessThanOrEqual(i.high);
       }
@@ -79,7 +79,10 @@ describe('runExperiment (mmagents)', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('MMAgents experiment on poster-session: 4 runs per condition (seeds 11-14), at most 16 turns, scripted generator, breakdowns found by the rules');
     const header = lines.findIndex((l) => l.startsWith('condition'));
+    expect(lines[header]!.split(/\s{2,}/)).toEqual(['condition', 'turns', 'breakdowns/10 turns', '95% CI', 'answered-next', '95% CI', 'answered', '95% CI', 'longest monologue', 'max', 'top speaker']);
     expect(lines.slice(header + 1, header + 4).map((l) => l.split(/\s+/)[0])).toEqual(mmagentsConditions.map((c) => c.name));
+    // Beside answered-next, the share answered by content, as a percentage.
+    expect(lines.slice(header + 1, header + 4).map((l) => l.split(/\s{2,}/)[6])).toEqual(result.conditions.map((c) => `${(c.answeredByContent!.mean * 100).toFixed(1)}%`));
     expect(text).toMatch(/^Ignore question\s+\d+\s+\d+\s+\d+$/m);
     expect(text).toMatch(/^Interlocutor contradiction\s+\d+\s+\d+\s+\d+$/m);
     expect(text).toMatch(/^Kruskal-Wallis on breakdowns per 10 turns: H = \d+\.\d{3} \(chi-squared, df = 2\), p [<=] /m);

@@ -204,7 +204,7 @@ describe('npm run simulate -- --all', () => {
 
   it('prints one table: a row per scene in file order, then all, every number readable', async () => {
     const [header, ...rows] = exit.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s+/));
-    expect(header).toEqual(['scene', 'runs', 'turns', 'answered-next', 'repeat', 'near-dup', 'top-opening', 'leaks', 'role-adherence', 'breakdowns', 'selector-fallbacks']);
+    expect(header).toEqual(['scene', 'runs', 'turns', 'answered-next', 'answered', 'partly', 'repeat', 'near-dup', 'rephrased', 'top-opening', 'leaks', 'role-adherence', 'breakdowns', 'selector-fallbacks']);
     expect(rows.map((r) => r[0])).toEqual([...scenes, 'all']);
     for (const row of rows) {
       expect(row, row.join(' ')).toHaveLength(header!.length);
@@ -216,6 +216,13 @@ describe('npm run simulate -- --all', () => {
     // The table's means are the summaries' (turns of run 1 here).
     const summary = JSON.parse(await readFile(join(tmp, scenes[0]!, 'summary.json'), 'utf8'));
     expect(Number(rows[0]![2])).toBeCloseTo(summary.metrics.runs[0].turns, 1);
+    // Beside answered-next, the questions answered by content and in part, from the summary's runs.
+    const rate = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
+    const [run] = summary.metrics.runs;
+    expect(run.answers.questions).toBeGreaterThan(0);
+    expect(run.answers.answered + run.answers.partly + run.answers.not).toBe(run.answers.questions);
+    expect(rows[0]!.slice(4, 6)).toEqual([rate(run.answeredByContent), rate(run.partlyAnswered)]);
+    expect(rows[0]![8]).toBe(rate(run.meaningRepeatRate));
   });
 });
 
@@ -246,7 +253,7 @@ describe('npm run simulate -- --experiment mmagents', () => {
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.split('\n');
     const header = lines.findIndex((l) => l.startsWith('condition'));
-    expect(lines[header]!.split(/\s{2,}/)).toEqual(['condition', 'turns', 'breakdowns/10 turns', '95% CI', 'answered-next', '95% CI', 'longest monologue', 'max', 'top speaker']);
+    expect(lines[header]!.split(/\s{2,}/)).toEqual(['condition', 'turns', 'breakdowns/10 turns', '95% CI', 'answered-next', '95% CI', 'answered', '95% CI', 'longest monologue', 'max', 'top speaker']);
     const rows = lines.slice(header + 1, header + 4).map((l) => l.split(/\s{2,}/));
     expect(rows.map((r) => r[0])).toEqual(['EQUAL', 'SS', 'CSSN-or-SS']);
     for (const [, turns, per10, interval, answered] of rows) {

@@ -39,16 +39,18 @@ Runs a scene N times with every human simulated and writes
 
 With --all, runs every scene in ${scenesDir}/ (sorted by file name), writes each one's files
 under <out>/<scene id>/ and prints one table to stdout: a row per scene and one for all runs,
-with the mean per run of turns, answered-next rate, repeat and near-duplicate rates, the most
-frequent opening's share, private-knowledge leaks, role adherence, breakdowns (utterances that
-lead to one) and LLM turn-selector fallbacks.
+with the mean per run of turns, answered-next rate (the addressee of a designated question spoke
+next), the shares of designated questions and requests answered and partly answered by content,
+repeat, near-duplicate and rephrased rates (a persona saying its own earlier sentence again in
+other words), the most frequent opening's share, private-knowledge leaks, role adherence,
+breakdowns (utterances that lead to one) and LLM turn-selector fallbacks.
 
 With --experiment mmagents, runs the scene (or every scene) under MMAgents' three conditions,
 EQUAL, SS and CSSN-or-SS, N runs each with the same seeds, and prints per condition: utterances
 that lead to a dialogue breakdown per 10 turns (mean, 95% percentile bootstrap interval over
-runs), answered-next (designated first pair parts whose addressee spoke next), the longest
-monologue (consecutive turns by one speaker: mean and max), the most active speaker's share of
-turns, the breakdown types (MMAgents Table 1), and a Kruskal-Wallis test across conditions with
+runs), answered-next (designated first pair parts whose addressee spoke next), answered
+(designated questions and requests the reply answered by content), the longest monologue
+(consecutive turns by one speaker: mean and max), the most active speaker's share of turns, the breakdown types (MMAgents Table 1), and a Kruskal-Wallis test across conditions with
 Dunn's pairwise tests. It writes files only with --out: <out>/<condition>/run-<k>.jsonl and
 <out>/experiment.json (with --all, under <out>/<scene id>/).
 

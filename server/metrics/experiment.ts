@@ -6,8 +6,9 @@
  * utterances that lead to a dialogue breakdown per 10 turns (Figure 11) with a 95% percentile
  * bootstrap interval over runs, their types (Figure 14), and the Kruskal-Wallis test across the
  * conditions with Dunn's pairwise comparisons (Bonferroni); besides, how often the addressee of a
- * designated first pair part spoke next, and how long one speaker held the floor (§5: "monopolizing
- * turns"). The paper's LLM-as-a-judge scores and human evaluation are not reproduced.
+ * designated first pair part spoke next, how many designated questions their reply answered by
+ * content (answers.ts: speaking next is not answering), and how long one speaker held the floor
+ * (§5: "monopolizing turns"). The paper's LLM-as-a-judge scores and human evaluation are not reproduced.
  *
  * ```ts
  * const result = await runExperiment(scene, { runs: 20, seed: 1, generator: createScriptedGenerator() });
@@ -68,6 +69,8 @@ export interface RunResult {
   kinds: Record<BreakdownKind, number>;
   /** Designated first pair parts whose addressee spoke next (runMetrics' adjacency completion); `null` without any. */
   answeredNext: number | null;
+  /** Designated questions and requests answered by content (runMetrics' answeredByContent); `null` without any. */
+  answeredByContent: number | null;
   longestRun: number;
   topSpeakerShare: number | null;
   /** Ten-turn samples the judge's model judged, and those the rules did. */
@@ -82,6 +85,8 @@ export interface ConditionResult extends Condition {
   breakdownsPer10: Interval;
   /** Over the runs with a designated first pair part; `null` when none has one. */
   answeredNext: Interval | null;
+  /** Likewise. */
+  answeredByContent: Interval | null;
   /** The longest run of consecutive turns by one speaker: mean over runs, and the longest of all. */
   longestRun: { mean: number; max: number };
   /** Mean share of a run's turns taken by its most active speaker. */
@@ -120,6 +125,7 @@ const summarize = (condition: Condition, runs: RunResult[]): ConditionResult => 
     turns: mean(runs.map((r) => r.turns)),
     breakdownsPer10: interval(runs.map((r) => r.breakdownsPer10))!,
     answeredNext: interval(defined(runs.map((r) => r.answeredNext))),
+    answeredByContent: interval(defined(runs.map((r) => r.answeredByContent))),
     longestRun: { mean: mean(runs.map((r) => r.longestRun)), max: Math.max(...runs.map((r) => r.longestRun)) },
     topSpeakerShare: shares.length > 0 ? mean(shares) : null,
     kinds,
@@ -152,6 +158,7 @@ export const runExperiment = async (scene: LoadedScene, options: ExperimentOptio
         breakdownsPer10: metrics.turns > 0 ? (broken / metrics.turns) * 10 : 0,
         kinds: countKinds(breakdowns),
         answeredNext: metrics.adjacencyCompletion,
+        answeredByContent: metrics.answeredByContent,
         longestRun: metrics.longestRun,
         topSpeakerShare: metrics.topSpeakerShare,
         judgedBy,
@@ -199,7 +206,7 @@ export const formatExperiment = (result: ExperimentResult): string => {
   const judge =
     result.judge === 'rules' ? 'breakdowns found by the rules' : `breakdowns judged by ${result.judge} (${judged.model} samples; ${judged.rules} left to the rules)`;
   const summary = columns([
-    ['condition', 'turns', 'breakdowns/10 turns', '95% CI', 'answered-next', '95% CI', 'longest monologue', 'max', 'top speaker'],
+    ['condition', 'turns', 'breakdowns/10 turns', '95% CI', 'answered-next', '95% CI', 'answered', '95% CI', 'longest monologue', 'max', 'top speaker'],
     ...conditions.map((c) => [
       c.name,
       c.turns.toFixed(1),
@@ -207,6 +214,8 @@ export const formatExperiment = (result: ExperimentResult): string => {
       `[${c.breakdownsPer10.low.toFixed(2)}, ${c.breakdownsPer10.high.toFixed(2)}]`,
       c.answeredNext ? percent(c.answeredNext.mean) : '-',
       c.answeredNext ? `[${percent(c.answeredNext.low)}, ${percent(c.answeredNext.high)}]` : '',
+      c.answeredByContent ? percent(c.answeredByContent.mean) : '-',
+      c.answeredByContent ? `[${percent(c.answeredByContent.low)}, ${percent(c.answeredByContent.high)}]` : '',
       c.longestRun.mean.toFixed(2),
       String(c.longestRun.max),
       c.topSpeakerShare === null ? '-' : percent(c.topSpeakerShare),
@@ -225,7 +234,7 @@ export const formatExperiment = (result: ExperimentResult): string => {
     : ['Kruskal-Wallis: not defined (every run has the same breakdowns per 10 turns)'];
   return [
     `MMAgents experiment on ${result.scene}: ${result.runs} ${result.runs === 1 ? 'run' : 'runs'} per condition (${seeds}), ${length}, ${result.generator} generator, ${judge}`,
-    `answered-next: designated first pair parts whose addressee spoke next; longest monologue: consecutive turns by one speaker (mean over runs); CI: ${result.interval}`,
+    `answered-next: designated first pair parts whose addressee spoke next; answered: designated questions and requests the reply answered by content; longest monologue: consecutive turns by one speaker (mean over runs); CI: ${result.interval}`,
     '',
     summary,
     '',

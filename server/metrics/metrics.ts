@@ -16,8 +16,9 @@ import { maxSimilarity, REPETITION_THRESHOLD } from '../engine/similarity';
 import { countWords, speakingMs } from '../engine/words';
 import type { LoadedScene } from '../scene/schema';
 import { breakdownKinds, breakdownsOf, breakdownUtterances, countKinds, type Breakdown, type BreakdownKind } from './breakdowns';
+import { countAnswers, nameWordsOf, questionsOf, type AnswerCount } from './answers';
 import { leaksOf, type Leak } from './leaks';
-import { repetitionOf, topOpeningOf, type TopOpening } from './repetition';
+import { meaningRepeatsOf, repetitionOf, topOpeningOf, type TopOpening } from './repetition';
 import { roleAdherenceOf } from './roles';
 import { mean, sampleStd } from './stats';
 
@@ -63,6 +64,16 @@ export interface RunMetrics {
    * answered. `null` when there are none.
    */
   answeredNext: number | null;
+  /**
+   * The designated questions and requests (`pair` question or request with an addressee) by how
+   * their addressee's reply answered them by content (answers.ts: `answerFit`); one nobody replied
+   * to is not answered. Answered-next counts who spoke next; this, what they said.
+   */
+  answers: AnswerCount;
+  /** Of those, the share answered by content; `null` when there are none. */
+  answeredByContent: number | null;
+  /** ...and the share answered only in part (some of what was asked, or an honest "I don't know"). */
+  partlyAnswered: number | null;
   /** The longest stretch of consecutive utterances by one speaker (the first, on a tie). */
   longestRun: number;
   longestRunSpeaker: string | null;
@@ -81,6 +92,12 @@ export interface RunMetrics {
    * four words or more; verbatim repeats of one's own lines included.
    */
   nearDuplicateRate: number | null;
+  /**
+   * The share of utterances (all of them) that are a persona's line saying one of its own earlier
+   * sentences again in other words (repetition.ts `meaningRepeatsOf`: sentences of five words or
+   * more, similarity above REPETITION_THRESHOLD, verbatim repeats left out).
+   */
+  meaningRepeatRate: number | null;
   /** The most frequent opening of AI lines (source `ai`) and its share of them; `null` without AI lines. */
   topOpening: TopOpening | null;
   topOpeningShare: number | null;
@@ -129,11 +146,14 @@ export const numericMetrics = [
   'adjacencyPairs',
   'adjacencyCompletion',
   'answeredNext',
+  'answeredByContent',
+  'partlyAnswered',
   'longestRun',
   'topSpeakerShare',
   'repetitionRate',
   'repeatRate',
   'nearDuplicateRate',
+  'meaningRepeatRate',
   'topOpeningShare',
   'leaks',
   'roleAdherence',
@@ -249,6 +269,7 @@ export const runMetrics = (events: readonly SessionEvent[], scene?: LoadedScene)
 
   const share = (n: number): number | null => (utterances.length > 0 ? n / utterances.length : null);
   const repetition = repetitionOf(utterances);
+  const answers = countAnswers(questionsOf(utterances, nameWordsOf((start?.participants ?? scene?.participants ?? []).map((p) => p.name))));
   const topOpening = topOpeningOf(utterances);
   const leakDetails = scene ? leaksOf(utterances, scene) : [];
   const roles = scene ? roleAdherenceOf(utterances, scene) : { adherence: null, questionsByPart: {} };
@@ -265,12 +286,16 @@ export const runMetrics = (events: readonly SessionEvent[], scene?: LoadedScene)
     adjacencyPairs,
     adjacencyCompletion: adjacencyPairs > 0 ? completed / adjacencyPairs : null,
     answeredNext: questions > 0 ? answered / questions : null,
+    answers,
+    answeredByContent: answers.questions > 0 ? answers.answered / answers.questions : null,
+    partlyAnswered: answers.questions > 0 ? answers.partly / answers.questions : null,
     longestRun,
     longestRunSpeaker,
     topSpeakerShare: share(mostTurns),
     repetitionRate: share(repeated),
     repeatRate: share(repetition.verbatim.filter(Boolean).length),
     nearDuplicateRate: share(repetition.nearDuplicate.filter(Boolean).length),
+    meaningRepeatRate: share(meaningRepeatsOf(utterances).filter(Boolean).length),
     topOpening,
     topOpeningShare: topOpening?.share ?? null,
     leaks: scene ? leakDetails.length : null,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
 import type { UtteranceEvent } from '../engine/events';
 import { NEAR_DUPLICATE, tokenOverlap } from '../engine/novelty';
-import { repetitionOf, topOpeningOf } from './repetition';
+import { meaningRepeatsOf, repetitionOf, topOpeningOf } from './repetition';
 
 const make = lineMaker();
 const line = (speaker: string, text: string, source: UtteranceEvent['source'] = 'ai'): UtteranceEvent => make(speaker, text, { snippet: 's1', source });
@@ -69,5 +69,36 @@ describe('topOpeningOf', () => {
   it('gives no phrase when no AI line has four words, and null without AI lines', () => {
     expect(topOpeningOf([line('a', 'Right.'), line('b', 'Yes, sure.')])).toEqual({ phrase: null, lines: 0, share: 0 });
     expect(topOpeningOf([line('h', 'That is a fair point.', 'human')])).toBeNull();
+  });
+});
+
+describe('meaningRepeatsOf', () => {
+  it('flags a persona saying its own earlier sentence again in other words, not an unrelated one', () => {
+    expect(
+      meaningRepeatsOf([
+        line('a', 'The launch budget is far too small for what we promised.'),
+        line('a', 'I walked the dog along the river before breakfast.'), // unrelated
+        line('a', 'Right. What we promised costs much more than the launch budget allows.'), // the first, reworded
+      ]),
+    ).toEqual([false, false, true]);
+  });
+
+  it('leaves out verbatim repeats, sentences under five words, others\' sentences and lines no persona generated', () => {
+    expect(
+      meaningRepeatsOf([
+        line('a', 'The launch budget is far too small for what we promised.'),
+        line('a', 'The launch budget is far too small for what we promised!'), // verbatim: repeatRate's
+        line('b', 'What we promised costs much more than the launch budget allows.'), // b's first
+        line('a', 'Budget too small.'), // under five words
+        line('c', 'The launch budget is far too small for what we promised.', 'scripted'),
+        line('c', 'What we promised costs much more than the launch budget allows.', 'simulated-human'),
+      ]),
+    ).toEqual([false, false, false, false, false, false]);
+  });
+
+  it('compares a question with questions only: asking about something and later saying it is no repeat', () => {
+    expect(
+      meaningRepeatsOf([line('a', 'What does your data say about why patients miss appointments?'), line('a', 'In my study, patients without a car were three times as likely to miss appointments.')]),
+    ).toEqual([false, false]);
   });
 });

@@ -1,14 +1,19 @@
 /**
  * Repetition as the engine's novelty screen defines it (engine/novelty.ts), measured after the
- * fact: which lines repeat an earlier one verbatim or nearly, and how often AI lines open alike.
+ * fact: which lines repeat an earlier one verbatim or nearly, and how often AI lines open alike;
+ * and, beyond the screen's wording, which persona lines say one of their own earlier sentences
+ * again in other words (engine/similarity.ts).
  *
  * ```ts
  * const { verbatim, nearDuplicate } = repetitionOf(utterances);
+ * meaningRepeatsOf(utterances); // [false, false, true]: the third line rephrases the first
  * topOpeningOf(utterances); // { phrase: 'that is a fair', lines: 4, share: 0.2 }
  * ```
  */
 import type { UtteranceEvent } from '../engine/events';
 import { NEAR_DUPLICATE, normalizeLine, OPENING_WORDS, openingOf, wordsOf } from '../engine/novelty';
+import { REPETITION_THRESHOLD, similarityTo } from '../engine/similarity';
+import { contentWords } from '../engine/vocabulary';
 
 /** Lines shorter than this are acknowledgements, too short to nearly duplicate anything (the screen's rule). */
 const NEAR_DUPLICATE_MIN_WORDS = 4;
@@ -64,6 +69,43 @@ export const repetitionOf = (utterances: readonly UtteranceEvent[]): Repetition 
     else longLines.set(u.speaker, [set]);
   }
   return { verbatim, nearDuplicate };
+};
+
+/** Sentences shorter than this say too little to be a repeat by meaning ("Yes, that's right."). */
+const MEANING_MIN_WORDS = 5;
+/** ...and so do those with fewer content words, however long: "Oh, thank you, Sam; yes." / "Thanks, all, this was fun." score 0.52. */
+const MEANING_MIN_CONTENT_WORDS = 2;
+
+/** A line's sentences, split after their end marks. */
+const sentencesOf = (text: string): string[] => (text.match(/[^.!?]+[.!?]*/g) ?? []).map((s) => s.trim()).filter(Boolean);
+
+/**
+ * Per utterance: a persona's line (source `ai`) with a sentence of five words or more that says
+ * one of the same speaker's earlier sentences (five words or more, authored lines included) again
+ * in other words: more similar than REPETITION_THRESHOLD (MPOD §3.2's bar), not word for word the
+ * same (that is a verbatim repeat). A question is compared with questions and a statement with
+ * statements: "What does your data say about why patients miss appointments?" and the asker's own
+ * answer to it later score 0.5 on shared topic alone. Each sentence is read once (similarity.ts
+ * memoises readings by text) and compared only with its speaker's.
+ */
+export const meaningRepeatsOf = (utterances: readonly UtteranceEvent[]): boolean[] => {
+  const earlier = new Map<string, { normal: string; text: string; asks: boolean }[]>();
+  return utterances.map((u) => {
+    const own = earlier.get(u.speaker) ?? [];
+    earlier.set(u.speaker, own);
+    const sentences = sentencesOf(u.text)
+      .filter((text) => wordsOf(text).length >= MEANING_MIN_WORDS && contentWords(text).length >= MEANING_MIN_CONTENT_WORDS)
+      .map((text) => ({ normal: normalizeLine(text), text, asks: text.endsWith('?') }));
+    const repeats =
+      u.source === 'ai' &&
+      sentences.some((s) => {
+        if (own.some((o) => o.normal === s.normal)) return false;
+        const to = similarityTo(s.text);
+        return own.some((o) => o.asks === s.asks && to(o.text) > REPETITION_THRESHOLD);
+      });
+    own.push(...sentences);
+    return repeats;
+  });
 };
 
 export interface TopOpening {

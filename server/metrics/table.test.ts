@@ -19,13 +19,14 @@ const say = (id: string, speaker: string, text: string, extra: Partial<EventDraf
 });
 
 describe('formatTable', () => {
-  it('prints a header and a row per entry with the means: rates in percent, counts per run, - where undefined', () => {
+  it('prints a header and a row per entry with the means: rates in percent, counts per run, - where undefined; answers by content beside answered-next, rephrased beside near-duplicates', () => {
     const run = runMetrics(
       log(
         say('u1', 'a', 'Bea, what do you think of the plan?', { addressee: 'b', pair: 'question', act: 'question' }),
-        say('u2', 'b', 'I like the plan a lot.', { act: 'answer' }),
-        say('u3', 'a', 'I like the plan a lot.'),
-        say('u4', 'b', 'Then we agree on the plan.'),
+        say('u2', 'b', 'I like the plan for the launch a lot.', { act: 'answer' }),
+        say('u3', 'a', 'I like the plan for the launch a lot.'),
+        // b's own u2 in other words.
+        say('u4', 'b', 'The plan for the launch suits me well.'),
         { type: 'floor', speaker: 'a', reason: 'llm-selector-fallback' },
       ),
     );
@@ -33,8 +34,8 @@ describe('formatTable', () => {
       { name: 'one-scene', aggregate: aggregateMetrics([run]) },
       { name: 'all', aggregate: aggregateMetrics([run, run]) },
     ]).split('\n');
-    expect(lines[0]!.split(/\s+/)).toEqual(['scene', 'runs', 'turns', 'answered-next', 'repeat', 'near-dup', 'top-opening', 'leaks', 'role-adherence', 'breakdowns', 'selector-fallbacks']);
-    expect(lines[1]!.split(/\s+/)).toEqual(['one-scene', '1', '4.0', '100.0%', '25.0%', '0.0%', '50.0%', '-', '-', '1.0', '1.0']);
+    expect(lines[0]!.split(/\s+/)).toEqual(['scene', 'runs', 'turns', 'answered-next', 'answered', 'partly', 'repeat', 'near-dup', 'rephrased', 'top-opening', 'leaks', 'role-adherence', 'breakdowns', 'selector-fallbacks']);
+    expect(lines[1]!.split(/\s+/)).toEqual(['one-scene', '1', '4.0', '100.0%', '100.0%', '0.0%', '25.0%', '0.0%', '25.0%', '50.0%', '-', '-', '1.0', '1.0']);
     expect(lines[2]!.split(/\s+/)[1]).toBe('2');
     expect(lines[3]).toBe('');
     // Right-aligned numbers end in the same column as their header.

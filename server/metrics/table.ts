@@ -1,14 +1,16 @@
 /**
  * The simulator's one-table comparison of scenes: a row per scene and one for all their runs
  * together, each the mean over runs. Rates are percentages, counts are per run, and `-` marks a
- * measure no run defines (role adherence in a scene without roles). Breakdowns count utterances
- * that lead to one; selector fallbacks, next speakers drawn at random when the LLM turn selector
- * gave no valid answer.
+ * measure no run defines (role adherence in a scene without roles). Answered-next is who spoke
+ * after a designated question; answered and partly, what their reply said (answers.ts). Rephrased
+ * is a persona saying its own earlier sentence again in other words (repetition.ts). Breakdowns
+ * count utterances that lead to one; selector fallbacks, next speakers drawn at random when the
+ * LLM turn selector gave no valid answer.
  *
  * ```ts
  * process.stdout.write(formatTable([{ name: 'team-standup', aggregate }, { name: 'all', aggregate: total }]));
- * // scene         runs  turns  answered-next  repeat  near-dup  top-opening  leaks  role-adherence  breakdowns  selector-fallbacks
- * // team-standup     3   40.0          75.0%    2.5%      5.0%        10.0%    0.3               -         4.7                 0.0
+ * // scene         runs  turns  answered-next  answered  partly  repeat  near-dup  rephrased  top-opening  leaks  role-adherence  breakdowns  selector-fallbacks
+ * // team-standup     3   40.0          75.0%     50.0%   12.5%    2.5%      5.0%       2.5%        10.0%    0.3               -         4.7                 0.0
  * ```
  */
 import type { AggregateMetrics, NumericMetric } from './metrics';
@@ -23,8 +25,11 @@ type Format = 'rate' | 'count';
 const columns: readonly { title: string; metric: NumericMetric; format: Format }[] = [
   { title: 'turns', metric: 'turns', format: 'count' },
   { title: 'answered-next', metric: 'answeredNext', format: 'rate' },
+  { title: 'answered', metric: 'answeredByContent', format: 'rate' },
+  { title: 'partly', metric: 'partlyAnswered', format: 'rate' },
   { title: 'repeat', metric: 'repeatRate', format: 'rate' },
   { title: 'near-dup', metric: 'nearDuplicateRate', format: 'rate' },
+  { title: 'rephrased', metric: 'meaningRepeatRate', format: 'rate' },
   { title: 'top-opening', metric: 'topOpeningShare', format: 'rate' },
   { title: 'leaks', metric: 'leaks', format: 'count' },
   { title: 'role-adherence', metric: 'roleAdherence', format: 'rate' },

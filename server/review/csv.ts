@@ -37,6 +37,10 @@ export const reportCsvOf = (report: Report): string => {
   session('turns', report.turns);
   session('words', report.words);
   session('answeredNext', report.answeredNext);
+  if (report.answers) {
+    session('answeredByContent', report.answeredByContent ?? null);
+    for (const [n, count] of Object.entries(report.answers)) session(`answers.${n}`, count);
+  }
   session('evenness', report.evenness);
   session('breakdowns', report.breakdowns.count);
   for (const [kind, n] of Object.entries(report.breakdowns.kinds)) session(`breakdowns.${kind}`, n);
@@ -59,6 +63,8 @@ export const reportCsvOf = (report: Report): string => {
     figure('questionsAsked', p.questionsAsked);
     figure('questionsReceived', p.questionsReceived);
     figure('questionsAnswered', p.questionsAnswered);
+    for (const [n, count] of Object.entries(p.answersGiven ?? {})) figure(`answersGiven.${n}`, count);
+    for (const [n, count] of Object.entries(p.answersReceived ?? {})) figure(`answersReceived.${n}`, count);
     figure('responseLatencyMs.median', p.responseLatencyMs.median);
     figure('responseLatencyMs.p90', p.responseLatencyMs.p90);
     figure('responseLatencyMs.samples', p.responseLatencyMs.samples);

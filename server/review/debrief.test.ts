@@ -5,6 +5,9 @@ import { createScriptedGenerator } from '../providers/generator/scripted';
 import { clock, debriefOf } from './debrief';
 import { feedback } from './feedback';
 import { linesOf } from './model';
+import { reportOf as reportOfLog } from './report';
+import { lineMaker } from '../../tests/fakes/utterances';
+import type { SessionEvent } from '../engine/events';
 
 const person = (id: string, over: Partial<ParticipantReport> = {}): ParticipantReport =>
   quietParticipant(id, { kind: 'human', speakingMs: 60_000, speakingShare: 0.5, turns: 4, words: 150, wordsPerMinute: 150, responseLatencyMs: { median: 500, p90: 900, samples: 3 }, ...over });
@@ -33,11 +36,11 @@ const reportOf = (participants: ParticipantReport[], timeline: TimelineItem[]): 
 describe('the debrief', () => {
   it('picks the three most notable observations, with their numbers and moments', () => {
     const timeline = [
-      say('hannah', 0, 5_000, 'What would you do about the budget next year?', { pair: 'question', addressee: 'jordan' }),
+      say('hannah', 0, 5_000, 'What would you do about the budget next year?', { pair: 'question', addressee: 'jordan', answer: 'not', reply: 'u15000' }),
       say('sam', 6_000, 10_000, 'I think we should cut travel first.'),
       say('jordan', 15_000, 90_000, 'Um, so, um, like I said the plan is fine um'),
       { kind: 'interruption', participant: 'jordan', startMs: 12_000, endMs: 12_000, of: 'sam', utterance: 'u6000' } satisfies TimelineItem,
-      say('hannah', 191_000, 192_000, 'And the hiring plan?', { pair: 'question', addressee: 'jordan' }),
+      say('hannah', 191_000, 192_000, 'And the hiring plan?', { pair: 'question', addressee: 'jordan', answer: 'answered', reply: 'u198000' }),
       say('jordan', 198_000, 200_000, 'Like, um, yes.'),
     ];
     const jordan = person('jordan', {
@@ -50,6 +53,7 @@ describe('the debrief', () => {
       interruptionsMade: 1,
       questionsReceived: 2,
       questionsAnswered: 1,
+      answersGiven: { questions: 2, answered: 1, partly: 0, not: 1 },
       responseLatencyMs: { median: 5_500, p90: 6_000, samples: 2 },
     });
     const report = reportOf([jordan, person('hannah', { speakingShare: 0.05 }), person('sam', { speakingShare: 0.05 })], timeline);
@@ -60,7 +64,9 @@ describe('the debrief', () => {
     // Fillers 6.2/min (weight 3.1) and the unanswered question (3), above share (2.7) and pace (2.5).
     expect(debrief.observations.map((o) => o.id)).toEqual(['fillers', 'slow-response', 'unanswered']);
     const unanswered = debrief.observations.find((o) => o.id === 'unanswered')!;
-    expect(unanswered.text).toBe('You answered 1 of the 2 questions put to you; Hannah\'s question at 0:00 (“What would you do about the budget next year?”) was followed by Sam, not you.');
+    expect(unanswered.text).toBe(
+      'Your replies answered 1 of the 2 questions put to you; your reply to Hannah\'s question at 0:00 (“What would you do about the budget next year?”), “Um, so, um, like I said the plan is fine um”, did not answer it.',
+    );
     expect(unanswered.moments).toEqual([{ startMs: 0, label: '0:00' }]);
     expect(debrief.observations[0]!.text).toContain('“um” (6×)');
     expect(debrief.observations[1]!.moments).toEqual([{ startMs: 198_000, label: '3:18' }]);
@@ -99,6 +105,40 @@ describe('the debrief', () => {
   it('writes times as minutes and seconds', () => {
     expect(clock(192_000)).toBe('3:12');
     expect(clock(5_400)).toBe('0:05');
+  });
+});
+
+describe('questions put to the seat, by what the replies said', () => {
+  const line = lineMaker();
+  const ask = (text: string) => line('hannah', text, { addressee: 'jordan', pair: 'question', act: 'question', durationMs: 2000 });
+  const start: SessionEvent = { seq: 0, t: 0, type: 'session-start', scene: 'test', title: 'Test', seed: 1, policy: 'round-robin', participants: [{ id: 'jordan', name: 'Jordan Lee', kind: 'human', present: true, speakingRate: 150 }, { id: 'hannah', name: 'Hannah Cole', kind: 'ai', present: false, speakingRate: 150 }] };
+
+  it('does not say a question was answered because the seat spoke next', () => {
+    const report = reportOfLog([
+      start,
+      ask('Jordan, how many clinics use the reminder system?'),
+      line('jordan', 'About 340 clinics use it today.', { durationMs: 2000 }),
+      ask('Why did the last product manager leave, Jordan?'),
+      line('jordan', 'I built the first version of the app myself.', { durationMs: 2000 }),
+      ask('Jordan, when does the pilot start?'),
+      line('jordan', 'Pass.', { durationMs: 1000 }),
+    ]);
+    // Jordan spoke next after all three: turn-taking would call that three of three.
+    expect(report.participants.find((p) => p.id === 'jordan')!.questionsAnswered).toBe(3);
+    const debrief = debriefOf(report, 'jordan')!;
+    expect(debrief.questions).toEqual({ received: 3, answeredNext: 3, byContent: { questions: 3, answered: 1, partly: 0, not: 2 } });
+    const unanswered = debrief.observations.find((o) => o.id === 'unanswered')!;
+    expect(unanswered.text).toBe(
+      'Your replies answered 1 of the 3 questions put to you; your reply to Hannah Cole\'s question at 0:03 (“Why did the last product manager leave, Jordan?”), “I built the first version of the app myself.”, did not answer it.',
+    );
+    expect(unanswered.moments.map((m) => m.label)).toEqual(['0:03', '0:05']);
+    expect(debrief.observations.some((o) => o.id === 'questions-ok')).toBe(false);
+  });
+
+  it('says all were answered only when every reply gave what was asked', () => {
+    const report = reportOfLog([start, ask('Jordan, how many clinics use the reminder system?'), line('jordan', 'About 340 clinics use it today.', { durationMs: 2000 })]);
+    const good = debriefOf(report, 'jordan')!.observations.find((o) => o.id === 'questions-ok');
+    expect(good?.text).toBe('Your replies answered all 1 question put to you: each gave what was asked.');
   });
 });
 

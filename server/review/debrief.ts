@@ -10,6 +10,7 @@
  * debrief.observations; // at most three, the most notable first
  * ```
  */
+import type { AnswerCount } from '../metrics/answers';
 import { fillersIn } from './fillers';
 import type { ParticipantReport, Report, TimelineItem } from './report';
 
@@ -37,8 +38,11 @@ export interface Debrief {
   expectedShare: number;
   expectedBasis: string;
   fillersPerMinute: number | null;
-  /** Questions put to them by name. */
-  questions: { received: number; answered: number };
+  /**
+   * Questions put to them by name: how many, after how many they spoke next, and how their replies
+   * answered the questions and requests put to them by content (`null` in a report without it).
+   */
+  questions: { received: number; answeredNext: number; byContent: AnswerCount | null };
   observations: Observation[];
 }
 
@@ -146,9 +150,8 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
     });
   }
 
-  // Responses, questions put to you, long turns: walked in the log's order, as the report counts them.
+  // Responses and long turns: walked in the log's order, as the report counts them.
   let slowest: { gap: number; at: Utterance; after: Utterance } | null = null;
-  const unanswered: { question: Utterance; next: Utterance | null }[] = [];
   const long: Utterance[] = [];
   said.forEach((u, i) => {
     const before = said[i - 1];
@@ -158,10 +161,6 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
         if (!slowest || gap > slowest.gap) slowest = { gap, at: u, after: before };
       }
       if (u.endMs - u.startMs > 60_000) long.push(u);
-    }
-    if (u.pair === 'question' && u.addressee === seat && u.participant !== seat) {
-      const next = said[i + 1] ?? null;
-      if (next?.participant !== seat) unanswered.push({ question: u, next });
     }
   });
 
@@ -177,14 +176,20 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
     });
   }
 
-  if (unanswered.length > 0) {
-    const [one] = unanswered;
+  // Questions put to you that your reply did not answer by content (the report reads each reply: metrics/answers.ts); speaking next is not answering.
+  const given = you.answersGiven;
+  const missed = said.filter((u) => u.addressee === seat && u.participant !== seat && (u.answer === 'not' || u.answer === 'partly'));
+  if (given && missed.length > 0) {
+    const one = missed.find((u) => u.answer === 'not') ?? missed[0]!;
+    const reply = said.find((u) => u.utterance === one.reply);
+    const about = `${nameOf(report, one.participant)}'s question at ${clock(one.startMs)} (“${gist(one.text)}”)`;
+    const what = reply ? `your reply to ${about}, “${gist(reply.text)}”, ${one.answer === 'not' ? 'did not answer it' : 'answered it only in part'}` : `${about} got no reply from you`;
     found.push({
       id: 'unanswered',
       tone: 'improve',
-      weight: 2 + unanswered.length,
-      moments: unanswered.slice(0, 3).map(({ question }) => ({ startMs: question.startMs, label: clock(question.startMs) })),
-      text: `You answered ${you.questionsAnswered} of the ${plural(you.questionsReceived, 'question')} put to you; ${nameOf(report, one!.question.participant)}'s question at ${clock(one!.question.startMs)} (“${gist(one!.question.text)}”) was followed by ${one!.next ? nameOf(report, one!.next.participant) : 'nobody'}, not you.`,
+      weight: 2 + given.not + given.partly / 2,
+      moments: missed.slice(0, 3).map((u) => momentAt(u.startMs)),
+      text: `Your replies answered ${given.answered} of the ${plural(given.questions, 'question')} put to you${given.partly > 0 ? ` (${given.partly} in part)` : ''}; ${what}.`,
     });
   }
 
@@ -214,11 +219,11 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
   // Room left, and something went well: say so, with its numbers.
   if (observations.length < 3 && you.turns > 0) {
     const longest = mine.reduce<Utterance | null>((a, b) => (!a || b.endMs - b.startMs > a.endMs - a.startMs ? b : a), null);
-    const asked = said.filter((u) => u.pair === 'question' && u.addressee === seat && u.participant !== seat);
+    const asked = said.filter((u) => u.answer !== undefined && u.addressee === seat && u.participant !== seat);
     const moments = { longest: longest ? [{ startMs: longest.startMs, label: clock(longest.startMs) }] : [], asked: asked.slice(0, 3).map((u) => ({ startMs: u.startMs, label: clock(u.startMs) })) };
     observations.push(...positives(you, expectedShare, fillersPerMinute, found, moments).slice(0, 3 - observations.length));
   }
-  return { you, expectedShare, expectedBasis, fillersPerMinute, questions: { received: you.questionsReceived, answered: you.questionsAnswered }, observations };
+  return { you, expectedShare, expectedBasis, fillersPerMinute, questions: { received: you.questionsReceived, answeredNext: you.questionsAnswered, byContent: given ?? null }, observations };
 };
 
 /** What was in range, as observations: pace, share, fillers, questions, response time. */
@@ -229,7 +234,8 @@ const positives = (you: ParticipantReport, expected: number, fillersPerMinute: n
   const wpm = you.wordsPerMinute;
   if (wpm !== null && !flagged.has('pace-fast') && !flagged.has('pace-slow') && wpm >= comfortablePace.low && wpm <= comfortablePace.high) add('pace-ok', `Your pace, ${Math.round(wpm)} words per minute, sat in the comfortable ${comfortablePace.low}–${comfortablePace.high} band; your longest turn is a good one to listen back to.`, moments.longest);
   if (!flagged.has('share-high') && !flagged.has('share-low')) add('share-ok', `Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expected)} expected of you.`);
-  if (you.questionsReceived > 0 && !flagged.has('unanswered')) add('questions-ok', `You answered all ${plural(you.questionsReceived, 'question')} put to you, straight after they were asked.`, moments.asked);
+  const given = you.answersGiven;
+  if (given && given.questions > 0 && given.answered === given.questions) add('questions-ok', `Your replies answered all ${plural(given.questions, 'question')} put to you: each gave what was asked.`, moments.asked);
   if (!flagged.has('fillers') && fillersPerMinute !== null) add('fillers-ok', you.fillers.count === 0 ? 'You used no fillers (um, uh, like…).' : `You kept fillers low: ${plural(you.fillers.count, 'filler')}, ${fillersPerMinute} a minute.`);
   if (!flagged.has('slow-response') && you.responseLatencyMs.median !== null) add('latency-ok', `You came in promptly: ${(you.responseLatencyMs.median / 1000).toFixed(1)} s at the median after the previous speaker finished.`);
   if (!flagged.has('interruptions') && you.interruptionsMade === 0) add('no-interruptions', 'You let every speaker finish: no interruptions.');

@@ -26,7 +26,7 @@ import { cleanText } from '../protocol/text';
 import { clock, debriefOf, gist } from './debrief';
 import { MAX_QUESTION_CHARS, type Answer, type Feedback } from './answers';
 import { askForJson, dataRule, isVendor, jsonIn, lineAt, quoteLine, untagged, type Line } from './model';
-import type { Report } from './report';
+import type { ParticipantReport, Report } from './report';
 
 /** Lines quoted in a prompt at most: a two-hour session's transcript would not fit, nor be read. */
 export const MAX_QUOTED_LINES = 200;
@@ -73,7 +73,7 @@ const rulesFeedback = (report: Report, transcript: readonly Line[], seat: string
     paragraph = [
       `You took ${you.turns} turn${you.turns === 1 ? '' : 's'} and ${percent(you.speakingShare)} of the talk, against about ${percent(debrief.expectedShare)} expected: ${debrief.expectedBasis}.`,
       you.wordsPerMinute === null ? '' : `You spoke at ${Math.round(you.wordsPerMinute)} words per minute (comfortable: 140–160) with ${you.fillers.count === 0 ? 'no fillers' : `${you.fillers.count} filler${you.fillers.count === 1 ? '' : 's'}`}.`,
-      `${you.questionsReceived === 0 ? 'Nobody put a question to you by name' : `You answered ${you.questionsAnswered} of ${you.questionsReceived} question${you.questionsReceived === 1 ? '' : 's'} put to you by name`}, and ${you.interruptionsMade === 0 ? 'interrupted nobody' : `interrupted others ${times(you.interruptionsMade)}`}.`,
+      `${answersSentence(you)}, and ${you.interruptionsMade === 0 ? 'interrupted nobody' : `interrupted others ${times(you.interruptionsMade)}`}.`,
       improve ? `The main thing to work on: ${improve.text.charAt(0).toLowerCase()}${improve.text.slice(1)}` : 'Nothing in the figures stands out to work on.',
     ]
       .filter(Boolean)
@@ -85,6 +85,16 @@ const rulesFeedback = (report: Report, transcript: readonly Line[], seat: string
     by: 'rules',
     ...(note ? { note } : {}),
   };
+};
+
+/** The questions put to them by name, by what their replies said; by who spoke next only in a report without that. */
+const answersSentence = (you: ParticipantReport): string => {
+  const given = you.answersGiven;
+  const asked = given?.questions ?? you.questionsReceived;
+  const questions = `question${asked === 1 ? '' : 's'}`;
+  if (asked === 0) return 'Nobody put a question to you by name';
+  if (!given) return `You spoke next after ${you.questionsAnswered} of ${asked} ${questions} put to you by name`;
+  return `Your replies answered ${given.answered} of ${asked} ${questions} put to you by name${given.partly > 0 ? ` (${given.partly} in part)` : ''}`;
 };
 
 const FeedbackAnswer = z.object({ paragraph: z.string().min(1), moments: z.array(z.object({ at: z.unknown() }).passthrough()).default([]) });
@@ -100,7 +110,9 @@ export const feedbackPrompt = (report: Report, transcript: readonly Line[], seat
         `${you.turns} turns`,
         you.wordsPerMinute === null ? null : `${Math.round(you.wordsPerMinute)} words per minute (comfortable: 140-160)`,
         `${you.fillers.count} fillers`,
-        `answered ${you.questionsAnswered} of ${you.questionsReceived} questions put to them`,
+        you.answersGiven
+          ? `their replies answered ${you.answersGiven.answered} of the ${you.answersGiven.questions} questions put to them by content (${you.answersGiven.partly} in part); they spoke next after ${you.questionsAnswered} of ${you.questionsReceived}`
+          : `spoke next after ${you.questionsAnswered} of ${you.questionsReceived} questions put to them`,
         `interrupted others ${you.interruptionsMade} times`,
       ].filter(Boolean)
     : [];

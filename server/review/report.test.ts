@@ -36,6 +36,9 @@ describe('the report of a known log', () => {
       words: 60,
       // Questions put to someone: u1 (Cy answers next) and u6 (Ana does not: Ben goes on).
       answeredNext: 0.5,
+      // By content: Cy's "it is… twenty thousand" answers what the budget is; Ana never replies to u6.
+      answers: { questions: 2, answered: 1, partly: 0, not: 1 },
+      answeredByContent: 0.5,
       // Words 17, 24, 19: mean 20, sample sd sqrt((9 + 16 + 1) / 2) = 3.606 -> 18.0 %.
       evenness: 18,
       // Ben, not Ana, speaks after Ben's question to Ana.
@@ -46,6 +49,18 @@ describe('the report of a known log', () => {
       participants: undefined,
       timeline: undefined,
     });
+  });
+
+  it('carries the answers by content, and still reads a report file from before them', () => {
+    const parsed = Report.parse(report);
+    expect(parsed.answers).toEqual({ questions: 2, answered: 1, partly: 0, not: 1 });
+    expect(parsed.participants.find((p) => p.id === 'cy')!.answersGiven).toEqual({ questions: 1, answered: 1, partly: 0, not: 0 });
+    expect(parsed.timeline.filter((i) => i.answer).map((i) => [i.utterance, i.answer, i.reply])).toEqual([
+      ['u1', 'answered', 'u2'],
+      ['u6', 'not', null],
+    ]);
+    const { answers: _answers, answeredByContent: _rate, ...older } = report;
+    expect(Report.safeParse({ ...older, participants: older.participants.map(({ answersGiven: _given, answersReceived: _received, ...p }) => p) }).success).toBe(true);
   });
 
   it('says how the session ran, as its log does, and nothing for an older log', () => {
@@ -74,6 +89,9 @@ describe('the report of a known log', () => {
         questionsAsked: 1,
         questionsReceived: 1,
         questionsAnswered: 0,
+        // Ben's u6 to her went unanswered; Cy answered her u1.
+        answersGiven: { questions: 1, answered: 0, partly: 0, not: 1 },
+        answersReceived: { questions: 1, answered: 1, partly: 0, not: 0 },
         // u5 at 19.4 s after Cy's u4 ended at 18.5 s (its spoken end); u1 opens the session.
         responseLatencyMs: { median: 900, p90: 900, samples: 1 },
         gazeAtSpeakerShare: null,
@@ -94,6 +112,8 @@ describe('the report of a known log', () => {
         questionsAsked: 1,
         questionsReceived: 0,
         questionsAnswered: 0,
+        answersGiven: { questions: 0, answered: 0, partly: 0, not: 0 },
+        answersReceived: { questions: 1, answered: 0, partly: 0, not: 1 },
         // u3: 11.9 - 11.0 s (Cy's spoken end, not the later log time); u6: 24.0 - 22.2 s; u7 follows himself.
         responseLatencyMs: { median: 1350, p90: 1800, samples: 2 },
         gazeAtSpeakerShare: null,
@@ -122,6 +142,8 @@ describe('the report of a known log', () => {
         questionsAsked: 1,
         questionsReceived: 1,
         questionsAnswered: 1,
+        answersGiven: { questions: 1, answered: 1, partly: 0, not: 0 },
+        answersReceived: { questions: 0, answered: 0, partly: 0, not: 0 },
         // u2: 5.0 - 4.0 s; u4 began (14.5 s) before Ben's cut line ended (14.9 s): 0. Median of [0, 1000]; p90 by nearest rank.
         responseLatencyMs: { median: 500, p90: 1000, samples: 2 },
         gazeAtSpeakerShare: null,
@@ -146,7 +168,7 @@ describe('the report of a known log', () => {
   it('lays out the timeline in session time, every utterance at its real start', () => {
     expect(report.timeline).toEqual([
       { kind: 'snippet', participant: 'ana', startMs: 0, endMs: 30_300, text: 'The budget', code: 'main' },
-      { kind: 'utterance', participant: 'ana', startMs: 0, endMs: 4000, text: knownLog[2]!.type === 'utterance' ? knownLog[2]!.text : '', utterance: 'u1', addressee: 'cy', pair: 'question' },
+      { kind: 'utterance', participant: 'ana', startMs: 0, endMs: 4000, text: knownLog[2]!.type === 'utterance' ? knownLog[2]!.text : '', utterance: 'u1', addressee: 'cy', pair: 'question', answer: 'answered', reply: 'u2' },
       { kind: 'backchannel', participant: 'ben', startMs: 2000, endMs: 2000, text: 'mm-hm', utterance: 'u1', code: 'verbal' },
       { kind: 'utterance', participant: 'cy', startMs: 5000, endMs: 11_000, text: 'Well, it is, like, kind of tight, you know. Uh, twenty thousand.', utterance: 'u2', addressee: 'ana', pair: 'none' },
       { kind: 'utterance', participant: 'ben', startMs: 11_900, endMs: 14_900, text: 'I mean, that is a kind of answer, but I would like more detail.', utterance: 'u3', addressee: null, pair: 'none' },
@@ -158,7 +180,7 @@ describe('the report of a known log', () => {
       { kind: 'instructor', participant: null, startMs: 22_600, endMs: 22_600, text: 'Press Cy on the numbers.', code: 'direction', audience: 'observers' },
       // The proposal spans the wait for the instructor's decision.
       { kind: 'instructor', participant: 'cy', startMs: 22_600, endMs: 24_000, text: 'Let us talk about lunch.', code: 'approval-dismiss', audience: 'observers' },
-      { kind: 'utterance', participant: 'ben', startMs: 24_000, endMs: 26_500, text: 'Ana, is the reporting module needed?', utterance: 'u6', addressee: 'ana', pair: 'question' },
+      { kind: 'utterance', participant: 'ben', startMs: 24_000, endMs: 26_500, text: 'Ana, is the reporting module needed?', utterance: 'u6', addressee: 'ana', pair: 'question', answer: 'not', reply: null },
       { kind: 'utterance', participant: 'ben', startMs: 26_900, endMs: 29_900, text: 'No, it is not.', utterance: 'u7', addressee: null, pair: 'none' },
       { kind: 'hand-raise', participant: 'ben', startMs: 30_000, endMs: 30_000, code: 'raise' },
       { kind: 'system', participant: null, startMs: 30_300, endMs: 30_300, text: 'The session ended (ended) after 7 turns.', code: 'end' },
@@ -215,6 +237,8 @@ describe('the report and metrics.ts', () => {
         turns: metrics.turns,
         words: metrics.words,
         answeredNext: rounded(metrics.answeredNext, 3),
+        answers: metrics.answers,
+        answeredByContent: rounded(metrics.answeredByContent, 3),
         evenness: rounded(metrics.evenness, 1),
         breakdowns: { count: metrics.breakdowns, kinds: metrics.breakdownKinds },
         interruptions: metrics.interruptions,

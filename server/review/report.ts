@@ -2,7 +2,7 @@
  * A session's report (issue 17, the verification stage): what the dashboard, the trainee's debrief
  * and the exports show, computed from the event log alone. Pure and browser-safe: events and the
  * scene in, a `Report` out. Its figures are metrics/metrics.ts's (the same definitions: evenness,
- * answered-next, speaking time; breakdowns by breakdowns.ts's rules), and report.test.ts checks
+ * answered-next, answers by content, speaking time; breakdowns by breakdowns.ts's rules), and report.test.ts checks
  * they agree with `runMetrics` on simulated runs, so the simulator's summary and the dashboard
  * cannot disagree. It does not call `runMetrics` itself: that also measures what a report does not
  * show (similarity by word vectors, leaks, openings), which would triple a long session's build.
@@ -27,6 +27,7 @@ import type { Role } from '../auth/claims';
 import { PairType, paces, SessionEvent, type EventOf } from '../engine/events';
 import { countWords, defaultSpeakingRate, speakingMs } from '../engine/words';
 import { breakdownKinds, breakdownsOf, breakdownUtterances, countKinds } from '../metrics/breakdowns';
+import { countAnswers, nameWordsOf, questionsOf, type AnswerCount } from '../metrics/answers';
 import { evennessOf } from '../metrics/metrics';
 import { repetitionOf } from '../metrics/repetition';
 import { participantKinds, type LoadedScene } from '../scene/schema';
@@ -54,12 +55,22 @@ export const TimelineItem = z.object({
   of: z.string().optional(),
   /** System and instructor items: the event's code; backchannels: verbal or nod; hand raises: raise, lower or approve. */
   code: z.string().optional(),
+  /**
+   * A designated question or request (`pair` question or request, an addressee): how the
+   * addressee's reply answered it by content (metrics/answers.ts), and the reply's utterance id,
+   * null when none came. Absent on other items, and in reports from before it was reported.
+   */
+  answer: z.enum(['answered', 'partly', 'not']).optional(),
+  reply: z.string().nullable().optional(),
   audience: Audience.optional(),
 });
 export type TimelineItem = z.infer<typeof TimelineItem>;
 
 const count = z.number().int().nonnegative();
 const share = z.number().min(0).max(1);
+
+/** Designated questions and requests by how the reply answered them by content (metrics/answers.ts); `not` includes those nobody replied to. */
+export const Answers = z.object({ questions: count, answered: count, partly: count, not: count });
 
 export const ParticipantReport = z.object({
   id: z.string(),
@@ -81,6 +92,12 @@ export const ParticipantReport = z.object({
   /** Questions put to them by name, and those they answered next (as `answeredNext` counts). */
   questionsReceived: count,
   questionsAnswered: count,
+  /**
+   * By content: the questions and requests put to them by name, by how their reply answered them;
+   * and their own, by how the one they asked answered. Absent in reports from before it was reported.
+   */
+  answersGiven: Answers.optional(),
+  answersReceived: Answers.optional(),
   /**
    * From the end of the previous utterance (another speaker's) to their first word, over every
    * turn they took after someone else; 0 when they started before it ended. Median (the mean of
@@ -126,7 +143,14 @@ export const Report = z.object({
   durationMs: z.number().nonnegative(),
   turns: count,
   words: count,
+  /** Of the designated questions (`pair` question, an addressee), the share whose addressee spoke next: turn-taking, not sense. */
   answeredNext: share.nullable(),
+  /**
+   * Designated questions and requests by how they were answered by content, and the share answered;
+   * null when there were none. Absent in reports from before it was reported.
+   */
+  answers: Answers.optional(),
+  answeredByContent: share.nullable().optional(),
   evenness: z.number().nonnegative().nullable(),
   breakdowns: z.object({
     count,
@@ -272,6 +296,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     questionsReceived: number;
     questionsAnswered: number;
     latencies: number[];
+    answersGiven: AnswerCount;
+    answersReceived: AnswerCount;
     /** Their lines the simulation said for them. */
     simulatedTurns: number;
     ownTurns: number;
@@ -281,7 +307,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     person(id);
     let found = tallies.get(id);
     if (!found) {
-      found = { turns: 0, words: 0, speakingMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [], simulatedTurns: 0, ownTurns: 0 };
+      found = { turns: 0, words: 0, speakingMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [], answersGiven: countAnswers([]), answersReceived: countAnswers([]), simulatedTurns: 0, ownTurns: 0 };
       tallies.set(id, found);
     }
     return found;
@@ -289,6 +315,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   for (const id of people.keys()) tally(id);
 
   const timeline: TimelineItem[] = [];
+  const lines = new Map<string, TimelineItem>();
   const spans = new Map<string, { startMs: number; endMs: number }>();
   let previous: { speaker: string; endMs: number; question: string | null } | null = null;
   let questions = 0;
@@ -339,7 +366,9 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
           questions += 1;
         }
         previous = { speaker: e.speaker, endMs, question };
-        push({ kind: 'utterance', participant: e.speaker, startMs, endMs, text: e.text, utterance: e.id, addressee: e.addressee, pair: e.pair }, e);
+        const line: TimelineItem = { kind: 'utterance', participant: e.speaker, startMs, endMs, text: e.text, utterance: e.id, addressee: e.addressee, pair: e.pair };
+        lines.set(e.id, line);
+        push(line, e);
         break;
       }
       case 'interruption': {
@@ -415,6 +444,17 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   if (openSnippet) openSnippet.endMs = lastMs;
   timeline.sort((a, b) => a.startMs - b.startMs);
 
+  // What each designated question got by content, with metrics.ts's names (the session's start, else the scene's).
+  const asked = questionsOf(utterances, nameWordsOf((start?.participants ?? scene?.participants ?? []).map((p) => p.name)));
+  for (const q of asked) {
+    Object.assign(lines.get(q.utterance)!, { answer: q.fit, reply: q.reply });
+    for (const counted of [tally(q.addressee).answersGiven, tally(q.asker).answersReceived]) {
+      counted.questions += 1;
+      counted[q.fit] += 1;
+    }
+  }
+  const answers = countAnswers(asked);
+
   const totalMs = [...tallies.values()].reduce((sum, mine) => sum + mine.speakingMs, 0);
   // What the scene expects of each seat, when the scene is the log's own.
   const expected = scene && (!start || start.scene === scene.id) ? expectedShares(scene) : null;
@@ -437,6 +477,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       questionsAsked: mine.questionsAsked,
       questionsReceived: mine.questionsReceived,
       questionsAnswered: mine.questionsAnswered,
+      answersGiven: mine.answersGiven,
+      answersReceived: mine.answersReceived,
       responseLatencyMs: { median: median(latencies), p90: nearestRank(latencies, 90), samples: latencies.length },
       gazeAtSpeakerShare: gazeShare(id, gazes.get(id) ?? [], speech),
       ...(kind === 'human' && mine.simulatedTurns > 0 && mine.ownTurns === 0 ? { simulated: true } : {}),
@@ -461,6 +503,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     turns: utterances.length,
     words,
     answeredNext: questions > 0 ? round3(answered / questions) : null,
+    answers,
+    answeredByContent: answers.questions > 0 ? round3(answers.answered / answers.questions) : null,
     evenness: evenness === null ? null : round1(evenness),
     breakdowns: {
       count: breakdownUtterances(breakdowns),

@@ -73,6 +73,9 @@ describe("the trainee's debrief", () => {
     expect(await figure('latency')).toBe(raw(you.responseLatencyMs.median));
     expect(await figure('questions')).toBe(String(you.questionsAnswered));
     expect(await page.locator('[data-figure="questions"] .value').innerText()).toBe(`${you.questionsAnswered} of ${you.questionsReceived}`);
+    // Beside it, the questions their reply answered by content.
+    expect(await figure('answers')).toBe(String(you.answersGiven!.answered));
+    expect(await page.locator('[data-figure="answers"] .value').innerText()).toBe(`${you.answersGiven!.answered} of ${you.answersGiven!.questions}`);
     expect(await figure('interruptions')).toBe(String(you.interruptionsMade));
     expect(await figure('gaze')).toBe(raw(you.gazeAtSpeakerShare));
     // Nobody joined: the simulation played the seat, and the page says so instead of speaking of a person.

@@ -103,6 +103,7 @@ describe('the review dashboard', () => {
     expect(Number(await figure('breakdowns'))).toBe(report.breakdowns.count);
     expect(Number(await figure('interruptions'))).toBe(report.interruptions);
     expect(await figure('answered-next')).toBe(report.answeredNext === null ? '' : String(report.answeredNext));
+    expect(await figure('answered')).toBe(report.answeredByContent == null ? '' : String(report.answeredByContent));
     expect(await figure('evenness')).toBe(report.evenness === null ? '' : String(report.evenness));
     expect(await page.locator('[data-figure="turns"] dd').first().innerText()).toBe(String(report.turns));
 

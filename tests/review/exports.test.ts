@@ -212,6 +212,9 @@ describe('GET /api/sessions/:id/report', () => {
     const value = (scope: string, participant: string, figure: string) => rows.find((r) => r[0] === scope && r[1] === participant && r[2] === figure)?.[3];
     expect(value('session', '', 'turns')).toBe('7');
     expect(value('session', '', 'answeredNext')).toBe('0.5');
+    expect(value('session', '', 'answeredByContent')).toBe('0.5');
+    expect(value('session', '', 'answers.not')).toBe('1');
+    expect(value('participant', 'cy', 'answersGiven.answered')).toBe('1');
     expect(value('session', '', 'title')).toBe('Budget review');
     expect(value('participant', 'cy', 'fillers')).toBe('5');
     expect(value('participant', 'cy', 'fillers.you know')).toBe('1');

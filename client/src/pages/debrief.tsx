@@ -1,7 +1,7 @@
 /**
  * The trainee's debrief, `/debrief/<session>?token=…` (issue 17, part 3): for the viewer's seat,
  * their talk share against what the room expects, pace against the comfortable band, fillers,
- * response latency, questions answered, interruptions, gaze in VR, and three observations from
+ * response latency, questions answered (by what the reply said) and answered next, interruptions, gaze in VR, and three observations from
  * review/debrief.ts's rules, each moment a link into the review at that time (`&t=<ms>`). An
  * instructor's or author's token shows a picker of the human seats, the first one chosen. Then a
  * written paragraph (review/feedback.tsx: a language model's with a generator key, else from the
@@ -151,8 +151,13 @@ const Body = ({ session, token, seat, debrief }: { session: string; token: strin
               {you.responseLatencyMs.samples === 0 ? 'Not measured: you never took a turn after someone else.' : `Median; 90th percentile ${seconds(you.responseLatencyMs.p90)}, over ${you.responseLatencyMs.samples} replies.`}
             </span>
           </Figure>
-          <Figure id="questions" value={you.questionsAnswered} label="Questions answered" shown={`${you.questionsAnswered} of ${you.questionsReceived}`}>
-            <span className="note">{you.questionsReceived === 0 ? 'Nobody put a question to you by name.' : 'Questions put to you by name that you answered next.'} You asked {you.questionsAsked}.</span>
+          {debrief.questions.byContent && (
+            <Figure id="answers" value={debrief.questions.byContent.answered} label="Questions answered" shown={`${debrief.questions.byContent.answered} of ${debrief.questions.byContent.questions}`}>
+              <span className="note">{answersNote(debrief.questions.byContent)}</span>
+            </Figure>
+          )}
+          <Figure id="questions" value={you.questionsAnswered} label="Answered next" shown={`${you.questionsAnswered} of ${you.questionsReceived}`}>
+            <span className="note">{you.questionsReceived === 0 ? 'Nobody put a question to you by name.' : 'Questions put to you by name after which you spoke next.'} You asked {you.questionsAsked}.</span>
           </Figure>
           <Figure id="interruptions" value={you.interruptionsMade} label="Interruptions" shown={`${you.interruptionsMade} made`}>
             <span className="note">{you.interruptionsMade === 0 ? 'You let every speaker finish.' : 'Times you cut someone off.'} Others cut you off {you.interruptionsReceived === 1 ? 'once' : `${you.interruptionsReceived} times`}.</span>
@@ -169,6 +174,12 @@ const Body = ({ session, token, seat, debrief }: { session: string; token: strin
     </>
   );
 };
+
+/** What the replies to the questions put to them gave, beyond the count answered. */
+const answersNote = (given: NonNullable<Debrief['questions']['byContent']>) =>
+  given.questions === 0
+    ? 'Nobody put a question or request to you by name.'
+    : `Questions and requests put to you by name that your reply answered${given.partly > 0 ? `; ${given.partly} in part` : ''}${given.not > 0 ? `; ${given.not} not answered` : ''}.`;
 
 /** Gaze is logged only in VR: without it, a desktop join (or a stand-in, or, when nobody spoke, nothing to look at). */
 const gazeNote = (you: ParticipantReport, nobodySpoke: boolean) =>

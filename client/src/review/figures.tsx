@@ -1,6 +1,7 @@
 /**
- * The session's headline figures, as cards: how long, how many turns and words, how often a
- * question was answered by the one asked, how evenly people spoke, breakdowns and interruptions.
+ * The session's headline figures, as cards: how long, how many turns and words, how often the one
+ * asked spoke next and how often their reply answered the question, how evenly people spoke,
+ * breakdowns and interruptions.
  * Each card carries its raw value (`data-value`) beside the formatted one.
  */
 import type { Report } from '../../../server/review/report';
@@ -21,8 +22,22 @@ export const Figures = ({ report }: { report: Report }) => {
       label: 'Answered next',
       value: report.answeredNext,
       shown: report.answeredNext === null ? '–' : `${Math.round(report.answeredNext * 100)}%`,
-      note: report.answeredNext === null ? 'no questions put to anyone' : 'questions answered by the one asked',
+      note: report.answeredNext === null ? 'no questions put to anyone' : 'questions after which the one asked spoke next',
     },
+    ...(report.answers
+      ? [
+          {
+            id: 'answered',
+            label: 'Answered',
+            value: report.answeredByContent ?? null,
+            shown: report.answeredByContent == null ? '–' : `${Math.round(report.answeredByContent * 100)}%`,
+            note:
+              report.answers.questions === 0
+                ? 'no questions put to anyone'
+                : `of ${report.answers.questions} questions and requests, by what the reply said; ${report.answers.partly} in part, ${report.answers.not} not`,
+          },
+        ]
+      : []),
     { id: 'evenness', label: 'Evenness', value: report.evenness, shown: report.evenness === null ? '–' : `${report.evenness.toFixed(1)}%`, note: 'variation of words per person; lower is more even' },
     { id: 'breakdowns', label: 'Breakdowns', value: report.breakdowns.count, shown: String(report.breakdowns.count), note: kindsOf(report) || 'none found' },
     { id: 'interruptions', label: 'Interruptions', value: report.interruptions, shown: String(report.interruptions), note: `${report.backchannels} backchannel${report.backchannels === 1 ? '' : 's'}` },

@@ -1,9 +1,11 @@
-/** Each participant's figures in one table: speaking, pace, fillers, questions, interruptions, latency, gaze. */
+/** Each participant's figures in one table: speaking, pace, fillers, questions, answers by content, interruptions, latency, gaze. */
 import type { Report } from '../../../server/review/report';
 import { lanesOf } from './series';
 
 const seconds = (ms: number | null) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
 const percent = (share: number | null) => (share === null ? '–' : `${Math.round(share * 100)}%`);
+/** "3/5 (1)": answered of asked, and those answered in part. */
+const answered = (a: NonNullable<Report['answers']>) => `${a.answered}/${a.questions}${a.partly > 0 ? ` (${a.partly})` : ''}`;
 
 export const People = ({ report, you }: { report: Report; you: string | null }) => {
   const colors = new Map(lanesOf(report).map((l) => [l.id, l.color]));
@@ -20,7 +22,8 @@ export const People = ({ report, you }: { report: Report; you: string | null }) 
             <th>Words</th>
             <th title="Words per minute while speaking">Pace</th>
             <th>Fillers</th>
-            <th title="Asked · answered of those put to them">Questions</th>
+            <th title="Asked · spoke next after, of those put to them">Questions</th>
+            <th title="Of the questions and requests put to them, those their reply answered (in part) · of their own, those the one asked answered">Answers</th>
             <th title="Made · received">Interruptions</th>
             <th title="Median · 90th percentile">Response latency</th>
             <th title="Share of others' speaking time spent looking at the speaker (VR)">Gaze at speaker</th>
@@ -41,6 +44,9 @@ export const People = ({ report, you }: { report: Report; you: string | null }) 
               <td title={p.fillers.list.map((f) => `${f.filler} ×${f.count}`).join(', ')}>{p.fillers.count}</td>
               <td>
                 {p.questionsAsked} · {p.questionsAnswered}/{p.questionsReceived}
+              </td>
+              <td data-answers={p.answersGiven ? `${p.answersGiven.answered}/${p.answersGiven.questions}` : undefined}>
+                {p.answersGiven && p.answersReceived ? `${answered(p.answersGiven)} · ${answered(p.answersReceived)}` : '–'}
               </td>
               <td>
                 {p.interruptionsMade} · {p.interruptionsReceived}
