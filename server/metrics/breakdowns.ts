@@ -10,8 +10,8 @@
  * counts B utterances, and counts once under each of its types. The rules, and what they miss:
  *
  * Response level: the line after a first pair part (a question, request, invitation, offer or
- * greeting) from someone else. A first pair part cut off by an interruption, left at the end of the
- * log, or followed by its own speaker going on, is not judged.
+ * greeting). A first pair part cut off by an interruption, left at the end of the log, or followed
+ * by its own speaker managing the floor ("Diego, over to you"), is not judged.
  * - `ignore-question`, `ignore-request` (requests and invitations), `ignore-suggestion` (offers),
  *   `ignore-greeting`: after a designated one (with an addressee), a line from anyone else, or from
  *   the addressee but not an answer (`not-the-addressee`, `no-answer`; a greeting may be answered
@@ -385,8 +385,9 @@ export const breakdownsOf = (utterances: readonly UtteranceEvent[], repetition: 
 
     if (u.source !== 'human') {
       // The previous line as a first pair part to respond to; one cut off was never finished, and
-      // its own speaker going on is not ignoring it.
-      const pair = previous && !previous.interrupted && previous.pair !== 'none' && previous.speaker !== u.speaker ? previous.pair : null;
+      // its own speaker going on to manage the floor ("Diego, over to you") is not ignoring it.
+      const managesOwn = previous?.speaker === u.speaker && (floorActs.has(u.act) || floorActs.has(u.pair));
+      const pair = previous && !previous.interrupted && previous.pair !== 'none' && !managesOwn ? previous.pair : null;
       const ownLast = utterances.slice(0, i).findLast((v) => v.speaker === u.speaker);
       const repairAsked = previous !== undefined && previous.speaker !== u.speaker && repairRequest.test(previous.text.trim()) && ownLast !== undefined;
       if (repairAsked) {

@@ -198,9 +198,9 @@ describe('runMetrics', () => {
   it('counts an utterance that leads to a breakdown once, and each of its types', () => {
     const m = runMetrics(
       log(
-        start(['a', 'b', 'c']),
+        start(['a', 'b']),
         say('a', 'Bea, is the launch date fixed?', { addressee: 'b', pair: 'question', act: 'question', source: 'ai' }),
-        say('c', 'Bea, is the launch date fixed?', { source: 'ai' }), // not Bea's answer, and a repeat
+        say('a', 'Bea, is the launch date fixed?', { source: 'ai' }), // not Bea's answer, and a repeat
       ),
     );
     expect(m.breakdowns).toBe(1);
