@@ -111,12 +111,15 @@ describe('breakdownsOf', () => {
   it('finds an ignored request or invitation', () => {
     const request = firstPart('ana', 'ben', 'request', 'Ben, could you send me the migration notes?');
     const past = line('cy', 'The quarterly budget looks fine to me.', { source: 'simulated-human' });
-    const invitation = firstPart('ana', 'ben', 'invitation', "Let's hear from Ben.");
-    const refusal = line('ben', 'The quarterly budget looks fine to me too, honestly.', { act: 'question' });
-    expect(why('ignore-request', [request, past, invitation, refusal])).toEqual([
+    const again = firstPart('ana', 'ben', 'request', 'Ben, could you send me the migration notes today?');
+    const counter = line('ben', 'Is the quarterly budget settled yet?', { act: 'question', pair: 'question', addressee: 'ana' });
+    expect(why('ignore-request', [request, past, again, counter])).toEqual([
       [past.id, 'not-the-addressee'],
-      [refusal.id, 'no-answer'],
+      [counter.id, 'no-answer'],
     ]);
+    // An invitation is answered by taking the floor, whatever the line then does.
+    const invitation = firstPart('ana', 'ben', 'invitation', "Let's hear from Ben.");
+    expect(found('ignore-request', [invitation, line('ben', 'Is the quarterly budget settled yet?', { act: 'question', pair: 'question', addressee: 'ana' })])).toEqual([]);
     expect(found('ignore-request', [request, answer('ben', 'ana', request.id, 'Sure, I will send the migration notes today.')])).toEqual([]);
   });
 
@@ -138,7 +141,10 @@ describe('breakdownsOf', () => {
   it('finds an answer that replies without what was asked', () => {
     const asked = question('ana', 'ben', 'Ben, when does the hiring freeze end?');
     const beside = answer('ben', 'ana', asked.id, 'Honestly, the quarterly budget covers the migration.');
-    expect(why('ignore-expectation', [asked, beside])).toEqual([[beside.id, 'answer-misses-it']]);
+    expect(why('ignore-expectation', [asked, beside])).toEqual([[beside.id, 'wrong-kind-of-answer']]);
+    const open = question('ana', 'ben', 'Ben, what slowed the hiring plan down?');
+    const aside = answer('ben', 'ana', open.id, 'About the hiring plan: the quarterly budget covers the migration.');
+    expect(why('ignore-expectation', [open, aside])).toEqual([[aside.id, 'answer-misses-it']]);
     // Answers that share a word, point back, say yes or no, or were cut off are not judged.
     expect(found('ignore-expectation', [asked, answer('ben', 'ana', asked.id, 'The freeze lasts until spring.')])).toEqual([]);
     expect(found('ignore-expectation', [asked, answer('ben', 'ana', asked.id, 'That is hard to say today.')])).toEqual([]);
@@ -257,5 +263,74 @@ describe('breakdownsOf', () => {
     ];
     expect(judge(clean)).toEqual([]);
     expect(judge(clean, false)).toEqual([]);
+  });
+
+  describe('reads what an answer says, not only who gave it', () => {
+    it('finds a how-many, when, who or why answered without a number, a time, a person or a reason', () => {
+      const cases: [string, string][] = [
+        ['Ben, how many engineers does the migration need?', 'Honestly, the vendor is still reviewing our contract.'],
+        ['Ben, when does the hiring freeze end?', 'The quarterly budget covers the migration.'],
+        ['Ben, who signed off the migration budget?', 'It was approved at the end of the quarter.'],
+        ['Ben, why did the migration slip?', 'The migration slipped, and it is still slipping.'],
+      ];
+      for (const [q, a] of cases) {
+        const asked = question('ana', 'ben', q);
+        expect(why('ignore-expectation', [asked, answer('ben', 'ana', asked.id, a)]), q).toEqual([['u' + (Number(asked.id.slice(1)) + 1), 'wrong-kind-of-answer']]);
+      }
+      const when = question('ana', 'ben', 'Ben, when does the hiring freeze end?');
+      expect(found('ignore-expectation', [when, answer('ben', 'ana', when.id, 'In March, after the audit.')])).toEqual([]);
+      const because = question('ana', 'ben', 'Ben, why did the migration slip?');
+      expect(found('ignore-expectation', [because, answer('ben', 'ana', because.id, 'Because the vendor shipped late.')])).toEqual([]);
+    });
+
+    it('finds a reply that only echoes the question, or names its topic and then says something else', () => {
+      const asked = question('ana', 'ben', 'Ben, what would you change in the migration plan?');
+      const echo = answer('ben', 'ana', asked.id, 'Ana, the migration plan is where I would look, honestly.');
+      expect(why('ignore-expectation', [asked, echo])).toEqual([[echo.id, 'echo-without-answer']]);
+      const leadIn = answer('ben', 'ana', asked.id, 'On the migration plan: penguins swim faster than ducks.');
+      expect(why('ignore-expectation', [asked, leadIn])).toEqual([[leadIn.id, 'answer-misses-it']]);
+      // With no lead-in, nothing in the reply addresses the question at all.
+      const unrelated = answer('ben', 'ana', asked.id, 'Penguins swim faster than ducks in cold water.');
+      expect(why('ignore-question', [asked, unrelated])).toEqual([[unrelated.id, 'unrelated-answer']]);
+    });
+
+    it('finds a request to say it again answered with something else; restating is no repetition', () => {
+      const asked = question('ana', 'cy', 'Cy, how many engineers does the migration need?');
+      const pardon = line('cy', 'Could you repeat the question?', { source: 'human', addressee: 'ana', act: 'answer', pair: 'request' });
+      const moveOn = line('ana', 'Six weeks fits the quarterly budget.');
+      expect(why('ignore-request', [asked, pardon, moveOn])).toEqual([[moveOn.id, 'repair-ignored']]);
+      const again = question('ana', 'cy', 'Cy, how many engineers does the migration need?');
+      expect(judge([asked, pardon, again])).toEqual([]);
+    });
+
+    it("finds a question asked again, or one's own point said again in other words", () => {
+      const asked = question('ana', 'ben', 'Ben, does the migration budget cover testing?');
+      const aside = line('cy', 'Penguins!', { source: 'human' });
+      const reAsked = question('ana', 'ben', 'Ben, does the migration budget cover testing?');
+      expect(found('repetition', [asked, aside, reAsked])).toEqual([reAsked.id]);
+      const point = line('ben', 'Any change mid-sprint should trigger a quick re-estimate, even a five-minute one.');
+      const other = line('ana', 'The quarterly budget is fine.');
+      const said = line('ben', 'Every change in the middle of a sprint should get a quick re-estimate, even five minutes.');
+      expect(why('repetition', [point, other, said])).toEqual([[said.id, 'paraphrase']]);
+    });
+
+    it('finds thanks to someone silent, a side taken on nothing, and an offer taken as a task: unclear intentions', () => {
+      const silent = line('ana', 'Right, thank you, Cy. We will talk again next week.');
+      expect(why('unclear-intention', [line('ben', 'The migration budget is settled.'), silent])).toEqual([[silent.id, 'thanks-someone-silent']]);
+      const fine = line('cy', 'Fine.', { source: 'human' });
+      const wary = line('ana', "I'm wary of that, because the numbers don't back it up yet.");
+      expect(why('unclear-intention', [fine, wary])).toEqual([[wary.id, 'stance-on-nothing']]);
+      const thing = line('ben', "I'd push back on the new student; the budget needs review.");
+      expect(why('unclear-intention', [line('ana', 'The migration budget is settled.'), thing])).toEqual([[thing.id, 'stance-on-nothing']]);
+      const offer = firstPart('ana', 'ben', 'request', 'Let me know if you want a second pair of eyes on the migration, Ben.');
+      const task = answer('ben', 'ana', offer.id, 'Sure, Ana, I will do it today. I will start with the migration.');
+      expect(why('unclear-intention', [offer, task])).toEqual([[task.id, 'offer-taken-as-task']]);
+      expect(found('unclear-intention', [offer, answer('ben', 'ana', offer.id, 'Yes please, Ana, that would help.')])).toEqual([]);
+    });
+
+    it("never judges a person's line", () => {
+      const asked = question('ana', 'cy', 'Cy, how many engineers does the migration need?');
+      expect(judge([asked, answer('cy', 'ana', asked.id, 'I had pasta for lunch.'), ].map((u, i) => (i === 1 ? { ...u, source: 'human' as const } : u)))).toEqual([]);
+    });
   });
 });
