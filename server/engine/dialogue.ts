@@ -116,14 +116,20 @@ export interface TaskInput {
   /** The last line of the session, by whom and whether a human said it. */
   last: { id: string; speaker: string; text: string; human: boolean; replyTo: string | null; addressee: string | null } | null;
   exchanges: readonly Exchange[];
+  /** The line before the last one: what "could you repeat that?" asks to hear again. */
+  previous?: { speaker: string; text: string } | null;
 }
 
 /** The task of a turn (see `TaskKind`). */
-export const taskFor = ({ speaker, obligation, last, exchanges }: TaskInput): Task => {
+export const taskFor = ({ speaker, obligation, last, exchanges, previous }: TaskInput): Task => {
   if (obligation) {
     const act = understand(obligation.text).act;
     const mine = lastAskedBy(exchanges, speaker, obligation.from);
-    if (act === 'repeat-request' && mine) return { kind: 'repeat', question: questionOf(mine) };
+    if (act === 'repeat-request') {
+      // What they asked to hear again: the speaker's line just before, a question or not, else their last question.
+      if (mine && (!previous || previous.speaker !== speaker || previous.text === mine.text)) return { kind: 'repeat', question: questionOf(mine) };
+      if (previous?.speaker === speaker) return { kind: 'repeat', question: { id: '', text: previous.text, repeats: 0, asker: speaker } };
+    }
     if (act === 'clarification' && mine && mine.id !== obligation.utterance) return { kind: 'clarify', question: questionOf(mine) };
     const own = exchanges.find((e) => e.id === obligation.utterance);
     const asking = understand(obligation.text).asking;
@@ -149,8 +155,8 @@ export const taskFor = ({ speaker, obligation, last, exchanges }: TaskInput): Ta
 
 const questionOf = (e: Exchange): NonNullable<Task['question']> => ({ id: e.id, text: e.text, ...(e.type ? { type: e.type } : {}), repeats: e.repeats, asker: e.asker });
 
-/** Whether the task says again what was said before (a question repeated on request, an answer to a question asked again): it may echo the speaker's own words. */
-export const echoes = (task: Task): boolean => task.kind === 'repeat' || (task.kind === 'answer' && !!task.again);
+/** Whether the task says again what was said before (a question repeated on request or pressed, an answer to a question asked again): it may echo the speaker's own words. */
+export const echoes = (task: Task): boolean => task.kind === 'repeat' || task.kind === 'probe' || (task.kind === 'answer' && !!task.again);
 
 /** The speaker's view of the dialogue state, for the cue. */
 export const viewFor = (exchanges: readonly Exchange[], speaker: string, task: Task): DialogueView => ({

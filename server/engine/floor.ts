@@ -303,6 +303,7 @@ export const taskOf = (c: Working, plan: Plan): Task => {
     obligation: plan.obligation,
     last: last && !last.interrupted ? { id: last.id, speaker: last.speaker, text: last.text, human: roster.byId.get(last.speaker)?.kind === 'human', replyTo: last.replyTo, addressee: last.addressee } : null,
     exchanges: state.exchanges,
+    previous: state.spoken.at(-2) ?? null,
   });
 };
 
@@ -316,13 +317,17 @@ export const takeUpOwed = (c: Working): string | null => {
   const last = state.last;
   if (!last || last.interrupted || last.pair !== 'none' || !state.present.includes(last.speaker)) return null;
   if (!designating(state) || state.scene.turnTaking.partyMode === 'moderated') return null;
-  for (const id of [last.replyTo, last.addressee]) {
+  // Named in passing ("I think Elena did it") is spoken about: the one named takes it up.
+  const named = roster.scene.participants.filter((p) => p.kind === 'ai' && new RegExp(`\\b(${escaped(p.name)}|${escaped(roster.shortName(p.id))})\\b`, 'i').test(last.text)).map((p) => p.id);
+  for (const id of [last.replyTo, last.addressee, ...named]) {
     if (!id || id === last.speaker || roster.byId.get(id)?.kind !== 'ai') continue;
     const taker = speakerFor(roster, id);
     if (taker !== last.speaker && roster.byId.get(taker)?.kind === 'ai' && !state.controlled.includes(taker)) return taker;
   }
   return null;
 };
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether the policy lets the current speaker select the next (all but MMAgents' EQUAL and SS baselines). */
 export const designating = (state: SessionState): boolean => state.scene.turnTaking.policy !== 'equal' && state.scene.turnTaking.policy !== 'self-selection';

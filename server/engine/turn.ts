@@ -38,6 +38,8 @@ import {
 export const GAP_MS = 400;
 export const BASE_TEMPERATURE = 0.8;
 export const MAX_RESAMPLES = 5;
+/** How many turns past the cap a session may run to answer a question asked at its end. */
+const OVERRUN = 2;
 export const MAX_SELECTOR_ATTEMPTS = 4; // the first try plus MPOD's 3 retries
 const backchannelCues = ['mm-hmm', 'right', 'I see', 'yeah', 'okay', 'true'];
 const disagreementPattern =
@@ -52,8 +54,8 @@ export const proceed = (c: Ctx): void => {
   for (let guard = 0; guard < 1000; guard++) {
     if (state.phase !== 'running' || state.paused || state.pending || state.awaiting || state.proposal) return;
     const obligation = openObligation(c);
-    // A session never ends on a present human's question left unanswered: its answer runs past the cap.
-    if (state.turns >= state.maxTurns && !(obligation && state.present.includes(obligation.from))) return end(c, 'max-turns');
+    // A session never ends on a question left unanswered: its answer runs past the cap (by a turn or two).
+    if (state.turns >= state.maxTurns && !(obligation && state.turns < state.maxTurns + OVERRUN)) return end(c, 'max-turns');
     // A turn owed to an interrupter, an addressee or a human's line, and an impromptu phase, run past the snippet's budget.
     if (!obligation && !takeUpOwed(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
       if (!advanceSnippet(c)) return end(c, 'snippets-done');

@@ -27,13 +27,15 @@ export type QuestionType = 'yes-no' | 'who' | 'what' | 'which' | 'when' | 'where
 /**
  * What a line does. `repeat-request` asks to hear the last question again; `clarification` asks
  * what was meant ("Do you mean the reminders?"); `non-answer` declines or gives nothing ("Pass.",
- * "I'd rather not say", "No idea"); `small-talk` is about the weather and the coffee; `opinion`
+ * "I'd rather not say", "No idea"); `proposal` suggests something the group does ("Can we look
+ * at the record first?", "Let's take a break."); `small-talk` is about the weather and the coffee; `opinion`
  * takes a position ("I think…"); `empty` has no words.
  */
 export type LineAct =
   | 'question'
   | 'request'
   | 'offer'
+  | 'proposal'
   | 'greeting'
   | 'farewell'
   | 'thanks'
@@ -71,6 +73,7 @@ const clarification = /\b(do you mean|did you mean|you mean|what do you mean|wha
 const nonAnswer =
   /^\W*(pass|no comment|skip|next( question)?|i('d| would) rather not( say| answer| get into (it|that))?|i (don't|do not) know|no idea|not sure|dunno|i can't say|can't say|i have no idea|nothing( to add)?|i('ll| will) pass|whatever|i forget|i can't remember|i don't remember|not telling|that's private|none of your business|i'd prefer not to( say)?|i prefer not to( say)?)\b[\s\S]{0,25}$/i;
 
+const proposal = /^\W*(\w+,\s*)?(before we go (on|further),\s*)?(can|could|shall|should) we\b|\b(why don't we|how about we|what if we)\b/i;
 const greeting = /^\W*(hi|hello|hey|good (morning|afternoon|evening)|morning|welcome|nice to (meet|see) you|pleased to meet you|great to (meet|see) you)\b/i;
 const farewell = /\b(goodbye|bye|see you|good night|goodnight|take care|have a (good|great|nice) (day|evening|one)|talk (to you )?(soon|later|tomorrow))\b/i;
 const thanks = /^\W*(thanks|thank you|cheers|much appreciated|appreciate (it|that))\b/i;
@@ -161,6 +164,7 @@ export const understand: (text: string) => Understood = memoize((text: string): 
   if (asking) {
     if (clarification.test(asking)) return base('clarification', asking, typeOf(asking));
     if (offer.test(asking) || /^\W*(shall i|do you want me to|would you like me to|want me to)\b/i.test(asking)) return base('offer', asking);
+    if (proposal.test(asking)) return base('proposal', asking);
     // "Could you walk me through…?" asks for information; "Could you share the roadmap?" for an act.
     if (/^\W*(\w+,\s*)?(could|can|would|will) you (please )?(tell|walk|talk|take|describe|explain|give|go over|put|clarify|elaborate|share|say|send|show)\b/i.test(asking)) {
       return base('request', asking, tellType(asking));
@@ -172,6 +176,7 @@ export const understand: (text: string) => Understood = memoize((text: string): 
   if (requestVerbs.test(last) && tellMe.test(last)) return base('request', last, tellType(last));
   if (requestVerbs.test(last) && /^\W*(\w+,\s*)?(please|could you|can you|would you)\b/i.test(last)) return base('request', last);
   if (offer.test(last)) return base('offer', last);
+  if (/^\W*(\w+,\s*)?let's\b/i.test(last)) return base('proposal', last);
   if (farewell.test(last)) return base('farewell');
   if (greeting.test(parts[0]!) && length <= 12) return base('greeting');
   if (thanks.test(trimmed) && length <= 8) return base('thanks');
@@ -188,15 +193,15 @@ const NUMBER_WORDS =
 const TIME_WORDS =
   /\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(am|pm)\b|\b(19|20)\d{2}\b|o'clock|half past|quarter (past|to)|\b(yesterday|today|tonight|tomorrow|last (night|week|month|year|quarter|sprint|time)|this (morning|afternoon|evening|week|month|year|quarter|sprint)|next (week|month|year|quarter|sprint|monday|tuesday|wednesday|thursday|friday)|ago|since|until|before|after|during|early|late|soon|later|earlier|then|at first|at the (start|end|time)|morning|afternoon|evening|night|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|winter|days?|weeks?|months?|years?|hours?|minutes?|quarter|sprints?|deadline|date|when)\b/i;
 const REASON_WORDS = /\b(because|since|so that|so we|so i|due to|the reason|reasons?|that's why|that is why|which is why|caused?|as a result|in order to|the point (is|was)|mainly|mostly|partly|comes down to|the trouble (is|was)|the problem (is|was)|after|over)\b/i;
-const PERSON_WORDS =
-  /^\W*(i|we|me|my|our)\b|\b(someone|somebody|nobody|no one|everyone|team|teams|manager|engineer|engineers|lead|cto|ceo|vp|director|doctor|nurse|butler|cook|maid|gardener|guest|staff|colleague|colleagues|customer|customers|clinic|clinics|sales|support|owner|chair|panel|people|person)\b/i;
+const PERSON_NOUNS =
+  /\b(someone|somebody|nobody|no one|everyone|team|teams|manager|engineer|engineers|lead|cto|ceo|vp|director|doctor|nurse|butler|cook|maid|gardener|guest|staff|colleague|colleagues|customer|customers|clinic|clinics|sales|support|owner|chair|panel|people|person)\b/gi;
 const PLACE_WORDS = /\b(in|at|into|from|near|by|behind|outside|inside|upstairs|downstairs|on) (the|my|our|his|her|their|a) \w+|\b(here|there|home|office|room|hall|kitchen|cellar|garden|library|lab|clinic|site|city|country|abroad|remote|online)\b/i;
 const POLAR_WORDS =
   /^\W*([\p{L}'’.]+,\s*)?(yes|no|yeah|yep|nope|not really|not quite|not yet|not exactly|partly|partially|absolutely|definitely|of course|certainly|sure|never|always|mostly|i (do|did|don't|didn't|have|haven't|had|hadn't|am|was|wasn't|can|can't|could|couldn't|would|wouldn't|will|won't|think so|don't think so|hope so|doubt it)|we (do|did|don't|didn't|have|haven't|are|aren't|can|can't|will|won't)|it (is|was|isn't|wasn't|does|doesn't|did|didn't|will|won't)|that's (right|true|fair|correct)|correct|right|honestly,? (yes|no)|in short,? (yes|no))\b/iu;
 const HOW_WORDS = /\b(by \w+ing|first|then|step|start(ed)? (with|by)|we (would|will|used|use)|i (would|will|used|use)|the way|through|using|with a|with the|process|plan)\b/i;
 
 /** Whether `reply` holds the kind of thing a question of `type` wants. What and which want only that it is on topic. */
-export const givesKind = (type: QuestionType, reply: string, names: ReadonlySet<string> = new Set()): boolean => {
+export const givesKind = (type: QuestionType, reply: string, asked: readonly string[] = []): boolean => {
   switch (type) {
     case 'how-many':
       return /\d/.test(reply) || NUMBER_WORDS.test(reply);
@@ -205,10 +210,15 @@ export const givesKind = (type: QuestionType, reply: string, names: ReadonlySet<
     case 'why':
       return REASON_WORDS.test(reply);
     case 'who': {
-      if (PERSON_WORDS.test(reply) || [...names].some((n) => new RegExp(`\\b${n}\\b`, 'i').test(reply)) || /(?<=\S\s+)[A-Z][a-z]+/.test(reply)) return true;
+      // Someone other than whom the question names: "Who saw Henry last?" is not answered by "Henry died at ten".
+      const named = new Set(asked.map((w) => w.toLowerCase()));
+      const other = (word: string): boolean => !named.has(word.toLowerCase()) && !contentWords(word).some((w) => named.has(w));
+      if (/^\W*(i|we|me|my|our)\b/i.test(reply)) return true;
+      for (const m of reply.matchAll(PERSON_NOUNS)) if (other(m[0])) return true;
+      for (const m of reply.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)) if (other(m[0])) return true;
       // A name at the start ("Agnes took him his port"), not a capitalised sentence opener ("Honestly, …").
       const first = reply.trim().match(/^[A-Z][a-z]+/)?.[0];
-      return !!first && first !== 'I' && contentWords(first).length > 0;
+      return !!first && first !== 'I' && contentWords(first).length > 0 && other(first);
     }
     case 'where':
       return PLACE_WORDS.test(reply);
@@ -255,7 +265,7 @@ const NEAR_TOPIC_SIMILARITY = 0.15;
  * it, or a question back that asks what was meant; `not`: neither, a refusal, an empty filler,
  * or a one-word reply to an open question.
  */
-export const answerFit = (question: string, reply: string, names: ReadonlySet<string> = new Set()): Fit => {
+export const answerFit = (question: string, reply: string, names: ReadonlySet<string> = new Set(), options: { anaphora?: boolean } = {}): Fit => {
   const asked = understand(question);
   const replied = understand(reply);
   const type = asked.type ?? (asked.act === 'request' ? 'what' : 'what');
@@ -271,14 +281,15 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   const meaning = similarity(asked.asking, body);
   // "What happened?", "What do you think?": a question about nothing in particular is answered by any account.
   const open = [...askedWords].every((w) => openWords.has(w)) && replied.length >= 6;
-  const onTopic = open || overlap >= 1 || pointsBack.test(body) || meaning >= ON_TOPIC_SIMILARITY;
+  // A reply may point back at the question with a pronoun; a sentence read out of context (a persona's material) may not.
+  const onTopic = open || overlap >= 1 || (options.anaphora !== false && pointsBack.test(body)) || meaning >= ON_TOPIC_SIMILARITY;
   if (type === 'yes-no') {
     if (POLAR_WORDS.test(reply)) return 'answered';
     return onTopic ? 'partly' : 'not';
   }
   if (replied.length <= 2 && type !== 'choice') return /\d/.test(reply) || (type === 'who' && /[A-Z]/.test(reply)) ? 'answered' : 'not';
   if (unknowing.test(reply)) return 'partly';
-  const kind = givesKind(type, body, names);
+  const kind = givesKind(type, body, [...asked.words, ...wordsOf(asked.asking)]);
   // A short reply that gives the kind of thing asked answers it ("Around nine." to "When did you arrive?").
   const short = replied.length <= 12;
   // What, which, how and a choice want only that the reply is about the question (a manner, for how).

@@ -35,7 +35,8 @@ describe('formatTable', () => {
       { name: 'all', aggregate: aggregateMetrics([run, run]) },
     ]).split('\n');
     expect(lines[0]!.split(/\s+/)).toEqual(['scene', 'runs', 'turns', 'answered-next', 'answered', 'partly', 'repeat', 'near-dup', 'rephrased', 'top-opening', 'leaks', 'role-adherence', 'breakdowns', 'selector-fallbacks']);
-    expect(lines[1]!.split(/\s+/)).toEqual(['one-scene', '1', '4.0', '100.0%', '100.0%', '0.0%', '25.0%', '0.0%', '25.0%', '50.0%', '-', '-', '1.0', '1.0']);
+    // Two breakdowns: u3 repeats u2 verbatim, u4 says b's own u2 again in other words.
+    expect(lines[1]!.split(/\s+/)).toEqual(['one-scene', '1', '4.0', '100.0%', '100.0%', '0.0%', '25.0%', '0.0%', '25.0%', '50.0%', '-', '-', '2.0', '1.0']);
     expect(lines[2]!.split(/\s+/)[1]).toBe('2');
     expect(lines[3]).toBe('');
     // Right-aligned numbers end in the same column as their header.

@@ -31,7 +31,7 @@ import { answer } from './scripted/acts/answer';
 import { ask, greet, offer, request } from './scripted/acts/ask';
 import { facilitate } from './scripted/acts/facilitate';
 import { deviate, interrupt } from './scripted/acts/interject';
-import { acknowledgement, clarifyQuestion, probe, repeatQuestion } from './scripted/acts/respond';
+import { accuses, acknowledgement, clarifyQuestion, defend, probe, repeatQuestion } from './scripted/acts/respond';
 import { statement } from './scripted/acts/statement';
 import { line } from './scripted/compose';
 import { selectNext, think } from './scripted/bids';
@@ -84,7 +84,11 @@ const converse = (turn: Turn): string => {
     case 'probe':
       if (cue.act === 'question' && toThem) return probe(turn, task);
       break;
+    case 'answer':
+      if (cue.obligation && accuses(turn, cue.obligation.text, true)) return defend(turn);
+      break;
     case 'take-up': {
+      if (task.line && accuses(turn, task.line.text, cue.addressee?.id === task.line.speaker)) return defend(turn);
       // They answered the speaker's question and are asked again: a follow-up on their own words.
       if (cue.act === 'question' && toThem && task.line?.fit === 'answered' && !cue.move) return utterance({ ...turn, cue: { ...cue, move: 'follow-up' } });
       // A statement reacts to what was just said by itself; other acts say they heard it first.
@@ -92,7 +96,8 @@ const converse = (turn: Turn): string => {
       const heard = reacts ? undefined : acknowledgement(turn, task);
       // Nothing to follow up in small talk or a non-answer: the question is a fresh one.
       const aside = ['small-talk', 'non-answer', 'empty', 'thanks', 'greeting', 'farewell'].includes(task.line?.act ?? '');
-      return line(heard, utterance(aside && cue.move === 'follow-up' ? { ...turn, cue: { ...cue, move: null } } : turn));
+      // Nothing in it to react to or follow up: the turn says its own piece.
+      return line(heard, utterance(aside ? { ...turn, last: null, cue: { ...cue, move: cue.move === 'follow-up' ? null : cue.move } } : turn));
     }
   }
   return utterance(turn);

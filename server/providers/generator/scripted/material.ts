@@ -175,7 +175,11 @@ export interface Gathered {
 // What a scene's own texts offer is the same on every turn: each text is sifted once.
 
 /** The backstory's sentences a persona would say aloud: no confession, nothing kept private. */
-const sayableBackstory = memoize((backstory: string): readonly string[] => sentencesOf(backstory).filter((line) => !confession.test(line) && !private_.test(line)));
+const sayableBackstory = memoize((backstory: string): readonly string[] =>
+  // What someone wants ("Wants to be seen as reliable") is an agenda, not something they say about themselves.
+  sentencesOf(backstory).filter((line) => !confession.test(line) && !private_.test(line) && !agenda.test(line)),
+);
+const agenda = /\b(wants?|hopes?|hoping|would like|is determined|needs? (someone|to be seen))\b/i;
 
 /** A content summary's sentences as lines to say; sentences that start with a verb ("Found 10:05pm slumped ...") are notes, not speech. */
 const summaryLines = memoize((summary: string): readonly string[] =>

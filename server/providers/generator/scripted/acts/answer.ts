@@ -51,16 +51,21 @@ const polarity = (m: Material, question: ReadonlySet<string>): 'yes' | 'no' | nu
 const yesLeads = ['Yes.', 'Yes,', 'Yes, I think so.', 'I do, yes.', 'Mostly, yes.'];
 const noLeads = ['No.', 'No,', 'Not really.', 'Honestly, no.', 'Not yet, no.'];
 
-/** Referring back to a fact already given, rather than reciting it as news; asked a third time, a little pointedly. */
-const again = ['As I said, {m}', 'Like I said, {m}', 'Same answer as before: {m}', 'I said it earlier: {m}'];
+/** Referring back to a fact already given, rather than reciting it as news: to the same question asked again; asked a third time, a little pointedly. */
+const again = ['As I said, {m}', 'Same answer as before: {m}', 'I said it earlier: {m}'];
+/** A fact already given that also answers another question. */
+const mentioned = ['As I mentioned, {m}', 'Like I said, {m}', 'Again, {m}', 'It comes back to this: {m}'];
 const againTwice = ['I think I have answered that: {m}', 'Same as I said before, really: {m}', 'It has not changed since you asked: {m}'];
 
-/** The gist of a clause said once already: its first part, up to a comma or about a dozen words. */
+/**
+ * The gist of a clause said once already: its main part, up to a semicolon or a ", and" / ", but"
+ * after six words or more; a clause of sixteen words or fewer is its own gist.
+ */
 const gist = (clause: string): string => {
   const words = clause.split(/\s+/);
-  const cut = words.findIndex((w, i) => i >= 5 && /[,;:]$/.test(w));
-  const end = cut >= 0 ? cut + 1 : Math.min(words.length, 12);
-  return words.slice(0, end).join(' ').replace(/[,;:]$/, '');
+  if (words.length <= 16) return clause;
+  const cut = words.findIndex((w, i) => i >= 6 && (/;$/.test(w) || (/,$/.test(w) && /^(and|but|so|which)$/i.test(words[i + 1] ?? ''))));
+  return cut >= 0 ? words.slice(0, cut + 1).join(' ').replace(/[,;]$/, '') : clause;
 };
 
 interface Fitting {
@@ -90,7 +95,8 @@ const fitting = (turn: Turn, question: string, type: QuestionType, about: Readon
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, 8);
-  return scored.map(({ m, score }) => ({ m, score, fit: introducing && m.tags.has('identity') ? 'answered' : answerFit(question, m.text, turn.names) }));
+  // A persona's sentence is read out of context: its "it" or "that" does not point at the question.
+  return scored.map(({ m, score }) => ({ m, score, fit: introducing && m.tags.has('identity') ? 'answered' : answerFit(question, m.text, turn.names, { anaphora: false }) }));
 };
 
 /** The answer to a question, in the speaker's words: what answers it, else an honest "I don't know". */
@@ -101,7 +107,8 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   const about = new Set([...turn.asked!.words, ...contentWords(kw ?? '')]);
   const introducing = aboutYou.test(question);
   const found = fitting(turn, question, type, about, introducing);
-  const answers = found.filter((f) => f.fit === 'answered');
+  // What has not been said yet first: a fact already given is referred back to only when nothing new answers.
+  const answers = found.filter((f) => f.fit === 'answered').sort((a, b) => Number(a.m.used) - Number(b.m.used));
   // Asked again: what was answered before is referred to, not recited as news.
   const before = cue.dialogue?.task.again ?? 0;
   const named = (text: string): string => {
@@ -114,7 +121,8 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
     if (m.used || before > 0) {
       // Its first part, unless that alone would quote the scene's words at length.
       const short = gist(m.clause);
-      body = `${fill(rng.pick(before > 1 ? againTwice : again), { m: turn.gathered.quotes(short) ? m.clause : short })!}.`;
+      const frames = before > 1 ? againTwice : before > 0 ? again : mentioned;
+      body = `${fill(rng.pick(frames), { m: turn.gathered.quotes(short) ? m.clause : short })!}.`;
     }
     if (type === 'yes-no') {
       const said = polarity(m, about);
@@ -130,6 +138,10 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   // Having answered it, the persona never says they don't know.
   if (answers.length) return;
   const related = found.filter((f) => f.fit === 'partly' && f.score >= 1.6 && !f.m.used).slice(0, 2);
+  // Whoever is there to be asked (a candidate, a presenter) gives what they have that bears on an open question, as far as it goes.
+  if (cue.role.part === 'answerer' && (type === 'what' || type === 'how' || type === 'which')) {
+    for (const r of related.filter((f) => f.score >= 2)) yield named(withMarker(r.m.text, marker(turn, 0.3), turn.proper));
+  }
   for (const frame of shuffled(unknown[type], rng)) {
     const text = fill(frame, { x: kw ?? 'that' });
     if (!text) continue;
@@ -173,6 +185,7 @@ const answerRequest = (turn: Turn): string => {
   }
   // A request for information ("walk me through…", "could you tell me why…") is answered like a question.
   const understood = understand(asked.text);
+  if (understood.act === 'proposal') return answerProposal(turn);
   if (understood.act === 'question' || understood.type) return answerQuestion(turn);
   const accept = rng.chance(0.75);
   const reasons = ranked(turn.gathered.material, rng, { about: asked.words }).slice(0, 3);
@@ -234,10 +247,28 @@ const answerInvitation = (turn: Turn): string => {
   return firstNovel(turn, drafts(), 'close');
 };
 
+/** A proposal for the group ("Can we look at the record first?"): agreed to, mostly, with a reason when there is one. */
+const answerProposal = (turn: Turn): string => {
+  const asked = turn.asked!;
+  const { rng } = turn;
+  const yes = ['Yes, let us do that.', 'Good idea, {asker}.', 'Fine by me, {asker}.', 'Yes, that makes sense.', 'Sure, {asker}, go ahead.'];
+  const no = ['I would rather not just yet, {asker}.', 'Not yet, I think, {asker}.'];
+  const reasons = ranked(turn.gathered.material, rng, { about: asked.words }).filter((m) => !m.used && shared(m.words, asked.words) > 0).slice(0, 2);
+  function* drafts(): Generator<string> {
+    for (const frame of shuffled(rng.chance(0.8) ? yes : no, rng)) {
+      const opening = fill(frame, { asker: asked.shortName })!;
+      for (const m of reasons) yield line(opening, m.text);
+      yield opening;
+    }
+  }
+  return firstNovel(turn, drafts(), 'close');
+};
+
 export const answer = (turn: Turn): string => {
   switch (turn.cue.obligation?.pair) {
     case 'question':
-      return floorRequest.test(turn.asked?.text ?? '') ? answerRequest(turn) : answerQuestion(turn);
+      if (floorRequest.test(turn.asked?.text ?? '')) return answerRequest(turn);
+      return understand(turn.asked?.text ?? '').act === 'proposal' ? answerProposal(turn) : answerQuestion(turn);
     case 'request':
       return answerRequest(turn);
     case 'offer':

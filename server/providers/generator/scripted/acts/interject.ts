@@ -12,9 +12,9 @@ import { capitalise, contentWords, wordCount } from '../words';
 
 /** Cut-ins by the vibe of the interruption rule. They say something; they do not ask for the floor. */
 const cutIns = {
-  supportive: ['Yes, exactly, {last}!', 'Sorry to cut in, but that is spot on.', 'Oh, I love that point about {x}.', 'Absolutely, {last}, yes.', 'Yes! {X}, absolutely.', 'Exactly, {x} is the whole thing.', 'Yes, and {m}'],
-  critical: ['Hold on, {last}, I am not sure that is right.', 'Sorry, I have to stop you there: that does not add up for me.', 'Wait, wait, that is not what I have seen.', 'Hang on, that seems too optimistic.', 'Hold on: {x} does not add up.', 'Wait, {last}: {x} is not the whole story.', 'Hang on: {m}'],
-  neutral: ['Sorry, quick point before we move on.', 'Sorry to jump in, {last}: {m}', 'Just to add something on {x}.', 'Sorry, one thing on {x}.', 'Quick one on {x}, {last}.', 'Sorry, just to add: {m}'],
+  supportive: ['Yes, exactly, {last}!', 'Sorry to cut in, but that is spot on.', 'Oh, I love that point about {x}.', 'Absolutely, {last}, yes.', 'Yes! {X}, absolutely.', 'Exactly, {x} is the whole thing.', 'Yes, and {m}', 'Exactly, {last}, and {m}', 'Absolutely, and {m}'],
+  critical: ['Hold on, {last}, I am not sure that is right.', 'Sorry, I have to stop you there: that does not add up for me.', 'Wait, wait, that is not what I have seen.', 'Hang on, that seems too optimistic.', 'Hold on: {x} does not add up.', 'Wait, {last}: {x} is not the whole story.', 'Hang on: {m}', 'Wait, {last}: {m}', 'Hold on, {last}, because {m}'],
+  neutral: ['Sorry, quick point before we move on.', 'Sorry to jump in, {last}: {m}', 'Just to add something on {x}.', 'Sorry, one thing on {x}.', 'Quick one on {x}, {last}.', 'Sorry, just to add: {m}', 'One thing, {last}: {m}'],
 };
 
 /** Cut-ins that need nothing from what was said, for any vibe. */

@@ -34,6 +34,12 @@ const toHim = (core: string, name: string | undefined): string => {
 /** Saying the last question again: as it was the first time, more simply after that. */
 export const repeatQuestion = (turn: Turn, task: Task): string => {
   const question = task.question!;
+  // Not a question: the speaker says what they said again, plainly.
+  const asked = understand(question.text).act;
+  if (asked !== 'question' && asked !== 'request' && asked !== 'clarification') {
+    const said = question.text.trim();
+    return firstNovel(turn, shuffled([`Sorry. I said: ${said}`, `Of course. ${said}`, `I said, ${lowerFirst(said, turn.proper)}`], turn.rng), 'any');
+  }
   const name = turn.name;
   const whole = unnamed(turn, understand(question.text).asking);
   const short = askingClause(turn, question.text);
@@ -156,6 +162,35 @@ const specificPhrase = (turn: Turn): string | undefined =>
   turn.human?.phrases
     .filter((p) => p.split(/\s+/).length >= 2 && !general.test(p) && !p.split(/\s+/).some((w) => turn.names.has(w.toLowerCase())))
     .sort((a, b) => b.length - a.length)[0];
+
+/** Saying someone did wrong: "I think Elena did it", "you're lying, Rupert". */
+const accusing = /\b(did it|killed|murdered|poisoned|guilty|lying|lied|hiding something|you're hiding|to blame|responsible for|the culprit|it was (you|her|him))\b/i;
+
+/** Whether `text` accuses the speaker: by name, or as "you" when it is said to them. */
+export const accuses = (turn: Turn, text: string, toThem: boolean): boolean => {
+  if (!accusing.test(text)) return false;
+  if (toThem && /\byou\b/i.test(text)) return true;
+  const { name, shortName } = turn.cue.speaker;
+  return [name, shortName, ...name.split(/\s+/).filter((w) => w.length > 2)].some((n) => new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text));
+};
+
+/**
+ * A persona accused by name defends themself first: a denial, then what they know of their own
+ * movements (a time or a place from their material), never a confession.
+ */
+export const defend = (turn: Turn): string => {
+  const { rng } = turn;
+  const denials = ['Me? I had nothing to do with it.', 'That is simply not true.', 'You have no proof of that, {name}.', 'I did no such thing, and you know it.', 'Now wait a moment. That is absurd.'];
+  const alibis = turn.gathered.material.filter((m) => (m.tags.has('time') || m.tags.has('place')) && m.source !== 'context' && m.source !== 'content');
+  function* drafts(): Generator<string> {
+    for (const frame of shuffled(denials, rng)) {
+      const denial = fill(frame, { name: turn.human?.shortName })!;
+      for (const m of alibis.slice(0, 3)) yield line(denial, m.text);
+      yield denial;
+    }
+  }
+  return firstNovel(turn, drafts(), 'close');
+};
 
 /** The first number in a line with the words that go with it: "11% in three months". */
 const numberPhrase = (text: string): string | undefined => {

@@ -148,7 +148,9 @@ function* points(turn: Turn): Generator<string | undefined> {
   // Points not yet made: a statement always has reactions to fall back on. The shared context is
   // not news to anyone, and a shared document is cited only on what was just said.
   const onLast = last?.words ?? new Set<string>();
-  const fit = (m: Material) => !m.used && m.source !== 'context' && (m.source !== 'content' || shared(m.words, onLast) >= 2);
+  // Who one is (a backstory line) comes up in an introduction or where it bears on what was just said.
+  const fit = (m: Material) =>
+    !m.used && m.source !== 'context' && (m.source !== 'content' || shared(m.words, onLast) >= 2) && (m.source !== 'backstory' || introduce || shared(m.words, onLast) >= 1);
   for (const m of ranked(turn.gathered.material, rng, { about, introducing: introduce, relevant: true }).filter(fit).slice(0, 6)) yield pointed(turn, m);
 }
 
