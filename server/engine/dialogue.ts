@@ -132,8 +132,7 @@ export const taskFor = ({ speaker, obligation, last, exchanges, previous }: Task
     }
     if (act === 'clarification' && mine && mine.id !== obligation.utterance) return { kind: 'clarify', question: questionOf(mine) };
     const own = exchanges.find((e) => e.id === obligation.utterance);
-    const asking = understand(obligation.text).asking;
-    const again = exchanges.filter((e) => e.id !== obligation.utterance && e.to === speaker && e.answer?.speaker === speaker && e.status !== 'dodged' && similarity(understand(e.text).asking, asking) > REPETITION_THRESHOLD).length;
+    const again = exchanges.filter((e) => e.id !== obligation.utterance && e.to === speaker && e.answer?.speaker === speaker && e.status !== 'dodged' && sameQuestion(e.text, obligation.text)).length;
     return {
       kind: 'answer',
       question: { id: obligation.utterance, text: obligation.text, ...(own?.type ? { type: own.type } : {}), repeats: 0, asker: obligation.from },
@@ -143,17 +142,32 @@ export const taskFor = ({ speaker, obligation, last, exchanges, previous }: Task
   if (!last || !last.human || last.speaker === speaker) return { kind: 'own' };
   const act = understand(last.text).act;
   const line = { id: last.id, speaker: last.speaker, text: last.text, act };
-  // The human answered this speaker's question: probe a dodge or a half answer once, else take the answer up.
-  const answered = last.replyTo === speaker ? exchanges.find((e) => e.answer?.id === last.id) : undefined;
+  // The human answered a question: its asker probes a dodge or a half answer once; anyone takes the answer up, knowing how well it answered.
+  const answered = exchanges.find((e) => e.answer?.id === last.id);
   if (answered) {
     const fit: Fit = answered.status === 'dodged' ? 'not' : answered.status === 'partly' ? 'partly' : 'answered';
-    if (fit !== 'answered' && answered.pressed === 0) return { kind: 'probe', question: questionOf(answered), line: { ...line, fit } };
+    if (answered.asker === speaker && fit !== 'answered' && answered.pressed === 0) return { kind: 'probe', question: questionOf(answered), line: { ...line, fit } };
     return { kind: 'take-up', line: { ...line, fit } };
   }
   return { kind: 'take-up', line };
 };
 
 const questionOf = (e: Exchange): NonNullable<Task['question']> => ({ id: e.id, text: e.text, ...(e.type ? { type: e.type } : {}), repeats: e.repeats, asker: e.asker });
+
+/**
+ * Whether two questions ask the same thing: the same content words in any order ("Hannah, why did
+ * the last PM leave?" / "Why did the last PM leave, Hannah?"), or the same meaning in other words.
+ */
+export const sameQuestion = (a: string, b: string): boolean => {
+  const x = new Set(understand(a).words);
+  const y = new Set(understand(b).words);
+  let both = 0;
+  for (const w of x) if (y.has(w)) both++;
+  const union = x.size + y.size - both;
+  return (union > 0 && both / union >= SAME_WORDS) || similarity(understand(a).asking, understand(b).asking) > REPETITION_THRESHOLD;
+};
+/** The share of content words two questions must share (Jaccard) to ask the same thing. */
+const SAME_WORDS = 0.75;
 
 /** Whether the task says again what was said before (a question repeated on request or pressed, an answer to a question asked again): it may echo the speaker's own words. */
 export const echoes = (task: Task): boolean => task.kind === 'repeat' || task.kind === 'probe' || (task.kind === 'answer' && !!task.again);

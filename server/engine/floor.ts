@@ -6,6 +6,7 @@
  */
 import { intents as allIntents, type Intent } from '../scene/schema';
 import { taskFor, type Task } from './dialogue';
+import { accusation } from './understanding';
 import { afterRun, arbitratorDue, chooseFacilitatorAct } from './facilitator';
 import { nextInOrder, selectNextParty } from './policies';
 import { partOf, partyAllows, rolesFor, snippetMembers, speakerFor, speakersFor } from './roster';
@@ -319,7 +320,9 @@ export const takeUpOwed = (c: Working): string | null => {
   if (!designating(state) || state.scene.turnTaking.partyMode === 'moderated') return null;
   // Named in passing ("I think Elena did it") is spoken about: the one named takes it up.
   const named = roster.scene.participants.filter((p) => p.kind === 'ai' && new RegExp(`\\b(${escaped(p.name)}|${escaped(roster.shortName(p.id))})\\b`, 'i').test(last.text)).map((p) => p.id);
-  for (const id of [last.replyTo, last.addressee, ...named]) {
+  // Said to someone, they take it up; accused by name, the accused answers first; else the one whose question it answers.
+  const order = accusation.test(last.text) ? [...named, last.addressee, last.replyTo] : [last.addressee, last.replyTo, ...named];
+  for (const id of order) {
     if (!id || id === last.speaker || roster.byId.get(id)?.kind !== 'ai') continue;
     const taker = speakerFor(roster, id);
     if (taker !== last.speaker && roster.byId.get(taker)?.kind === 'ai' && !state.controlled.includes(taker)) return taker;

@@ -29,7 +29,8 @@ export type QuestionType = 'yes-no' | 'who' | 'what' | 'which' | 'when' | 'where
  * what was meant ("Do you mean the reminders?"); `non-answer` declines or gives nothing ("Pass.",
  * "I'd rather not say", "No idea"); `proposal` suggests something the group does ("Can we look
  * at the record first?", "Let's take a break."); `small-talk` is about the weather and the coffee; `opinion`
- * takes a position ("I think…"); `empty` has no words.
+ * takes a position ("I think…"); `foreign` is in another language than the room's (English);
+ * `empty` has no words.
  */
 export type LineAct =
   | 'question'
@@ -45,6 +46,7 @@ export type LineAct =
   | 'opinion'
   | 'small-talk'
   | 'statement'
+  | 'foreign'
   | 'empty';
 
 export interface Understood {
@@ -72,6 +74,19 @@ const clarification = /\b(do you mean|did you mean|you mean|what do you mean|wha
 /** Declining, or giving nothing. */
 const nonAnswer =
   /^\W*(pass|no comment|skip|next( question)?|i('d| would) rather not( say| answer| get into (it|that))?|i (don't|do not) know|no idea|not sure|dunno|i can't say|can't say|i have no idea|nothing( to add)?|i('ll| will) pass|whatever|i forget|i can't remember|i don't remember|not telling|that's private|none of your business|i'd prefer not to( say)?|i prefer not to( say)?)\b[\s\S]{0,25}$/i;
+
+/** Saying someone did wrong: "I think Elena did it", "you're lying, Rupert". */
+export const accusation = /\b(did it|killed|murdered|poisoned|guilty|lying|lied|hiding something|you're hiding|to blame|responsible for|the culprit|it was (you|her|him))\b/i;
+
+/** Swearing or calling the session names: frustration, to acknowledge before anything else. */
+export const heated = /(\bf\W{0,2}\*+\W{0,2}k?\w*|\bfuck\w*|\bshit\w*|\bdamn\w*|\bcrap\b|\bbullshit\b|\bstupid\b|\bidiot\w*|\bwaste of (my )?time\b|\bridiculous\b|\bpointless\b)/i;
+
+/** Function words of English: a line of three words or more with none of them is in another language. */
+const englishWords = new Set(
+  `a an the i you he she we they it me him her us them my your our their this that these those is are was were be been am do does did have has had
+  can could will would should shall may might must not no yes and or but if so because of to in on at for with from by about as what why how when
+  where who which there here all some any just very too also really well ok okay hi hello thanks please sorry up out one`.split(/\s+/),
+);
 
 const proposal = /^\W*(\w+,\s*)?(before we go (on|further),\s*)?(can|could|shall|should) we\b|\b(why don't we|how about we|what if we)\b/i;
 const greeting = /^\W*(hi|hello|hey|good (morning|afternoon|evening)|morning|welcome|nice to (meet|see) you|pleased to meet you|great to (meet|see) you)\b/i;
@@ -157,6 +172,7 @@ export const understand: (text: string) => Understood = memoize((text: string): 
   const length = words.length;
   const base = (act: LineAct, asking = trimmed, type?: QuestionType): Understood => ({ act, ...(type ? { type } : {}), asking, words: contentWords(asking), length });
   if (length === 0) return base('empty');
+  if (length >= 3 && !words.some((w) => englishWords.has(w))) return base('foreign');
   if (repeatRequest.test(trimmed)) return base('repeat-request');
   if (nonAnswer.test(trimmed)) return base('non-answer');
   const parts = sentences(trimmed);
@@ -250,6 +266,25 @@ const echo = /^\W*([\p{L}'’]+,\s*)?(when it comes to|as for|as to|regarding|on
 /** A reply that refers back to what was asked with a pronoun in its first words ("She left because…", "It was…"). */
 const pointsBack = /^\W*(\S+\s+){0,3}(it|that|this|they|those|he|she|him|her|them|there)\b/i;
 
+/**
+ * Words of meeting talk that mean the same thing here, as content-word stems: "why is the role open?"
+ * is about the last PM who quit. Each group counts as one word when a reply is compared with a question.
+ */
+const concepts: readonly (readonly string[])[] = [
+  ['leav', 'left', 'quit', 'resign', 'depart', 'gone', 'lost', 'los'],
+  ['rol', 'job', 'position', 'post', 'vacancy', 'pm', 'manager'],
+  ['number', 'figur', 'count', 'rat', 'percent', 'percentag', 'metric'],
+  ['cost', 'pric', 'budget', 'money', 'spend', 'fund'],
+  ['fail', 'failur', 'error', 'bug', 'outag', 'broken', 'broke', 'crash'],
+  ['decid', 'decision', 'chos', 'choos', 'pick'],
+  ['delay', 'slip', 'behind', 'overrun'],
+  ['customer', 'client', 'user', 'patient'],
+  ['plan', 'roadmap', 'schedul'],
+  ['releas', 'launch', 'ship'],
+];
+const conceptIndex = new Map(concepts.flatMap((group) => group.map((w) => [w, group[0]!] as const)));
+const conceptOf = (stem: string): string => conceptIndex.get(stem) ?? stem;
+
 /** Words that leave a question open: "what happened?", "what do you think?", "anything to add?". */
 const openWords: ReadonlySet<string> = new Set(['happen', 'happened', 'think', 'feel', 'view', 'add', 'going', 'new', 'else', 'matter', 'wrong', 'mind', 'opinion', 'sens', 'tak']);
 
@@ -274,13 +309,13 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   if (dodge.test(reply) || replied.act === 'non-answer') return unknowing.test(reply) && replied.length > 5 ? 'partly' : 'not';
   // "When it comes to your reminder system, I can push back on estimates" names what was asked and says something else: the echo does not count.
   const body = reply.replace(echo, '');
-  const askedWords = new Set(asked.words.filter((w) => !names.has(w)));
-  const replyWords = new Set(contentWords(body).filter((w) => !names.has(w)));
+  const askedWords = new Set(asked.words.filter((w) => !names.has(w)).map(conceptOf));
+  const replyWords = new Set(contentWords(body).filter((w) => !names.has(w)).map(conceptOf));
   let overlap = 0;
   for (const w of askedWords) if (replyWords.has(w)) overlap++;
   const meaning = similarity(asked.asking, body);
   // "What happened?", "What do you think?": a question about nothing in particular is answered by any account.
-  const open = [...askedWords].every((w) => openWords.has(w)) && replied.length >= 6;
+  const open = (type === 'what' || type === 'how' || type === 'yes-no') && [...askedWords].every((w) => openWords.has(w)) && replied.length >= 6;
   // A reply may point back at the question with a pronoun; a sentence read out of context (a persona's material) may not.
   const onTopic = open || overlap >= 1 || (options.anaphora !== false && pointsBack.test(body)) || meaning >= ON_TOPIC_SIMILARITY;
   if (type === 'yes-no') {

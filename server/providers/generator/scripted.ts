@@ -31,7 +31,8 @@ import { answer } from './scripted/acts/answer';
 import { ask, greet, offer, request } from './scripted/acts/ask';
 import { facilitate } from './scripted/acts/facilitate';
 import { deviate, interrupt } from './scripted/acts/interject';
-import { accuses, acknowledgement, clarifyQuestion, defend, probe, repeatQuestion } from './scripted/acts/respond';
+import { heated, understand } from '../../engine/understanding';
+import { accuses, acknowledgement, clarifyQuestion, defend, pardon, probe, repeatQuestion } from './scripted/acts/respond';
 import { statement } from './scripted/acts/statement';
 import { line } from './scripted/compose';
 import { selectNext, think } from './scripted/bids';
@@ -82,20 +83,25 @@ const converse = (turn: Turn): string => {
     case 'clarify':
       return clarifyQuestion(turn, task);
     case 'probe':
+      if (task.line?.act === 'foreign') return pardon(turn);
       if (cue.act === 'question' && toThem) return probe(turn, task);
       break;
     case 'answer':
       if (cue.obligation && accuses(turn, cue.obligation.text, true)) return defend(turn);
+      if (cue.obligation && understand(cue.obligation.text).act === 'foreign') return pardon(turn);
       break;
     case 'take-up': {
       if (task.line && accuses(turn, task.line.text, cue.addressee?.id === task.line.speaker)) return defend(turn);
+      if (task.line?.act === 'foreign') return pardon(turn);
       // They answered the speaker's question and are asked again: a follow-up on their own words.
       if (cue.act === 'question' && toThem && task.line?.fit === 'answered' && !cue.move) return utterance({ ...turn, cue: { ...cue, move: 'follow-up' } });
       // A statement reacts to what was just said by itself; other acts say they heard it first.
       const reacts = cue.act === 'statement' && !['small-talk', 'non-answer', 'empty', 'thanks', 'greeting', 'farewell'].includes(task.line?.act ?? '');
-      const heard = reacts ? undefined : acknowledgement(turn, task);
+      const angry = heated.test(task.line?.text ?? '');
+      const heard = reacts && !angry ? undefined : acknowledgement(turn, task);
       // Nothing to follow up in small talk or a non-answer: the question is a fresh one.
-      const aside = ['small-talk', 'non-answer', 'empty', 'thanks', 'greeting', 'farewell'].includes(task.line?.act ?? '');
+      // "ok", "sure": no content words either.
+      const aside = angry || ['small-talk', 'non-answer', 'empty', 'foreign', 'thanks', 'greeting', 'farewell'].includes(task.line?.act ?? '') || understand(task.line?.text ?? '').words.length === 0;
       // Nothing in it to react to or follow up: the turn says its own piece.
       return line(heard, utterance(aside ? { ...turn, last: null, cue: { ...cue, move: cue.move === 'follow-up' ? null : cue.move } } : turn));
     }

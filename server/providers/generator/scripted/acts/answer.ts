@@ -6,7 +6,8 @@
  * for the floor ("can I jump in?") is granted; other requests, offers, greetings and invitations
  * get their own second parts. No answer opens a new question.
  */
-import { similarityTo } from '../../../../engine/similarity';
+import { sameQuestion } from '../../../../engine/dialogue';
+import { similarity, similarityTo } from '../../../../engine/similarity';
 import { answerFit, understand, type Fit, type QuestionType } from '../../../../engine/understanding';
 import { ranked, type Material, type Tag } from '../material';
 import { fill, line, marker, shuffled, withMarker } from '../compose';
@@ -108,15 +109,19 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   const introducing = aboutYou.test(question);
   const found = fitting(turn, question, type, about, introducing);
   // What has not been said yet first: a fact already given is referred back to only when nothing new answers.
-  const answers = found.filter((f) => f.fit === 'answered').sort((a, b) => Number(a.m.used) - Number(b.m.used));
-  // Asked again: what was answered before is referred to, not recited as news.
+  // Asked again: what was answered before is referred to, not recited as news (and not swapped for another fact).
   const before = cue.dialogue?.task.again ?? 0;
+  const earlier = before > 0 ? cue.dialogue?.answered.findLast((a) => sameQuestion(a.question, question))?.answer : undefined;
+  const answers = found
+    .filter((f) => f.fit === 'answered')
+    .sort((a, b) => (earlier ? similarity(b.m.text, earlier) - similarity(a.m.text, earlier) : Number(a.m.used) - Number(b.m.used)));
   const named = (text: string): string => {
     const where = asker ? rng.next() : 1;
     return where < 0.25 ? `${asker}, ${lowerFirst(text, turn.proper)}` : text;
   };
   for (const { m } of answers.slice(0, 3)) {
-    const second = answers.find((f) => f.m.origin !== m.origin && !f.m.used && rng.chance(0.35));
+    // Said again, the answer is what was said before and nothing more.
+    const second = before > 0 ? undefined : answers.find((f) => f.m.origin !== m.origin && !f.m.used && rng.chance(0.35));
     let body = m.text;
     if (m.used || before > 0) {
       // Its first part, unless that alone would quote the scene's words at length.
@@ -132,12 +137,17 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
         continue;
       }
     }
-    yield line(named(m.used || before > 0 ? body : withMarker(body, marker(turn, 0.15), turn.proper)), second?.m.text);
+    const said = named(m.used || before > 0 ? body : withMarker(body, marker(turn, 0.15), turn.proper));
+    yield line(said, second?.m.text);
+    if (second) yield said;
   }
   // Nothing answers it: say so, in character, then what the persona does know that bears on it.
   // Having answered it, the persona never says they don't know.
   if (answers.length) return;
   const related = found.filter((f) => f.fit === 'partly' && f.score >= 1.6 && !f.m.used).slice(0, 2);
+  // A question about nothing in particular ("anything you would add?", "what should we take away?") is an invitation: a point of one's own answers it.
+  const topical = understood.words.filter((w) => !turn.names.has(w) && !['add', 'think', 'anyth', 'anything', 'take', 'away', 'experienc', 'sit', 'match', 'feel', 'thought'].includes(w));
+  if (topical.length === 0 && related.length === 0) for (const text of statementDrafts({ ...turn, last: null })) if (text) yield text;
   // Whoever is there to be asked (a candidate, a presenter) gives what they have that bears on an open question, as far as it goes.
   if (cue.role.part === 'answerer' && (type === 'what' || type === 'how' || type === 'which')) {
     for (const r of related.filter((f) => f.score >= 2)) yield named(withMarker(r.m.text, marker(turn, 0.3), turn.proper));

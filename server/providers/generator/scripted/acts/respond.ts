@@ -5,7 +5,7 @@
  * dialogue state (engine/dialogue.ts) says which of these a turn is for (`cue.dialogue.task`).
  */
 import type { Task } from '../../../../engine/dialogue';
-import { understand, type QuestionType } from '../../../../engine/understanding';
+import { accusation, heated, understand, type QuestionType } from '../../../../engine/understanding';
 import { fill, line, shuffled } from '../compose';
 import { firstNovel } from '../novel';
 import { keyPhrases } from '../phrases';
@@ -130,6 +130,9 @@ export const acknowledgement = (turn: Turn, task: Task): string | undefined => {
   const name = turn.human?.shortName;
   const x = specificPhrase(turn);
   const { rng } = turn;
+  if (heated.test(reply.text)) {
+    return fill(rng.pick(['I can hear this is frustrating, {name}.', "Fair enough, {name}, it's been a long session.", "Let's keep it civil, please, {name}.", 'I understand the frustration, {name}.']), { name }) ?? 'I understand the frustration.';
+  }
   switch (reply.act) {
     case 'small-talk':
       return fill(rng.pick(['Ha, {x}. Good to know.', 'Ha, fair enough.', 'Nice, {x}.', 'Good to hear, {name}.']), { x, name }) ?? 'Ha, fair enough.';
@@ -143,6 +146,8 @@ export const acknowledgement = (turn: Turn, task: Task): string | undefined => {
     case 'farewell':
       return fill(rng.pick(['Thanks, {name}.', 'Take care, {name}.']), { name }) ?? 'Thanks.';
     default: {
+      // A reply that missed its question is not praised: a neutral word, and the turn goes on.
+      if (reply.fit === 'not') return rng.chance(0.5) ? undefined : rng.pick(['Okay.', 'Right.', 'Mm.']);
       // Half the time the act itself is enough; a number or a specific phrase is worth saying back.
       if (rng.chance(0.5)) return undefined;
       const number = numberPhrase(reply.text);
@@ -163,12 +168,16 @@ const specificPhrase = (turn: Turn): string | undefined =>
     .filter((p) => p.split(/\s+/).length >= 2 && !general.test(p) && !p.split(/\s+/).some((w) => turn.names.has(w.toLowerCase())))
     .sort((a, b) => b.length - a.length)[0];
 
-/** Saying someone did wrong: "I think Elena did it", "you're lying, Rupert". */
-const accusing = /\b(did it|killed|murdered|poisoned|guilty|lying|lied|hiding something|you're hiding|to blame|responsible for|the culprit|it was (you|her|him))\b/i;
+/** Asking for a line in another language again, in the room's. */
+export const pardon = (turn: Turn): string => {
+  const name = turn.human?.shortName ?? turn.asked?.shortName;
+  const frames = ['Sorry, {name}, I did not follow that. Could you say it in English?', 'I am afraid I only speak English here. Could you put that another way, {name}?', 'Sorry, could you say that again in English, {name}?'];
+  return firstNovel(turn, shuffled(frames, turn.rng).map((f) => fill(f, { name }) ?? f.replace(/,? \{name\}/, '')), 'any');
+};
 
 /** Whether `text` accuses the speaker: by name, or as "you" when it is said to them. */
 export const accuses = (turn: Turn, text: string, toThem: boolean): boolean => {
-  if (!accusing.test(text)) return false;
+  if (!accusation.test(text)) return false;
   if (toThem && /\byou\b/i.test(text)) return true;
   const { name, shortName } = turn.cue.speaker;
   return [name, shortName, ...name.split(/\s+/).filter((w) => w.length > 2)].some((n) => new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text));
