@@ -103,6 +103,8 @@ export interface DialogueView {
   asked: { to: string; text: string; status: ExchangeStatus }[];
   /** Questions the speaker answered, oldest first (at most 8): a fact once given is referred to, not recited again. */
   answered: { from: string; question: string; answer: string }[];
+  /** Every question put to the speaker before this turn, answered or not, oldest first (at most 12): what they have been pressed on. */
+  putTo: string[];
 }
 
 /** The last exchange `speaker` opened with `to` (the one a reply of theirs answers). */
@@ -155,8 +157,9 @@ export const taskFor = ({ speaker, obligation, last, exchanges, previous }: Task
 const questionOf = (e: Exchange): NonNullable<Task['question']> => ({ id: e.id, text: e.text, ...(e.type ? { type: e.type } : {}), repeats: e.repeats, asker: e.asker });
 
 /**
- * Whether two questions ask the same thing: the same content words in any order ("Hannah, why did
- * the last PM leave?" / "Why did the last PM leave, Hannah?"), or the same meaning in other words.
+ * Whether two questions ask the same thing: the same kind of answer, and the same content words in
+ * any order ("Hannah, why did the last PM leave?" / "Why did the last PM leave, Hannah?") or the
+ * same meaning in other words.
  */
 export const sameQuestion = (a: string, b: string): boolean => {
   const x = new Set(understand(a).words);
@@ -164,6 +167,8 @@ export const sameQuestion = (a: string, b: string): boolean => {
   let both = 0;
   for (const w of x) if (y.has(w)) both++;
   const union = x.size + y.size - both;
+  // Asking for the same kind of thing, about the same things.
+  if (understand(a).type !== understand(b).type) return false;
   return (union > 0 && both / union >= SAME_WORDS) || similarity(understand(a).asking, understand(b).asking) > REPETITION_THRESHOLD;
 };
 /** The share of content words two questions must share (Jaccard) to ask the same thing. */
@@ -183,4 +188,8 @@ export const viewFor = (exchanges: readonly Exchange[], speaker: string, task: T
     .filter((e) => e.answer?.speaker === speaker && e.status !== 'dodged')
     .slice(-8)
     .map((e) => ({ from: e.asker, question: e.text, answer: e.answer!.text })),
+  putTo: exchanges
+    .filter((e) => e.to === speaker && e.id !== task.question?.id)
+    .slice(-12)
+    .map((e) => e.text),
 });

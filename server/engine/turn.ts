@@ -448,7 +448,8 @@ export const accept = (
   if (extra.cutBy) {
     text = `${fullText}—`;
     interruption = { by: extra.cutBy, vibe: 'barge-in', atWord: tokensOf(fullText).length };
-  } else if (source === 'ai' || source === 'simulated-human') {
+  } else if ((source === 'ai' || source === 'simulated-human') && plan.move !== 'close') {
+    // A snippet's interruption rules cut in on talk, never on the goodbye that closes the session.
     const tokens = tokensOf(fullText);
     for (const rule of snippet.interruptions) {
       if (rule.to !== speaker || rule.from === speaker || tokens.length < 6) continue;

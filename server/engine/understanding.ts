@@ -81,7 +81,12 @@ export const accusation = /\b(did it|killed|murdered|poisoned|guilty|lying|lied|
 /** Swearing or calling the session names: frustration, to acknowledge before anything else. */
 export const heated = /(\bf\W{0,2}\*+\W{0,2}k?\w*|\bfuck\w*|\bshit\w*|\bdamn\w*|\bcrap\b|\bbullshit\b|\bstupid\b|\bidiot\w*|\bwaste of (my )?time\b|\bridiculous\b|\bpointless\b)/i;
 
-/** Function words of English: a line of three words or more with none of them is in another language. */
+/** Function words of other languages the room may hear (Spanish, French, German, Italian, Portuguese, Dutch). */
+const foreignWords = new Set(
+  `el la los las de del que y es por qué como pero para una uno con sin muy le les des est et je tu il elle nous vous ils pas une du au aux und der die das ist nicht ich du er sie wir ihr mit ein eine il che è non per sono della gli o não com uma het een niet ik je zijn`.split(/\s+/),
+);
+
+/** Function words of English: a line of three words or more with none of them, and something of another language, is in another language. */
 const englishWords = new Set(
   `a an the i you he she we they it me him her us them my your our their this that these those is are was were be been am do does did have has had
   can could will would should shall may might must not no yes and or but if so because of to in on at for with from by about as what why how when
@@ -172,7 +177,7 @@ export const understand: (text: string) => Understood = memoize((text: string): 
   const length = words.length;
   const base = (act: LineAct, asking = trimmed, type?: QuestionType): Understood => ({ act, ...(type ? { type } : {}), asking, words: contentWords(asking), length });
   if (length === 0) return base('empty');
-  if (length >= 3 && !words.some((w) => englishWords.has(w))) return base('foreign');
+  if (length >= 3 && !words.some((w) => englishWords.has(w)) && (/[¿¡ñáéíóúàèìòùâêîôûçäöüßœ]/i.test(trimmed) || words.filter((w) => foreignWords.has(w)).length >= 2)) return base('foreign');
   if (repeatRequest.test(trimmed)) return base('repeat-request');
   if (nonAnswer.test(trimmed)) return base('non-answer');
   const parts = sentences(trimmed);

@@ -16,7 +16,7 @@ import { ai, human, makeScene } from './harness';
 const scene = makeScene({ participants: [ai('sofia', 'Sofia Reyes', { role: 'hiring manager' }), human('alex', 'Alex Kim')] });
 const roster = rosterOf(scene);
 
-const view = (task: Task, more: Partial<DialogueView> = {}): DialogueView => ({ task, asked: [], answered: [], ...more });
+const view = (task: Task, more: Partial<DialogueView> = {}): DialogueView => ({ task, asked: [], answered: [], putTo: [], ...more });
 
 /** Sofia's turn, with what the dialogue state says of it. */
 const cue = (dialogue: DialogueView | undefined, more: Partial<Cue> = {}): Cue => ({

@@ -170,6 +170,8 @@ export interface Gathered {
   avoid: Set<string>;
   /** Whether a text quotes private knowledge (facts and secrets) at length. */
   quotes: Quoting;
+  /** Something the speaker hides was asked about for the first time: they deny before they concede. */
+  withheld: boolean;
 }
 
 // What a scene's own texts offer is the same on every turn: each text is sifted once.
@@ -210,6 +212,10 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
   const listener = listenerOf(cue);
   const self = selfNames(cue);
   const items: Material[] = [];
+  // Pressed before: a question put to them earlier touched the same thing (two words in common).
+  const putTo = (cue.dialogue?.putTo ?? []).map(contentWords);
+  const pressed = (words: ReadonlySet<string>): boolean => putTo.some((q) => shared(words, q) >= 2);
+  let withheld = false;
   // What someone just said (not asked) is said: nobody repeats it as news.
   const heard = [cue.lastMessage?.text, cue.human?.text].filter((t): t is string => !!t && !t.includes('?')).map(contentWords);
   const proper = properNouns([cue.context, cue.speaker.backstory ?? '', ...cue.facts, ...cue.bank.points, ...cue.contents.flatMap((c) => [c.summary, ...c.sections])]);
@@ -241,6 +247,11 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
     // hide, still waits for a question about it (two words in common: "your boots ... so muddy").
     const words = contentWords(fact);
     if ((private_.test(fact) || shared(words, concealed) > 0) && shared(words, question) < 2) continue;
+    // What a goal means to hide is denied the first time it is asked about, and conceded when pressed (a suspect defends before it concedes).
+    if (shared(words, concealed) > 0 && !pressed(words)) {
+      withheld = true;
+      continue;
+    }
     const mine = toAddressee(firstPerson(fact.trim(), speakerForms(cue, fact), self), listener);
     for (const told of retellings(mine, quotes, rng)) add(told, 'fact', undefined, fact);
   }
@@ -267,7 +278,7 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
   // A fact said once in any retelling is said.
   const usedOrigins = new Set(items.filter((m) => m.used).map((m) => m.origin));
   for (const m of items) if (usedOrigins.has(m.origin)) m.used = true;
-  return { material: items, goals, avoid, quotes };
+  return { material: items, goals, avoid, quotes, withheld };
 };
 
 /** What those who run a meeting of each form can say of what comes after it. */

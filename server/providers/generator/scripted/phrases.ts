@@ -97,6 +97,8 @@ export const nounPhrases = (text: string, names: ReadonlySet<string>, perspectiv
     let j = i + 1;
     // An -ing word after a plural is a verb ("your clinics sending reminders"), after a singular a noun ("the patient booking team").
     for (; j < parts.length && words.length < 3 && nounish(parts[j]!, words[0], names) && !(/s$/i.test(words.at(-1) ?? '') && /ing$/i.test(parts[j]!)); j++) words.push(parts[j]!);
+    // Cut short by the length limit ("the table telling bad" of "the table telling bad jokes"): no phrase.
+    if (words.length === 3 && j < parts.length && nounish(parts[j]!, words[0], names)) continue;
     // "the state of the road": a head noun with its "of the" complement.
     const of: string[] = [];
     if (words.length && parts[j]?.toLowerCase() === 'of' && parts[j + 1]?.toLowerCase() === 'the') {

@@ -14,6 +14,7 @@ import { fill, line, marker, shuffled, withMarker } from '../compose';
 import { firstNovel } from '../novel';
 import type { Turn } from '../turn';
 import { contentWords, lowerFirst, shared } from '../words';
+import { ask } from './ask';
 import { statementDrafts } from './statement';
 
 /** Asking for the floor: "Can I jump in for a second?" */
@@ -88,8 +89,9 @@ const fitting = (turn: Turn, question: string, type: QuestionType, about: Readon
     .map((m) => {
       let score = 4 * to(m.text) + 0.8 * shared(m.words, about);
       if (tag && m.tags.has(tag)) score += 1;
-      if (m.source === 'fact') score += 0.6;
-      if (m.source === 'context') score -= 0.5;
+      // What the persona knows that others do not is what a question put to them is for; the shared context everyone heard already.
+      if (m.source === 'fact') score += 1.5;
+      if (m.source === 'context') score -= 1;
       if (m.hedged) score -= 0.3;
       if (introducing && m.tags.has('identity')) score += 2;
       return { m, score };
@@ -169,6 +171,17 @@ const confirmations = ['Yes, that works for me.', 'That works, thank you.', 'Sou
 /** Turning aside a question that touches a secret, in character. */
 const deflections = ["I'd rather not get into that, {asker}.", "That's a private matter, {asker}.", "I don't see what that has to do with anything.", "Let's not go there, {asker}."];
 
+function* denials(turn: Turn): Generator<string> {
+  const asker = turn.asked!.shortName;
+  const frames = ["I don't know what you're getting at, {asker}.", 'Nothing happened that matters, {asker}.', "I've told you where I was.", 'That has nothing to do with any of this, {asker}.'];
+  const own = turn.gathered.material.filter((m) => m.source === 'point' || (m.source === 'fact' && (m.tags.has('time') || m.tags.has('place'))));
+  for (const frame of shuffled(frames, turn.rng)) {
+    const denial = fill(frame, { asker })!;
+    for (const m of own.filter((m) => !m.used).slice(0, 2)) yield line(denial, m.text);
+    yield denial;
+  }
+}
+
 function* aside(turn: Turn, frames: string[]): Generator<string> {
   const asker = turn.asked!.shortName;
   for (const frame of shuffled(frames, turn.rng)) yield fill(frame, { asker })!;
@@ -180,6 +193,8 @@ const answerQuestion = (turn: Turn): string => {
   // Two words of a secret in the question: the persona turns it aside rather than answer.
   if (shared(asked.words, contentWords(turn.cue.secrets.join(' '))) >= 2) return firstNovel(turn, aside(turn, deflections), 'close');
   const question = understand(asked.text).asking;
+  // Asked for the first time about what they hide: a denial, with what they will say of their evening.
+  if (turn.gathered.withheld) return firstNovel(turn, denials(turn), 'close');
   return firstNovel(turn, answersTo(turn, question, asked.phrases[0] ?? turn.topic, asked.shortName), 'close');
 };
 
@@ -243,9 +258,10 @@ const answerGreeting = (turn: Turn): string => {
   return firstNovel(turn, drafts(), 'any');
 };
 
-/** Taking the floor after an invitation means saying something of one's own. */
+/** Taking the floor after an invitation means saying something of one's own; for whoever is there to ask, asking. */
 const answerInvitation = (turn: Turn): string => {
   const asked = turn.asked!;
+  if (turn.cue.role.part === 'asker') return ask({ ...turn, cue: { ...turn.cue, act: 'question', addressee: { id: asked.id, shortName: asked.shortName } }, name: asked.shortName });
   const own = { ...turn, last: null };
   function* drafts(): Generator<string> {
     for (const text of statementDrafts(own)) {
