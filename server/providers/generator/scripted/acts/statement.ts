@@ -10,7 +10,7 @@ import { bearsOn, ranked, type Material } from '../material';
 import { fill, line, marker, shuffled, withMarker } from '../compose';
 import { chain, firstNovel, type Drafts } from '../novel';
 import type { Kind, Turn } from '../turn';
-import { contentWords, sentence, shared } from '../words';
+import { contentWords, lowerFirst, sentence, shared } from '../words';
 
 type Lean = 'agree' | 'disagree' | 'neutral';
 
@@ -21,9 +21,13 @@ const reactions: Record<Lean, string[]> = {
   neutral: ['On {x}', 'Picking up on {x}', 'Coming back to {x}', 'About {x}', 'Thinking about {x}', 'Since {x} came up'],
 };
 
-/** How a reason joins a reaction: "because" only when the reason bears on what was said. */
-const because: Record<Lean, string[]> = { agree: [', because ', ': '], disagree: [', because ', '; the thing is, '], neutral: [': ', ', '] };
-const loosely: Record<Lean, string[]> = { agree: ['. For my part, ', '. And ', '. Also, '], disagree: ['. For my part, ', '. What I know is this: ', '. Still, '], neutral: [', ', ': '] };
+/**
+ * How a reason joins a reaction: "because" only when it bears on what was said; anything else is
+ * its own sentence ("I'm wary of that. What I know is this: …" was a formula, not a reason).
+ */
+const because: Record<Lean, string[]> = { agree: [', because ', ': '], disagree: [', because ', ', since '], neutral: [': ', ', '] };
+/** A point that does not bear on it follows the reaction as a sentence of its own, not as its reason. */
+const besides: Record<Lean, string[]> = { agree: ['. ', '. And '], disagree: ['. ', '. Still, '], neutral: ['. '] };
 
 /** Reasons that need no material. */
 const stanceReasons: Record<Lean, string[]> = {
@@ -109,6 +113,7 @@ const pointed = (turn: Turn, m: Material): string | undefined => {
   return withMarker(m.text, marker(turn, 0.4), turn.proper);
 };
 
+/** Reactions to the last speaker with a reason: one's own material that bears on it, else a reason that needs none. */
 function* reactionsTo(turn: Turn, lean: Lean): Generator<string> {
   const { rng, last } = turn;
   if (!last) return;
@@ -121,8 +126,9 @@ function* reactionsTo(turn: Turn, lean: Lean): Generator<string> {
       const react = fill(frame, { name: last.shortName, x });
       if (!react) continue;
       for (const m of pool) {
-        const join = rng.pick(bearsOn(m, last.words) ? because[lean] : loosely[lean]);
-        yield withMarker(`${react}${join}${m.clause}.`, marker(turn, 0.25), turn.proper);
+        const join = rng.pick(besides[lean]);
+        const text = bearsOn(m, last.words) ? `${react}${rng.pick(because[lean])}${m.clause}.` : `${react}${join}${join.endsWith(', ') ? lowerFirst(m.text, turn.proper) : m.text}`;
+        yield withMarker(text, marker(turn, 0.25), turn.proper);
       }
       yield withMarker(`${react}${rng.pick(because[lean])}${rng.pick(stanceReasons[lean])}.`, marker(turn, 0.25), turn.proper);
     }
@@ -151,7 +157,9 @@ function* points(turn: Turn): Generator<string | undefined> {
   // Who one is (a backstory line) comes up in an introduction or where it bears on what was just said.
   const fit = (m: Material) =>
     !m.used && m.source !== 'context' && (m.source !== 'content' || shared(m.words, onLast) >= 2) && (m.source !== 'backstory' || introduce || shared(m.words, onLast) >= 1);
-  for (const m of ranked(turn.gathered.material, rng, { about, introducing: introduce, relevant: true }).filter(fit).slice(0, 6)) yield pointed(turn, m);
+  // Any of the three best, by chance: a persona with several things to say does not always say the same one first.
+  const best = ranked(turn.gathered.material, rng, { about, introducing: introduce, relevant: true }).filter(fit).slice(0, 6);
+  for (const m of [...shuffled(best.slice(0, 3), rng), ...best.slice(3)]) yield pointed(turn, m);
 }
 
 function* brief(turn: Turn): Generator<string> {
