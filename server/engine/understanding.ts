@@ -234,6 +234,8 @@ export const givesKind = (type: QuestionType, reply: string, asked: readonly str
       // Someone other than whom the question names: "Who saw Henry last?" is not answered by "Henry died at ten".
       const named = new Set(asked.map((w) => w.toLowerCase()));
       const other = (word: string): boolean => !named.has(word.toLowerCase()) && !contentWords(word).some((w) => named.has(w));
+      // A name said to someone ("Gwen, …") is a vocative, not the person asked about.
+      reply = reply.replace(/^\W*[A-Z][a-z]+,\s*/, '');
       if (/^\W*(i|we|me|my|our)\b/i.test(reply)) return true;
       for (const m of reply.matchAll(PERSON_NOUNS)) if (other(m[0])) return true;
       for (const m of reply.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)) if (other(m[0])) return true;

@@ -256,7 +256,8 @@ describe('speech the engine cuts or writes itself', () => {
     const rude = makeScene({
       participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
       turnTaking: { policy: 'round-robin' },
-      snippets: [{ id: 'a', initiator: 'ada', turns: 3, interruptions: [{ from: 'ben', to: 'ada', probability: 1, vibe: 'eager' }] }],
+      // Five turns: Ada speaks before the closing line, which no rule cuts.
+      snippets: [{ id: 'a', initiator: 'ada', turns: 5, interruptions: [{ from: 'ben', to: 'ada', probability: 1, vibe: 'eager' }] }],
     });
     const { conversation, heard } = openVoiced({ generator: createScriptedGenerator(), present: [] }, rude);
     const log = await conversation.ended;

@@ -152,16 +152,19 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   if (topical.length === 0 && related.length === 0) for (const text of statementDrafts({ ...turn, last: null })) if (text) yield text;
   // Whoever is there to be asked (a candidate, a presenter) gives what they have that bears on an open question, as far as it goes.
   if (cue.role.part === 'answerer' && (type === 'what' || type === 'how' || type === 'which')) {
-    for (const r of related.filter((f) => f.score >= 2)) yield named(withMarker(r.m.text, marker(turn, 0.3), turn.proper));
+    const nearest = found.filter((f) => f.fit === 'partly' && !f.m.used && f.m.source !== 'context').slice(0, 2);
+    for (const r of nearest) yield named(withMarker(r.m.text, marker(turn, 0.3), turn.proper));
   }
+  // "I don't know enough about my clinics" is no thing to say of one's own: such a phrase is left out.
+  const x = kw && !/^(my|our)\b/i.test(kw) ? kw : 'that';
   for (const frame of shuffled(unknown[type], rng)) {
-    const text = fill(frame, { x: kw ?? 'that' });
+    const text = fill(frame, { x });
     if (!text) continue;
     for (const r of related) yield line(named(text), r.m.text);
     yield named(text);
   }
   // Asked again what they could not answer: they say so again, without pretending it is news.
-  for (const frame of shuffled(stillUnknown, rng)) yield named(frame);
+  if (before > 0 || cue.said.some((s) => /\b(don't know|not sure|couldn't say|outside what I know|guessing)\b/i.test(s))) for (const frame of shuffled(stillUnknown, rng)) yield named(frame);
 }
 
 /** Questions about the arrangements ("Does that work?"): a plain yes answers them. */
