@@ -29,6 +29,13 @@ const because: Record<Lean, string[]> = { agree: [', because ', ': '], disagree:
 /** A point that does not bear on it follows the reaction as a sentence of its own, not as its reason. */
 const besides: Record<Lean, string[]> = { agree: ['. ', '. And '], disagree: ['. ', '. Still, '], neutral: ['. '] };
 
+/** Whether the room has heard `text` this session, as far as the speaker can tell: their own lines, the last lines, the summary. */
+const heardAlready = (turn: Turn, text: string): boolean => {
+  const { cue } = turn;
+  const said = [...cue.said, cue.lastMessage?.text ?? '', cue.human?.text ?? '', ...cue.topics.summary.flatMap((item) => item.points.map((p) => p.text))];
+  return said.some((s) => s.includes(text));
+};
+
 /** Reasons that need no material. */
 const stanceReasons: Record<Lean, string[]> = {
   agree: ["it's the part that's easiest to get wrong", 'it keeps us honest', "it's what people would notice first", "it's the cheapest thing to fix now"],
@@ -127,10 +134,12 @@ function* reactionsTo(turn: Turn, lean: Lean): Generator<string> {
       if (!react) continue;
       for (const m of pool) {
         const join = rng.pick(besides[lean]);
-        const text = bearsOn(m, last.words) ? `${react}${rng.pick(because[lean])}${m.clause}.` : `${react}${join}${join.endsWith(', ') ? lowerFirst(m.text, turn.proper) : m.text}`;
+        const text = bearsOn(m, last.words) ? `${react}${rng.pick(because[lean])}${m.clause}.` : `${react}${join}${join === '. ' ? m.text : lowerFirst(m.text, turn.proper)}`;
         yield withMarker(text, marker(turn, 0.25), turn.proper);
       }
-      yield withMarker(`${react}${rng.pick(because[lean])}${rng.pick(stanceReasons[lean])}.`, marker(turn, 0.25), turn.proper);
+      // A stock reason someone in the room already gave is not given again.
+      const reasons = stanceReasons[lean].filter((r) => !heardAlready(turn, r));
+      if (reasons.length) yield withMarker(`${react}${rng.pick(because[lean])}${rng.pick(reasons)}.`, marker(turn, 0.25), turn.proper);
     }
   }
 }
