@@ -104,7 +104,7 @@ const requestVerbs =
   /^\W*(\w+,\s*)?(please |could you |can you |would you |will you |would you mind |i'd like you to |i need you to )?(tell|walk|talk|take|describe|explain|say|give|go over|put|clarify|elaborate|share|show|send|list|name|summari[sz]e|remind|help)\b/i;
 
 /** Requests for information: answered like a question whose type they carry ("tell me why…"). */
-const tellMe = /\b(tell (me|us)|walk (me|us) through|talk (me|us) through|describe|explain|say (a bit )?more|give (me|us) (an?|the|one|some|a concrete) (example|number|figure|sense)|take (me|us) through|go over|put a number on|clarify|elaborate|share your (thinking|view|thoughts|reasoning|numbers)|share the (numbers|reasoning|thinking))\b/i;
+const tellMe = /\b(tell (me|us)|walk (me|us) through|talk (me|us) through|describe|explain|say (a bit )?more|give (me|us) (an?|the|one|some|a concrete|a rough) (example|number|figure|sense|cost|estimate|breakdown|summary|update|overview)|take (me|us) through|go over|put a number on|clarify|elaborate|share your (thinking|view|thoughts|reasoning|numbers)|share the (numbers|reasoning|thinking))\b/i;
 
 /** Splits a text into sentences, keeping their punctuation. */
 const sentences = (text: string): string[] => (text.match(/[^.!?]+[.!?]*/g) ?? [text]).map((s) => s.trim()).filter(Boolean);
@@ -143,7 +143,7 @@ const typeOf = (asked: string): QuestionType => {
 const tellType = (asked: string): QuestionType | undefined => {
   if (!tellMe.test(asked)) return undefined;
   if (/\b(example|story|time when|a time)\b/i.test(asked)) return 'what';
-  if (/\b(number|figure)\b/i.test(asked)) return 'how-many';
+  if (/\b(number|figure|cost|estimate)\b/i.test(asked)) return 'how-many';
   const embedded = asked.toLowerCase().match(/\b(why|how|when|where|who|which|what)\b/);
   return embedded ? normalType(embedded[1]!) : 'what';
 };
@@ -184,12 +184,12 @@ export const understand: (text: string) => Understood = memoize((text: string): 
   const asking = parts.filter(asks).at(-1);
   if (asking) {
     if (clarification.test(asking)) return base('clarification', asking, typeOf(asking));
-    if (offer.test(asking) || /^\W*(shall i|do you want me to|would you like me to|want me to)\b/i.test(asking)) return base('offer', asking);
-    if (proposal.test(asking)) return base('proposal', asking);
     // "Could you walk me through…?" asks for information; "Could you share the roadmap?" for an act.
     if (/^\W*(\w+,\s*)?(could|can|would|will) you (please )?(tell|walk|talk|take|describe|explain|give|go over|put|clarify|elaborate|share|say|send|show)\b/i.test(asking)) {
       return base('request', asking, tellType(asking));
     }
+    if (offer.test(asking) || /^\W*(shall i|do you want me to|would you like me to|want me to)\b/i.test(asking)) return base('offer', asking);
+    if (proposal.test(asking)) return base('proposal', asking);
     if (smallTalk.test(asking) && !/\b(clinic|patient|team|product|project|plan|release|launch|murder|budget)\b/i.test(asking)) return base('small-talk', asking, typeOf(asking));
     return base('question', asking, typeOf(asking));
   }

@@ -43,6 +43,7 @@ const unknown: Record<QuestionType, string[]> = {
   how: ["I'm not sure how, honestly.", "I haven't worked out how yet.", "I don't know enough about {x} to say how."],
 };
 
+const otherUnknown = ["Honestly, no idea on that one.", "I can't help you there, I'm afraid.", "That one I can't answer.", "You'd have to ask someone closer to it."];
 const stillUnknown = ['As I said, I just do not know.', 'I still do not know, I am afraid.', 'Nothing new on that from me, sorry.', 'Same as before: I honestly could not tell you.'];
 
 /** A polar question's answer opens with yes or no: no for a fact that negates, yes for one that states what was asked. */
@@ -164,7 +165,9 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
     yield named(text);
   }
   // Asked again what they could not answer: they say so again, without pretending it is news.
-  if (before > 0 || cue.said.some((s) => /\b(don't know|not sure|couldn't say|outside what I know|guessing)\b/i.test(s))) for (const frame of shuffled(stillUnknown, rng)) yield named(frame);
+  if (before > 0) for (const frame of shuffled(stillUnknown, rng)) yield named(frame);
+  // Other ways of not knowing, for a persona who has had to say so before.
+  for (const frame of shuffled(otherUnknown, rng)) yield named(frame);
 }
 
 /** Questions about the arrangements ("Does that work?"): a plain yes answers them. */

@@ -203,6 +203,7 @@ export const defend = (turn: Turn): string => {
 
 /** The first number in a line with the words that go with it: "11% in three months". */
 const numberPhrase = (text: string): string | undefined => {
-  const m = text.match(/\b(?:about |around |roughly |over |under )?(?:\$?\d[\d,.]*\s?(?:%|percent|k|m)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty|a hundred) percent)(?:\s+(?:in|of|per|a|fewer|more|less|weeks?|months?|days?|clinics?|users?|people|customers?)\b(?:\s+[a-z]+){0,2})?/i);
+  // Not "one percent" of "twenty-one percent": a spelled number starts after a space, not a hyphen.
+  const m = text.match(/(?<![-\w])(?:about |around |roughly |over |under )?(?:\$?\d[\d,.]*\s?(?:%|percent|k|m)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty|a hundred) percent)(?:\s+(?:in|of|per|a|fewer|more|less|weeks?|months?|days?|clinics?|users?|people|customers?)\b(?:\s+[a-z]+){0,2})?/i);
   return m ? m[0].trim().replace(/[,.;:]+$/, '') : undefined;
 };
