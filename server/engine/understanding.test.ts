@@ -15,6 +15,8 @@ describe('understand', () => {
     ['Walk me through how you decided what not to build.', 'request', 'how'],
     ['what did you ship last quarter', 'question', 'what'],
     ['Thanks, Hannah. Why is this role open again?', 'question', 'why'],
+    ['Jordan, when, realistically, will staging be green?', 'question', 'when'],
+    ['Nadia, can you give me a cost per avoided visit that I could put in front of a council?', 'request', 'how-many'],
   ])('reads %j as a %s of type %s', (text, act, type) => {
     const understood = understand(text);
     expect(understood.act).toBe(act);
@@ -30,6 +32,10 @@ describe('understand', () => {
     ['No idea.', 'non-answer'],
     ['Do you mean the reminders?', 'clarification'],
     ['I can send you the numbers after the call.', 'offer'],
+    ['Jordan, let me know if you want a second pair of eyes on the migration.', 'offer'],
+    ['Before we go further, can we look at the record?', 'proposal'],
+    ['¿Por qué se fue el último gerente de producto?', 'foreign'],
+    ["Kit, go ahead whenever you're ready.", 'statement'],
     ['Hi everyone!', 'greeting'],
     ['I think the estimate is too optimistic.', 'opinion'],
     ['I like pizza and football.', 'small-talk'],

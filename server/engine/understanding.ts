@@ -99,7 +99,7 @@ const farewell = /\b(goodbye|bye|see you|good night|goodnight|take care|have a (
 const thanks = /^\W*(thanks|thank you|cheers|much appreciated|appreciate (it|that))\b/i;
 const smallTalk = /\b(weather|rain(ing)?|sunny|coffee|tea|lunch|traffic|weekend|holiday|vacation|football|soccer|pizza|the game|tv|netflix|movie|film|music|my (dog|cat|kids)|how('s| is| are) (it going|you|things|everyone|your day)|how do you do)\b/i;
 const opinion = /^\W*(i (think|believe|feel|reckon|guess|suppose|agree|disagree|doubt|would argue|'d argue|prefer|like|love|hate)|in my (view|opinion|experience)|personally|for me|my (view|take|sense) is|i'm (not )?(sure|convinced))\b/i;
-const offer = /\b(i (can|could) (send|share|help|take|do|show|get|put)|let me (send|share|help|take|show|get)|would it help if i|shall i|want me to|i'm happy to|i am happy to|happy to (send|share|help|take))\b/i;
+const offer = /\b(i (can|could) (send|share|help|take|do|show|get|put)|let me (send|share|help|take|show|get)|would it help if i|shall i|want me to|i'm happy to|i am happy to|happy to (send|share|help|take)|let me know if you (want|need|would like)|if you (want|need|like),? i (can|could))\b/i;
 const requestVerbs =
   /^\W*(\w+,\s*)?(please |could you |can you |would you |will you |would you mind |i'd like you to |i need you to )?(tell|walk|talk|take|describe|explain|say|give|go over|put|clarify|elaborate|share|show|send|list|name|summari[sz]e|remind|help)\b/i;
 
@@ -122,6 +122,9 @@ const typeOf = (asked: string): QuestionType => {
   if (embedded) return normalType(embedded[1]!);
   // The clause that asks decides: the one with the question mark, read back to front, then the others.
   const clauses = lower.split(/[,:;—–]\s*|\s-\s/);
+  // "When, realistically, will staging be green?": a wh-word set off by commas asks.
+  const alone = clauses.map((c) => c.trim().replace(/[^a-z']/g, '')).find((c) => WH.test(c));
+  if (alone) return normalType(alone);
   const asking = clauses.findIndex((c) => c.includes('?'));
   const ordered = asking >= 0 ? [...clauses.slice(asking).reverse(), ...clauses.slice(0, asking)] : clauses;
   for (const c of ordered) {

@@ -217,6 +217,7 @@ const answerRequest = (turn: Turn): string => {
   // A request for information ("walk me through…", "could you tell me why…") is answered like a question.
   const understood = understand(asked.text);
   if (understood.act === 'proposal') return answerProposal(turn);
+  if (understood.act === 'offer') return answerOffer(turn);
   if (understood.act === 'question' || understood.type) return answerQuestion(turn);
   const accept = rng.chance(0.75);
   const reasons = ranked(turn.gathered.material, rng, { about: asked.words }).slice(0, 3);
