@@ -186,6 +186,13 @@ function* closing(turn: Turn): Generator<string> {
   const human = cue.human?.shortName ?? cue.participants.find((p) => p.kind === 'human' && p.id !== cue.speaker.id)?.shortName;
   const x = turn.last?.phrases[0] ?? turn.human?.phrases[0];
   const chair = leads(turn);
+  // An investigation whose asker named a suspect ends on what happens to them: its resolution.
+  const accused = cue.said.map((said) => said.match(/\bI think it was you, ([A-Z][\w'-]+)\b/)?.[1]).find(Boolean);
+  if (accused) {
+    for (const end of shuffled([`${accused}, you will stay in this house until the police arrive in the morning.`, `I will be handing what we heard tonight to the police, ${accused}, and they will want to hear your side of it.`], rng)) {
+      yield line(rng.pick(['Thank you, all of you.', 'That will do for tonight.']), end);
+    }
+  }
   for (const thank of shuffled(chair ? chairThanks : guestThanks[kind], rng)) {
     const opening = fill(thank, { human });
     if (!opening) continue;
