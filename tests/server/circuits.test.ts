@@ -39,11 +39,13 @@ describe('a vendor that keeps failing', () => {
     const codes = log.flatMap((e) => (e.type === 'system' ? [e.code] : []));
     expect(codes).toContain('generator-fallback');
     expect(codes).toContain('generator-circuit-open');
-    // The stand-up takes turns round-robin, one call at a time: the circuit opens at the fifth failed
-    // attempt in a row (the first turn's three, the second's two) and no probe comes before 30 s.
+    // The circuit opens at the fifth failed attempt in a row and no probe comes before 30 s. With a
+    // model, an utterance's knowledge is normalised while the next turn is asked for, so one more
+    // call may already be on its way when the circuit opens; none comes after.
     const utterances = log.filter((e) => e.type === 'utterance').length;
     expect(utterances).toBeGreaterThan(10);
-    expect(openai.requests.length).toBe(5);
+    expect(openai.requests.length).toBeGreaterThanOrEqual(5);
+    expect(openai.requests.length).toBeLessThanOrEqual(6);
 
     const after = (await (await api(server, '/api/health', { token: null })).json()) as { status: string; circuits: Record<string, string> };
     expect(after).toMatchObject({ status: 'ok', circuits: { generator: 'open' } });
