@@ -100,14 +100,21 @@ const converse = (turn: Turn): string => {
       const angry = heated.test(task.line?.text ?? '');
       const heard = reacts && !angry ? undefined : acknowledgement(turn, task);
       // Nothing to follow up in small talk or a non-answer: the question is a fresh one.
-      // "ok", "sure": no content words either.
-      const aside = angry || ['small-talk', 'non-answer', 'empty', 'foreign', 'thanks', 'greeting', 'farewell'].includes(task.line?.act ?? '') || understand(task.line?.text ?? '').words.length === 0;
+      // "ok", "sure", "yes, that works", "I like turtles": nothing to react to or follow up either.
+      const aside =
+        angry ||
+        ['small-talk', 'non-answer', 'empty', 'foreign', 'thanks', 'greeting', 'farewell'].includes(task.line?.act ?? '') ||
+        understand(task.line?.text ?? '').words.length < 2 ||
+        assent.test(task.line?.text ?? '');
       // Nothing in it to react to or follow up: the turn says its own piece.
       return line(heard, utterance(aside ? { ...turn, last: null, cue: { ...cue, move: cue.move === 'follow-up' ? null : cue.move } } : turn));
     }
   }
   return utterance(turn);
 };
+
+/** A short yes: "Yes, that works.", "Sure.", "Sounds good." */
+const assent = /^\W*(yes|yeah|yep|sure|ok|okay|fine|great|perfect|right|sounds good|that works|works for me)\b[^.!?]{0,20}[.!?]*\s*$/i;
 
 /** FNV-1a, to mix the turn's identity into the variant's seed. */
 const hash = (text: string): number => {

@@ -107,7 +107,8 @@ const synonyms: Record<string, string> = {
   wanted: 'hoped', decided: 'chose', missed: 'skipped', wrote: 'put down', showed: 'made clear', signed: 'agreed',
 };
 
-const hedges = ['as far as I know', 'if I remember right', 'I think', 'mind you'];
+// Not "if I remember right": its "right" reads as a tag question ("…, right?") and the line as a question.
+const hedges = ['as far as I know', 'if I remember correctly', 'I think', 'mind you'];
 
 const hedgesIn = (text: string): number => hedges.filter((h) => text.includes(`, ${h},`)).length;
 

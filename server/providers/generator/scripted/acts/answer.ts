@@ -140,9 +140,12 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
         continue;
       }
     }
-    const said = named(m.used || before > 0 ? body : withMarker(body, marker(turn, 0.15), turn.proper));
+    const plain = m.used || before > 0 ? body : withMarker(body, marker(turn, 0.15), turn.proper);
+    const said = named(plain);
     yield line(said, second?.m.text);
     if (second) yield said;
+    // The same answer without the name in front, should the name make it read as a new question or request.
+    if (said !== plain) yield plain;
   }
   // Nothing answers it: say so, in character, then what the persona does know that bears on it.
   // Having answered it, the persona never says they don't know.
