@@ -1,29 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type Exit } from './cli';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs the CLI as a user would. */
-const breakdowns = (args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Exit> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/breakdowns.ts', ...args], { cwd: repo, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+const breakdowns = (args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Exit> => runCli('server/cli/breakdowns.ts', args, env);
 
 const start = { type: 'session-start', scene: 'team-standup', title: 'Stand-up', seed: 1, pace: 'instant', policy: 'party', participants: [] };
 const say = (id: string, speaker: string, text: string, extra: Record<string, unknown> = {}) => ({

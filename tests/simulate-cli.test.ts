@@ -1,37 +1,20 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repo, runCli, type Exit } from './cli';
 import { SessionEvent } from '../server/engine/events';
 import { aggregateMetrics, runMetrics } from '../server/metrics/metrics';
 import { Report, reportOf } from '../server/review/report';
 import { loadScene } from '../server/scene/load';
 
-const repo = fileURLToPath(new URL('..', import.meta.url));
 const scene = existsSync(join(repo, 'scenes/team-standup.yaml'))
   ? 'scenes/team-standup.yaml'
   : `scenes/${readdirSync(join(repo, 'scenes')).filter((f) => f.endsWith('.yaml')).sort()[0]}`;
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI as a user would, with stdout and stderr piped (so not a TTY). */
-const simulate = (args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Exit> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/simulate.ts', ...args], { cwd: repo, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs the CLI as a user would. */
+const simulate = (args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Exit> => runCli('server/cli/simulate.ts', args, env);
 
 const readRuns = async (dir: string, runs: number): Promise<SessionEvent[][]> =>
   Promise.all(
