@@ -15,6 +15,7 @@
  */
 import { REPETITION_THRESHOLD, similarity } from './similarity';
 import { answerFit, understand, type Fit, type LineAct, type QuestionType } from './understanding';
+import { contentWords } from './vocabulary';
 
 /** What became of a question. `dodged`: the reply turned it aside or said nothing to it. */
 export type ExchangeStatus = 'open' | 'answered' | 'partly' | 'dodged';
@@ -162,15 +163,18 @@ const questionOf = (e: Exchange): NonNullable<Task['question']> => ({ id: e.id, 
  * same meaning in other words.
  */
 export const sameQuestion = (a: string, b: string): boolean => {
-  const x = new Set(understand(a).words);
-  const y = new Set(understand(b).words);
+  // Asking for the same kind of thing, about the same things; whom it is put to ("Vivian, …") is not what it asks.
+  if (understand(a).type !== understand(b).type) return false;
+  const [p, q] = [unaddressed(understand(a).asking), unaddressed(understand(b).asking)];
+  const x = new Set(contentWords(p));
+  const y = new Set(contentWords(q));
   let both = 0;
   for (const w of x) if (y.has(w)) both++;
   const union = x.size + y.size - both;
-  // Asking for the same kind of thing, about the same things.
-  if (understand(a).type !== understand(b).type) return false;
-  return (union > 0 && both / union >= SAME_WORDS) || similarity(understand(a).asking, understand(b).asking) > REPETITION_THRESHOLD;
+  return union > 0 && (both / union >= SAME_WORDS || (both / union >= 0.5 && similarity(p, q) > REPETITION_THRESHOLD));
 };
+/** A question without the name it is put to: "Vivian, did you see anything?" asks "did you see anything?". */
+const unaddressed = (text: string): string => text.replace(/^\W*[\p{Lu}][\p{L}.'’-]*(\s[\p{Lu}][\p{L}.'’-]*)?,\s*/u, '').replace(/,\s*[\p{Lu}][\p{L}.'’-]*\s*\?$/u, '?');
 /** The share of content words two questions must share (Jaccard) to ask the same thing. */
 const SAME_WORDS = 0.75;
 

@@ -80,12 +80,21 @@ export interface SpokenLine {
 
 export const spokenLine = (speaker: string, text: string, ai: boolean): SpokenLine => ({ speaker, text, ai, normal: normalizeLine(text) });
 
+/**
+ * A protected text's parts outside quotation marks. Someone's words quoted in a fact ("Henry told
+ * her, "Elena and I need to talk…"") are what a persona who heard them says again, word for word;
+ * the rest of the fact is not.
+ */
+export const unquotedParts = (text: string): string[] => text.split(/["“”][^"“”]*["“”]/);
+
 /** The word runs one longer than may be quoted, of each protected text: a line containing one quotes too much. */
 export const quotableRuns = (texts: readonly string[]): Set<string> => {
   const runs = new Set<string>();
   for (const text of texts) {
-    const words = wordsOf(text);
-    for (let i = 0; i + MAX_QUOTED_WORDS < words.length; i++) runs.add(words.slice(i, i + MAX_QUOTED_WORDS + 1).join(' '));
+    for (const part of unquotedParts(text)) {
+      const words = wordsOf(part);
+      for (let i = 0; i + MAX_QUOTED_WORDS < words.length; i++) runs.add(words.slice(i, i + MAX_QUOTED_WORDS + 1).join(' '));
+    }
   }
   return runs;
 };

@@ -76,3 +76,19 @@ describe('answerFit', () => {
     expect(answerFit('How many clinics use the new reminders?', "I don't have that number to hand; I can send it after.")).toBe('partly');
   });
 });
+
+describe('answerFit for what a persona knows, read out of context', () => {
+  const names = new Set(['rupert', 'kit']);
+  it('does not take where someone else was for where the speaker was', () => {
+    expect(answerFit('Rupert, where were you at half past nine?', 'At 10:05pm Henry Ashcombe, the owner, was found dead in the barrel room beside a glass of port.', names, { anaphora: false })).not.toBe('answered');
+    expect(answerFit('Rupert, where were you at half past nine?', 'At half past nine I was out at my car, having a smoke.', names, { anaphora: false })).toBe('answered');
+  });
+  it('wants more than one shared word with a question of three or more, and a short line about it', () => {
+    expect(answerFit('What was the hardest part of the clinic front desks?', 'Northwind Health runs online appointment booking for 340 outpatient clinics.', names, { anaphora: false })).not.toBe('answered');
+    expect(answerFit('Who told you to wash it?', 'My kitchen is no business of the guests.', names, { anaphora: false, about: 'What happened to the port decanter?' })).not.toBe('answered');
+  });
+  it('reads a thin question with what its pronoun stands for', () => {
+    const fact = 'At quarter past ten, Dr. Marsh asked me to rinse the port decanter before the police came.';
+    expect(answerFit('Who told you to wash it?', fact, names, { anaphora: false, about: 'What happened to the port decanter?' })).toBe('answered');
+  });
+});

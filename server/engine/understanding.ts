@@ -116,6 +116,8 @@ const typeOf = (asked: string): QuestionType => {
     return /\bhow (long|soon)\b/.test(lower) && !/\bhow long (is|was) the\b/.test(lower) ? 'when' : 'how-many';
   }
   if (/\bwhat time\b|\bwhat (day|date|year|month)\b/.test(lower)) return 'when';
+  // "Could you walk us through the booking team?" asks to be told, not for a yes.
+  if (/^\W*([\w']+,\s*){0,2}(could|can|would|will) you (please )?/i.test(lower.split(/[.!]\s+/).at(-1) ?? lower) && tellMe.test(asked)) return tellType(asked) ?? 'what';
   // What comes next asks for a time and a step: "what happens after today?", "what are the next steps?"
   if (/\bwhat happens (after|next|now|then)\b|\bwhat(?:'s| is| are) (?:the )?next\b|\bnext steps?\b/.test(lower)) return 'when';
   const embedded = lower.match(/\b(?:ask|know|wonder|wondering|tell (?:me|us)|explain|describe|remember|recall|understand|show (?:me|us))\s+(what|why|how|when|where|who|whom|whose|which)\b/);
@@ -294,6 +296,8 @@ const concepts: readonly (readonly string[])[] = [
   ['customer', 'client', 'user', 'patient'],
   ['plan', 'roadmap', 'schedul'],
   ['releas', 'launch', 'ship'],
+  ['argu', 'argument', 'quarrel', 'shout', 'row', 'fight', 'disput', 'disagr'],
+  ['wash', 'rins', 'clean'],
 ];
 const conceptIndex = new Map(concepts.flatMap((group) => group.map((w) => [w, group[0]!] as const)));
 const conceptOf = (stem: string): string => conceptIndex.get(stem) ?? stem;
@@ -313,7 +317,22 @@ const NEAR_TOPIC_SIMILARITY = 0.15;
  * it, or a question back that asks what was meant; `not`: neither, a refusal, an empty filler,
  * or a one-word reply to an open question.
  */
-export const answerFit = (question: string, reply: string, names: ReadonlySet<string> = new Set(), options: { anaphora?: boolean } = {}): Fit => {
+/** A question about what the addressee did or where they were ("where were you…?", "when did you…?"): its answer is about them. */
+const aboutAddressee = /\b(were|are|was|did|do|have|had|will|would|could|can) you\b|\byou (were|went|did|saw|heard|took|left|had|got)\b/i;
+const firstPerson = /\b(i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we'd|our|us)\b/i;
+
+export interface FitOptions {
+  /**
+   * Whether the reply may point back at the question with a pronoun ("It was Elena."). A
+   * persona's material is a sentence read out of context: its "it" points nowhere, and a short
+   * line of it answers only when it is about the question.
+   */
+  anaphora?: boolean;
+  /** What a thin question's pronoun stands for ("who told you to wash *it*?" after a question about the decanter): its words count as asked. */
+  about?: string;
+}
+
+export const answerFit = (question: string, reply: string, names: ReadonlySet<string> = new Set(), options: FitOptions = {}): Fit => {
   const asked = understand(question);
   const replied = understand(reply);
   const type = asked.type ?? (asked.act === 'request' ? 'what' : 'what');
@@ -322,7 +341,7 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   if (dodge.test(reply) || replied.act === 'non-answer') return unknowing.test(reply) && replied.length > 5 ? 'partly' : 'not';
   // "When it comes to your reminder system, I can push back on estimates" names what was asked and says something else: the echo does not count.
   const body = reply.replace(echo, '');
-  const askedWords = new Set(asked.words.filter((w) => !names.has(w)).map(conceptOf));
+  const askedWords = new Set([...asked.words, ...(options.about ? contentWords(options.about) : [])].filter((w) => !names.has(w)).map(conceptOf));
   const replyWords = new Set(contentWords(body).filter((w) => !names.has(w)).map(conceptOf));
   let overlap = 0;
   for (const w of askedWords) if (replyWords.has(w)) overlap++;
@@ -330,7 +349,9 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   // "What happened?", "What do you think?": a question about nothing in particular is answered by any account.
   const open = (type === 'what' || type === 'how' || type === 'yes-no') && [...askedWords].every((w) => openWords.has(w)) && replied.length >= 6;
   // A reply may point back at the question with a pronoun; a sentence read out of context (a persona's material) may not.
-  const onTopic = open || overlap >= 1 || (options.anaphora !== false && pointsBack.test(body)) || meaning >= ON_TOPIC_SIMILARITY;
+  // A sentence read out of context must share more than one word with a question of three or more: "clinic" alone does not make a line about Northwind's clinics an answer to "what was the hardest part of the clinic front desks?".
+  const needed = options.anaphora === false && askedWords.size >= 3 ? 2 : 1;
+  const onTopic = open || overlap >= needed || (options.anaphora !== false && pointsBack.test(body)) || meaning >= ON_TOPIC_SIMILARITY;
   if (type === 'yes-no') {
     if (POLAR_WORDS.test(reply)) return 'answered';
     return onTopic ? 'partly' : 'not';
@@ -339,13 +360,16 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   if (unknowing.test(reply)) return 'partly';
   const kind = givesKind(type, body, [...asked.words, ...wordsOf(asked.asking)]);
   // A short reply that gives the kind of thing asked answers it ("Around nine." to "When did you arrive?").
-  const short = replied.length <= 12;
+  // A short reply answers by giving the kind asked; a short sentence read out of context ("I found the body.") only when it is about it.
+  const short = options.anaphora !== false && replied.length <= 12;
+  // "Where were you at half past nine?" is not answered by where someone else was.
+  const elsewhere = (type === 'where' || type === 'when') && aboutAddressee.test(asked.asking) && !firstPerson.test(body) && replied.length > 6;
   // What, which, how and a choice want only that the reply is about the question (a manner, for how).
   if (type === 'what' || type === 'which' || type === 'choice' || type === 'how') {
     if (!onTopic) return 'not';
     return type !== 'how' || kind || replied.length >= 12 ? 'answered' : 'partly';
   }
   // The kind of thing asked, in a reply that is short or near the question in meaning, answers it.
-  if (kind && (onTopic || short || meaning >= NEAR_TOPIC_SIMILARITY)) return 'answered';
+  if (kind && !elsewhere && (onTopic || short || (options.anaphora !== false && meaning >= NEAR_TOPIC_SIMILARITY))) return 'answered';
   return kind || onTopic ? 'partly' : 'not';
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Scene } from '../scene/schema';
-import { contentWords, isNegation, publicVocabulary, stemOf } from './vocabulary';
+import { canonicalTimes, contentWords, isNegation, publicVocabulary, stemOf } from './vocabulary';
 
 describe('contentWords', () => {
   it('keeps stemmed content words, dropping function words, fillers, negations and contraction endings', () => {
@@ -20,6 +20,17 @@ describe('contentWords', () => {
     // Names and words that share a stem with a stop-word stay: "Sam" is not "same", "mad" not "made".
     expect(contentWords('Sam was mad about the same thing')).toEqual(['sam', 'mad']);
     expect(contentWords('times points thanks')).toEqual([]);
+  });
+});
+
+describe('canonicalTimes', () => {
+  it('writes a time of day one way however it is said, and leaves other numbers alone', () => {
+    for (const said of ['9:30', '9.30pm', 'half past nine', 'nine thirty', 'half nine', 'at 9.30']) expect(contentWords(`I was there ${said}`), said).toContain('t0930');
+    expect(contentWords('quarter to ten')).toEqual(['t0945']);
+    expect(contentWords('ten past nine')).toEqual(['t0910']);
+    expect(contentWords("nine o'clock")).toEqual(['t0900']);
+    expect(contentWords('10:05pm')).toEqual(['t1005']);
+    expect(canonicalTimes('It cost $2.50, 1.5 percent, 5:1, nine years')).toBe('It cost $2.50, 1.5 percent, 5:1, nine years');
   });
 });
 

@@ -62,10 +62,36 @@ const isStopword = (word: string, stem: string): boolean =>
   [word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/ed$/, 'e'), word.replace(/ing$/, ''), word.replace(/ing$/, 'e')].some((form) => form !== word && stopwords.has(form)) ||
   (stem.length >= 4 && stopStems.has(stem));
 
-/** The content words of `text`, stemmed, in order (repeats kept). */
+const hourWords = ['twelve', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven'];
+const HOUR = `(${hourWords.join('|')}|1[0-2]|[1-9])`;
+const minuteWords: Record<string, number> = { five: 5, ten: 10, quarter: 15, twenty: 20, 'twenty-five': 25, 'twenty five': 25, half: 30 };
+const hourOf = (word: string): number => (/^\d+$/.test(word) ? Number(word) % 12 : hourWords.indexOf(word.toLowerCase()));
+const clock = (hour: number, minute: number): string => ` t${String(((hour % 12) + 12) % 12 || 12).padStart(2, '0')}${String(minute).padStart(2, '0')} `;
+const spokenMinutes: Record<string, number> = { 'o\'clock': 0, fifteen: 15, thirty: 30, 'forty-five': 45, 'forty five': 45, 'thirty-five': 35, 'thirty five': 35, twenty: 20, ten: 10, 'oh five': 5, 'fifty': 50 };
+
+/**
+ * Times of day in one form, whichever way they are written: "9:30", "9.30pm", "half past nine",
+ * "nine thirty" and "half nine" are all the word `t0930`; "quarter to ten" and "9:45" are `t0945`.
+ * A fact and a question about the same moment then share a word however each was phrased.
+ */
+export const canonicalTimes = (text: string): string =>
+  text
+    .replace(/(?<![$£€\d.:])\b(1[0-2]|0?[1-9]):([0-5]\d)\s*(?:[ap]\.?m\b\.?)?/gi, (_, h: string, m: string) => clock(Number(h), Number(m)))
+    // "9.30" is a time after "at", "by", "around"... or before "am"/"pm"; "2.50" alone is a price or a figure.
+    .replace(/(?<![$£€\d.])\b(1[0-2]|0?[1-9])\.([0-5]\d)\s*[ap]\.?m\b\.?/gi, (_, h: string, m: string) => clock(Number(h), Number(m)))
+    .replace(/\b(at|by|around|about|until|till|from|before|after|since) (1[0-2]|0?[1-9])\.([0-5]\d)\b(?!\.\d)/gi, (_, at: string, h: string, m: string) => `${at}${clock(Number(h), Number(m))}`)
+    .replace(/\b(1[0-2]|[1-9])\s*([ap])\.?m\b\.?/gi, (_, h: string) => clock(Number(h), 0))
+    .replace(new RegExp(`\\b(five|ten|quarter|twenty-five|twenty five|twenty|half) (past|after|to) ${HOUR}\\b`, 'gi'), (_, m: string, dir: string, h: string) => {
+      const minutes = minuteWords[m.toLowerCase()]!;
+      return /to/i.test(dir) ? clock(hourOf(h) - 1, 60 - minutes) : clock(hourOf(h), minutes);
+    })
+    .replace(new RegExp(`\\bhalf ${HOUR}\\b`, 'gi'), (_, h: string) => clock(hourOf(h), 30))
+    .replace(new RegExp(`\\b${HOUR} (o'clock|forty-five|forty five|thirty-five|thirty five|thirty|fifteen|oh five|fifty)\\b`, 'gi'), (_, h: string, m: string) => clock(hourOf(h), spokenMinutes[m.toLowerCase()]!));
+
+/** The content words of `text`, stemmed, in order (repeats kept); a time of day is one word (`canonicalTimes`). */
 export const contentWords: (text: string) => readonly string[] = memoize((text) => {
   const content: string[] = [];
-  for (const word of wordsOf(text)) {
+  for (const word of wordsOf(/\d|past|to |o'clock|half|thirty|fifteen|forty/i.test(text) ? canonicalTimes(text) : text)) {
     if (isNegation(word)) continue;
     const base = word.replace(/'(s|re|ll|ve|d|m)$/, '');
     if (base.length < 2) continue;

@@ -81,6 +81,55 @@ describe('a persona asked a fact by name answers it from what it knows', () => {
   });
 });
 
+describe('a detective gets answers that answer, a suspect denies before it concedes', () => {
+  it('gives the fact that answers, by meaning and by kind, over what everyone has read', async () => {
+    const lines = [
+      'Agnes, what happened to the port decanter that should have been on that table?',
+      'Agnes, who told you to wash it?',
+      'Theo, did you take the cellar key?',
+      'Vivian, did Henry say anything at dinner that worried you?',
+      'Rupert, did you see anyone with the port tray?',
+    ];
+    const said = await typeInto('murder-mystery', 'kit', 3, lines);
+    const [decanter, who, key, dinner, tray] = lines.map((l) => replyTo(said, 'kit', l));
+    // What happened to it: Agnes washed it when Dr. Marsh asked, not "no decanter on the table", which the question says already.
+    expect(decanter!.speaker).toBe('agnes');
+    expect(decanter!.text).toMatch(/Marsh/);
+    expect(decanter!.text).toMatch(/wash|rinse/);
+    // "it" is the decanter just asked about: the one who asked her is a person.
+    expect(who!.speaker).toBe('agnes');
+    expect(who!.text).toMatch(/Marsh/);
+    // A polar question gets its yes first, in the question's own verb, then the fact that says it.
+    expect(key!.speaker).toBe('theo');
+    expect(key!.text).toMatch(/^(Yes|I did)\b/);
+    expect(key!.text).toMatch(/took the cellar key/);
+    // Someone's words she heard are said again as they were said.
+    expect(dinner!.text).toMatch(/medical board/);
+    expect(tray!.text).toMatch(/Elena/);
+    expect(tray!.text).toMatch(/tray/);
+  });
+
+  it('denies what it hides the first time, concedes it when pressed on the same thing, and never says it said it before', async () => {
+    const asked = 'Rupert, were you in the cellar passage at 9:30?';
+    const said = await typeInto('murder-mystery', 'kit', 3, [asked, asked]);
+    const first = replyTo(said, 'kit', asked, 0);
+    const second = replyTo(said, 'kit', asked, 1);
+    expect(first.speaker).toBe('rupert');
+    expect(first.text).not.toMatch(/argued/);
+    expect(second.speaker).toBe('rupert');
+    expect(second.text).toMatch(/argued with Henry/);
+    expect(second.text).not.toMatch(/as I said|as I mentioned|like I said|said it earlier/i);
+  });
+
+  it('does not answer where the speaker was with where someone else was', async () => {
+    const asked = 'Rupert, where were you at half past nine?';
+    const said = await typeInto('murder-mystery', 'kit', 3, [asked]);
+    const reply = replyTo(said, 'kit', asked);
+    expect(reply.speaker).toBe('rupert');
+    expect(reply.text).not.toMatch(/Henry Ashcombe, the owner, was found dead/);
+  });
+});
+
 describe('the human’s words are taken up', () => {
   it('says the question again when asked to repeat it, more simply the second time', async () => {
     const said = await typeInto('job-interview', 'alex', 2, ['Yes.', 'Could you repeat the question?', 'Sorry, could you repeat that?']);

@@ -84,7 +84,8 @@ const converse = (turn: Turn): string => {
       return clarifyQuestion(turn, task);
     case 'probe':
       if (task.line?.act === 'foreign') return pardon(turn);
-      if (cue.act === 'question' && toThem) return probe(turn, task);
+      // Pressed after an outburst, the asker says they heard the frustration before asking again.
+      if (cue.act === 'question' && toThem) return heated.test(task.line?.text ?? '') ? line(acknowledgement(turn, task), probe(turn, task)) : probe(turn, task);
       break;
     case 'answer':
       if (cue.obligation && accuses(turn, cue.obligation.text, true)) return defend(turn);

@@ -204,6 +204,12 @@ const anonymousNews = memoizeByIdentity((participants: Cue['participants']) => {
   return memoize((context: string): readonly string[] => contextLines(context).filter(({ line }) => !everyone.some((n) => line.includes(n))).map(({ news }) => news), 64);
 });
 
+/** A sentence of news in its parts: split at semicolons, each part of four words or more a sentence; else the whole. */
+const newsParts = memoize((news: string): readonly string[] => {
+  const parts = news.split(/;\s+/).map((p) => p.trim().replace(/[.;]+$/, ''));
+  return parts.length > 1 && parts.every((p) => wordCount(p) >= 4) ? parts.map((p) => sentence(p)) : [news];
+});
+
 export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered => {
   const { avoid, concealed } = sensitiveWords(cue);
   const question = cue.obligation?.pair === 'question' || cue.obligation?.pair === 'request' ? contentWords(cue.obligation.text) : new Set<string>();
@@ -271,10 +277,12 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
     for (const section of content.sections) add(sectionLine(section), 'content', cite);
   }
 
-  for (const news of anonymousNews(cue.participants)(cue.context)) add(news, 'context');
+  // The context's news clause by clause: "the cellar is kept locked" answers what a long sentence of the evening buries.
+  for (const news of anonymousNews(cue.participants)(cue.context)) for (const part of newsParts(news)) add(part, 'context');
   // Whoever runs the meeting knows what happens after it.
   const next = cue.role.form && (cue.role.part === 'asker' || cue.role.part === 'chair') ? whatHappensNext[cue.role.form] : undefined;
-  if (next) add(next, 'context');
+  // Theirs to say, like a point of their own: not the room's shared context.
+  if (next) add(next, 'point');
   // A fact said once in any retelling is said.
   const usedOrigins = new Set(items.filter((m) => m.used).map((m) => m.origin));
   for (const m of items) if (usedOrigins.has(m.origin)) m.used = true;

@@ -11,7 +11,7 @@
  * ```
  */
 import { memoize } from '../../../engine/memo';
-import { MAX_QUOTED_WORDS, wordsOf } from '../../../engine/novelty';
+import { MAX_QUOTED_WORDS, unquotedParts, wordsOf } from '../../../engine/novelty';
 import type { Rng } from '../../../engine/rng';
 import { capitalise, clause, sentence, verbWords, wordCount } from './words';
 
@@ -105,6 +105,7 @@ const synonyms: Record<string, string> = {
   change: 'update', cut: 'dropped', promised: 'committed', sold: 'pitched', keeps: 'goes on', believes: 'thinks',
   worried: 'concerned', afraid: 'scared', angry: 'furious', argued: 'quarrelled', argument: 'row', shouting: 'yelling',
   wanted: 'hoped', decided: 'chose', missed: 'skipped', wrote: 'put down', showed: 'made clear', signed: 'agreed',
+  toward: 'towards', towards: 'toward', hall: 'hallway', door: 'doorway',
 };
 
 // Not "if I remember right": its "right" reads as a tag question ("…, right?") and the line as a question.
@@ -134,8 +135,10 @@ const GRAM = MAX_QUOTED_WORDS + 1;
 /** A source's (n+1)-grams, built once per source: a persona's knowledge is checked against on every turn. */
 const gramsOf = memoize((source: string): ReadonlySet<string> => {
   const grams = new Set<string>();
-  const words = wordsOf(source);
-  for (let i = 0; i + GRAM <= words.length; i++) grams.add(words.slice(i, i + GRAM).join(' '));
+  for (const part of unquotedParts(source)) {
+    const words = wordsOf(part);
+    for (let i = 0; i + GRAM <= words.length; i++) grams.add(words.slice(i, i + GRAM).join(' '));
+  }
   return grams;
 });
 
@@ -229,5 +232,8 @@ const retell = (text: string, quotes: Quoting, rng: Rng): string[] => {
     .map((d) => breakRuns(sentence(d), quotes, rng))
     .filter((d): d is string => !!d);
   // The fewer hedges the better; two make a retelling sound evasive.
-  return [...new Set(passing)].filter((d) => hedgesIn(d) < 2).sort((a, b) => hedgesIn(a) - hedgesIn(b));
+  // Two hedges are kept only when nothing else says the fact: better evasive than silent about it.
+  const told = [...new Set(passing)].sort((a, b) => hedgesIn(a) - hedgesIn(b));
+  const plain = told.filter((d) => hedgesIn(d) < 2);
+  return plain.length ? plain : told.slice(0, 1);
 };

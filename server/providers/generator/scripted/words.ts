@@ -9,6 +9,7 @@
  * ```
  */
 import { memoize } from '../../../engine/memo';
+import { contentWords as engineContentWords } from '../../../engine/vocabulary';
 
 export const wordSet = (list: string): Set<string> => new Set(list.split(/\s+/).filter(Boolean));
 
@@ -107,13 +108,12 @@ export const sentencesOf: (text: string) => readonly string[] = memoize((text) =
     .filter(Boolean),
 );
 
-/** A crude stem, to match "argued" with "argue" and "bottles" with "bottle". */
-const stemOf = (word: string): string => word.replace(/'s$/, '').replace(/(ing|ed|es|s)$/, '');
-
-/** Content words of a text, stemmed: to tell whether two texts are about the same thing. */
-export const contentWords: (text: string) => ReadonlySet<string> = memoize(
-  (text) => new Set(tokens(text).filter((w) => w.length >= 4 && !functionWords.has(w) && !fillerWords.has(w)).map(stemOf)),
-);
+/**
+ * Content words of a text, stemmed: to tell whether two texts are about the same thing. The
+ * engine's (engine/vocabulary.ts), as a set: the generator, the dialogue state and the figures
+ * compare lines by the same words (a "key" or a "job" counts; "9:30" and "half past nine" meet).
+ */
+export const contentWords: (text: string) => ReadonlySet<string> = memoize((text) => new Set(engineContentWords(text)));
 
 /** How many of `a`'s words are in `b`. */
 export const shared = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {

@@ -13,7 +13,7 @@ import { ranked, type Material, type Tag } from '../material';
 import { fill, line, marker, shuffled, withMarker } from '../compose';
 import { firstNovel } from '../novel';
 import type { Turn } from '../turn';
-import { contentWords, lowerFirst, shared } from '../words';
+import { capitalise, contentWords, lowerFirst, shared } from '../words';
 import { ask } from './ask';
 import { statementDrafts } from './statement';
 
@@ -47,15 +47,45 @@ const otherUnknown = ["Honestly, no idea on that one.", "I can't help you there,
 const stillUnknown = ['As I said, I just do not know.', 'I still do not know, I am afraid.', 'Nothing new on that from me, sorry.', 'Same as before: I honestly could not tell you.'];
 
 /** A polar question's answer opens with yes or no: no for a fact that negates, yes for one that states what was asked. */
-const polarity = (m: Material, question: ReadonlySet<string>): 'yes' | 'no' | null => {
-  if (/\b(not|never|no|n't|nobody|nothing|none)\b/i.test(m.text)) return 'no';
-  return shared(m.words, question) >= 2 ? 'yes' : null;
+const polarity = (m: Material, question: ReadonlySet<string>, asked: string): 'yes' | 'no' | null => {
+  // "Did you see anything?" is answered yes by whatever was seen.
+  const open = /\b(any|anything|anyone|anybody|something|someone)\b/i.test(asked);
+  const first = m.text.split(/(?<=[.;])\s|,\s(?:though|but|although)\s/)[0]!;
+  if (!open && /\b(not|never|no|n't|nobody|nothing|none)\b/i.test(first) && shared(contentWords(first), question) >= 1) return 'no';
+  return shared(m.words, question) >= 2 || (open && shared(m.words, question) >= 1) ? 'yes' : null;
 };
-const yesLeads = ['Yes.', 'Yes,', 'Yes, I think so.', 'I do, yes.', 'Mostly, yes.'];
-const noLeads = ['No.', 'No,', 'Not really.', 'Honestly, no.', 'Not yet, no.'];
+const yesLeads = ['Yes.', 'Yes,'];
+const noLeads = ['No.', 'No,'];
+
+const subjects: Record<string, string> = { you: 'I', it: 'it', that: 'it', this: 'it', they: 'they', he: 'he', she: 'she', we: 'we' };
+const negatives: Record<string, string> = { do: "don't", does: "doesn't", did: "didn't", am: "'m not", is: "isn't", was: "wasn't", were: "weren't", have: "haven't", has: "hasn't", had: "hadn't", can: "can't", could: "couldn't", will: "won't", would: "wouldn't", should: "shouldn't" };
+
+/**
+ * Yes and no as the question put it: "Did you take the key?" is answered "Yes, I did." or "I
+ * didn't, no.", "Were you in the hall?" "I was, yes."; a question without such a verb gets a
+ * plain yes or no.
+ */
+const polarLeads = (question: string, said: 'yes' | 'no'): string[] => {
+  const m = /^\W*(?:[\p{L}.'’]+,\s*)?(do|does|did|are|is|was|were|have|has|had|can|could|will|would|should)\s+(you|it|that|this|they|he|she|we)\b/iu.exec(question);
+  const plain = said === 'yes' ? yesLeads : noLeads;
+  if (!m) return plain;
+  const subject = subjects[m[2]!.toLowerCase()]!;
+  let verb = m[1]!.toLowerCase();
+  if (subject === 'I' && verb === 'are') verb = 'am';
+  if (subject === 'I' && verb === 'were') verb = 'was';
+  if (subject === 'it' && (verb === 'are' || verb === 'were')) verb = verb === 'are' ? 'is' : 'was';
+  const who = subject === 'I' ? 'I' : subject;
+  const Who = who.charAt(0).toUpperCase() + who.slice(1);
+  if (said === 'yes') return [`Yes, ${who} ${verb}.`, `${Who} ${verb}, yes.`, ...plain];
+  const not = negatives[verb]!;
+  const negated = not.startsWith("'") ? `${who}${not}` : `${who} ${not}`;
+  return [`No, ${negated}.`, `${negated.charAt(0).toUpperCase()}${negated.slice(1)}, no.`, ...plain];
+};
 
 /** Referring back to a fact already given, rather than reciting it as news: to the same question asked again; asked a third time, a little pointedly. */
 const again = ['As I said, {m}', 'Same answer as before: {m}', 'I said it earlier: {m}'];
+/** Giving, when pressed, what one turned aside the first time. */
+const concessions = ['All right', 'Fine', 'Very well', 'Look, all right'];
 /** A fact already given that also answers another question. */
 const mentioned = ['As I mentioned, {m}', 'Like I said, {m}', 'Again, {m}', 'It comes back to this: {m}'];
 const againTwice = ['I think I have answered that: {m}', 'Same as I said before, really: {m}', 'It has not changed since you asked: {m}'];
@@ -82,7 +112,7 @@ interface Fitting {
  * sentence similarity) and by kind (a number for how many, a reason for why...), then checked
  * with the same judge the figures use (`answerFit`), so that only what answers is said as an answer.
  */
-const fitting = (turn: Turn, question: string, type: QuestionType, about: ReadonlySet<string>, introducing: boolean): Fitting[] => {
+const fitting = (turn: Turn, question: string, type: QuestionType, about: ReadonlySet<string>, introducing: boolean, antecedent: string | undefined): Fitting[] => {
   const to = similarityTo(question);
   const tag = wants[type];
   const scored = turn.gathered.material
@@ -92,32 +122,73 @@ const fitting = (turn: Turn, question: string, type: QuestionType, about: Readon
       if (tag && m.tags.has(tag)) score += 1;
       // What the persona knows that others do not is what a question put to them is for; the shared context everyone heard already.
       if (m.source === 'fact') score += 1.5;
-      if (m.source === 'context') score -= 1;
+      // What everyone has read (the context, a shared document) answers after what the persona knows themselves.
+      if (m.source === 'context' || m.source === 'content') score -= 1;
       if (m.hedged) score -= 0.3;
       if (introducing && m.tags.has('identity')) score += 2;
       return { m, score };
     })
     .sort((a, b) => b.score - a.score)
-    .slice(0, 8);
+    // Every line is judged, not the best-scored few: the judge knows that a PM is a role, the score does not.
+    .slice(0, 24);
   // A persona's sentence is read out of context: its "it" or "that" does not point at the question.
-  return scored.map(({ m, score }) => ({ m, score, fit: introducing && m.tags.has('identity') ? 'answered' : answerFit(question, m.text, turn.names, { anaphora: false }) }));
+  const asked = [...about].filter((w) => !turn.names.has(w));
+  return scored.map(({ m, score }) => {
+    if (introducing && m.tags.has('identity')) return { m, score, fit: 'answered' as const };
+    const fit = answerFit(question, m.text, turn.names, { anaphora: false, ...(antecedent ? { about: antecedent } : {}) });
+    // "Did you take the key?": a fact that states what was asked (or denies it) answers it, with a yes or a no in front.
+    const needed = Math.min(2, asked.length);
+    if (type === 'yes-no' && fit !== 'answered' && asked.length > 0 && shared(m.words, new Set(asked)) >= needed && m.source !== 'context') return { m, score, fit: 'answered' as const };
+    // What everyone in the room was told does not say who did what, where or when, or why: the asker knows it already.
+    if (m.source === 'context' && fit === 'answered' && type !== 'what' && type !== 'how' && type !== 'which' && type !== 'how-many') return { m, score, fit: 'partly' as const };
+    return { m, score, fit };
+  });
 };
+
+/** How much of what was asked a telling says first: "I took the key…" before "I put it back… I took the key…". */
+const leadsWith = (m: Material, about: ReadonlySet<string>): number => shared(contentWords(m.text.split(/(?<!\b(?:Dr|Mr|Mrs|Ms|St))(?<=[.;])\s/)[0]!), about);
+
+/** "Who told you?" of a fact already told: "Dr. Marsh, as I said." A person for who, a time for when; else nothing. */
+const briefly = (fact: string, type: QuestionType, turn: Turn): string | undefined => {
+  const found =
+    type === 'who'
+      ? /(?<!^)\b((?:Dr|Mr|Mrs|Ms)\.\s[A-Z][a-z]+|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\b/.exec(fact.replace(/^\W*\w+/, (w) => w.toLowerCase()))?.[1]
+      : type === 'when'
+        ? /\b((?:at |around |about )?(?:(?:quarter|half|ten|five|twenty|twenty-five) (?:past|to) \w+|\w+ o'clock|\d{1,2}[:.]\d{2}\s?(?:[ap]m)?))\b/i.exec(fact)?.[1]
+        : undefined;
+  if (!found || (type === 'who' && turn.names.has(found.toLowerCase()) && found.toLowerCase() === turn.cue.speaker.shortName.toLowerCase())) return undefined;
+  return `${capitalise(found)}, ${turn.rng.pick(['as I said', 'like I told you', 'as I mentioned'])}.`;
+};
+
+/** A pronoun with nothing else to go on: "who told you to wash it?" is about what was asked or said just before. */
+const thin = (turn: Turn, words: readonly string[], question: string): boolean =>
+  words.filter((w) => !turn.names.has(w)).length < 3 && /\b(it|them)\b|\b(that|this|those|there|then)\s*([?.!,]|$)/i.test(question.replace(/^[^,]*,\s*/, ''));
 
 /** The answer to a question, in the speaker's words: what answers it, else an honest "I don't know". */
 function* answersTo(turn: Turn, question: string, kw: string | undefined, asker: string | undefined): Generator<string> {
   const { rng, cue } = turn;
   const understood = understand(question);
   const type: QuestionType = understood.type ?? 'what';
-  const about = new Set([...turn.asked!.words, ...contentWords(kw ?? '')]);
+  // What the question stands on: the rest of its line ("You were heard shouting at 9:30. What was it about?") and, for a thin one, what was asked or said just before.
+  const lead = turn.asked!.text.replace(question, ' ').trim();
+  const previous = thin(turn, understood.words, question) ? [cue.dialogue?.putTo.at(-1), cue.said.at(-1)] : [];
+  // What everyone was told links a question to what the persona knows: "why is this role open again after five months?" is
+  // about "the team lost its last product manager after five months", and so about why the last PM left.
+  const asking = new Set(understood.words.filter((w) => !turn.names.has(w)));
+  const bridges = turn.gathered.material.filter((m) => (m.source === 'context' || m.source === 'content') && shared(m.words, asking) >= 2).map((m) => m.text);
+  const antecedent = [lead, ...previous, ...bridges].filter(Boolean).join(' ') || undefined;
+  // What a line is ranked by: the question and what its pronoun stands for; a bridge only tells the judge what the question is about.
+  const about = new Set([...turn.asked!.words, ...contentWords(kw ?? ''), ...contentWords(previous.filter(Boolean).join(' '))]);
   const introducing = aboutYou.test(question);
-  const found = fitting(turn, question, type, about, introducing);
+  const found = fitting(turn, question, type, about, introducing, antecedent);
   // What has not been said yet first: a fact already given is referred back to only when nothing new answers.
   // Asked again: what was answered before is referred to, not recited as news (and not swapped for another fact).
   const before = cue.dialogue?.task.again ?? 0;
-  const earlier = before > 0 ? cue.dialogue?.answered.findLast((a) => sameQuestion(a.question, question))?.answer : undefined;
+  // "When was that?" right after an answer is about that answer: what was said just now comes first.
+  const earlier = before > 0 ? cue.dialogue?.answered.findLast((a) => sameQuestion(a.question, question))?.answer : previous.length ? cue.said.at(-1) : undefined;
   const answers = found
     .filter((f) => f.fit === 'answered')
-    .sort((a, b) => (earlier ? similarity(b.m.text, earlier) - similarity(a.m.text, earlier) : Number(a.m.used) - Number(b.m.used)));
+    .sort((a, b) => (earlier ? similarity(b.m.text, earlier) - similarity(a.m.text, earlier) : Number(a.m.used) - Number(b.m.used) || (type === 'yes-no' ? leadsWith(b.m, about) - leadsWith(a.m, about) : 0)));
   const named = (text: string): string => {
     const where = asker ? rng.next() : 1;
     return where < 0.25 ? `${asker}, ${lowerFirst(text, turn.proper)}` : text;
@@ -126,6 +197,20 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
     // Said again, the answer is what was said before and nothing more.
     const second = before > 0 ? undefined : answers.find((f) => f.m.origin !== m.origin && !f.m.used && rng.chance(0.35));
     let body = m.text;
+    // Asked again what they had turned aside, they give it now: as a concession, not as something said before.
+    if (before > 0 && !m.used && !(earlier && similarity(m.text, earlier) > 0.5)) {
+      const giving = rng.pick(concessions);
+      const said = type === 'yes-no' ? polarity(m, about, question) : null;
+      if (said) {
+        const lead = rng.pick(polarLeads(turn.asked!.text, said)).replace(/[.,]$/, '');
+        yield `${giving}, ${lowerFirst(lead, turn.proper)}. ${m.text}`;
+      }
+      yield `${giving}. ${m.text}`;
+      continue;
+    }
+    // Said already, and asked only who, when or where: the one thing asked, pointing back at what was said.
+    const brief = m.used ? briefly(m.text, type, turn) : undefined;
+    if (brief) yield brief;
     if (m.used || before > 0) {
       // Its first part, unless that alone would quote the scene's words at length.
       const short = gist(m.clause);
@@ -133,9 +218,11 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
       body = `${fill(rng.pick(frames), { m: turn.gathered.quotes(short) ? m.clause : short })!}.`;
     }
     if (type === 'yes-no') {
-      const said = polarity(m, about);
+      const said = polarity(m, about, question);
       if (said) {
-        const lead = rng.pick(said === 'yes' ? yesLeads : noLeads);
+        const picked = rng.pick(polarLeads(turn.asked!.text, said));
+        // "Yes, Omar." now and then: the asker's name after the yes or no.
+        const lead = asker && rng.chance(0.3) && /^(Yes|No)[.,]$/.test(picked) ? `${picked.slice(0, -1)}, ${asker}${picked.slice(-1)}` : picked;
         yield line(lead.endsWith(',') ? `${lead} ${lowerFirst(body, turn.proper)}` : `${lead} ${body}`, second?.m.text);
         continue;
       }

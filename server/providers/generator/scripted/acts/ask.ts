@@ -65,8 +65,9 @@ const plainQuestions: Frames = {
 
 /** Requests: asking the addressee to do or tell something. */
 const requestFrames: Frames = {
-  all: ['could you walk us through {x}', 'could you say a bit more about {x}', 'would you take the lead on {x}', 'could you give us a concrete example of {x}'],
-  deliberative: ['could you give us a quick update on {x}', 'could you pair with someone on {x} today', 'could you write up {x} for everyone'],
+  all: ['could you walk us through {x}', 'could you say a bit more about {x}', 'could you give us a concrete example of {x}'],
+  // Taking something on is for colleagues deciding together, not for a candidate or a suspect.
+  deliberative: ['could you give us a quick update on {x}', 'could you pair with someone on {x} today', 'could you write up {x} for everyone', 'would you take the lead on {x}'],
   investigative: ['could you tell us exactly what you saw of {x}', 'would you go over {x} once more, slowly'],
   social: ['could you tell me a bit more about {x}'],
 };

@@ -25,6 +25,15 @@ const invitations = [
   '{name}, anything to add?',
   '{name}, how do you see {x}?',
 ];
+/** Whoever is there to be asked hands the floor back to the one asking: for the next question, not for their view. */
+const askBack = [
+  'What else would you like to know, {name}?',
+  'Anything else you want to ask, {name}?',
+  'Is there anything else, {name}?',
+  'Ask me whatever you need, {name}.',
+  'What else can I tell you, {name}?',
+  'Go on, {name}, ask away.',
+];
 const encouragements = [
   '{name}, we have not heard from you yet; what is your take on {x}?',
   'I would love to hear your view, {name}: how do you see {x}?',
@@ -94,7 +103,7 @@ export const facilitate = (turn: Turn, act: Facilitation): string => {
         for (const hand of shuffled(handovers, rng)) yield withMarker(fill(hand, slots) ?? '', marker(turn, 0.5), turn.proper);
         return;
       case 'invitation':
-        for (const frame of shuffled(invitations, rng)) {
+        for (const frame of shuffled(turn.cue.role.part === 'answerer' ? askBack : invitations, rng)) {
           const text = fill(frame, slots);
           yield text && withMarker(text, /^(Let's|I'd)/.test(text) ? undefined : marker(turn, 0.3), turn.proper);
         }
