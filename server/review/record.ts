@@ -6,14 +6,15 @@
  * they cannot disagree. Pure and browser-safe.
  *
  * A line's place is when the room heard it begin: speech at its `spoken.start` (a human's from the
- * VAD, a persona's from its first audio), a typed line at `sentAt` (when the room received it),
- * else the event's `t` (instant runs, text-only personas, older logs). The log's order is the order
- * the room accepted lines in, each after the line it answers; so no line is placed before the line
- * logged before it (an older log's typed line was dated at the end of the speech it cut, after the
- * reply to it had begun: both now sit at the later time, in the log's order). Anything else sits at
- * its own time, kept between the lines logged around it, except what happens within a line: an
- * interruption where the speech stopped, a backchannel as far into its line as it came. Sorted by
- * place (stably), the log is in the record's order: `ordered`.
+ * VAD, a persona's from its first audio), a typed line at `sentAt` (when the room received it).
+ * Without either (instant runs, scripted and text-only lines, older logs) the event's `t` is the
+ * engine's estimate, never before the line logged before it. No line is placed before the line it
+ * answers (`replyTo`): an older log dated a typed line at the end of the speech it cut, after the
+ * reply to it had begun; the reply now sits with it. Scripted lines are logged ahead of being
+ * heard, so a line typed meanwhile is logged after them but heard before: the record follows the
+ * times, the log's order among equals. Anything else sits at its own time, no later than the next
+ * line logged, except what happens within a line: an interruption where the speech stopped, a
+ * backchannel as far into its line as it came. `ordered`: the log by place.
  *
  * ```ts
  * const record = recordOf(readLog(store.events(id)));
@@ -61,33 +62,35 @@ export const recordOf = (events: readonly SessionEvent[], rateOf?: (speaker: str
   const rate = rateOf ?? ((speaker: string) => rates.get(speaker));
   const at = (ms: number) => Math.max(0, Math.round(ms - origin));
 
-  // The lines first: each heard at its own start, never before the line logged before it.
-  const lines: PlacedLine[] = [];
+  // The lines first: each heard at its own start, never before the line it answers.
+  const logged: PlacedLine[] = [];
   const byEvent = new Map<SessionEvent, PlacedLine>();
-  /** For each event, the index in `lines` of the first line logged after it. */
+  const startOf = new Map<string, number>();
+  /** For each event, the index in `logged` of the first line logged after it. */
   const nextLine: number[] = [];
   for (const event of events) {
-    nextLine.push(lines.length);
+    nextLine.push(logged.length);
     if (event.type !== 'utterance') continue;
-    const heard = event.spoken?.start ?? event.sentAt ?? event.t;
-    const startMs = Math.max(at(heard), lines.at(-1)?.startMs ?? 0);
+    const heard = event.spoken?.start ?? event.sentAt;
+    const estimated = heard === undefined ? Math.max(at(event.t), logged.at(-1)?.startMs ?? 0) : at(heard);
+    const startMs = Math.max(estimated, (event.replyTo ? startOf.get(event.replyTo) : undefined) ?? 0);
+    startOf.set(event.id, startMs);
     const lengthMs = Math.max(0, Math.round(event.spoken ? event.spoken.end - event.spoken.start : event.durationMs > 0 ? event.durationMs : speakingMs(countWords(event.text), rate(event.speaker))));
     const line = { event, startMs, endMs: startMs + lengthMs, lengthMs };
-    lines.push(line);
+    logged.push(line);
     byEvent.set(event, line);
   }
+  const lines = logged.map((line, i) => ({ line, i })).sort((a, b) => a.line.startMs - b.line.startMs || a.i - b.i).map(({ line }) => line);
 
   // Everything else at its own time, between the lines around it, never before what came before it.
   const places = new Map<SessionEvent, number>();
   const latestById = new Map<string, PlacedLine>();
-  let last = 0;
   let durationMs = 0;
   events.forEach((event, i) => {
     const line = byEvent.get(event);
     if (line) {
       latestById.set(line.event.id, line);
-      last = line.startMs;
-      places.set(event, last);
+      places.set(event, line.startMs);
       durationMs = Math.max(durationMs, line.endMs);
       return;
     }
@@ -101,10 +104,9 @@ export const recordOf = (events: readonly SessionEvent[], rateOf?: (speaker: str
       durationMs = Math.max(durationMs, within);
       return;
     }
-    const before = lines[nextLine[i]!]?.startMs ?? Infinity;
-    last = Math.min(Math.max(at(event.t), last), before);
-    places.set(event, last);
-    durationMs = Math.max(durationMs, last);
+    const place = Math.min(at(event.t), logged[nextLine[i]!]?.startMs ?? Infinity);
+    places.set(event, place);
+    durationMs = Math.max(durationMs, place);
   });
 
   const place = (event: SessionEvent) => places.get(event) ?? 0;

@@ -164,6 +164,21 @@ describe('the record of a session with typed, spoken, cut and instructor lines',
     expect(reportOf(readLog(log(false))).timeline.filter((i) => i.kind === 'utterance').map((i) => i.utterance)).toEqual(ids);
   });
 
+  it('places a line typed while scripted lines wait to be heard before them, in every format', () => {
+    // Hannah's two scripted lines are logged at once, dated where the engine expects them heard (19 s, 29 s); Alex typed at 11 s.
+    const events = readLog([
+      start,
+      line(2, 9000, 'u1', 'raj', 'The team owns the booking flow.', { spoken: { start: T0 + 9000, end: T0 + 13_000 }, durationMs: 4000 }),
+      line(3, 19_000, 'u2', 'hannah', 'I run product here.', { source: 'scripted' }),
+      line(4, 29_000, 'u3', 'hannah', 'Tell us about your take-home.', { source: 'scripted' }),
+      line(5, 37_000, 'u4', 'alex', 'And who decides on the chatbot?', { sentAt: T0 + 11_000 }),
+    ]);
+    const report = reportOf(events);
+    const order = ['The team owns the booking flow.', 'And who decides on the chatbot?', 'I run product here.', 'Tell us about your take-home.'];
+    for (const [format, lines] of Object.entries(formats(events, report))) expect(lines.map((l) => l.text), format).toEqual(order);
+    expect(recordOf(events).lines.map((l) => l.startMs)).toEqual([9000, 11_000, 19_000, 29_000]);
+  });
+
   it('places events before the start (the lobby) at 0 and an empty log at nothing', () => {
     const lobby: SessionEvent = { seq: 1, t: 100, type: 'system', level: 'info', code: 'joined', message: 'Alex joined.' };
     const record = recordOf([lobby, { ...start, seq: 2 }]);
