@@ -57,6 +57,7 @@ import type { Store } from '../store/store';
 import { createReportCache } from '../review/cache';
 import { compareOf } from '../review/compare';
 import { reportCsvOf } from '../review/csv';
+import { recordOf } from '../review/record';
 import { readLog, reportFor, reportOf } from '../review/report';
 import { recordingListOf } from '../recordings/list';
 import { isRecordingId, type RecordingStore } from '../recordings/store';
@@ -332,17 +333,17 @@ export const createApp = (options: AppOptions) => {
     const row = store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     // An ended session (or one this process no longer holds): what it was, from its log.
-    const log = store.events(id) as SessionEvent[];
+    // Its length and its lines on the record's clock, as the review and the transcript count them.
+    const record = recordOf(readLog(store.events(id)));
     const scene = options.scenes.find((s) => s.id === row.scene);
-    const started = log.find((e) => e.type === 'session-start');
     const ended = !!row.endedAt || !!room?.ended();
     return c.json({
       session: id,
       status: ended ? 'ended' : 'live',
       phase: ended ? 'ended' : 'running',
       scene: { id: row.scene, title: scene?.title ?? row.scene },
-      durationMs: started ? Math.max(0, (log.at(-1)?.t ?? 0) - started.t) : 0,
-      turns: log.filter((e) => e.type === 'utterance').length,
+      durationMs: record.durationMs,
+      turns: record.turns,
       participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind })),
       review: ended ? `/review/${encodeURIComponent(id)}` : null,
       lastSeq: store.lastSeq(id),
@@ -380,7 +381,7 @@ export const createApp = (options: AppOptions) => {
     const scene = rooms.get(id)?.scene;
     switch (format as TranscriptFormat) {
       case 'text':
-        return c.text(transcriptOf(store.events(id) as SessionEvent[], scene, c.get('access')));
+        return c.text(transcriptOf(readLog(store.events(id)), scene, c.get('access')));
       case 'json':
         return download(c, JSON.stringify(transcriptJsonOf(reportOfSession(c, id, row.scene))), 'application/json; charset=utf-8', id, 'transcript.json');
       case 'markdown':

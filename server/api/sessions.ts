@@ -11,8 +11,9 @@
  * ```
  */
 import type { Claims } from '../auth/claims';
-import type { SessionEvent } from '../engine/events';
 import type { SessionStatus, SessionSummary } from '../protocol/messages';
+import { recordOf } from '../review/record';
+import { readLog } from '../review/report';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
@@ -27,10 +28,10 @@ export const listSessions = (from: { store: Store; rooms: Rooms; scenes: readonl
       const live = room !== undefined && !room.ended();
       // A session this process does not hold is over (a crashed one is ended at start-up).
       const status: SessionStatus = live ? room.status() : 'ended';
-      const log = live ? null : (from.store.events(row.id) as SessionEvent[]);
-      const turns = live ? room.conversation.state.turns : log!.filter((e) => e.type === 'utterance').length;
-      // Conversation time, as the log counts it (the lobby before the start is not part of it).
-      const durationMs = live ? room.conversation.state.t : (log!.at(-1)?.t ?? 0) - (log!.find((e) => e.type === 'session-start')?.t ?? 0);
+      // An ended one's lines and length on the record's clock, as its review counts them (the lobby before the start is not part of it).
+      const record = live ? null : recordOf(readLog(from.store.events(row.id)));
+      const turns = live ? room.conversation.state.turns : record!.turns;
+      const durationMs = live ? room.conversation.state.t : record!.durationMs;
       const present = new Set(live ? room.snapshot('author', null).participants.filter((p) => p.present).map((p) => p.id) : []);
       return {
         id: row.id,

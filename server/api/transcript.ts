@@ -3,13 +3,15 @@
  * notes for interruptions, hand raises, snippets and impromptu phases. Each reader gets what the
  * events' audiences let them see (a participant: nothing instructor-only, no other seat's notices),
  * and every text is printed clean (protocol/text.ts), old logs included. The exports (JSON,
- * Markdown, WebVTT, CSV) are written from the session's report, as its viewer may see it.
+ * Markdown, WebVTT, CSV) are written from the session's report, as its viewer may see it. Every
+ * format has the record's order, times and count (review/record.ts), as the review does.
  */
 import type { Role } from '../auth/claims';
 import { visibleTo, type SessionEvent } from '../engine/events';
 import { printable } from '../protocol/text';
 import type { LoadedScene } from '../scene/schema';
 import { csvOf, textCell } from '../review/csv';
+import { recordOf } from '../review/record';
 import type { Report } from '../review/report';
 
 const clock = (ms: number): string => {
@@ -22,13 +24,13 @@ export const transcriptOf = (events: readonly SessionEvent[], scene: LoadedScene
   const start = events.find((e) => e.type === 'session-start');
   const names = new Map((start?.type === 'session-start' ? start.participants : []).map((p) => [p.id, p.name]));
   const name = (id: string | null) => printable(id ? (names.get(id) ?? id) : 'everyone');
-  // Times from the session's start, as the review and the exports count them (a lobby's wait is not in them).
-  const origin = start?.type === 'session-start' ? start.t : 0;
+  // The record's order and times, from the session's start, as the review and the exports have them (a lobby's wait is not in them).
+  const record = recordOf(events);
   const lines: string[] = [];
   if (start?.type === 'session-start') lines.push(`${printable(start.title)}${scene ? ` (${printable(scene.topic)})` : ''}`, '');
-  for (const e of events) {
+  for (const e of record.ordered) {
     if (!visibleTo(viewer, e)) continue;
-    const at = `[${clock(Math.max(0, (e.type === 'utterance' && e.spoken ? e.spoken.start : e.t) - origin))}]`;
+    const at = `[${clock(record.place(e))}]`;
     switch (e.type) {
       case 'snippet-start':
         lines.push('', `— ${printable(e.title)} —`);
@@ -49,7 +51,7 @@ export const transcriptOf = (events: readonly SessionEvent[], scene: LoadedScene
         lines.push(`${at}   [${printable(e.message)}]`);
         break;
       case 'end':
-        lines.push('', `— end (${e.reason}), ${e.turns} turns —`);
+        lines.push('', `— end (${e.reason}), ${record.turns} turns —`);
         break;
       default:
         break;

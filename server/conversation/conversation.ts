@@ -136,6 +136,9 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   const theirTurn = (participant: string): boolean => state.awaiting?.speaker === participant;
 
   const send = (input: EngineInput): void => {
+    // A typed line's place in the record is when it reached the room (review/record.ts), not the
+    // engine's clock, which runs on to the end of the speech it may cut.
+    if (input.type === 'say' && pacing.realtime && !input.spoken && input.sentAt === undefined) input = { ...input, sentAt: now() - started };
     if (input.type === 'say' && !input.cut && replies.busy() && !theirTurn(input.participant)) {
       // A typed barge-in: stop the reply where the human cut in, then log their words.
       const cut = replies.interrupt();

@@ -126,6 +126,7 @@ export const UtteranceEvent = z.object({
     .object({ start: z.number(), end: z.number() })
     .optional()
     .describe('when it was heard, in session ms: a transcribed utterance from the VAD\'s start to its end; a persona\'s realtime speech from its first audio for its length'),
+  sentAt: z.number().nonnegative().optional().describe('a typed line in realtime: when the room received it, in session ms (its place in the record); absent in older logs'),
 });
 
 export const BackchannelEvent = z.object({

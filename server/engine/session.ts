@@ -300,7 +300,7 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   if (!state.present.includes(participant)) state.present = [...state.present, participant];
   const plan: Plan = expected ?? { ...planFor(c, participant, 'human'), act: 'statement' };
   if (!expected) emit(c, { type: 'floor', speaker: participant, reason: 'human' });
-  accept(c, plan, text.trim(), instructor ? 'instructor' : 'human', { durationMs: input.durationMs, ...(input.spoken ? { spoken: input.spoken } : {}) });
+  accept(c, plan, text.trim(), instructor ? 'instructor' : 'human', { durationMs: input.durationMs, ...(input.spoken ? { spoken: input.spoken } : {}), ...(input.sentAt !== undefined ? { sentAt: input.sentAt } : {}) });
   proceed(c);
 };
 

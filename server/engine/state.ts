@@ -154,7 +154,7 @@ export type EngineInput =
    * the human cut off: the reply to request `request` of which `partial` had been heard (not yet
    * logged), or the logged utterance `utterance` whose speech stopped after `atWord` words.
    * `atMs` is where that speech stopped, in ms from its start. `spoken`: when a transcribed
-   * utterance was said, in session ms.
+   * utterance was said, in session ms. `sentAt`: when a typed line reached the room, in session ms.
    */
   | {
       type: 'say';
@@ -162,6 +162,7 @@ export type EngineInput =
       text: string;
       durationMs?: number;
       spoken?: { start: number; end: number };
+      sentAt?: number;
       cut?: Cut;
     }
   /** An instructor's direction for the next AI turn (observers only; never shown to participants). */

@@ -422,6 +422,7 @@ export const accept = (
    * speech stopped. `draft`: the request the text answered (clients' audio and deltas name it).
    * `spoken`: when a transcribed utterance was said, in session ms. `heardFrom`: when a generated
    * line's speech began to be heard (session ms); it is logged as `spoken`, from there for its length.
+   * `sentAt`: when a typed line reached the room (session ms).
    */
   extra: {
     durationMs?: number | undefined;
@@ -432,6 +433,7 @@ export const accept = (
     draft?: string;
     spoken?: { start: number; end: number };
     heardFrom?: number;
+    sentAt?: number;
   },
 ): void => {
   const { state } = c;
@@ -515,6 +517,7 @@ export const accept = (
     ...(extra.draft ? { draft: extra.draft } : {}),
     ...(extra.spoken ? { spoken: { start: Math.round(extra.spoken.start), end: Math.round(extra.spoken.end) } } : {}),
     ...(extra.heardFrom !== undefined ? { spoken: { start: Math.round(extra.heardFrom), end: Math.round(extra.heardFrom + durationMs) } } : {}),
+    ...(extra.sentAt !== undefined ? { sentAt: Math.max(0, Math.round(extra.sentAt)) } : {}),
   });
 
   // Backchannels: listeners' short verbal cues or nods, attached to the utterance they react to.
@@ -546,7 +549,7 @@ export const accept = (
   // Realtime: the clock goes on from when the line was really heard (a human's words are logged
   // once transcribed, after they were said; a persona's once synthesized, as they are heard), so
   // the next line is not dated a whole utterance late.
-  const heardStart = extra.heardFrom ?? extra.spoken?.start;
+  const heardStart = extra.heardFrom ?? extra.spoken?.start ?? extra.sentAt;
   state.t = state.pace === 'realtime' && heardStart !== undefined ? Math.max(startT, Math.round(heardStart) + durationMs + GAP_MS) : startT + durationMs + GAP_MS;
 
   const party = roster.partyOf.get(speaker);

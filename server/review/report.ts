@@ -7,9 +7,11 @@
  * cannot disagree. It does not call `runMetrics` itself: that also measures what a report does not
  * show (similarity by word vectors, leaks, openings), which would triple a long session's build.
  *
- * Times are milliseconds from the session's start (its `session-start` event). An utterance runs
- * from its start (`spoken.start` for transcribed speech, else the event's `t`) for its length
- * (`spoken`, else `durationMs`, else its words at the speaker's rate, as metrics.ts counts it).
+ * Times are milliseconds from the session's start (its `session-start` event), on the record's one
+ * clock (record.ts): an utterance runs from when the room heard it begin (speech's `spoken.start`, a
+ * typed line's `sentAt`, else the event's `t`; never before the line logged before it) for its
+ * length (`spoken`, else `durationMs`, else its words at the speaker's rate, as metrics.ts counts
+ * it); the timeline is in the record's order, which is the log's.
  *
  * Any log gives a report, never an exception: no utterances (zeros, nulls, empty lists), an aborted
  * session (`endReason: 'aborted'`), and logs written by older versions, whose events are read
@@ -33,6 +35,7 @@ import { repetitionOf } from '../metrics/repetition';
 import { participantKinds, type LoadedScene } from '../scene/schema';
 import { expectedShares } from './expectation';
 import { fillersIn, fillerWords, type Filler } from './fillers';
+import { recordOf } from './record';
 
 export const timelineKinds = ['utterance', 'interruption', 'backchannel', 'impromptu', 'instructor', 'system', 'snippet', 'hand-raise', 'slide'] as const;
 
@@ -267,8 +270,6 @@ const nearestRank = (sorted: readonly number[], p: number): number | null =>
 
 export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): Report => {
   const start = events.find((e): e is EventOf<'session-start'> => e.type === 'session-start');
-  const origin = start?.t ?? 0;
-  const at = (t: number) => Math.max(0, Math.round(t - origin));
   const utterances = events.filter((e): e is EventOf<'utterance'> => e.type === 'utterance');
 
   // Everyone in the session: its start's list, else the scene's; then anyone else the log names.
@@ -313,6 +314,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     return found;
   };
   for (const id of people.keys()) tally(id);
+  const record = recordOf(events, (id) => person(id).rate);
 
   const timeline: TimelineItem[] = [];
   const lines = new Map<string, TimelineItem>();
@@ -334,15 +336,14 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   };
 
   for (const e of events) {
-    const t = at(e.t);
+    const t = record.place(e);
     lastMs = Math.max(lastMs, t);
     switch (e.type) {
       case 'utterance': {
         const said = countWords(e.text);
         // metrics.ts's speaking time: the logged duration, else the words at the speaker's rate.
         const length = e.durationMs > 0 ? e.durationMs : speakingMs(said, person(e.speaker).rate);
-        const startMs = at(e.spoken?.start ?? e.t);
-        const endMs = startMs + Math.max(0, Math.round(e.spoken ? e.spoken.end - e.spoken.start : length));
+        const { startMs, endMs } = record.line(e)!;
         spans.set(e.id, { startMs, endMs });
         speech.push({ speaker: e.speaker, startMs, endMs });
         lastMs = Math.max(lastMs, endMs);
@@ -374,9 +375,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       case 'interruption': {
         tally(e.by).interruptionsMade += 1;
         tally(e.of).interruptionsReceived += 1;
-        const cut = spans.get(e.utterance);
-        const point = cut && e.atMs !== undefined ? cut.startMs + Math.round(e.atMs) : t;
-        push({ kind: 'interruption', participant: e.by, startMs: point, endMs: point, text: e.vibe, utterance: e.utterance, of: e.of }, e);
+        push({ kind: 'interruption', participant: e.by, startMs: t, endMs: t, text: e.vibe, utterance: e.utterance, of: e.of }, e);
         break;
       }
       case 'backchannel':
@@ -433,7 +432,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
         push({ kind: instructorCodes.has(e.code) ? 'instructor' : 'system', participant: e.participant ?? null, startMs: t, endMs: t, text: e.message, code: e.code }, e);
         break;
       case 'end':
-        push({ kind: 'system', participant: null, startMs: t, endMs: t, text: `The session ended (${e.reason}) after ${e.turns} turns.`, code: 'end' }, e);
+        // The lines logged, as the summary and the transcript count them (the engine's count includes skipped turns).
+        push({ kind: 'system', participant: null, startMs: t, endMs: t, text: `The session ended (${e.reason}) after ${record.turns} turns.`, code: 'end' }, e);
         break;
       default:
         break;
@@ -442,6 +442,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
   // Phases still open at the end of the log run to its end.
   for (const item of openImpromptu.values()) item.endMs = lastMs;
   if (openSnippet) openSnippet.endMs = lastMs;
+  // The record's order is the log's, and its times never go back: stable, this keeps it.
   timeline.sort((a, b) => a.startMs - b.startMs);
 
   // What each designated question got by content, with metrics.ts's names (the session's start, else the scene's).

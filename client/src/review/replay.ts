@@ -4,8 +4,9 @@
  * playhead, so presence, the floor and the addressee, hands, nods, cuts and slides are what the
  * room showed then; and who speaks at the playhead, from the report's timeline. Pure.
  *
- * Each event is placed on the report's clock (ms from the session's start): an utterance at its
- * start (where its speech began, server/review/report.ts), anything else at its time.
+ * Each event is placed on the record's clock (ms from the session's start, server/review/record.ts):
+ * an utterance at its start on the report's timeline (when the room heard it begin), anything else
+ * where the record places it, so the replay's order is the review's and the transcript's.
  *
  * ```ts
  * const replay = createReplay(data, report, { participant: null, role: 'observer' });
@@ -15,6 +16,7 @@
  */
 import type { Role } from '../../../server/auth/claims';
 import type { SessionEvent } from '../../../server/engine/events';
+import { recordOf } from '../../../server/review/record';
 import type { ReplayData } from '../../../server/review/replay';
 import type { Report } from '../../../server/review/report';
 import { emptyRoom, reduceRoom, type RoomView } from '../state/room';
@@ -32,9 +34,9 @@ export interface Replay {
 
 /** The log on the report's clock: events by their time there, numbered again in that order (the reducer takes each seq once, in order). */
 export const placeEvents = (events: readonly SessionEvent[], report: Report): { at: number; event: SessionEvent }[] => {
-  const origin = events.find((e) => e.type === 'session-start')?.t ?? 0;
+  const record = recordOf(events);
   const starts = new Map(utterancesOf(report).map((u) => [u.utterance, u.startMs]));
-  const placed = events.map((event) => ({ at: event.type === 'utterance' ? (starts.get(event.id) ?? Math.max(0, Math.round(event.t - origin))) : Math.max(0, Math.round(event.t - origin)), event }));
+  const placed = events.map((event) => ({ at: event.type === 'utterance' ? (starts.get(event.id) ?? record.place(event)) : record.place(event), event }));
   // Array.prototype.sort is stable: events at one time keep the log's order.
   placed.sort((a, b) => a.at - b.at);
   return placed.map(({ at, event }, i) => ({ at, event: { ...event, seq: i + 1 } }));

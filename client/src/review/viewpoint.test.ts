@@ -37,6 +37,15 @@ describe("the replay's starting view", () => {
         }
       });
 
+      it(`shows every seated body of a ${formation} of ${people} upright, not reclining in the view's perspective`, () => {
+        for (const seat of seats.filter((s) => s.seated)) {
+          const hips = new THREE.Vector3(seat.position[0], seat.position[1] + 0.53, seat.position[2]).project(camera);
+          const head = headOf(seat).project(camera);
+          const lean = (Math.atan2(Math.abs(head.x - hips.x) * camera.aspect, head.y - hips.y) * 180) / Math.PI;
+          expect(lean, seat.id).toBeLessThan(18);
+        }
+      });
+
       it(`draws the far tags of a ${formation} of ${people} larger, the near ones as they are`, () => {
         const far = seats.map((s) => camera.position.distanceTo(headOf(s)));
         for (const [i, seat] of seats.entries()) expect(view.tagScale.get(seat.id)).toBeCloseTo(Math.max(1, far[i]! / 3.2));

@@ -27,9 +27,13 @@ export interface Overlook {
   tagScale: Map<string, number>;
 }
 
-const fov = 50;
+/**
+ * Vertical field of view, degrees: narrow, from further back. At 50° the panel's near chair (the
+ * trainee's) sat at the edge of a steep wide view and its body seemed to lean back 24° on screen.
+ */
+const fov = 35;
 /** Looking down between these (radians): high enough to see over the near chairs and tags, low enough to see faces. */
-const pitches = [38, 42, 46, 50, 55].map((deg) => (deg * Math.PI) / 180);
+const pitches = [30, 34, 38, 42, 46, 50, 55].map((deg) => (deg * Math.PI) / 180);
 /** The middle of a name tag above a head's top (scene/avatar.tsx hangs it there), and a tag's size (name-tag.tsx). */
 const tagAbove = 0.28;
 const tag = { width: 0.5, height: 0.125 };
@@ -41,6 +45,14 @@ const face = { halfWidth: 0.16, halfHeight: 0.24 };
 const outside = 1.0;
 /** Directions tried for the camera, from straight along +Z: up to this far to either side, radians. */
 const widestTurn = (70 * Math.PI) / 180;
+/**
+ * How far a seated body may lean on screen (degrees from upright): looked down on from close by, a
+ * body near the edge of the view seems to recline with its face to the ceiling (the trainee's, in
+ * the panel's near chair), though it sits as it did in the room.
+ */
+const uprightWithin = 12;
+/** The hips above the floor (metres), seated and standing: a body leans from there to the middle of its head. */
+const hipsOf = (seat: Seat): number => (seat.seated ? 0.53 : 0.95);
 /** Where heads and tags must land, in normalised device coordinates: clear of the header and the bar. */
 const inside = { left: -0.92, right: 0.92, bottom: -0.62, top: 0.56 };
 
@@ -104,14 +116,29 @@ export const overlook = (seats: readonly Seat[], screen: { width: number; height
     return count;
   };
 
-  let best: { turn: number; pitch: number; distance: number; covered: number } | null = null;
+  /** The most any body leans on screen from here, over `uprightWithin` (0 when all look upright). */
+  const below = new THREE.Vector3();
+  const leaning = () => {
+    let worst = 0;
+    for (const [i, seat] of seats.entries()) {
+      below.set(seat.position[0], seat.position[1] + hipsOf(seat), seat.position[2]).project(camera);
+      seen.copy(heads[i]!).project(camera);
+      const across = (seen.x - below.x) * camera.aspect;
+      worst = Math.max(worst, (Math.atan2(Math.abs(across), seen.y - below.y) * 180) / Math.PI);
+    }
+    return Math.max(0, worst - uprightWithin);
+  };
+
+  let best: { turn: number; pitch: number; distance: number; covered: number; leaning: number } | null = null;
   for (const turn of candidates) {
     for (const pitch of pitches) {
       let distance = (ring + outside) / Math.cos(pitch);
       for (place(turn, pitch, distance); ![...heads, ...tags].every(onScreen) && distance < 14; place(turn, pitch, distance)) distance += 0.1;
       const hidden = covered();
-      // Fewest faces under a tag, then the nearest view (larger faces), then the lower look.
-      if (!best || hidden < best.covered || (hidden === best.covered && distance < best.distance - 0.3)) best = { turn, pitch, distance, covered: hidden };
+      const lean = leaning();
+      // Fewest faces under a tag, then bodies as upright as they sit, then the nearest view (larger faces), then the lower look.
+      const better = !best || hidden < best.covered || (hidden === best.covered && (lean < best.leaning - 1 || (Math.abs(lean - best.leaning) <= 1 && distance < best.distance - 0.3)));
+      if (better) best = { turn, pitch, distance, covered: hidden, leaning: lean };
     }
   }
   place(best!.turn, best!.pitch, best!.distance);
