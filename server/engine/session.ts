@@ -183,6 +183,12 @@ const apply = (c: Ctx, input: EngineInput): void => {
       return proceed(c);
     }
     case 'end':
+      // Lines kept over a pause that never resumed: their speakers are told, never left guessing.
+      for (const line of state.held) {
+        if (line.type !== 'say') continue;
+        emit(c, { type: 'system', level: 'warn', code: 'line-not-said', message: `The session ended during the pause: "${line.text.trim()}" was not said.`, participant: line.participant, audience: { seat: line.participant } });
+      }
+      state.held = [];
       return end(c, 'ended', input.by);
   }
 };

@@ -107,6 +107,20 @@ describe('a line said during a pause', () => {
   });
 });
 
+describe('a line said during a pause that never resumes', () => {
+  it('is not lost in silence: its speaker is told it was not said', async () => {
+    const { conversation, waitFor } = open(scenes.get('job-interview')!, { present: ['alex'] });
+    await waitFor(inputRequired('alex', false), 'the room waiting for Alex');
+    conversation.send({ type: 'pause' });
+    conversation.send({ type: 'say', participant: 'alex', text: 'One more thing about the rota.' });
+    conversation.send({ type: 'end', by: 'instructor' });
+    const log = await conversation.ended;
+    const notSaid = log.find(system('line-not-said'));
+    expect(notSaid).toMatchObject({ participant: 'alex', audience: { seat: 'alex' }, message: expect.stringContaining('One more thing about the rota.') });
+    expect(log.at(-1)).toMatchObject({ type: 'end', by: 'instructor' });
+  });
+});
+
 describe('a direction for the next AI turn', () => {
   it('is said in the persona’s own words, to the trainee, after the answer owed to the trainee’s question', async () => {
     const { conversation, log, waitFor } = open(scenes.get('job-interview')!, { present: ['alex'] });
