@@ -6,8 +6,8 @@
  *   someone speaking › your turn (or an open floor) › transcription unavailable › mic muted › listening
  *
  * "Your turn" needs the floor to be yours and the room to be quiet: a persona whose audio still
- * plays or has yet to start here, or whose reply is still streaming, is speaking, whatever the
- * engine already expects. A floor the policy merely offers (nobody asked) is an open floor: the
+ * plays, or whose reply is still streaming, is speaking, whatever the engine already expects; a
+ * line whose speech has yet to start here is not your turn yet. A floor the policy merely offers (nobody asked) is an open floor: the
  * conversation goes on after a short silence, and the line says so.
  *
  * ```ts
@@ -51,10 +51,6 @@ export const speakerNow = (view: RoomView): string | null => {
   for (const speech of Object.values(view.speech)) if (speech.state === 'audible' && speech.speaker) return speech.speaker;
   const streaming = view.transcript.findLast((l) => l.streaming);
   if (streaming) return streaming.speaker;
-  // A line logged whose speech has not started here yet: its speaker is about to be heard (a
-  // question is not "your turn" before it is heard and shown).
-  const coming = view.transcript.findLast((l) => awaitingSpeech(view, l));
-  if (coming) return coming.speaker;
   const me = view.you?.participant ?? null;
   return view.talking.find((p) => p !== me) ?? null;
 };
@@ -78,7 +74,9 @@ export const roomStatus = (view: RoomView, now: number): RoomStatus => {
   if (speaker) return { kind: 'speaking', speaker };
   const me = view.you?.role === 'participant' ? view.you.participant : null;
   if (me === null) return { kind: 'listening', you: false };
-  if (view.waitingFor === me) return view.floorOpen ? { kind: 'open-floor' } : { kind: 'your-turn', muted: view.mic === 'off' && view.voice?.input === true };
+  // A question is not "your turn" before it is heard and shown: a line logged whose speech has not started here yet.
+  const coming = view.transcript.some((l) => awaitingSpeech(view, l));
+  if (view.waitingFor === me && !coming) return view.floorOpen ? { kind: 'open-floor' } : { kind: 'your-turn', muted: view.mic === 'off' && view.voice?.input === true };
   if (view.mic === 'browser') return { kind: 'listening', you: false };
   if (view.voice && !view.voice.input) return { kind: 'transcription-unavailable' };
   if (view.mic === 'off') return { kind: 'mic-muted' };
