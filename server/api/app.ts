@@ -45,7 +45,7 @@ import { z } from 'zod';
 import { roles, type Claims, type Role } from '../auth/claims';
 import type { Tokens } from '../auth/tokens';
 import type { Config } from '../config';
-import { visibleTo, type SessionEvent } from '../engine/events';
+import { endedBecause, visibleTo, type SessionEvent } from '../engine/events';
 import { ClientMessage, clientTypes, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
 import { createLiveKitProbe, type LiveKitProbe } from '../livekit/health';
 import { mintLiveKitToken } from '../livekit/tokens';
@@ -346,6 +346,8 @@ export const createApp = (options: AppOptions) => {
       turns: record.turns,
       participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind })),
       review: ended ? `/review/${encodeURIComponent(id)}` : null,
+      // Who ended it and why, for everyone ("Ended by the instructor", "Time is up"…).
+      endedBecause: ((end) => (end?.type === 'end' ? endedBecause(end) : null))(log.findLast((e) => e.type === 'end')),
       lastSeq: store.lastSeq(id),
     });
   });

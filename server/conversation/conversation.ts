@@ -67,7 +67,21 @@ export interface ConversationOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Starts at once (the default); false: the caller sends `start` (a live room waits in its lobby). */
   autostart?: boolean;
+  /**
+   * Whether an instructor is watching now (a live room's observers). At instant pace a proposal
+   * nobody watches gets the scene's approval default at once instead of waiting out its time limit.
+   */
+  watched?: () => boolean;
+  /**
+   * How long a present human offered an open floor (by the policy, not asked anything) is waited
+   * for, in silence, before the conversation goes on; typing or talking holds it. Default 4 s
+   * (realtime: divided by `speed`).
+   */
+  openFloorMs?: number;
 }
+
+/** How long an open floor waits for a human who was not asked anything: a short silence. */
+export const OPEN_FLOOR_MS = 4000;
 
 export interface Conversation {
   /** Applies an input (a human's words, an instructor's command) in arrival order. */
@@ -139,7 +153,8 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     // A typed line's place in the record is when it reached the room (review/record.ts), not the
     // engine's clock, which runs on to the end of the speech it may cut.
     if (input.type === 'say' && pacing.realtime && !input.spoken && input.sentAt === undefined) input = { ...input, sentAt: now() - started };
-    if (input.type === 'say' && !input.cut && replies.busy() && !theirTurn(input.participant)) {
+    // A line during a pause cuts nobody off: the engine keeps it for the resume.
+    if (input.type === 'say' && !input.cut && replies.busy() && !theirTurn(input.participant) && !state.paused) {
       // A typed barge-in: stop the reply where the human cut in, then log their words.
       const cut = replies.interrupt();
       if (cut instanceof Promise) {
@@ -171,19 +186,51 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
    * never hang.
    */
   const regeneratedLate = new Set<string>();
-  const decideLate = (proposal: string, participant: string, timeoutMs: number) => {
-    const timer = setTimeout(() => {
-      if (state.proposal?.id !== proposal || state.phase === 'ended') return;
-      const fallback = scene.turnTaking.approval.onTimeout;
-      const choice = fallback === 'regenerate' && regeneratedLate.has(participant) ? 'skip' : fallback;
-      if (choice === 'regenerate') regeneratedLate.add(participant);
-      else regeneratedLate.delete(participant);
-      const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
-      const applied = choice === 'approve' ? 'approved' : choice === 'skip' ? 'skipped' : 'drawn again';
+  /** The scene's default for `proposal`; `late`: its time limit passed, else nobody was watching to decide it. */
+  const decideByDefault = (proposal: string, participant: string, late: { timeoutMs: number } | null) => {
+    if (state.proposal?.id !== proposal || state.phase === 'ended') return;
+    const fallback = scene.turnTaking.approval.onTimeout;
+    const choice = fallback === 'regenerate' && regeneratedLate.has(participant) ? 'skip' : fallback;
+    if (choice === 'regenerate') regeneratedLate.add(participant);
+    else regeneratedLate.delete(participant);
+    const who = scene.participants.find((p) => p.id === participant)?.name ?? participant;
+    const applied = choice === 'approve' ? 'approved' : choice === 'skip' ? 'skipped' : 'drawn again';
+    if (late) {
+      const { timeoutMs } = late;
       send({ type: 'notice', level: 'warn', code: 'approval-timeout', message: `No decision on ${who}'s proposal within ${timeoutMs >= 10_000 ? Math.round(timeoutMs / 1000) : +(timeoutMs / 1000).toFixed(1)} s: ${applied} (the scene's default).` });
-      send({ type: 'approval', proposal, decision: choice === 'skip' ? 'dismiss' : choice });
-    }, timeoutMs);
+    } else {
+      send({ type: 'notice', level: 'info', code: 'approval-default', message: `No instructor is watching this instant run: ${who}'s proposal was ${applied} at once (the scene's default).` });
+    }
+    send({ type: 'approval', proposal, decision: choice === 'skip' ? 'dismiss' : choice });
+  };
+  const decideLate = (proposal: string, participant: string, timeoutMs: number) => {
+    // Instant and nobody watching: nobody could decide it, so nobody waits for it.
+    if (!pacing.realtime && options.watched && !options.watched()) return decideByDefault(proposal, participant, null);
+    const timer = setTimeout(() => decideByDefault(proposal, participant, { timeoutMs }), timeoutMs);
     (timer as { unref?: () => void }).unref?.();
+  };
+
+  /**
+   * An open floor: the policy offered a present human the floor without anyone asking them. The
+   * room waits a short silence for them (longer while they type or talk, and not while paused),
+   * then the conversation goes on without them.
+   */
+  const openFloorMs = options.openFloorMs ?? OPEN_FLOOR_MS;
+  const offerFloor = (participant: string) => {
+    const offered = state.awaiting;
+    const stillOpen = () => state.awaiting === offered && state.phase === 'running';
+    void (async () => {
+      for (;;) {
+        await sleep(pacing.realtime ? openFloorMs / (options.speed ?? 1) : openFloorMs);
+        // Someone typing or talking keeps the floor open for them.
+        await pacing.untilFree(() => -Infinity, stillOpen);
+        if (!stillOpen()) return;
+        // Paused meanwhile: the silence starts again after the resume.
+        if (!state.paused) break;
+        while (state.paused && stillOpen()) await sleep(100);
+      }
+      send({ type: 'silence', participant });
+    })();
   };
 
   const apply = (input: EngineInput): void => {
@@ -195,6 +242,7 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       if (event.type === 'utterance') replies.logged(event);
       options.onEvent?.(event);
       if (event.type === 'approval-needed' && event.timeoutMs) decideLate(event.proposal, event.participant, event.timeoutMs);
+      if (event.type === 'human-input-required' && event.open) offerFloor(event.participant);
       if (event.type === 'end') {
         replies.stopAll();
         resolveEnded(log);

@@ -210,6 +210,11 @@ export const HumanInputRequiredEvent = z.object({
   participant: who,
   addressedBy: who.nullable(),
   pair: PairType,
+  /**
+   * The floor came to them by the policy, not by anyone's question or invitation: the room waits
+   * only a short silence for them, then goes on. Absent: the floor is theirs until they speak.
+   */
+  open: z.boolean().optional(),
 });
 
 export const EndEvent = z.object({
@@ -217,7 +222,27 @@ export const EndEvent = z.object({
   type: z.literal('end'),
   reason: z.enum(['snippets-done', 'max-turns', 'ended']),
   turns: z.number().int(),
+  /** Who ended it, when a person did; absent in older logs. */
+  by: z.enum(['instructor', 'participant', 'admin']).optional(),
 });
+
+/**
+ * Why a session ended, in the words everyone is shown ("Ended by the instructor", "Time is up",
+ * "All parts of the scene are done"); an older log without `by` says only that it was ended.
+ */
+export const endedBecause = (event: Pick<EventOf<'end'>, 'reason'> & { by?: string | undefined }): string => {
+  switch (event.reason) {
+    case 'snippets-done':
+      return 'All parts of the scene are done';
+    case 'max-turns':
+      return 'Time is up: the session reached its length';
+    case 'ended':
+      return event.by === 'instructor' ? 'Ended by the instructor' : event.by === 'participant' ? 'Ended by a participant' : event.by === 'admin' ? 'Ended by the admin' : 'The session was ended';
+    default:
+      // A reason this client does not know yet (a newer server): its own words are not guessed at.
+      return 'Time is up';
+  }
+};
 
 /**
  * Where a human's head points in VR, when it changes: at a participant (`at`), or at nobody. The

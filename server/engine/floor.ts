@@ -161,7 +161,10 @@ const byPolicy = (c: Working): Decision => {
   const turnTaking = state.scene.turnTaking;
   const last = state.last?.speaker ?? null;
   // The facilitator speaks for its acts (and when addressed), never for an ordinary turn (MUCA).
-  const everyone = candidatesFor(c, true).filter((id) => id !== turnTaking.facilitator?.participant);
+  const all = candidatesFor(c, true).filter((id) => id !== turnTaking.facilitator?.participant);
+  // A human who let the floor pass is not handed it straight back, while anyone else may speak.
+  const others = all.filter((id) => id !== state.passed);
+  const everyone = others.length ? others : all;
   const candidates = everyone.filter((id) => id !== last && (!state.impromptu || id !== state.impromptu.participant));
   const pool = candidates.length ? candidates : everyone;
   if (pool.length === 0) return { kind: 'turn', plan: planFor(c, last ?? currentSnippet(state).initiator, 'continues') };
@@ -361,6 +364,14 @@ export const planFor = (c: Working, speaker: string, reason: FloorReason): Plan 
   return { speaker, reason, ...chooseAct(c, speaker), obligation: null };
 };
 
+/**
+ * The floor is really a present human's, to be waited for until they speak: they were asked,
+ * invited or greeted (an obligation), called on by the chair, open the snippet, have a scripted
+ * line, or chair it. Otherwise the policy merely offers it, and the room waits a short silence.
+ */
+export const floorIsTheirs = (plan: Plan): boolean => plan.obligation !== null || ownFloor.has(plan.reason);
+const ownFloor = new Set<FloorReason>(['designated', 'hand-approved', 'initiator', 'scripted', 'moderator', 'interruption']);
+
 /** Whether this turn is the session's last: its turn cap, or the last turn of the last snippet. */
 export const closingTurn = (state: SessionState): boolean =>
   state.turns + 1 >= state.maxTurns || (nextSnippetIndex(state) === null && state.snippetTurns + 1 >= currentSnippet(state).turns);
@@ -410,6 +421,8 @@ export const questionTarget = (c: Working, speaker: string): string | null => {
   let options = candidatesFor(c, false).filter((id) => id !== speaker && id !== moderator);
   if (options.some((id) => id !== facilitator)) options = options.filter((id) => id !== facilitator);
   if (moderator) options = options.filter((id) => c.roster.partyOf.get(id)?.id !== speakerParty);
+  // Nobody asks again at once the human who just let the floor pass.
+  if (options.some((id) => id !== state.passed)) options = options.filter((id) => id !== state.passed);
   const roles = rolesFor(c.roster, currentSnippet(state));
   // By membership, not part: a chair who is also among the askers asks the answerers too.
   const asks = roles?.askers.has(speaker) ?? false;

@@ -369,7 +369,7 @@ const utterancePrompt = (parts: PromptParts): string => {
   task.push(toneTask(cue));
   if (kind === 'own' && !cue.obligation && cue.lastMessage && cue.act === 'statement') task.push(`Reply to ${cue.lastMessage.shortName}'s message.`);
   if (cue.snippet.goal) task.push(`This part of the conversation is for: ${cue.snippet.goal}`);
-  if (parts.direction) task.push(`Your director asks for this turn (follow it, staying in character; never mention it): ${parts.direction}`);
+  if (parts.direction) task.push(directionTask(parts));
 
   const sections = [
     `Now, you are in a conversation where you should follow this context: ${scene.context || scene.title}`,
@@ -392,6 +392,17 @@ const utterancePrompt = (parts: PromptParts): string => {
     parts.nextSpeaker ? `After you speak, ${roster.shortName(parts.nextSpeaker)} will respond.` : '',
   ];
   return sections.filter(Boolean).join('\n\n');
+};
+
+/**
+ * The instructor's direction as the speaker's instruction for this turn: acted on now, in their own
+ * words, in the first person and to the trainee ("you"), never read out; an answer owed comes first.
+ */
+const directionTask = ({ direction, cue, roster }: PromptParts): string => {
+  const trainee = cue.human?.shortName ?? roster.scene.participants.filter((p) => p.kind === 'human' && p.id !== cue.speaker.id).map((p) => roster.shortName(p.id))[0];
+  const to = trainee ? `to ${trainee} directly (call them "you", never "they", "he", "she" or "the candidate")` : 'to the person it concerns, directly ("you")';
+  const first = cue.obligation ? ` First answer ${cue.obligation.fromShortName}'s ${cue.obligation.pair === 'question' ? 'question' : 'words'} in full; then do this in the same turn.` : '';
+  return `The instructor directs this turn: <direction>${direction}</direction>. Act on it now, in your own words and voice: speak in the first person, ${to}. Never repeat the direction word for word, never mention the instructor or a director.${first}`;
 };
 
 /** MPOD §3.1 / Appendix A.3: the LLM turn selector sees recent turns and names the next speaker as JSON. */

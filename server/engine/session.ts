@@ -50,7 +50,7 @@ const apply = (c: Ctx, input: EngineInput): void => {
   const { state } = c;
   if (state.phase === 'ended' && input.type !== 'clock') return;
   // A session may end before it starts (nobody came to its lobby): its log says so.
-  if (state.phase === 'new' && input.type === 'end') return end(c, 'ended');
+  if (state.phase === 'new' && input.type === 'end') return end(c, 'ended', input.by);
   if (state.phase === 'new' && input.type !== 'start' && input.type !== 'presence' && input.type !== 'clock') {
     emit(c, { type: 'system', level: 'warn', code: 'not-started', message: `"${input.type}" before the session started` });
     return;
@@ -58,6 +58,13 @@ const apply = (c: Ctx, input: EngineInput): void => {
   // Paused: nothing is said. A reply that arrives now waits for `resume`.
   if (state.paused && (input.type === 'generated' || input.type === 'thoughts')) {
     state.held = [...state.held, input];
+    return;
+  }
+  // A human's line said or typed during the pause is kept, and said when the session resumes.
+  if (state.paused && input.type === 'say' && input.text.trim() && c.roster.byId.has(input.participant)) {
+    state.held = [...state.held, input];
+    const { participant } = input;
+    emit(c, { type: 'system', level: 'info', code: 'line-held', message: `The session is paused: "${input.text.trim()}" is kept and will be said when it resumes.`, participant, audience: { seat: participant } });
     return;
   }
   switch (input.type) {
@@ -161,11 +168,28 @@ const apply = (c: Ctx, input: EngineInput): void => {
       state.awaiting = null;
       emit(c, { type: 'system', level: 'info', code: 'turn-skipped', message: who ? `${c.roster.name(who)}'s turn was skipped.` : 'Turn skipped.' });
       if (state.last) state.last = { ...state.last, pair: 'none' };
+      // A human's turn skipped: the floor moves on by the policy, never straight back to them.
+      if (who && state.present.includes(who)) state.passed = who;
       countTurn(c, false);
       return proceed(c);
     }
+    case 'silence': {
+      // An open floor nobody asked them to take: they let it pass, and the conversation goes on.
+      const plan = state.awaiting;
+      if (plan?.speaker !== input.participant) return;
+      state.awaiting = null;
+      state.passed = input.participant;
+      emit(c, { type: 'system', level: 'info', code: 'floor-passed', message: `${c.roster.name(input.participant)} let the open floor pass; the conversation goes on.`, participant: input.participant, audience: 'observers' });
+      return proceed(c);
+    }
     case 'end':
-      return end(c, 'ended');
+      // Lines kept over a pause that never resumed: their speakers are told, never left guessing.
+      for (const line of state.held) {
+        if (line.type !== 'say') continue;
+        emit(c, { type: 'system', level: 'warn', code: 'line-not-said', message: `The session ended during the pause: "${line.text.trim()}" was not said.`, participant: line.participant, audience: { seat: line.participant } });
+      }
+      state.held = [];
+      return end(c, 'ended', input.by);
   }
 };
 

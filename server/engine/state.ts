@@ -122,8 +122,13 @@ export interface SessionState {
   counter: number;
   /** The instructor's direction for the next AI turn, until it is used. */
   direction: string | null;
-  /** Replies that arrived while the session was paused; applied on resume. */
+  /** Replies, and humans' lines, that arrived while the session was paused; applied on resume. */
   held: EngineInput[];
+  /**
+   * A present human who let the floor pass (their turn was skipped, or an open floor went by in
+   * silence): the policy gives the floor to someone else until the next line is said.
+   */
+  passed?: string | null;
   /** Every question of the session and what became of it (dialogue.ts). */
   exchanges: Exchange[];
 }
@@ -184,7 +189,12 @@ export type EngineInput =
   | { type: 'pause' }
   | { type: 'resume' }
   | { type: 'skip-turn' }
-  | { type: 'end' };
+  /** An open floor (a policy turn, nobody's question) went by without `participant` taking it: the conversation goes on. */
+  | { type: 'silence'; participant: string }
+  /** `by`: who ended it, when a person did (everyone is told). */
+  | { type: 'end'; by?: EndedBy };
+
+export type EndedBy = NonNullable<EventOf<'end'>['by']>;
 
 /** What a human's barge-in cut off (see the `say` input). */
 export type Cut = { request: string; partial: string; atMs?: number; heardFrom?: number } | { utterance: string; atWord: number; atMs: number };
@@ -304,13 +314,13 @@ export const startSnippet = (c: Ctx, index: number): void => {
   emit(c, { type: 'snippet-start', snippet: snippet.id, title: snippet.title ?? snippet.id, turns: snippet.turns, initiator: snippet.initiator });
 };
 
-export const end = (c: Ctx, reason: 'snippets-done' | 'max-turns' | 'ended'): void => {
+export const end = (c: Ctx, reason: 'snippets-done' | 'max-turns' | 'ended', by?: EndedBy): void => {
   const { state } = c;
   if (state.phase === 'ended') return;
   state.phase = 'ended';
   state.pending = null;
   state.awaiting = null;
-  emit(c, { type: 'end', reason, turns: state.turns });
+  emit(c, { type: 'end', reason, turns: state.turns, ...(by ? { by } : {}) });
 };
 
 export const isParticipant = (c: Ctx, id: string): boolean => {

@@ -16,7 +16,7 @@ import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './ro
 import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { contentWords } from './vocabulary';
-import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed, taskOf } from './floor';
+import { candidatesFor, floorIsTheirs, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed, taskOf } from './floor';
 import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics, type Topics } from './subtopics';
 import { rngFrom } from './rng';
 import { echoes, opened, pressed, replied, viewFor } from './dialogue';
@@ -159,6 +159,7 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
       participant: plan.speaker,
       addressedBy: plan.obligation?.from ?? null,
       pair: plan.obligation?.pair ?? 'none',
+      ...(floorIsTheirs(plan) ? {} : { open: true }),
     });
     refresh();
     return;
@@ -498,6 +499,8 @@ export const accept = (
         : 'statement';
 
   const startT = state.t;
+  // Someone spoke: a human who let the floor pass may be given it again.
+  state.passed = null;
   emit(c, {
     type: 'utterance',
     id,

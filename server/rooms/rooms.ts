@@ -133,6 +133,8 @@ export interface RoomsOptions {
   /** How long an ended room stays in memory for late readers; its log stays in the store. Default 10 min. */
   keepEndedMs?: number;
   now?: () => number;
+  /** How long an open floor (offered by the policy, nobody's question) waits for a human before the talk goes on. */
+  openFloorMs?: number;
   /** How long a joined human's empty seat is held before the session pauses for them. Default 20 s. */
   seatGraceMs?: number;
   /** A room was created (before its first event): where another transport attaches to it. */
@@ -285,6 +287,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ...(recorder ? { onAudioEnd: recorder.audioEnd } : {}),
       pace,
       autostart: false,
+      // An instant run decides a stand-in's proposal at once unless an instructor is here to decide it.
+      watched: () => [...clients].some((client) => client.role !== 'participant'),
+      ...(options.openFloorMs !== undefined ? { openFloorMs: options.openFloorMs } : {}),
       ...(options.speed ? { speed: options.speed } : {}),
       onEvent: (engineEvent) => {
         // The log keeps who may see each event, so replays and exports respect it.
@@ -481,7 +486,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       ended: () => closed || conversation.state.phase === 'ended',
       end: (by) => {
         endedBy ??= by;
-        conversation.send({ type: 'end' });
+        conversation.send({ type: 'end', by: /admin/.test(by) ? 'admin' : /participant/.test(by) ? 'participant' : 'instructor' });
       },
       join(client, afterSeq) {
         // Synchronous from here to `clients.add`: no event can slip between the backlog and the live stream.
@@ -524,8 +529,9 @@ export const createRooms = (options: RoomsOptions): Rooms => {
         if (!started && message.type !== 'start' && message.type !== 'leave' && message.type !== 'typing' && message.type !== 'end' && message.type !== 'stand-in') {
           return { type: 'error', code: 'not-ready', message: `The session has not started yet: it waits for ${humans.filter((h) => !present(h)).map(nameOf).join(', ') || 'the instructor'}.` };
         }
-        if (conversation.state.paused && (message.type === 'say' || message.type === 'say-as' || message.type === 'raise-hand')) {
-          return { type: 'error', code: 'paused', message: 'The session is paused; nothing is heard until it resumes.' };
+        // A line said during a pause is kept and said at resume (the engine tells its seat); a hand waits for the resume.
+        if (conversation.state.paused && message.type === 'raise-hand') {
+          return { type: 'error', code: 'paused', message: 'The session is paused; raise your hand again when it resumes.' };
         }
         switch (message.type) {
           case 'start': {

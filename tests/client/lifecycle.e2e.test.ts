@@ -231,7 +231,7 @@ describe("the HUD's status line through a session's life", () => {
     await observer.getByRole('button', { name: 'End session', exact: true }).click();
     await observer.getByRole('button', { name: 'Yes, end it', exact: true }).click();
     await waitForStatus(riley, ['ended']);
-    expect(await statusOf(riley).innerText()).toBe('The session has ended');
+    expect(await statusOf(riley).innerText()).toBe('The session has ended: ended by the instructor');
     await shoot(riley, 'hud-ended');
     await riley.goto(link(server, session.links.riley!, false));
     await riley.locator('[data-page="ended"]').waitFor({ timeout: 30_000 });

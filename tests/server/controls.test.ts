@@ -212,3 +212,30 @@ describe('instructor controls', () => {
     await observer.waitForEvent((e) => e.type === 'approval-resolved' && e.proposal === needed.proposal, 'approval-resolved');
   });
 });
+
+describe('a line typed during a pause (issue 25)', () => {
+  it('is kept, its sender told so on their socket, and said when the instructor resumes', async () => {
+    const created = await createSession(server, 'job-interview', 'instant');
+    const observer = await Client.connect(server, created.id, created.tokens.observer!);
+    const alex = await Client.connect(server, created.id, created.tokens.alex!);
+    const asked = await alex.waitForEvent((e) => e.type === 'human-input-required' && e.participant === 'alex', 'the room waiting for Alex');
+    observer.send({ type: 'pause' });
+    const paused = await alex.waitForEvent((e) => e.seq > asked.seq && isSystem('paused')(e), 'the pause');
+    const text = 'Sorry, could you say a little more about the on-call rota?';
+    alex.send({ type: 'say', text });
+    const held = await alex.waitForEvent((e) => e.seq > paused.seq && isSystem('line-held')(e), 'the line held');
+    expect(held).toMatchObject({ participant: 'alex', audience: { seat: 'alex' } });
+    expect(alex.messages.filter((m) => m.type === 'error')).toEqual([]);
+    await alex.ping();
+    expect(alex.events().filter((e) => e.seq > paused.seq && e.type === 'utterance')).toEqual([]);
+    observer.send({ type: 'resume' });
+    const said = await observer.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'alex' && e.seq > held.seq, "Alex's line after the resume");
+    expect(said).toMatchObject({ text, source: 'human' });
+    const resumed = observer.events().find((e) => e.seq > paused.seq && isSystem('resumed')(e));
+    expect(resumed!.seq).toBeLessThan(said.seq);
+    // Ended by the instructor: everyone is told who ended it.
+    observer.send({ type: 'end' });
+    const end = await alex.waitForEvent((e) => e.type === 'end', 'the end');
+    expect(end).toMatchObject({ reason: 'ended', by: 'instructor' });
+  });
+});

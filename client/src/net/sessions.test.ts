@@ -33,13 +33,14 @@ describe('what a join link opens', () => {
       turns: 31,
       participants: [{ id: 'alex', name: 'Alex', kind: 'human' }],
       review: '/review/s1',
+      endedBecause: 'Ended by the instructor',
     };
     expect(readSessionResponse(200, ended)).toEqual({ kind: 'ended', summary: { ...ended, status: undefined } });
   });
 
   it("reads an older server's ended session, which had no participants (the blank page's TypeError on 'find')", () => {
     const link = readSessionResponse(200, { session: 's1', scene: 'job-interview', phase: 'ended', lastSeq: 7 });
-    expect(link).toEqual({ kind: 'ended', summary: { session: 's1', scene: { id: 'job-interview', title: 'job-interview' }, durationMs: null, turns: null, participants: [], review: null } });
+    expect(link).toEqual({ kind: 'ended', summary: { session: 's1', scene: { id: 'job-interview', title: 'job-interview' }, durationMs: null, turns: null, participants: [], review: null, endedBecause: null } });
   });
 
   it('names what is wrong with a link that does not open', () => {

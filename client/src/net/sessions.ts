@@ -23,6 +23,8 @@ export interface EndedSummary {
   participants: { id: string; name: string; kind: (typeof participantKinds)[number] }[];
   /** Where the session's review is, when there is one. */
   review: string | null;
+  /** Who ended it and why ("Ended by the instructor", "Time is up"); null from an older server. */
+  endedBecause?: string | null;
 }
 
 export type LinkProblem = 'no-token' | 'not-found' | 'expired' | 'unauthorized' | 'forbidden' | 'unreachable' | 'unexpected';
@@ -37,6 +39,7 @@ const Ended = z.object({
   turns: z.number().int().nonnegative().nullable().catch(null),
   participants: z.array(z.object({ id: z.string(), name: z.string(), kind: z.enum(participantKinds) })).catch([]),
   review: z.string().nullable().catch(null),
+  endedBecause: z.string().nullable().catch(null),
 });
 
 const Problem = z.object({ code: z.string().optional(), error: z.string().optional(), message: z.string().optional() });

@@ -22,7 +22,7 @@ export const debriefLink = (review: string, token: string): string => reviewLink
 export const EndedPage = ({ summary, role, token = new URLSearchParams(location.search).get('token') ?? '' }: { summary: EndedSummary; role: Role | null; token?: string }) => (
   <main className="page ended" data-page="ended">
     <h1>{summary.scene.title}</h1>
-    <p className="lead">This session has ended.</p>
+    <p className="lead">This session has ended{summary.endedBecause && summary.endedBecause !== 'The session was ended' ? `: ${summary.endedBecause.charAt(0).toLowerCase()}${summary.endedBecause.slice(1)}` : ''}.</p>
     <dl className="facts">
       {summary.durationMs !== null && (
         <>

@@ -17,7 +17,7 @@
  * and how much of each (state/transcript.ts).
  */
 import type { Role } from '../../../server/auth/claims';
-import type { EventOf, SessionEvent } from '../../../server/engine/events';
+import { endedBecause, type EventOf, type SessionEvent } from '../../../server/engine/events';
 import type { ServerMessage, SessionStatus, Snapshot, VoiceOffer } from '../../../server/protocol/messages';
 
 export interface Line {
@@ -98,6 +98,12 @@ export interface RoomView {
   waitingFor: string | null;
   /** Who put the question (or request, greeting…) the room waits for that human to answer. */
   waitingOn: { from: string; pair: string } | null;
+  /** The floor was offered by the policy, nobody asked: the room waits only a short silence for them. */
+  floorOpen: boolean;
+  /** Your lines said during a pause, kept until the session resumes. */
+  held: string[];
+  /** Why the session ended, in words for everyone ("Ended by the instructor"); null while it runs. */
+  endedBecause: string | null;
   hands: string[];
   snippet: string | null;
   /** The current snippet's title, its turn budget and the turns taken in it so far. */
@@ -148,6 +154,9 @@ export const emptyRoom = (): RoomView => ({
   floor: { speaker: null, addressee: null },
   waitingFor: null,
   waitingOn: null,
+  floorOpen: false,
+  held: [],
+  endedBecause: null,
   hands: [],
   snippet: null,
   progress: null,
@@ -197,6 +206,7 @@ export const reduceRoom = (view: RoomView, message: ServerMessage | LocalMessage
         pausedFor: s.pausedFor,
         waitingFor: s.waitingFor,
         waitingOn: s.waitingFor === view.waitingFor ? view.waitingOn : null,
+        floorOpen: s.waitingFor === view.waitingFor ? view.floorOpen : false,
         hands: s.hands,
         snippet: s.snippet,
         controlled: s.controlled ?? [],
@@ -359,6 +369,8 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
         floor: { speaker: event.speaker, addressee: event.addressee },
         waitingFor: view.waitingFor === event.speaker ? null : view.waitingFor,
         waitingOn: view.waitingFor === event.speaker ? null : view.waitingOn,
+        floorOpen: view.waitingFor === event.speaker ? false : view.floorOpen,
+        held: mine ? view.held.filter((text) => text !== event.text) : view.held,
         // Heard after all: whatever failed before is past.
         transcriptionFailed: mine ? null : view.transcriptionFailed,
         progress: view.progress && { ...view.progress, done: view.progress.done + 1 },
@@ -367,7 +379,7 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
     case 'floor':
       return { ...view, floor: { speaker: event.speaker, addressee: null }, floorReason: event.reason };
     case 'human-input-required':
-      return { ...view, waitingFor: event.participant, waitingOn: event.addressedBy ? { from: event.addressedBy, pair: event.pair } : null };
+      return { ...view, waitingFor: event.participant, waitingOn: event.addressedBy ? { from: event.addressedBy, pair: event.pair } : null, floorOpen: event.open === true };
     case 'backchannel':
       return event.kind === 'nod' || event.kind === 'verbal' ? { ...view, nods: bump(view.nods, event.participant) } : view;
     case 'interruption':
@@ -399,13 +411,19 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
     case 'system': {
       let next: RoomView = { ...view, notices: [...view.notices, { seq: event.seq, level: event.level, code: event.code, message: event.message }].slice(-MAX_NOTICES) };
       if (next.status !== 'ended') next = lifecycle[event.code]?.(next, event.participant) ?? next;
+      // The floor went on without them, or the instructor moved it: nobody waits for them now.
+      if ((event.code === 'floor-passed' || event.code === 'turn-skipped') && next.waitingFor !== null) next = { ...next, waitingFor: null, waitingOn: null, floorOpen: false };
+      if (event.code === 'line-held' && event.participant !== undefined && event.participant === view.you?.participant) {
+        const text = /"(.*)"/.exec(event.message)?.[1];
+        if (text) next = { ...next, held: [...next.held, text] };
+      }
       if (event.code === 'transcription-failed' && event.participant !== undefined && event.participant === view.you?.participant) {
         next = { ...next, transcriptionFailed: { at: now, message: event.message } };
       }
       return next;
     }
     case 'end':
-      return { ...view, status: 'ended', pausedFor: null, floor: { speaker: null, addressee: null }, waitingFor: null, waitingOn: null, proposal: null };
+      return { ...view, status: 'ended', pausedFor: null, floor: { speaker: null, addressee: null }, waitingFor: null, waitingOn: null, floorOpen: false, proposal: null, endedBecause: event.reason === 'ended' && !event.by ? null : endedBecause(event) };
     case 'slide':
       return { ...view, slides: { ...view.slides, [event.content]: event.index } };
     case 'session-start':
@@ -428,12 +446,24 @@ const waitedFor: Record<string, string> = {
   request: 'asked you for something',
   offer: 'made you an offer',
   greeting: 'greeted you',
-  invitation: 'invited you to speak',
+  invitation: 'invited you to respond',
+};
+
+/** Why the floor is yours when nobody's line put it to you: the engine's reason, in words. */
+const floorReasons: Partial<Record<EventOf<'floor'>['reason'], string>> = {
+  initiator: 'you open this part',
+  scripted: 'your line comes next',
+  'hand-approved': 'you were called on',
+  moderator: 'you chair this part',
+  designated: 'you were asked',
 };
 
 /** The HUD's turn line when the floor is yours: who is waiting on you, and for what. */
 export const yourTurnText = (view: RoomView): string => {
   const on = view.waitingOn;
   const what = on ? waitedFor[on.pair] : undefined;
-  return on && what ? `${shortNameOf(view, on.from)} ${what}: your turn` : 'Your turn';
+  // A question puts the floor to you by itself; after an invitation (a statement that hands it over) the line says why it is yours.
+  if (on && what) return on.pair === 'invitation' ? `Your turn: ${shortNameOf(view, on.from)} ${what}` : `${shortNameOf(view, on.from)} ${what}: your turn`;
+  const why = view.floorReason ? floorReasons[view.floorReason] : undefined;
+  return why ? `Your turn: ${why}` : 'Your turn';
 };

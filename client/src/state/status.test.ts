@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { reduceRoom, type LocalMessage, type RoomView } from './room';
-import { audio, event, resetEvents, run, system, welcome } from './room.fixtures';
+import { audio, event, resetEvents, run, system, utterance, welcome } from './room.fixtures';
 import { roomStatus, statusText, TRANSCRIPTION_FAILED_MS, type StatusKind } from './status';
 
 beforeEach(resetEvents);
@@ -75,6 +75,7 @@ describe('the status line: each state', () => {
   });
 
   it('ended', () => {
+    // An older log's end, without who ended it.
     expect(text(run(welcome(), event({ type: 'end', reason: 'ended', turns: 4 })))).toBe('The session has ended');
     expect(kind(run(welcome({ snapshot: { status: 'ended', phase: 'ended' } })))).toBe('ended');
   });
@@ -146,5 +147,49 @@ describe('the status line: which state wins', () => {
   it('puts speaking above a missing transcriber and a muted mic', () => {
     expect(kind(run(welcome({ voice: { input: false, output: 'espeak' } }), { type: 'delta', speaker: 'sofia', draft: 'g1', text: 'So' }))).toBe('speaking');
     expect(kind(run(welcome(), { type: 'delta', speaker: 'sofia', draft: 'g1', text: 'So' }))).toBe('speaking');
+  });
+});
+
+describe('the status line tells the truth about the floor (issue 25)', () => {
+  const speakers: LocalMessage = { type: 'speakers', on: true };
+  const voiced = welcome({ voice: { input: true, output: 'espeak' } });
+  const question = () => utterance('u1', 'sofia', 'Alex, what drew you to this role?', { addressee: 'alex', pair: 'question', act: 'question', draft: 'g1' });
+
+  it('"asked you a question: your turn" comes with the question, not while its speech is still to be heard', () => {
+    // The question is logged and the floor is Alex's, but its audio has not started here yet.
+    const queued = run(voiced, speakers, micOn, audio('g1', 'sofia', 0, [{ word: 'Alex', start: 0, end: 300 }]), question(), yourTurn());
+    expect(kind(queued)).not.toBe('your-turn');
+    const audible = reduceRoom(queued, { type: 'playback', draft: 'g1', state: 'audible' });
+    expect(kind(audible)).toBe('speaking');
+    const heard = reduceRoom(audible, { type: 'playback', draft: 'g1', state: 'over' });
+    expect(text(heard)).toBe('Sofia asked you a question: your turn');
+  });
+
+  it('after an invitation, says why the floor is yours', () => {
+    const invited = run(welcome(), micOn, event({ type: 'human-input-required', participant: 'alex', addressedBy: 'sofia', pair: 'invitation' }));
+    expect(text(invited)).toBe('Your turn: Sofia invited you to respond');
+    const opening = run(welcome(), micOn, event({ type: 'floor', speaker: 'alex', reason: 'initiator' }), event({ type: 'human-input-required', participant: 'alex', addressedBy: null, pair: 'none' }));
+    expect(text(opening)).toBe('Your turn: you open this part');
+  });
+
+  it('an open floor (nobody asked) says the conversation goes on, and ends when it passes', () => {
+    const offered = run(welcome(), micOn, event({ type: 'floor', speaker: 'alex', reason: 'round-robin' }), event({ type: 'human-input-required', participant: 'alex', addressedBy: null, pair: 'none', open: true }));
+    expect(kind(offered)).toBe('open-floor');
+    expect(text(offered)).toMatch(/^The floor is open: .*otherwise the conversation goes on$/);
+    expect(kind(reduceRoom(offered, system('floor-passed', 'alex')))).toBe('listening');
+  });
+
+  it('paused: a line said meanwhile is kept, and the line says so until it is said', () => {
+    const held = run(welcome(), micOn, system('paused'), event({ type: 'system', level: 'info', code: 'line-held', message: 'The session is paused: "I have a question" is kept and will be said when it resumes.', participant: 'alex', audience: { seat: 'alex' } }));
+    expect(held.held).toEqual(['I have a question']);
+    expect(text(held)).toBe('Paused by the instructor: what you said is kept and will be said when the session resumes');
+    const said = run(welcome(), micOn, system('paused'), event({ type: 'system', level: 'info', code: 'line-held', message: 'The session is paused: "I have a question" is kept and will be said when it resumes.', participant: 'alex' }), system('resumed'), utterance('u9', 'alex', 'I have a question'));
+    expect(said.held).toEqual([]);
+  });
+
+  it('ended: who ended it and why', () => {
+    expect(text(run(welcome(), event({ type: 'end', reason: 'ended', turns: 4, by: 'instructor' })))).toBe('The session has ended: ended by the instructor');
+    expect(text(run(welcome(), event({ type: 'end', reason: 'snippets-done', turns: 30 })))).toBe('The session has ended: all parts of the scene are done');
+    expect(text(run(welcome(), event({ type: 'end', reason: 'max-turns', turns: 30 })))).toMatch(/^The session has ended: time is up/);
   });
 });

@@ -3,10 +3,12 @@
  * that holds wins, in this order:
  *
  *   ended › reconnecting › lobby › paused › transcription failed (a few seconds) ›
- *   someone speaking › your turn › transcription unavailable › mic muted › listening
+ *   someone speaking › your turn (or an open floor) › transcription unavailable › mic muted › listening
  *
  * "Your turn" needs the floor to be yours and the room to be quiet: a persona whose audio still
- * plays, or whose reply is still streaming, is speaking, whatever the engine already expects.
+ * plays, or whose reply is still streaming, is speaking, whatever the engine already expects; a
+ * line whose speech has yet to start here is not your turn yet. A floor the policy merely offers (nobody asked) is an open floor: the
+ * conversation goes on after a short silence, and the line says so.
  *
  * ```ts
  * const status = roomStatus(view, performance.now());
@@ -14,6 +16,7 @@
  * ```
  */
 import { nameOf, shortNameOf, yourTurnText, type RoomView } from './room';
+import { awaitingSpeech } from './transcript';
 
 export type RoomStatus =
   | { kind: 'ended' }
@@ -30,6 +33,8 @@ export type RoomStatus =
   | { kind: 'speaking'; speaker: string }
   /** `muted`: the server would hear this person, but their microphone is off. */
   | { kind: 'your-turn'; muted: boolean }
+  /** The policy offered this person the floor, nobody asked them: the talk goes on after a short silence. */
+  | { kind: 'open-floor' }
   /** The server has no transcriber (and the browser's recognition is off). */
   | { kind: 'transcription-unavailable' }
   | { kind: 'mic-muted' }
@@ -69,7 +74,9 @@ export const roomStatus = (view: RoomView, now: number): RoomStatus => {
   if (speaker) return { kind: 'speaking', speaker };
   const me = view.you?.role === 'participant' ? view.you.participant : null;
   if (me === null) return { kind: 'listening', you: false };
-  if (view.waitingFor === me) return { kind: 'your-turn', muted: view.mic === 'off' && view.voice?.input === true };
+  // A question is not "your turn" before it is heard and shown: a line logged whose speech has not started here yet.
+  const coming = view.transcript.some((l) => awaitingSpeech(view, l));
+  if (view.waitingFor === me && !coming) return view.floorOpen ? { kind: 'open-floor' } : { kind: 'your-turn', muted: view.mic === 'off' && view.voice?.input === true };
   if (view.mic === 'browser') return { kind: 'listening', you: false };
   if (view.voice && !view.voice.input) return { kind: 'transcription-unavailable' };
   if (view.mic === 'off') return { kind: 'mic-muted' };
@@ -82,13 +89,13 @@ const possessive = (name: string) => `${name}'s`;
 export const statusText = (view: RoomView, status: RoomStatus): string => {
   switch (status.kind) {
     case 'ended':
-      return 'The session has ended';
+      return view.endedBecause ? `The session has ended: ${view.endedBecause.charAt(0).toLowerCase()}${view.endedBecause.slice(1)}` : 'The session has ended';
     case 'reconnecting':
       return status.closed ? 'Disconnected: reload the page to rejoin' : `Reconnecting…${status.detail ? ` (${status.detail})` : ''}`;
     case 'lobby':
       return `Waiting for everyone to join: ${status.present.join(', ') || 'nobody yet'} / ${status.missing.length ? `waiting for ${status.missing.join(', ')}` : 'starting'}`;
     case 'paused':
-      if (status.reason === 'instructor') return 'Paused by the instructor';
+      if (status.reason === 'instructor') return view.held.length ? 'Paused by the instructor: what you said is kept and will be said when the session resumes' : 'Paused by the instructor';
       if (status.reason === 'saving') return 'Paused: the server cannot save the session right now; it goes on by itself once it can';
       if (status.seats.length === 0) return "Paused: a participant's seat is empty";
       return `Paused: ${status.seats.map(possessive).join(' and ')} ${status.seats.length > 1 ? 'seats are' : 'seat is'} empty`;
@@ -99,6 +106,8 @@ export const statusText = (view: RoomView, status: RoomStatus): string => {
     case 'your-turn':
       // Being asked with the mic off is when a trainee most needs to know it is off.
       return status.muted ? `${yourTurnText(view)} (mic muted: type, or turn the mic on)` : yourTurnText(view);
+    case 'open-floor':
+      return 'The floor is open: speak or type now if you like; otherwise the conversation goes on';
     case 'transcription-unavailable':
       return 'Transcription unavailable: type to speak';
     case 'mic-muted':

@@ -23,11 +23,11 @@
  * `cue.variant` seeds every choice, so the same request always gives the same text and a resample
  * with another variant gives a different one (MPOD §3.2 anti-repetition).
  */
-import { directed } from './scripted/direct';
 import { rngFrom } from '../../engine/rng';
 import type { GenerateRequest } from '../../engine/requests';
 import type { Generator } from './port';
 import { answer } from './scripted/acts/answer';
+import { direct } from './scripted/acts/direct';
 import { ask, greet, offer, request } from './scripted/acts/ask';
 import { facilitate } from './scripted/acts/facilitate';
 import { deviate, interrupt } from './scripted/acts/interject';
@@ -142,8 +142,12 @@ const write = (request: GenerateRequest): string => {
       return deviate(prepare(cue, rng));
     case 'utterance': {
       const turn = prepare(cue, rng);
-      // The instructor's direction comes first; a direction the rules cannot read leaves the turn as planned.
-      return (cue.direction && directed(turn, cue.direction)) || converse(turn);
+      // The instructor's direction, in the persona's words; one the rules cannot read leaves the turn as planned.
+      const directed = cue.direction ? direct(turn, cue.direction) : null;
+      if (!directed) return converse(turn);
+      if (directed.kind === 'manner') return line(directed.opener, converse(turn));
+      // An answer owed comes first, the direction after: it never takes the answer's place.
+      return cue.obligation ? line(converse(turn), directed.text) : directed.text;
     }
     case 'normalize':
       // No model: the engine's rules have already extracted the facts; an empty answer keeps them.
