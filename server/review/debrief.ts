@@ -342,7 +342,7 @@ export const debriefOf = (report: Report, seat: string): Debrief | null => {
       tone: 'note',
       weight: 0,
       moments: momentsOf(mine.filter((u) => u.input === 'typed').map((u) => u.startMs)),
-      text: `You typed ${lines.typed === mine.length ? `all ${plural(lines.typed, 'line')}` : plural(lines.typed, 'line')}, so no pace, fillers or pauses were measured; speak with the microphone to have them measured.`,
+      text: `You typed ${lines.typed === mine.length ? (lines.typed === 1 ? 'your one line' : lines.typed === 2 ? 'both your lines' : `all ${lines.typed} lines`) : plural(lines.typed, 'line')}, so no pace, fillers or pauses were measured; speak with the microphone to have them measured.`,
     });
   }
   // Room left, and something went well: say so, with its numbers and moments.
