@@ -66,7 +66,11 @@ const paceOf = (u: Utterance): number => {
 };
 
 const nameOf = (report: Report, id: string | null | undefined) => report.participants.find((p) => p.id === id)?.name ?? id ?? 'someone';
-const firstName = (report: Report, id: string | null | undefined) => nameOf(report, id).split(/\s+/)[0]!;
+/** "Hannah" for Hannah Okafor; a title keeps its name: "Professor Ito", "Dr. Farouk". */
+const firstName = (report: Report, id: string | null | undefined) => {
+  const words = nameOf(report, id).split(/\s+/);
+  return /^(dr|prof|professor|detective|inspector|mr|mrs|ms|miss|sir|dame|lady|lord|captain|judge)\.?$/i.test(words[0]!) && words.length > 1 ? `${words[0]} ${words.at(-1)}` : words[0]!;
+};
 
 /**
  * Expected share of the talk: what the scene expects of the seat (the report carries it, from the
@@ -383,7 +387,9 @@ const positives = ({ report, you, expectedShare, speech, put, mine, spokenLines,
   if (wpm !== null && speech.words >= 20 && wpm >= comfortablePace.low && wpm <= comfortablePace.high) {
     add('pace-ok', `Your pace, ${Math.round(wpm)} words per minute of speech, sat in the comfortable ${comfortablePace.low}–${comfortablePace.high} band; your longest spoken turn is a good one to listen back to.`, topMoments(spokenLines, lengthOf, 1));
   }
-  if (!flagged.has('share-high') && !flagged.has('share-low') && others.length > 0) add('share-ok', `Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expectedShare)} expected of you.`, topMoments(mine, lengthOf, 1));
+  // Close: within a quarter of what is expected either way.
+  const ratio = you.speakingShare / expectedShare;
+  if (!flagged.has('share-high') && !flagged.has('share-low') && others.length > 0 && ratio >= 0.75 && ratio <= 1.33) add('share-ok', `Your share of the talk, ${percent(you.speakingShare)}, was close to the ${percent(expectedShare)} expected of you.`, topMoments(mine, lengthOf, 1));
   if (put && put.length > 0 && put.every((q) => q.outcome === 'answered')) add('questions-ok', put.length === 1 ? 'Your reply answered the one question put to you by name: it gave what was asked.' : `Your replies answered all ${put.length} questions put to you by name: each gave what was asked.`, momentsOf(put.map((q) => q.startMs)));
   if (speech.fillersPerMinute !== null && !flagged.has('fillers')) {
     const cleanest = spokenLines.filter((u) => fillersIn(u.text ?? '').length === 0);

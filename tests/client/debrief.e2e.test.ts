@@ -101,8 +101,11 @@ describe("the trainee's debrief", () => {
       }, undefined, { timeout: 30_000 });
     }
 
-    expect(await page.locator('.observations li').count()).toBe(3);
-    expect(await page.locator('.observations').getAttribute('data-observations')).toBe('3');
+    // Up to three: a positive is said only when it is true (a share within a quarter of the expected one…).
+    const shown = await page.locator('.observations li').count();
+    expect(shown).toBeGreaterThanOrEqual(1);
+    expect(shown).toBeLessThanOrEqual(3);
+    expect(await page.locator('.observations').getAttribute('data-observations')).toBe(String(shown));
 
     await screenshot(page, 'debrief', { fullPage: true });
 
