@@ -334,7 +334,8 @@ export const createApp = (options: AppOptions) => {
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     // An ended session (or one this process no longer holds): what it was, from its log.
     // Its length and its lines on the record's clock, as the review and the transcript count them.
-    const record = recordOf(readLog(store.events(id)));
+    const log = readLog(store.events(id));
+    const record = recordOf(log);
     const scene = options.scenes.find((s) => s.id === row.scene);
     const ended = !!row.endedAt || !!room?.ended();
     return c.json({

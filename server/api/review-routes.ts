@@ -7,8 +7,12 @@
  *                                           for a seat (a participant: their own; others: any, default the first
  *                                           human seat), kept per state of the log
  *        -> { seat, paragraph, moments: [{ startMs, text }], by: 'model'|'rules', vendor?, note? }
+ *   GET  /api/sessions/:id/debrief?seat=    any role of the session: review/debrief.ts's debrief of a seat (as
+ *                                           /feedback chooses it): figures, what became of each question, observations
+ *        -> { seat, ...Debrief }
  *   POST /api/sessions/:id/ask              any role of the session, { seat?, question }: an answer from the
- *                                           transcript (6 questions a minute per token)
+ *                                           transcript and the seat's debrief (6 questions a minute per token);
+ *                                           a question longer than 300 characters is cut, and the answer says so
  *        -> { seat, question, answer, moments: [{ startMs, endMs, text, speaker, name }], by, vendor?, note? }
  *   POST /api/compare                       author, { sessions?: [id], reports?: [Report], names?: [file name] }:
  *                                           2-8 runs of one scene (sessions first, then the reports) -> a Comparison
@@ -29,7 +33,9 @@ import type { Rooms } from '../rooms/rooms';
 import { createReportCache } from '../review/cache';
 import { compareOf, type CompareInput } from '../review/compare';
 import { criterionIds, MAX_QUESTION_CHARS, type Criterion, type Feedback } from '../review/answers';
+import { debriefOf } from '../review/debrief';
 import { answer, cleanQuestion, feedback } from '../review/feedback';
+import { cleanText } from '../protocol/text';
 import { judgePair, type Run } from '../review/judge';
 import { linesOf } from '../review/model';
 import { Report } from '../review/report';
@@ -111,6 +117,16 @@ export const mountReviewRoutes = (app: Hono<ReviewEnv>, routes: ReviewRoutes): v
     return c.json({ seat: chosen.seat, ...result });
   });
 
+  app.get('/api/sessions/:id/debrief', authorize(['participant', 'observer', 'author']), (c) => {
+    const id = c.req.param('id') ?? '';
+    const row = store.session(id);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    const report = routes.reportOf(c, id, row.scene);
+    const chosen = seatOf(c, report, c.req.query('seat') || undefined);
+    if (!('seat' in chosen)) return problem(c, chosen.status, chosen.error, chosen.message);
+    return c.json({ seat: chosen.seat, ...debriefOf(report, chosen.seat)! });
+  });
+
   /** Each token's recent questions (times): at most ASKS_PER_MINUTE in any minute. */
   const asked = new Map<string, number[]>();
   const credentialOf = (c: Context<ReviewEnv>): string => {
@@ -141,8 +157,9 @@ export const mountReviewRoutes = (app: Hono<ReviewEnv>, routes: ReviewRoutes): v
     asked.set(key, [...recent, t]);
     // Tokens that asked nothing for a minute are forgotten, so the map holds only the recent askers.
     if (asked.size > 256) for (const [k, times] of asked) if (t - times.at(-1)! >= 60_000) asked.delete(k);
-    const answered = await answer(question, linesOf(report), chosen.seat, generator, c.req.raw.signal);
-    return c.json({ seat: chosen.seat, question, ...answered });
+    const answered = await answer(question, linesOf(report), chosen.seat, generator, c.req.raw.signal, report);
+    const cut = cleanText(parsed.data.question).trim().length > MAX_QUESTION_CHARS ? `your question was cut to its first ${MAX_QUESTION_CHARS} characters` : null;
+    return c.json({ seat: chosen.seat, question, ...answered, ...(cut ? { note: answered.note ? `${cut}; ${answered.note}` : cut } : {}) });
   });
 
   /** A session's run: its report as the author sees it, or a problem naming it. */

@@ -1,9 +1,96 @@
 /**
- * What the review's language-model features answer (issue 17, parts 3 and 5): the debrief's
- * written feedback and its answers (review/feedback.ts), and the pairwise judge of two runs
- * (review/judge.ts), with the judge's criteria. Types and data only, browser-safe: the server's
- * routes (api/review-routes.ts) send these shapes and the client's pages read them.
+ * What the review's features answer (issue 17, parts 3 and 5): the trainee's debrief
+ * (review/debrief.ts), its written feedback and answers (review/feedback.ts), and the pairwise
+ * judge of two runs (review/judge.ts), with the judge's criteria. Types, data and formatting only,
+ * browser-safe: the server's routes (api/review-routes.ts) send these shapes and the client's pages
+ * read them.
  */
+import type { AnswerCount } from '../metrics/answers';
+import type { ParticipantReport } from './report';
+
+/** 192000 → "3:12" (whole seconds elapsed, as a player shows). */
+export const clock = (ms: number): string => {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+};
+
+/** The first words of a line, for naming a moment. */
+export const gist = (text: string | undefined, words = 12): string => {
+  const all = (text ?? '').trim().split(/\s+/).filter(Boolean);
+  return all.length <= words ? all.join(' ') : `${all.slice(0, words).join(' ')}…`;
+};
+
+/** The comfortable pace band, words per minute. */
+export const comfortablePace = { low: 140, high: 160 } as const;
+
+/** A time in the session the debrief points to (the page links it into the review). */
+export interface Moment {
+  startMs: number;
+  label: string;
+}
+
+export interface Observation {
+  id:
+    | 'share-high' | 'share-low' | 'pace-fast' | 'pace-slow' | 'fillers' | 'slow-response' | 'dodged' | 'unanswered' | 'interruptions' | 'long-turns' | 'silent' | 'typed'
+    | 'pace-ok' | 'share-ok' | 'questions-ok' | 'fillers-ok' | 'latency-ok' | 'no-interruptions';
+  /** `note`: a fact without a judgement (nobody spoke, the lines were typed). */
+  tone: 'positive' | 'improve' | 'note';
+  text: string;
+  /** At least one: what the observation is about. */
+  moments: Moment[];
+  /** How far from comfortable: the three highest are shown. */
+  weight: number;
+}
+
+/**
+ * What became of a question or request put to the seat by name. `non-answer`: the reply declined
+ * ("Pass.", "No comment", "I'd rather not say"); `evasive`: it turned the question aside without
+ * giving anything ("It depends", "That's a big question"); `not`: its words did not give what was
+ * asked; `no-reply`: the seat never replied to it.
+ */
+export type Outcome = 'answered' | 'partly' | 'non-answer' | 'evasive' | 'not' | 'no-reply';
+
+export interface QuestionPut {
+  startMs: number;
+  asker: string;
+  askerName: string;
+  text: string;
+  reply: { startMs: number; endMs: number; text: string } | null;
+  outcome: Outcome;
+}
+
+/** Figures measured on the seat's speech only (transcribed lines): typed and simulated lines have no pace, fillers or pauses. */
+export interface SpeechFigures {
+  turns: number;
+  words: number;
+  speakingMs: number;
+  wordsPerMinute: number | null;
+  fillers: ParticipantReport['fillers'];
+  fillersPerMinute: number | null;
+  /** From the end of another's line to their first word, less instructor pauses and approval waits; replies after a skip are left out. */
+  responseMs: { median: number | null; p90: number | null; samples: number };
+  longestPause: { ms: number; atMs: number; after: { participant: string; name: string; text: string; startMs: number } } | null;
+}
+
+export interface Debrief {
+  you: ParticipantReport;
+  /** The share of the talk a participant is expected to take, and why. */
+  expectedShare: number;
+  expectedBasis: string;
+  /** How the seat's lines came in. `unknown`: a report from before it was recorded. */
+  lines: { speech: number; typed: number; simulated: number; instructor: number; unknown: number };
+  speech: SpeechFigures;
+  /** Why pace, fillers and pauses were not measured, in words for the page ("typed — no pace measured"); null when they were. */
+  unmeasured: string | null;
+  /** Kept for the page: fillers a minute of speech (speech.fillersPerMinute). */
+  fillersPerMinute: number | null;
+  /**
+   * Questions put to them by name: how many, after how many they spoke next, how their replies
+   * answered them by content (`byContent`, null in a report without it), and each with its outcome.
+   */
+  questions: { received: number; answeredNext: number; byContent: AnswerCount | null; put: QuestionPut[]; dodged: number };
+  observations: Observation[];
+}
 
 export interface Feedback {
   paragraph: string;

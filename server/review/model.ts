@@ -19,7 +19,7 @@ import type { GenerateRequest } from '../engine/requests';
 import { judgeCue, substituted } from '../metrics/judge';
 import type { Notice } from '../providers/notice';
 import { complete, type Generator } from '../providers/generator/port';
-import { clock } from './debrief';
+import { clock } from './answers';
 import type { Report } from './report';
 
 /** One utterance of the transcript, times from the session's start. */

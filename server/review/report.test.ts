@@ -170,9 +170,9 @@ describe('the report of a known log', () => {
       { kind: 'snippet', participant: 'ana', startMs: 0, endMs: 30_300, text: 'The budget', code: 'main' },
       { kind: 'utterance', participant: 'ana', startMs: 0, endMs: 4000, text: knownLog[2]!.type === 'utterance' ? knownLog[2]!.text : '', utterance: 'u1', addressee: 'cy', pair: 'question', answer: 'answered', reply: 'u2' },
       { kind: 'backchannel', participant: 'ben', startMs: 2000, endMs: 2000, text: 'mm-hm', utterance: 'u1', code: 'verbal' },
-      { kind: 'utterance', participant: 'cy', startMs: 5000, endMs: 11_000, text: 'Well, it is, like, kind of tight, you know. Uh, twenty thousand.', utterance: 'u2', addressee: 'ana', pair: 'none' },
+      { kind: 'utterance', participant: 'cy', startMs: 5000, endMs: 11_000, text: 'Well, it is, like, kind of tight, you know. Uh, twenty thousand.', utterance: 'u2', addressee: 'ana', pair: 'none', input: 'speech' },
       { kind: 'utterance', participant: 'ben', startMs: 11_900, endMs: 14_900, text: 'I mean, that is a kind of answer, but I would like more detail.', utterance: 'u3', addressee: null, pair: 'none' },
-      { kind: 'utterance', participant: 'cy', startMs: 14_500, endMs: 18_500, text: 'Sorry, basically, can we cut the scope?', utterance: 'u4', addressee: null, pair: 'question' },
+      { kind: 'utterance', participant: 'cy', startMs: 14_500, endMs: 18_500, text: 'Sorry, basically, can we cut the scope?', utterance: 'u4', addressee: null, pair: 'question', input: 'speech' },
       // The barge-in: 3000 ms into Ben's line.
       { kind: 'interruption', participant: 'cy', startMs: 14_900, endMs: 14_900, text: 'barge-in', utterance: 'u3', of: 'ben' },
       { kind: 'impromptu', participant: 'cy', startMs: 19_400, endMs: 22_600, text: 'question' },

@@ -65,6 +65,12 @@ export const TimelineItem = z.object({
    */
   answer: z.enum(['answered', 'partly', 'not']).optional(),
   reply: z.string().nullable().optional(),
+  /**
+   * How a human seat's utterance came in: `speech` (transcribed, with the VAD's times), `typed`,
+   * `simulated` (a stand-in's), `instructor` (said for the seat). Pace, fillers and pauses are
+   * measured on speech only (review/debrief.ts). Absent for personas, and in older reports.
+   */
+  input: z.enum(['speech', 'typed', 'simulated', 'instructor']).optional(),
   audience: Audience.optional(),
 });
 export type TimelineItem = z.infer<typeof TimelineItem>;
@@ -367,7 +373,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
           questions += 1;
         }
         previous = { speaker: e.speaker, endMs, question };
-        const line: TimelineItem = { kind: 'utterance', participant: e.speaker, startMs, endMs, text: e.text, utterance: e.id, addressee: e.addressee, pair: e.pair };
+        const input = e.source === 'human' ? (e.spoken ? 'speech' : 'typed') : e.source === 'simulated-human' ? 'simulated' : e.source === 'instructor' ? 'instructor' : undefined;
+        const line: TimelineItem = { kind: 'utterance', participant: e.speaker, startMs, endMs, text: e.text, utterance: e.id, addressee: e.addressee, pair: e.pair, ...(input ? { input } : {}) };
         lines.set(e.id, line);
         push(line, e);
         break;

@@ -12,6 +12,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Debrief } from '../../server/review/answers';
 import type { Report } from '../../server/review/report';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
 import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
@@ -68,14 +69,20 @@ describe("the trainee's debrief", () => {
     const figure = (id: string) => page.locator(`[data-figure="${id}"]`).getAttribute('data-value');
     const raw = (value: number | null) => (value === null ? '' : String(value));
     expect(await figure('share')).toBe(String(you.speakingShare));
-    expect(await figure('pace')).toBe(raw(you.wordsPerMinute));
-    expect(await figure('fillers')).toBe(String(you.fillers.count));
-    expect(await figure('latency')).toBe(raw(you.responseLatencyMs.median));
+    // Pace, fillers and response time are the seat's speech only (the debrief's): a stand-in's simulated lines have none.
+    const read = await api(server, `/api/sessions/${ran.id}/debrief`, { token });
+    expect(read.status).toBe(200);
+    const debriefed = (await read.json()) as Debrief;
+    expect(debriefed.speech.wordsPerMinute).toBeNull();
+    expect(await figure('pace')).toBe('');
+    expect(await page.locator('[data-figure="pace"] [data-unmeasured]').innerText()).toBe('Simulated — no pace measured.');
+    expect(await figure('fillers')).toBe('');
+    expect(await figure('latency')).toBe('');
     expect(await figure('questions')).toBe(String(you.questionsAnswered));
     expect(await page.locator('[data-figure="questions"] .value').innerText()).toBe(`${you.questionsAnswered} of ${you.questionsReceived}`);
     // Beside it, the questions their reply answered by content.
-    expect(await figure('answers')).toBe(String(you.answersGiven!.answered));
-    expect(await page.locator('[data-figure="answers"] .value').innerText()).toBe(`${you.answersGiven!.answered} of ${you.answersGiven!.questions}`);
+    expect(await figure('answers')).toBe(String(debriefed.questions.byContent!.answered));
+    expect(await page.locator('[data-figure="answers"] .value').innerText()).toBe(`${debriefed.questions.byContent!.answered} of ${debriefed.questions.byContent!.questions}`);
     expect(await figure('interruptions')).toBe(String(you.interruptionsMade));
     expect(await figure('gaze')).toBe(raw(you.gazeAtSpeakerShare));
     // Nobody joined: the simulation played the seat, and the page says so instead of speaking of a person.
@@ -85,8 +92,8 @@ describe("the trainee's debrief", () => {
     expect(await page.locator('[data-figure="gaze"]').innerText()).toMatch(/Not measured: nobody joined this seat/);
     expect(await page.locator('[data-page="debrief"]').innerText()).not.toMatch(/you joined on a desktop/);
 
-    // The pace chart drawn, when they spoke.
-    if (you.wordsPerMinute !== null) {
+    // The pace chart drawn, when they spoke (a stand-in's simulated lines have no pace).
+    if (debriefed.speech.wordsPerMinute !== null) {
       await page.waitForFunction(() => {
         const chart = document.querySelector('.pace-chart');
         const canvas = chart?.querySelector('canvas');
@@ -94,8 +101,11 @@ describe("the trainee's debrief", () => {
       }, undefined, { timeout: 30_000 });
     }
 
-    expect(await page.locator('.observations li').count()).toBe(3);
-    expect(await page.locator('.observations').getAttribute('data-observations')).toBe('3');
+    // Up to three: a positive is said only when it is true (a share within a quarter of the expected one…).
+    const shown = await page.locator('.observations li').count();
+    expect(shown).toBeGreaterThanOrEqual(1);
+    expect(shown).toBeLessThanOrEqual(3);
+    expect(await page.locator('.observations').getAttribute('data-observations')).toBe(String(shown));
 
     await screenshot(page, 'debrief', { fullPage: true });
 
@@ -107,7 +117,7 @@ describe("the trainee's debrief", () => {
     expect(await page.getByRole('button', { name: 'Print or save as PDF', exact: true }).isVisible()).toBe(false);
     expect(await page.getByRole('link', { name: 'Open the review', exact: true }).isVisible()).toBe(false);
     expect(await page.getByText('Click a time to open the review').isVisible()).toBe(false);
-    if (you.wordsPerMinute !== null) expect(await page.locator('.pace-chart').isVisible()).toBe(true);
+    expect(await page.locator('.pace-chart').count()).toBe(0);
     await screenshot(page, 'debrief-print', { fullPage: true });
     await page.emulateMedia({ media: 'screen' });
 
@@ -167,7 +177,7 @@ describe("the trainee's debrief", () => {
     const written = page.locator('.written-feedback[data-feedback="rules"]');
     await written.waitFor({ timeout: 30_000 });
     const you = report.participants.find((p) => p.id === seat)!;
-    expect(await written.locator('.paragraph').textContent()).toMatch(new RegExp(`^You took ${you.turns} turns? and ${Math.round(you.speakingShare * 100)}% of the talk`));
+    expect(await written.locator('.paragraph').textContent()).toMatch(new RegExp(`^You took ${you.turns} turns? \\(${you.turns} by the stand-in\\) and ${Math.round(you.speakingShare * 100)}% of the talk`));
     expect(await written.locator('.byline').textContent()).toMatch(/^From the figures: rule-based/);
 
     // Words of a line someone said (not in the first person: that would look at the asker's own lines first): the answer offers it among at most three moments, each a link into the review.

@@ -112,8 +112,7 @@ describe('the written feedback against vendors', () => {
     const written = await feedback(report, lines, 'cy', createScriptedGenerator());
     expect(written.by).toBe('rules');
     expect(written.paragraph).toBe(
-      'You took 2 turns and 40% of the talk, against about 33% expected: an even split among the 3 participants (1 / 3). You spoke at 114 words per minute (comfortable: 140–160) with 5 fillers. ' +
-        'Your replies answered 1 of 1 question put to you by name, and interrupted others once. The main thing to work on: you used 5 fillers (30 a minute), most often “uh” (1×); a short pause works better.',
+      'You took 2 turns and 40% of the talk, against about 33% expected: an even split among the 3 participants (1 / 3). When you spoke, your pace was 114 words per minute (comfortable: 140–160), with 5 fillers. Your reply answered the one question put to you by name, and you interrupted others once. The main thing to work on: you used 5 fillers as you spoke (30 a minute), “uh”, “like”, “you know”, “basically”, “kind of”; a short pause works better.'
     );
     // The moments of what it advises: Cy's lines with fillers.
     expect(written.moments.map((m) => m.startMs)).toEqual(debriefOf(report, 'cy')!.observations.find((o) => o.id === 'fillers')!.moments.map((m) => m.startMs));

@@ -1,8 +1,10 @@
 /**
- * The trainee's debrief, `/debrief/<session>?token=…` (issue 17, part 3): for the viewer's seat,
- * their talk share against what the room expects, pace against the comfortable band, fillers,
- * response latency, questions answered (by what the reply said) and answered next, interruptions, gaze in VR, and three observations from
- * review/debrief.ts's rules, each moment a link into the review at that time (`&t=<ms>`). An
+ * The trainee's debrief, `/debrief/<session>?token=…` (issue 17, part 3; issue 25): for the viewer's
+ * seat, from GET /api/sessions/:id/debrief (review/debrief.ts's rules, on the server): their talk
+ * share against what the room expects, pace, fillers and response time of their speech (typed
+ * lines get none: "typed — no pace measured"), questions answered (by what the reply said) and
+ * answered next, interruptions, gaze in VR, and three observations, each moment a link into the
+ * review at that time (`&t=<ms>`). An
  * instructor's or author's token shows a picker of the human seats, the first one chosen. Then a
  * written paragraph (review/feedback.tsx: a language model's with a generator key, else from the
  * figures) and a question box answered from the transcript. Prints as a one-page document
@@ -12,8 +14,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ParticipantReport, Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
 import { Chart, type ChartOption } from '../review/chart';
-import { comfortablePace, debriefOf, type Debrief } from '../../../server/review/debrief';
-import { QuestionBox, WrittenFeedback } from '../review/feedback';
+import { comfortablePace, type Debrief } from '../../../server/review/answers';
+import { api, QuestionBox, WrittenFeedback } from '../review/feedback';
 import { openReport, type OpenedReport } from '../review/load';
 import { formatDuration } from './ended';
 import { LinkProblemPage } from './link-problem';
@@ -38,7 +40,22 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
   const humans = report.participants.filter((p) => p.kind === 'human');
   const [picked, setPicked] = useState<string | null>(own ?? humans[0]?.id ?? null);
   const seat = own ?? picked;
-  const debrief = useMemo(() => (seat ? debriefOf(report, seat) : null), [report, seat]);
+  const known = seat !== null && report.participants.some((p) => p.id === seat);
+  const [fetched, setFetched] = useState<{ seat: string; debrief: Debrief } | { seat: string; problem: string } | null>(null);
+  useEffect(() => {
+    if (!known) return;
+    let current = true;
+    api<Debrief>(`/api/sessions/${encodeURIComponent(session)}/debrief?seat=${encodeURIComponent(seat)}`, token).then(
+      (debrief) => current && setFetched({ seat, debrief }),
+      (error: Error) => current && setFetched({ seat, problem: error.message }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [session, token, seat, known]);
+  const shown = fetched?.seat === seat ? fetched : null;
+  const debrief = shown && 'debrief' in shown ? shown.debrief : null;
+  if (known && !shown) return <main className="page">Opening your debrief…</main>;
 
   return (
     <main className="page debrief" data-page="debrief" data-seat={seat ?? ''}>
@@ -86,6 +103,11 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
       )}
       {debrief ? (
         <Body session={session} token={token} seat={seat!} debrief={debrief} />
+      ) : shown && 'problem' in shown ? (
+        <section className="card empty-state" role="alert" data-problem>
+          <h2>The debrief could not be opened</h2>
+          <p>{shown.problem}</p>
+        </section>
       ) : (
         <section className="card empty-state" data-empty>
           <h2>No one to debrief</h2>
@@ -97,7 +119,7 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
 };
 
 const Body = ({ session, token, seat, debrief }: { session: string; token: string; seat: string; debrief: Debrief }) => {
-  const { you } = debrief;
+  const { you, speech } = debrief;
   const linkTo = (ms: number) => reviewAt(session, token, ms);
   return (
     <>
@@ -135,25 +157,29 @@ const Body = ({ session, token, seat, debrief }: { session: string; token: strin
               Expected about {percent(debrief.expectedShare)}: {debrief.expectedBasis}. You spoke {formatDuration(you.speakingMs)} in {you.turns} turns.
             </span>
           </Figure>
-          <Figure id="pace" value={you.wordsPerMinute} label="Pace" shown={you.wordsPerMinute === null ? '–' : `${Math.round(you.wordsPerMinute)} wpm`}>
-            {you.wordsPerMinute === null ? <span className="note">Not measured: you did not speak.</span> : <PaceChart wpm={you.wordsPerMinute} />}
+          <Figure id="pace" value={speech.wordsPerMinute} label="Pace" shown={speech.wordsPerMinute === null ? '–' : `${Math.round(speech.wordsPerMinute)} wpm`}>
+            {speech.wordsPerMinute === null ? <span className="note" data-unmeasured>{capital(debrief.unmeasured ?? 'not measured')}.</span> : <PaceChart wpm={speech.wordsPerMinute} />}
             <span className="note">
-              Comfortable: {comfortablePace.low}–{comfortablePace.high} words per minute. {you.words} words in all.
+              Comfortable: {comfortablePace.low}–{comfortablePace.high} words per minute of speech. {speech.wordsPerMinute === null ? `${you.words} words in all.` : `${speech.words} words spoken${speech.turns < you.turns ? ` in ${speech.turns} of your ${you.turns} turns` : ''}.`}
             </span>
           </Figure>
-          <Figure id="fillers" value={you.fillers.count} label="Fillers" shown={String(you.fillers.count)}>
+          <Figure id="fillers" value={debrief.fillersPerMinute === null ? null : speech.fillers.count} label="Fillers" shown={debrief.fillersPerMinute === null ? '–' : String(speech.fillers.count)}>
             <span className="note">
-              {debrief.fillersPerMinute === null ? 'Not measured: you did not speak.' : `${debrief.fillersPerMinute} a minute of speaking${you.fillers.list.length ? ': ' + you.fillers.list.slice(0, 3).map((f) => `“${f.filler}” ${f.count}×`).join(', ') : ''}.`}
+              {debrief.fillersPerMinute === null ? `${capital(measuredOnSpeech(debrief))}.` : `${debrief.fillersPerMinute} a minute of speaking${speech.fillers.list.length ? ': ' + speech.fillers.list.slice(0, 3).map((f) => `“${f.filler}” ${f.count}×`).join(', ') : ''}.`}
             </span>
           </Figure>
-          <Figure id="latency" value={you.responseLatencyMs.median} label="Response time" shown={seconds(you.responseLatencyMs.median)}>
+          <Figure id="latency" value={speech.responseMs.median} label="Response time" shown={seconds(speech.responseMs.median)}>
             <span className="note">
-              {you.responseLatencyMs.samples === 0 ? 'Not measured: you never took a turn after someone else.' : `Median; 90th percentile ${seconds(you.responseLatencyMs.p90)}, over ${you.responseLatencyMs.samples} replies.`}
+              {speech.responseMs.samples === 0
+                ? debrief.unmeasured
+                  ? `${capital(measuredOnSpeech(debrief))}.`
+                  : 'Not measured: you never spoke right after someone else.'
+                : `Median; 90th percentile ${seconds(speech.responseMs.p90)}, over ${speech.responseMs.samples} spoken replies (time the session was paused not counted).`}
             </span>
           </Figure>
           {debrief.questions.byContent && (
             <Figure id="answers" value={debrief.questions.byContent.answered} label="Questions answered" shown={`${debrief.questions.byContent.answered} of ${debrief.questions.byContent.questions}`}>
-              <span className="note">{answersNote(debrief.questions.byContent)}</span>
+              <span className="note">{answersNote(debrief.questions.byContent, debrief.questions.dodged)}</span>
             </Figure>
           )}
           <Figure id="questions" value={you.questionsAnswered} label="Answered next" shown={`${you.questionsAnswered} of ${you.questionsReceived}`}>
@@ -175,11 +201,15 @@ const Body = ({ session, token, seat, debrief }: { session: string; token: strin
   );
 };
 
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** Why fillers and pauses were not measured: the same reason as the pace. */
+const measuredOnSpeech = (debrief: Debrief) => (debrief.unmeasured ?? 'not measured').replace(/no pace measured/, 'measured on speech only');
+
 /** What the replies to the questions put to them gave, beyond the count answered. */
-const answersNote = (given: NonNullable<Debrief['questions']['byContent']>) =>
+const answersNote = (given: NonNullable<Debrief['questions']['byContent']>, dodged: number) =>
   given.questions === 0
     ? 'Nobody put a question or request to you by name.'
-    : `Questions and requests put to you by name that your reply answered${given.partly > 0 ? `; ${given.partly} in part` : ''}${given.not > 0 ? `; ${given.not} not answered` : ''}.`;
+    : `Questions and requests put to you by name that your reply answered${given.partly > 0 ? `; ${given.partly} in part` : ''}${given.not > 0 ? `; ${given.not} not answered` : ''}${dodged > 0 ? ` (${dodged} turned aside: a non-answer, or a reply that gave nothing asked)` : ''}.`;
 
 /** Gaze is logged only in VR: without it, a desktop join (or a stand-in, or, when nobody spoke, nothing to look at). */
 const gazeNote = (you: ParticipantReport, nobodySpoke: boolean) =>

@@ -6,13 +6,12 @@
  * links into the review at that time. The question box is for the screen only (no-print).
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { MAX_QUESTION_CHARS, type Answer, type Feedback } from '../../../server/review/answers';
-import { clock, gist } from '../../../server/review/debrief';
+import { clock, gist, MAX_QUESTION_CHARS, type Answer, type Feedback } from '../../../server/review/answers';
 
 /** Where a moment's link goes: the review with its playhead at `ms`. */
 type LinkTo = (ms: number) => string;
 
-const api = async <T,>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+export const api = async <T,>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
   const response = await fetch(path, {
     method: init.method ?? 'GET',
     headers: { authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
