@@ -400,7 +400,8 @@ const chooseAct = (c: Working, speaker: string): Pick<Plan, 'act' | 'addressee' 
   const asking = part === 'asker' ? 0.6 : part === 'answerer' ? 0.12 : 0.3;
   if (roll < asking) return { act: 'question', addressee: target };
   // Answering a human's questions (the candidate's turn to ask), a persona hands the floor back to them.
-  if (part === 'answerer' && c.roster.byId.get(target)?.kind === 'human' && roll < 0.6) return { act: 'invitation', addressee: target };
+  // Only once their question has had its answer: "what else would you like to know?" out of nowhere reads as a dodge.
+  if (part === 'answerer' && c.roster.byId.get(target)?.kind === 'human' && last?.replyTo === target && roll < 0.6) return { act: 'invitation', addressee: target };
   if (part === 'answerer') return { act: 'statement', addressee: null };
   if (roll < asking + 0.07) return { act: 'request', addressee: target };
   if (roll < asking + 0.11) return { act: 'offer', addressee: target };

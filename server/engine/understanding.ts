@@ -73,10 +73,10 @@ const clarification = /\b(do you mean|did you mean|you mean|what do you mean|wha
 
 /** Declining, or giving nothing. */
 const nonAnswer =
-  /^\W*(pass|no comment|skip|next( question)?|i('d| would) rather not( say| answer| get into (it|that))?|i (don't|do not) know|no idea|not sure|dunno|i can't say|can't say|i have no idea|nothing( to add)?|i('ll| will) pass|whatever|i forget|i can't remember|i don't remember|not telling|that's private|none of your business|i'd prefer not to( say)?|i prefer not to( say)?)\b[\s\S]{0,25}$/i;
+  /^\W*(pass|no comment|skip|next( question)?|i('d| would) rather not( say| answer| get into (it|that))?|i (don't|do not) know|no idea|not sure|dunno|i can't say|can't say|i have no idea|nothing( to add)?|i('ll| will) pass|whatever|i forget|i can't remember|i don't remember|not telling|that's private|none of your business|i'd prefer not to( say)?|i prefer not to( say)?|it depends|that depends|hard to say|that's a (big|good|tough|great) question|good question)\b[\s\S]{0,25}$/i;
 
 /** Saying someone did wrong: "I think Elena did it", "you're lying, Rupert". */
-export const accusation = /\b(did it|killed|murdered|poisoned|guilty|lying|lied|hiding something|you're hiding|to blame|responsible for|the culprit|it was (you|her|him))\b/i;
+export const accusation = /\b(did it|did this|killed|murdered|poisoned|guilty|lying|lied|hiding something|you're hiding|to blame|responsible for|the culprit|it was (you|her|him))\b/i;
 
 /** Swearing or calling the session names: frustration, to acknowledge before anything else. */
 export const heated = /(\bf\W{0,2}\*+\W{0,2}k?\w*|\bfuck\w*|\bshit\w*|\bdamn\w*|\bcrap\b|\bbullshit\b|\bstupid\b|\bidiot\w*|\bwaste of (my )?time\b|\bridiculous\b|\bpointless\b)/i;
@@ -285,7 +285,7 @@ const pointsBack = /^\W*(\S+\s+){0,3}(it|that|this|they|those|he|she|him|her|the
 const concepts: readonly (readonly string[])[] = [
   ['leav', 'left', 'quit', 'resign', 'depart', 'gone', 'lost', 'los'],
   ['rol', 'job', 'position', 'post', 'vacancy', 'pm', 'manager'],
-  ['number', 'figur', 'count', 'rat', 'percent', 'percentag', 'metric'],
+  ['number', 'figur', 'count', 'rat', 'percent', 'percentag', 'metric', 'measur', 'kpi'],
   ['cost', 'pric', 'budget', 'money', 'spend', 'fund'],
   ['fail', 'failur', 'error', 'bug', 'outag', 'broken', 'broke', 'crash', 'block', 'blocker', 'stuck'],
   ['owner', 'responsibl', 'lead', 'charg'],
@@ -301,6 +301,9 @@ const concepts: readonly (readonly string[])[] = [
 ];
 const conceptIndex = new Map(concepts.flatMap((group) => group.map((w) => [w, group[0]!] as const)));
 const conceptOf = (stem: string): string => conceptIndex.get(stem) ?? stem;
+
+/** A text's content words with a shared concept for words that mean the same in a meeting ("PM" and "role", "left" and "quit"). */
+export const conceptsOf = (text: string): ReadonlySet<string> => new Set(contentWords(text).map(conceptOf));
 
 /** Words that leave a question open: "what happened?", "what do you think?", "anything to add?". */
 const openWords: ReadonlySet<string> = new Set(['happen', 'happened', 'think', 'feel', 'view', 'add', 'going', 'new', 'else', 'matter', 'wrong', 'mind', 'opinion', 'sens', 'tak']);
@@ -338,6 +341,8 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   const type = asked.type ?? (asked.act === 'request' ? 'what' : 'what');
   if (replied.act === 'empty' || filler.test(reply.trim())) return 'not';
   if (replied.act === 'repeat-request' || replied.act === 'clarification') return 'partly';
+  // A question back is not an answer ("Why is this role open?" to "Why did you leave?").
+  if (replied.act === 'question' && sentences(reply).length === 1 && !/\d/.test(reply) && !/^[^?]*,[^?]*\?/.test(reply)) return 'not';
   if (dodge.test(reply) || replied.act === 'non-answer') return unknowing.test(reply) && replied.length > 5 ? 'partly' : 'not';
   // "When it comes to your reminder system, I can push back on estimates" names what was asked and says something else: the echo does not count.
   const body = reply.replace(echo, '');

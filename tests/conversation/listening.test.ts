@@ -9,7 +9,8 @@ import type { EventOf } from '../../server/engine/events';
 import { complete } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { loadScene } from '../../server/scene/load';
-import { understand } from '../../server/engine/understanding';
+import { accusation, understand } from '../../server/engine/understanding';
+import { driveSession } from '../../server/conversation/drive';
 
 const generator = createScriptedGenerator();
 
@@ -127,6 +128,31 @@ describe('a detective gets answers that answer, a suspect denies before it conce
     const reply = replyTo(said, 'kit', asked);
     expect(reply.speaker).toBe('rupert');
     expect(reply.text).not.toMatch(/Henry Ashcombe, the owner, was found dead/);
+  });
+});
+
+describe('a mystery builds to its accusation', () => {
+  it('the stand-in detective names a suspect in the conclusion, with what was heard when there is any, and the accused defends themself', async () => {
+    const scene = await loadScene('scenes/murder-mystery.yaml');
+    let accused = 0;
+    for (const seed of [5, 6, 7, 8]) {
+      const events = await driveSession(scene, { seed, generator });
+      const said = events.filter((e): e is EventOf<'utterance'> => e.type === 'utterance');
+      const naming = said.findIndex((u) => u.snippet === 'reveal' && u.speaker === 'kit' && accusation.test(u.text));
+      if (naming < 0) continue;
+      accused++;
+      const line = said[naming]!;
+      // Put to the suspect by name, as a question they must answer; what it quotes was said in the room.
+      expect(line.addressee, line.text).toBeTruthy();
+      for (const quote of line.text.match(/"([^"]+)"/g) ?? []) {
+        const words = quote.slice(1, -2).split(/\s+/).slice(0, 5).join(' ');
+        expect(said.slice(0, naming).some((u) => u.text.includes(words)), quote).toBe(true);
+      }
+      const reply = said[naming + 1]!;
+      expect(reply.speaker).toBe(line.addressee);
+      expect(reply.text).not.toMatch(/\bI (killed|poisoned|did it)\b/i);
+    }
+    expect(accused).toBeGreaterThanOrEqual(3);
   });
 });
 

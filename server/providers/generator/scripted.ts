@@ -34,12 +34,18 @@ import { deviate, interrupt } from './scripted/acts/interject';
 import { heated, understand } from '../../engine/understanding';
 import { accuses, acknowledgement, clarifyQuestion, defend, pardon, probe, repeatQuestion } from './scripted/acts/respond';
 import { statement } from './scripted/acts/statement';
+import { accuse, accusationDue } from './scripted/acts/accuse';
 import { line } from './scripted/compose';
 import { selectNext, think } from './scripted/bids';
 import { prepare, type Turn } from './scripted/turn';
 
 const utterance = (turn: Turn): string => {
   const act = turn.cue.act;
+  // The investigation's naming part: whoever asks names the suspect what was heard points at.
+  if ((act === 'question' || act === 'statement') && accusationDue(turn)) {
+    const named = accuse(turn);
+    if (named) return named;
+  }
   switch (act) {
     case 'statement':
       return statement(turn);

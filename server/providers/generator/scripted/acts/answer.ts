@@ -8,7 +8,7 @@
  */
 import { sameQuestion } from '../../../../engine/dialogue';
 import { similarity, similarityTo } from '../../../../engine/similarity';
-import { answerFit, understand, type Fit, type QuestionType } from '../../../../engine/understanding';
+import { answerFit, conceptsOf, understand, type Fit, type QuestionType } from '../../../../engine/understanding';
 import { ranked, type Material, type Tag } from '../material';
 import { fill, line, marker, shuffled, withMarker } from '../compose';
 import { firstNovel } from '../novel';
@@ -112,7 +112,7 @@ interface Fitting {
  * sentence similarity) and by kind (a number for how many, a reason for why...), then checked
  * with the same judge the figures use (`answerFit`), so that only what answers is said as an answer.
  */
-const fitting = (turn: Turn, question: string, type: QuestionType, about: ReadonlySet<string>, introducing: boolean, antecedent: string | undefined): Fitting[] => {
+const fitting = (turn: Turn, question: string, type: QuestionType, about: ReadonlySet<string>, introducing: boolean, antecedent: string | undefined, bridges: readonly string[]): Fitting[] => {
   const to = similarityTo(question);
   const tag = wants[type];
   const scored = turn.gathered.material
@@ -133,9 +133,16 @@ const fitting = (turn: Turn, question: string, type: QuestionType, about: Readon
     .slice(0, 24);
   // A persona's sentence is read out of context: its "it" or "that" does not point at the question.
   const asked = [...about].filter((w) => !turn.names.has(w));
+  // A line joins a question through a bridge by meaning: one concept of the question's and one of the bridge's own.
+  const concepts = conceptsOf(question);
+  const bridging = new Set([...conceptsOf(bridges.join(' '))].filter((w) => !concepts.has(w) && !turn.names.has(w)));
   return scored.map(({ m, score }) => {
     if (introducing && m.tags.has('identity')) return { m, score, fit: 'answered' as const };
-    const fit = answerFit(question, m.text, turn.names, { anaphora: false, ...(antecedent ? { about: antecedent } : {}) });
+    let fit = answerFit(question, m.text, turn.names, { anaphora: false, ...(antecedent ? { about: antecedent } : {}) });
+    // Through what everyone was told, a line about the same thing in other words: it must share two of the bridge's own words.
+    if (fit !== 'answered' && bridging.size && m.source !== 'context' && m.source !== 'content' && shared(conceptsOf(m.text), concepts) >= 1 && shared(conceptsOf(m.text), bridging) >= 1) {
+      fit = answerFit(question, m.text, turn.names, { anaphora: false, about: [antecedent, ...bridges].filter(Boolean).join(' ') });
+    }
     // "Did you take the key?": a fact that states what was asked (or denies it) answers it, with a yes or a no in front.
     const needed = Math.min(2, asked.length);
     if (type === 'yes-no' && fit !== 'answered' && asked.length > 0 && shared(m.words, new Set(asked)) >= needed && m.source !== 'context') return { m, score, fit: 'answered' as const };
@@ -176,11 +183,11 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   // about "the team lost its last product manager after five months", and so about why the last PM left.
   const asking = new Set(understood.words.filter((w) => !turn.names.has(w)));
   const bridges = turn.gathered.material.filter((m) => (m.source === 'context' || m.source === 'content') && shared(m.words, asking) >= 2).map((m) => m.text);
-  const antecedent = [lead, ...previous, ...bridges].filter(Boolean).join(' ') || undefined;
+  const antecedent = [lead, ...previous].filter(Boolean).join(' ') || undefined;
   // What a line is ranked by: the question and what its pronoun stands for; a bridge only tells the judge what the question is about.
   const about = new Set([...turn.asked!.words, ...contentWords(kw ?? ''), ...contentWords(previous.filter(Boolean).join(' '))]);
   const introducing = aboutYou.test(question);
-  const found = fitting(turn, question, type, about, introducing, antecedent);
+  const found = fitting(turn, question, type, about, introducing, antecedent, bridges);
   // What has not been said yet first: a fact already given is referred back to only when nothing new answers.
   // Asked again: what was answered before is referred to, not recited as news (and not swapped for another fact).
   const before = cue.dialogue?.task.again ?? 0;

@@ -166,32 +166,8 @@ function* bankDrafts(turn: Turn): Generator<string> {
   }
 }
 
-/** A snippet in which the one asking names whom they suspect (a mystery's reveal). */
-const naming = /\b(names? (a|the|their) (suspect|culprit)|accus\w*|who did it|the culprit)\b/i;
-
-/**
- * The asker of an investigation names a suspect when the snippet calls for it, once: the person the
- * room has said most about, with what was said, put to them as a question they must answer.
- */
-function* accusation(turn: Turn): Generator<string> {
-  const { cue } = turn;
-  if (cue.role.part !== 'asker' || !naming.test(cue.snippet.goal) || !cue.addressee) return;
-  if (cue.said.some((s) => /\bI think it was you\b/.test(s))) return;
-  const suspect = cue.participants.find((p) => p.id === cue.addressee!.id);
-  if (!suspect || suspect.kind !== 'ai') return;
-  // What others said about the suspect, from the session's summary: the evidence as the room heard it.
-  const said = cue.topics.summary.flatMap((item) => item.points).find((p) => p.who !== suspect.shortName && mentions(p.text, suspect.shortName));
-  const evidence = said ? `${said.who} told us: ${lowerFirst(said.text.replace(/[.!?]+$/, ''), turn.proper)}.` : undefined;
-  for (const lead of shuffled(["I've heard enough to say it.", 'Let me lay it out.', 'Here is where I have landed.'], turn.rng)) {
-    yield line(lead, evidence, `I think it was you, ${suspect.shortName}. Can you explain that?`);
-    yield line(lead, `I think it was you, ${suspect.shortName}. Can you explain yourself?`);
-  }
-}
-
 export const ask = (turn: Turn): string => {
   const { cue, rng, kind } = turn;
-  const named = [...accusation(turn)];
-  if (named.length) return firstNovel(turn, named, 'ask');
   const phrases = focus(turn);
   const lastPhrases = turn.last ? turn.last.phrases.filter((p) => ![...contentWords(p)].some((w) => turn.gathered.avoid.has(w))) : [];
   const ownFollowUps = turn.voice.followUps.flatMap((f) => (/\bit\b/.test(f) ? [f.replace(/\bit\b/, '{x}')] : [`${f} with {x}`, f]));

@@ -103,7 +103,11 @@ export const facilitate = (turn: Turn, act: Facilitation): string => {
         for (const hand of shuffled(handovers, rng)) yield withMarker(fill(hand, slots) ?? '', marker(turn, 0.5), turn.proper);
         return;
       case 'invitation':
-        for (const frame of shuffled(turn.cue.role.part === 'answerer' ? askBack : invitations, rng)) {
+        if (turn.cue.role.part === 'answerer') {
+          yield* shuffled(askBack, rng).map((frame) => fill(frame, slots));
+          return;
+        }
+        for (const frame of shuffled(invitations, rng)) {
           const text = fill(frame, slots);
           yield text && withMarker(text, /^(Let's|I'd)/.test(text) ? undefined : marker(turn, 0.3), turn.proper);
         }
