@@ -361,9 +361,9 @@ export const planFor = (c: Working, speaker: string, reason: FloorReason): Plan 
   return { speaker, reason, ...chooseAct(c, speaker), obligation: null };
 };
 
-/** Whether this turn is the session's last: its turn cap, or the last turn of the last snippet. */
+/** Whether this turn is the session's last: its turn cap, or the last turn of the last snippet. A scene's own closing line closes it instead (ending.ts). */
 export const closingTurn = (state: SessionState): boolean =>
-  state.turns + 1 >= state.maxTurns || (nextSnippetIndex(state) === null && state.snippetTurns + 1 >= currentSnippet(state).turns);
+  !state.scene.closing && (state.turns + 1 >= state.maxTurns || (nextSnippetIndex(state) === null && state.snippetTurns + 1 >= currentSnippet(state).turns));
 
 /**
  * The engine's plan for an unobliged turn; the generated text decides what is logged. The scene's

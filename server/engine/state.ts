@@ -126,6 +126,19 @@ export interface SessionState {
   held: EngineInput[];
   /** Every question of the session and what became of it (dialogue.ts). */
   exchanges: Exchange[];
+  /** The session's budget is spent and it is winding down (ending.ts): why, and the answers and goodbyes given since. */
+  ending: Ending | null;
+  /** The last closing line accepted (a goodbye): the session may end once it is the last thing said. */
+  closing: string | null;
+}
+
+export type EndReason = 'snippets-done' | 'max-turns' | 'ended';
+
+/** A session winding down: it ends for `reason` once open questions are answered (at most a few) and the host has closed. */
+export interface Ending {
+  reason: Exclude<EndReason, 'ended'>;
+  answers: number;
+  closes: number;
 }
 
 export type EngineInput =
@@ -242,6 +255,8 @@ export const createSession = (
   normalizing: {},
   awaiting: null,
   exchanges: [],
+  ending: null,
+  closing: null,
   counter: 0,
   direction: null,
   held: [],
@@ -303,7 +318,7 @@ export const startSnippet = (c: Ctx, index: number): void => {
   emit(c, { type: 'snippet-start', snippet: snippet.id, title: snippet.title ?? snippet.id, turns: snippet.turns, initiator: snippet.initiator });
 };
 
-export const end = (c: Ctx, reason: 'snippets-done' | 'max-turns' | 'ended'): void => {
+export const end = (c: Ctx, reason: EndReason): void => {
   const { state } = c;
   if (state.phase === 'ended') return;
   state.phase = 'ended';

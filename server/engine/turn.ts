@@ -20,11 +20,11 @@ import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, s
 import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics, type Topics } from './subtopics';
 import { rngFrom } from './rng';
 import { echoes, opened, pressed, replied, viewFor } from './dialogue';
+import { windDown } from './ending';
 import {
   advanceSnippet,
   currentSnippet,
   emit,
-  end,
   nextId,
   nextSnippetIndex,
   setHand,
@@ -38,8 +38,6 @@ import {
 export const GAP_MS = 400;
 export const BASE_TEMPERATURE = 0.8;
 export const MAX_RESAMPLES = 5;
-/** How many turns past the cap a session may run to answer a question asked at its end. */
-const OVERRUN = 2;
 export const MAX_SELECTOR_ATTEMPTS = 4; // the first try plus MPOD's 3 retries
 const backchannelCues = ['mm-hmm', 'right', 'I see', 'yeah', 'okay', 'true'];
 const disagreementPattern =
@@ -53,12 +51,13 @@ export const proceed = (c: Ctx): void => {
   // A scripted line is spoken at once, so loop until the engine needs something from outside.
   for (let guard = 0; guard < 1000; guard++) {
     if (state.phase !== 'running' || state.paused || state.pending || state.awaiting || state.proposal) return;
+    // The budget spent, the session winds down: open questions answered, then a goodbye (ending.ts).
+    if (state.ending) return windDown(c, state.ending.reason);
+    if (state.turns >= state.maxTurns) return windDown(c, 'max-turns');
     const obligation = openObligation(c);
-    // A session never ends on a question left unanswered: its answer runs past the cap (by a turn or two).
-    if (state.turns >= state.maxTurns && !(obligation && state.turns < state.maxTurns + OVERRUN)) return end(c, 'max-turns');
     // A turn owed to an interrupter, an addressee or a human's line, and an impromptu phase, run past the snippet's budget.
     if (!obligation && !takeUpOwed(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
-      if (!advanceSnippet(c)) return end(c, 'snippets-done');
+      if (!advanceSnippet(c)) return windDown(c, 'snippets-done');
     }
     // The working state is this step's own copy: it carries the live randomness into the decision.
     state.rng = c.rng.state;
@@ -560,6 +559,7 @@ export const accept = (
   if (plan.obligation && !interruption) state.exchanges = replied(state.exchanges, plan.obligation.utterance, { id, speaker, text }, nameWordsOf(roster));
   if (addressee && (pair === 'question' || pair === 'request')) state.exchanges = opened(state.exchanges, { id, asker: speaker, to: addressee, text }, { probing: task.kind === 'probe', ...(task.kind === 'repeat' && task.question ? { repeats: task.question.repeats } : {}) });
   state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
+  if (plan.move === 'close' && !interruption) state.closing = id;
   state.spoken = [...state.spoken, spokenLine(speaker, text, source === 'ai' || source === 'scripted')];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
   // MMAgents Eq. 3: with an LLM, the model normalises the utterance's knowledge; its answer replaces the rules' facts.
