@@ -9,17 +9,18 @@
 import { openObligation, planFor } from './floor';
 import { understand } from './understanding';
 import { accept, beginTurn, proceed } from './turn';
-import { emit, end, type Ctx, type Ending, type Plan } from './state';
+import { currentSnippet, emit, end, nextSnippetIndex, type Ctx, type Ending, type Plan, type SessionState } from './state';
 
 /** How many answers a session's end waits for: a human who keeps asking is answered twice, then thanked. */
 export const OVERRUN = 2;
-/** How many goodbyes are tried: one spoken over by a human is said once more, after the answer. */
-const CLOSES = 2;
+/** How many goodbyes are tried: one spoken over by a human's question is tried again after its answer, and twice once the answers are spent. */
+const CLOSES = OVERRUN + 2;
 
 export const windDown = (c: Ctx, reason: Ending['reason']): void => {
   const { state } = c;
   const ending: Ending = state.ending ?? { reason, answers: 0, closes: 0 };
   state.ending = ending;
+  if (state.exactCap && state.turns >= state.maxTurns) return end(c, 'max-turns');
   if (state.last && state.last.id === state.closing) return end(c, ending.reason);
   if (ending.answers < OVERRUN) {
     const answer = answerOwed(c);
@@ -52,10 +53,7 @@ const answerOwed = (c: Ctx): Plan | null => {
   const obligation = openObligation(c);
   if (obligation) return planFor(c, obligation.speaker, 'designated');
   const last = state.last;
-  if (!last || last.interrupted || roster.byId.get(last.speaker)?.kind !== 'human') return null;
-  const act = understand(last.text).act;
-  const asks = last.pair === 'question' || last.pair === 'request' || act === 'question' || act === 'request';
-  if (!asks) return null;
+  if (!last || !humanAsked(c)) return null;
   const ai = (id: string | null | undefined): id is string => !!id && id !== last.speaker && roster.byId.get(id)?.kind === 'ai';
   const named = roster.scene.participants.filter((p) => p.kind === 'ai' && mentions(last.text, [p.name, roster.shortName(p.id)])).map((p) => p.id);
   const previous = state.log.findLast((r) => ai(r.speaker))?.speaker;
@@ -68,6 +66,19 @@ const answerOwed = (c: Ctx): Plan | null => {
     addressee: last.speaker,
     obligation: { utterance: last.id, from: last.speaker, pair: last.pair === 'request' ? 'request' : 'question', text: last.text },
   };
+};
+
+/** Whether the session is at its last turns: winding down, or at the last turn of its budget (whatever its scene's closing). */
+export const lastTurns = (state: SessionState): boolean =>
+  !!state.ending || state.turns + 1 >= state.maxTurns || (nextSnippetIndex(state) === null && state.snippetTurns + 1 >= currentSnippet(state).turns);
+
+/** Whether the last line is a human's question or request, not cut off: it is owed an answer before the session closes. */
+export const humanAsked = (c: Pick<Ctx, 'state' | 'roster'>): boolean => {
+  const last = c.state.last;
+  if (!last || last.interrupted || c.roster.byId.get(last.speaker)?.kind !== 'human') return false;
+  if (last.pair === 'question' || last.pair === 'request') return true;
+  const act = understand(last.text).act;
+  return act === 'question' || act === 'request';
 };
 
 /**

@@ -72,6 +72,8 @@ export interface SessionState {
   /** Human participants who are really here; absent humans are simulated. */
   present: string[];
   maxTurns: number;
+  /** The cap was the caller's (an experiment's window of T turns): the session stops at it, without winding down. */
+  exactCap?: boolean;
   phase: SessionPhase;
   paused: boolean;
   seq: number;
@@ -221,6 +223,7 @@ export const createSession = (
   rng: options.seed >>> 0,
   present: options.present ?? [],
   maxTurns: options.maxTurns ?? scene.turnTaking.maxTurns,
+  ...(options.maxTurns ? { exactCap: true } : {}),
   phase: 'new',
   paused: false,
   seq: 0,

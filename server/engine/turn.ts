@@ -16,15 +16,16 @@ import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './ro
 import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { contentWords } from './vocabulary';
-import { candidatesFor, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed, taskOf } from './floor';
+import { candidatesFor, closingTurn, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed, taskOf } from './floor';
 import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics, type Topics } from './subtopics';
 import { rngFrom } from './rng';
 import { echoes, opened, pressed, replied, viewFor } from './dialogue';
-import { windDown } from './ending';
+import { humanAsked, lastTurns, windDown } from './ending';
 import {
   advanceSnippet,
   currentSnippet,
   emit,
+  end,
   nextId,
   nextSnippetIndex,
   setHand,
@@ -53,7 +54,10 @@ export const proceed = (c: Ctx): void => {
     if (state.phase !== 'running' || state.paused || state.pending || state.awaiting || state.proposal) return;
     // The budget spent, the session winds down: open questions answered, then a goodbye (ending.ts).
     if (state.ending) return windDown(c, state.ending.reason);
-    if (state.turns >= state.maxTurns) return windDown(c, 'max-turns');
+    if (state.turns >= state.maxTurns) return state.exactCap ? end(c, 'max-turns') : windDown(c, 'max-turns');
+    // A human's question just before the last turn is answered by whom it asks, not passed over by a goodbye.
+    const capped = state.turns + 1 >= state.maxTurns;
+    if (closingTurn(state) && humanAsked(c) && !(capped && state.exactCap)) return windDown(c, capped ? 'max-turns' : 'snippets-done');
     const obligation = openObligation(c);
     // A turn owed to an interrupter, an addressee or a human's line, and an impromptu phase, run past the snippet's budget.
     if (!obligation && !takeUpOwed(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
@@ -447,8 +451,8 @@ export const accept = (
   if (extra.cutBy) {
     text = `${fullText}—`;
     interruption = { by: extra.cutBy, vibe: 'barge-in', atWord: tokensOf(fullText).length };
-  } else if ((source === 'ai' || source === 'simulated-human') && plan.move !== 'close') {
-    // A snippet's interruption rules cut in on talk, never on the goodbye that closes the session.
+  } else if ((source === 'ai' || source === 'simulated-human') && !lastTurns(state)) {
+    // A snippet's interruption rules cut in on talk, never on the session's last turns: its last answers and its goodbye.
     const tokens = tokensOf(fullText);
     for (const rule of snippet.interruptions) {
       if (rule.to !== speaker || rule.from === speaker || tokens.length < 6) continue;
@@ -478,7 +482,9 @@ export const accept = (
   // An interrupted first pair part obliges nobody: the interrupter takes the floor. A greeting
   // returned closes the exchange rather than opening another.
   const returned = plan.obligation?.pair === 'greeting' && designation.pair === 'greeting';
-  const pair: PairType = interruption || returned ? 'none' : designation.pair;
+  // A goodbye closes the session: whatever its words, it obliges nobody to answer.
+  const closes = plan.move === 'close' && plan.act === 'statement';
+  const pair: PairType = interruption || returned || closes ? 'none' : designation.pair;
   // Whom it addresses: a human's words decide for themselves. For a persona the engine's plan
   // decides, unless the text itself calls someone else by name (a bare "you" points at nobody new).
   const planned = plan.addressee ?? (plan.obligation ? plan.obligation.from : null);
@@ -559,7 +565,7 @@ export const accept = (
   if (plan.obligation && !interruption) state.exchanges = replied(state.exchanges, plan.obligation.utterance, { id, speaker, text }, nameWordsOf(roster));
   if (addressee && (pair === 'question' || pair === 'request')) state.exchanges = opened(state.exchanges, { id, asker: speaker, to: addressee, text }, { probing: task.kind === 'probe', ...(task.kind === 'repeat' && task.question ? { repeats: task.question.repeats } : {}) });
   state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
-  if (plan.move === 'close' && !interruption) state.closing = id;
+  if (closes && !interruption) state.closing = id;
   state.spoken = [...state.spoken, spokenLine(speaker, text, source === 'ai' || source === 'scripted')];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
   // MMAgents Eq. 3: with an LLM, the model normalises the utterance's knowledge; its answer replaces the rules' facts.
