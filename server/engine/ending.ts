@@ -4,43 +4,41 @@
  * (a human's first, at most OVERRUN of them), then the host closes: the scene's closing line, else
  * a goodbye of their own. It ends once that goodbye is the last thing said. An instructor's end is
  * at once (session.ts); the shell lets the last line be heard before the end is announced
- * (conversation.ts).
+ * (conversation.ts). Like the floor (floor.ts), this only decides: the turn loop carries it out.
  */
 import { openObligation, planFor } from './floor';
 import { understand } from './understanding';
-import { accept, beginTurn, proceed } from './turn';
-import { currentSnippet, emit, end, nextSnippetIndex, type Ctx, type Ending, type Plan, type SessionState } from './state';
+import { currentSnippet, nextSnippetIndex, type Ctx, type EndReason, type Ending, type Plan, type SessionState } from './state';
 
 /** How many answers a session's end waits for: a human who keeps asking is answered twice, then thanked. */
 export const OVERRUN = 2;
 /** How many goodbyes are tried: one spoken over by a human's question is tried again after its answer, and twice once the answers are spent. */
 const CLOSES = OVERRUN + 2;
 
-export const windDown = (c: Ctx, reason: Ending['reason']): void => {
+/** What winding down does next: end, give someone the floor, or say the scene's closing line. */
+export type Farewell = { kind: 'end'; reason: EndReason } | { kind: 'turn'; plan: Plan } | { kind: 'line'; plan: Plan; text: string };
+
+export const windDown = (c: Ctx, reason: Ending['reason']): Farewell => {
   const { state } = c;
   const ending: Ending = state.ending ?? { reason, answers: 0, closes: 0 };
   state.ending = ending;
-  if (state.exactCap && state.turns >= state.maxTurns) return end(c, 'max-turns');
-  if (state.last && state.last.id === state.closing) return end(c, ending.reason);
+  if (state.exactCap && state.turns >= state.maxTurns) return { kind: 'end', reason: 'max-turns' };
+  if (state.last && state.last.id === state.closing) return { kind: 'end', reason: ending.reason };
   if (ending.answers < OVERRUN) {
     const answer = answerOwed(c);
     if (answer) {
       state.ending = { ...ending, answers: ending.answers + 1 };
-      return beginTurn(c, answer);
+      return { kind: 'turn', plan: answer };
     }
   }
   const host = hostOf(c);
-  if (!host || ending.closes >= CLOSES) return end(c, ending.reason);
+  if (!host || ending.closes >= CLOSES) return { kind: 'end', reason: ending.reason };
   state.ending = { ...ending, closes: ending.closes + 1 };
   const plan: Plan = { speaker: host, reason: 'closing', act: 'statement', addressee: null, obligation: null, move: 'close' };
   const authored = state.scene.closing;
   // The scene's closing line is said once, as written, when its speaker is the generator's to voice.
-  if (authored && ending.closes === 0 && !state.present.includes(authored.speaker)) {
-    emit(c, { type: 'floor', speaker: host, reason: 'closing' });
-    accept(c, plan, authored.text, 'scripted', {});
-    return proceed(c);
-  }
-  beginTurn(c, plan);
+  if (authored && ending.closes === 0 && !state.present.includes(authored.speaker)) return { kind: 'line', plan, text: authored.text };
+  return { kind: 'turn', plan };
 };
 
 /**

@@ -31,6 +31,7 @@ import {
   setHand,
   type Candidate,
   type Ctx,
+  type Ending,
   type Pending,
   type Plan,
   type SessionState,
@@ -53,15 +54,26 @@ export const proceed = (c: Ctx): void => {
   for (let guard = 0; guard < 1000; guard++) {
     if (state.phase !== 'running' || state.paused || state.pending || state.awaiting || state.proposal) return;
     // The budget spent, the session winds down: open questions answered, then a goodbye (ending.ts).
-    if (state.ending) return windDown(c, state.ending.reason);
-    if (state.turns >= state.maxTurns) return state.exactCap ? end(c, 'max-turns') : windDown(c, 'max-turns');
+    let ending: Ending['reason'] | null = state.ending?.reason ?? null;
+    if (!ending && state.turns >= state.maxTurns) {
+      if (state.exactCap) return end(c, 'max-turns');
+      ending = 'max-turns';
+    }
     // A human's question just before the last turn is answered by whom it asks, not passed over by a goodbye.
     const capped = state.turns + 1 >= state.maxTurns;
-    if (closingTurn(state) && humanAsked(c) && !(capped && state.exactCap)) return windDown(c, capped ? 'max-turns' : 'snippets-done');
+    if (!ending && closingTurn(state) && humanAsked(c) && !(capped && state.exactCap)) ending = capped ? 'max-turns' : 'snippets-done';
     const obligation = openObligation(c);
     // A turn owed to an interrupter, an addressee or a human's line, and an impromptu phase, run past the snippet's budget.
-    if (!obligation && !takeUpOwed(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
-      if (!advanceSnippet(c)) return windDown(c, 'snippets-done');
+    if (!ending && !obligation && !takeUpOwed(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
+      if (!advanceSnippet(c)) ending = 'snippets-done';
+    }
+    if (ending) {
+      const farewell = windDown(c, ending);
+      if (farewell.kind === 'end') return end(c, farewell.reason);
+      if (farewell.kind === 'turn') return beginTurn(c, farewell.plan);
+      emit(c, { type: 'floor', speaker: farewell.plan.speaker, reason: 'closing' });
+      accept(c, farewell.plan, farewell.text, 'scripted', {});
+      continue;
     }
     // The working state is this step's own copy: it carries the live randomness into the decision.
     state.rng = c.rng.state;
