@@ -5,7 +5,7 @@
  * LiveKit's webhooks carry LiveKit's own signature instead, checked against the body.
  *
  *   GET    /api/health                       version, active providers and their vendors' circuits
- *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats, recording)
+ *   GET    /api/scenes                       the scenes (id, title, topic, formation, human seats, recording, duration)
  *   POST   /api/sessions                     author: create a live session of a scene (tokens and join links)
  *   GET    /api/sessions                     author: every session, live or past, newest first (scene, status,
  *                                            seats and who is present, duration, turns)
@@ -286,6 +286,7 @@ export const createApp = (options: AppOptions) => {
         humans: s.participants.filter((p) => p.kind === 'human').map((p) => p.name),
         participants: s.participants.length,
         recording: s.recording ?? false,
+        duration: s.duration ?? null,
       })),
     }),
   );

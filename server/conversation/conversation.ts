@@ -97,6 +97,9 @@ export interface Conversation {
   readonly ended: Promise<SessionEvent[]>;
 }
 
+/** The longest a session's end waits for its last line to be heard (a goodbye is a sentence or two). */
+const FAREWELL_MS = 30_000;
+
 /** What carrying out one request gives the engine, once it is done. */
 interface Outcome {
   /** Notices first, in a reproducible order, then the answer. */
@@ -150,6 +153,8 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   const theirTurn = (participant: string): boolean => state.awaiting?.speaker === participant;
 
   const send = (input: EngineInput): void => {
+    // The instructor ends a session whose goodbye is still being heard: it ends now.
+    if (input.type === 'end' && heldEnd) return releaseEnd();
     // A typed line's place in the record is when it reached the room (review/record.ts), not the
     // engine's clock, which runs on to the end of the speech it may cut.
     if (input.type === 'say' && pacing.realtime && !input.spoken && input.sentAt === undefined) input = { ...input, sentAt: now() - started };
@@ -237,18 +242,43 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     if (pacing.realtime && input.type !== 'clock') state = step(state, { type: 'clock', t: now() - started }).state;
     const result = step(state, input);
     state = result.state;
-    for (const event of result.events) {
-      log.push(event);
-      if (event.type === 'utterance') replies.logged(event);
-      options.onEvent?.(event);
-      if (event.type === 'approval-needed' && event.timeoutMs) decideLate(event.proposal, event.participant, event.timeoutMs);
-      if (event.type === 'human-input-required' && event.open) offerFloor(event.participant);
-      if (event.type === 'end') {
-        replies.stopAll();
-        resolveEnded(log);
+    for (const [i, event] of result.events.entries()) {
+      // A session that ends on its own ends once its last line (the goodbye) has been heard, not over it.
+      if (event.type === 'end' && event.reason !== 'ended' && pacing.realtime) {
+        holdEnd(result.events.slice(i));
+        break;
       }
+      announce(event);
     }
     for (const request of result.requests) carry(request);
+  };
+
+  const announce = (event: SessionEvent): void => {
+    log.push(event);
+    if (event.type === 'utterance') replies.logged(event);
+    options.onEvent?.(event);
+    if (event.type === 'approval-needed' && event.timeoutMs) decideLate(event.proposal, event.participant, event.timeoutMs);
+    if (event.type === 'human-input-required' && event.open) offerFloor(event.participant);
+    if (event.type === 'end') {
+      replies.stopAll();
+      resolveEnded(log);
+    }
+  };
+
+  /** The end (and what follows it), held until the speech before it has been heard: at most FAREWELL_MS, or until an instructor ends the session. */
+  let heldEnd: SessionEvent[] | null = null;
+  const holdEnd = (events: SessionEvent[]): void => {
+    heldEnd = events;
+    const deadline = now() + FAREWELL_MS;
+    void (async () => {
+      while (heldEnd && pacing.floorFreeAt > now() && now() < deadline) await sleep(Math.min(250, pacing.floorFreeAt - now(), deadline - now()));
+      releaseEnd();
+    })();
+  };
+  const releaseEnd = (): void => {
+    const events = heldEnd;
+    heldEnd = null;
+    for (const event of events ?? []) announce(event);
   };
 
   /** Carries out `request`; its answer is applied once it is done, and it leaves `inFlight` just before. */

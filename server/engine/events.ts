@@ -96,6 +96,7 @@ export const FloorEvent = z.object({
     'facilitator',
     'human',
     'taking-up',
+    'closing',
   ]),
   bids: z
     .array(z.object({ participant: who, action: z.enum(['speak', 'listen']), importance: z.number().int().min(0).max(9) }))

@@ -372,9 +372,9 @@ export const planFor = (c: Working, speaker: string, reason: FloorReason): Plan 
 export const floorIsTheirs = (plan: Plan): boolean => plan.obligation !== null || ownFloor.has(plan.reason);
 const ownFloor = new Set<FloorReason>(['designated', 'hand-approved', 'initiator', 'scripted', 'moderator', 'interruption']);
 
-/** Whether this turn is the session's last: its turn cap, or the last turn of the last snippet. */
+/** Whether this turn is the session's last: its turn cap, or the last turn of the last snippet. A scene's own closing line closes it instead (ending.ts). */
 export const closingTurn = (state: SessionState): boolean =>
-  state.turns + 1 >= state.maxTurns || (nextSnippetIndex(state) === null && state.snippetTurns + 1 >= currentSnippet(state).turns);
+  !state.scene.closing && (state.turns + 1 >= state.maxTurns || (nextSnippetIndex(state) === null && state.snippetTurns + 1 >= currentSnippet(state).turns));
 
 /**
  * The engine's plan for an unobliged turn; the generated text decides what is logged. The scene's

@@ -72,6 +72,8 @@ export interface SessionState {
   /** Human participants who are really here; absent humans are simulated. */
   present: string[];
   maxTurns: number;
+  /** The cap was the caller's (an experiment's window of T turns): the session stops at it, without winding down. */
+  exactCap?: boolean;
   phase: SessionPhase;
   paused: boolean;
   seq: number;
@@ -131,6 +133,19 @@ export interface SessionState {
   passed?: string | null;
   /** Every question of the session and what became of it (dialogue.ts). */
   exchanges: Exchange[];
+  /** The session's budget is spent and it is winding down (ending.ts): why, and the answers and goodbyes given since. */
+  ending: Ending | null;
+  /** The last closing line accepted (a goodbye): the session may end once it is the last thing said. */
+  closing: string | null;
+}
+
+export type EndReason = 'snippets-done' | 'max-turns' | 'ended';
+
+/** A session winding down: it ends for `reason` once open questions are answered (at most a few) and the host has closed. */
+export interface Ending {
+  reason: Exclude<EndReason, 'ended'>;
+  answers: number;
+  closes: number;
 }
 
 export type EngineInput =
@@ -219,6 +234,7 @@ export const createSession = (
   rng: options.seed >>> 0,
   present: options.present ?? [],
   maxTurns: options.maxTurns ?? scene.turnTaking.maxTurns,
+  ...(options.maxTurns ? { exactCap: true } : {}),
   phase: 'new',
   paused: false,
   seq: 0,
@@ -253,6 +269,8 @@ export const createSession = (
   normalizing: {},
   awaiting: null,
   exchanges: [],
+  ending: null,
+  closing: null,
   counter: 0,
   direction: null,
   held: [],
@@ -314,7 +332,7 @@ export const startSnippet = (c: Ctx, index: number): void => {
   emit(c, { type: 'snippet-start', snippet: snippet.id, title: snippet.title ?? snippet.id, turns: snippet.turns, initiator: snippet.initiator });
 };
 
-export const end = (c: Ctx, reason: 'snippets-done' | 'max-turns' | 'ended', by?: EndedBy): void => {
+export const end = (c: Ctx, reason: EndReason, by?: EndedBy): void => {
   const { state } = c;
   if (state.phase === 'ended') return;
   state.phase = 'ended';

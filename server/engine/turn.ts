@@ -16,10 +16,11 @@ import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './ro
 import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
 import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
 import { contentWords } from './vocabulary';
-import { candidatesFor, floorIsTheirs, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed, taskOf } from './floor';
+import { candidatesFor, closingTurn, floorIsTheirs, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed, taskOf } from './floor';
 import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics, type Topics } from './subtopics';
 import { rngFrom } from './rng';
 import { echoes, opened, pressed, replied, viewFor } from './dialogue';
+import { humanAsked, lastTurns, windDown } from './ending';
 import {
   advanceSnippet,
   currentSnippet,
@@ -30,6 +31,7 @@ import {
   setHand,
   type Candidate,
   type Ctx,
+  type Ending,
   type Pending,
   type Plan,
   type SessionState,
@@ -38,8 +40,6 @@ import {
 export const GAP_MS = 400;
 export const BASE_TEMPERATURE = 0.8;
 export const MAX_RESAMPLES = 5;
-/** How many turns past the cap a session may run to answer a question asked at its end. */
-const OVERRUN = 2;
 export const MAX_SELECTOR_ATTEMPTS = 4; // the first try plus MPOD's 3 retries
 const backchannelCues = ['mm-hmm', 'right', 'I see', 'yeah', 'okay', 'true'];
 const disagreementPattern =
@@ -53,12 +53,27 @@ export const proceed = (c: Ctx): void => {
   // A scripted line is spoken at once, so loop until the engine needs something from outside.
   for (let guard = 0; guard < 1000; guard++) {
     if (state.phase !== 'running' || state.paused || state.pending || state.awaiting || state.proposal) return;
+    // The budget spent, the session winds down: open questions answered, then a goodbye (ending.ts).
+    let ending: Ending['reason'] | null = state.ending?.reason ?? null;
+    if (!ending && state.turns >= state.maxTurns) {
+      if (state.exactCap) return end(c, 'max-turns');
+      ending = 'max-turns';
+    }
+    // A human's question just before the last turn is answered by whom it asks, not passed over by a goodbye.
+    const capped = state.turns + 1 >= state.maxTurns;
+    if (!ending && closingTurn(state) && humanAsked(c) && !(capped && state.exactCap)) ending = capped ? 'max-turns' : 'snippets-done';
     const obligation = openObligation(c);
-    // A session never ends on a question left unanswered: its answer runs past the cap (by a turn or two).
-    if (state.turns >= state.maxTurns && !(obligation && state.turns < state.maxTurns + OVERRUN)) return end(c, 'max-turns');
     // A turn owed to an interrupter, an addressee or a human's line, and an impromptu phase, run past the snippet's budget.
-    if (!obligation && !takeUpOwed(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
-      if (!advanceSnippet(c)) return end(c, 'snippets-done');
+    if (!ending && !obligation && !takeUpOwed(c) && !state.interruption && !state.impromptu && state.snippetTurns >= currentSnippet(state).turns) {
+      if (!advanceSnippet(c)) ending = 'snippets-done';
+    }
+    if (ending) {
+      const farewell = windDown(c, ending);
+      if (farewell.kind === 'end') return end(c, farewell.reason);
+      if (farewell.kind === 'turn') return beginTurn(c, farewell.plan);
+      emit(c, { type: 'floor', speaker: farewell.plan.speaker, reason: 'closing' });
+      accept(c, farewell.plan, farewell.text, 'scripted', {});
+      continue;
     }
     // The working state is this step's own copy: it carries the live randomness into the decision.
     state.rng = c.rng.state;
@@ -451,8 +466,8 @@ export const accept = (
   if (extra.cutBy) {
     text = `${fullText}—`;
     interruption = { by: extra.cutBy, vibe: 'barge-in', atWord: tokensOf(fullText).length };
-  } else if ((source === 'ai' || source === 'simulated-human') && plan.move !== 'close') {
-    // A snippet's interruption rules cut in on talk, never on the goodbye that closes the session.
+  } else if ((source === 'ai' || source === 'simulated-human') && !lastTurns(state)) {
+    // A snippet's interruption rules cut in on talk, never on the session's last turns: its last answers and its goodbye.
     const tokens = tokensOf(fullText);
     for (const rule of snippet.interruptions) {
       if (rule.to !== speaker || rule.from === speaker || tokens.length < 6) continue;
@@ -482,7 +497,9 @@ export const accept = (
   // An interrupted first pair part obliges nobody: the interrupter takes the floor. A greeting
   // returned closes the exchange rather than opening another.
   const returned = plan.obligation?.pair === 'greeting' && designation.pair === 'greeting';
-  const pair: PairType = interruption || returned ? 'none' : designation.pair;
+  // A goodbye closes the session: whatever its words, it obliges nobody to answer.
+  const closes = plan.move === 'close' && plan.act === 'statement';
+  const pair: PairType = interruption || returned || closes ? 'none' : designation.pair;
   // Whom it addresses: a human's words decide for themselves. For a persona the engine's plan
   // decides, unless the text itself calls someone else by name (a bare "you" points at nobody new).
   const planned = plan.addressee ?? (plan.obligation ? plan.obligation.from : null);
@@ -566,6 +583,7 @@ export const accept = (
   if (plan.obligation && !interruption) state.exchanges = replied(state.exchanges, plan.obligation.utterance, { id, speaker, text }, nameWordsOf(roster));
   if (addressee && (pair === 'question' || pair === 'request')) state.exchanges = opened(state.exchanges, { id, asker: speaker, to: addressee, text }, { probing: task.kind === 'probe', ...(task.kind === 'repeat' && task.question ? { repeats: task.question.repeats } : {}) });
   state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
+  if (closes && !interruption) state.closing = id;
   state.spoken = [...state.spoken, spokenLine(speaker, text, source === 'ai' || source === 'scripted')];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));
   // MMAgents Eq. 3: with an LLM, the model normalises the utterance's knowledge; its answer replaces the rules' facts.

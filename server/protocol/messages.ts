@@ -94,6 +94,8 @@ export const Snapshot = z.object({
     moderated: z.boolean().describe('party mode "moderated": participants raise hands and wait to be called on'),
     /** The situation, as every persona is told it (nothing private). */
     context: z.string().optional(),
+    /** How long a session runs at real-time pace, in minutes, as the scene states it. */
+    duration: z.number().nullable().optional(),
   }),
   /** A participant's own part: what their seat wants and who they are (never anyone else's). */
   brief: z.object({ goals: z.array(z.string()), backstory: z.string().nullable() }).nullable().optional(),

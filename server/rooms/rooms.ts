@@ -47,7 +47,7 @@ import type { RecordingStore } from '../recordings/store';
 import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../protocol/messages';
 import { cleanText } from '../protocol/text';
 import type { LoadedScene } from '../scene/schema';
-import { sceneViewOf, seatsOf } from '../scene/view';
+import { briefOf, sceneViewOf, seatsOf } from '../scene/view';
 import { createJournal, type Journal } from '../store/journal';
 import type { Store } from '../store/store';
 
@@ -324,7 +324,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       return {
         session: id,
         scene: sceneViewOf(scene, (owner) => role !== 'participant' || mine.has(owner)),
-        brief: role === 'participant' && seat ? { goals: seat.persona?.goals ?? [], backstory: seat.persona?.backstory ?? null } : null,
+        brief: role === 'participant' && seat ? briefOf(seat) : null,
         participants: seatsOf(scene, (seat) => (connected.get(seat) ?? 0) > 0),
         phase: state.phase,
         status: status(),

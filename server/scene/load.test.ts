@@ -148,7 +148,7 @@ describe('parseScene', () => {
 
   it('lists the allowed keys when no allowed key is close', () => {
     expect(problemsIn(edit(['title: Test scene', 'title: Test scene\ncolor: blue']))).toEqual([
-      'scenes/fixture.yaml:2:1 color: unknown key "color" (allowed: title, topic, context, formation, contents, participants, parties, structure, turnTaking, snippets, recording)',
+      'scenes/fixture.yaml:2:1 color: unknown key "color" (allowed: title, topic, context, formation, contents, participants, parties, structure, turnTaking, snippets, closing, duration, recording)',
     ]);
   });
 

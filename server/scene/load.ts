@@ -326,6 +326,7 @@ const checkReferences = (data: unknown): Finding[] => {
     const at = ['participants', i];
     if (p.kind === 'ai' && p.persona === undefined) report([...at, 'persona'], 'an AI participant needs a persona');
     if (p.kind === 'ai' && p.simulated !== undefined) report([...at, 'simulated'], 'only human participants can be simulated', 'key');
+    if (p.kind === 'ai' && p.brief !== undefined) report([...at, 'brief'], 'only human seats are briefed; a persona is told its persona', 'key');
     if (typeof p.avatar === 'string' && p.avatar.trim() === '') report([...at, 'avatar'], 'expected an avatar id, e.g. "avatar-01"');
     else if (typeof p.avatar === 'string' && shippedAvatars && !shippedAvatars.includes(p.avatar)) {
       report([...at, 'avatar'], `unknown avatar "${p.avatar}" (avatars/manifest.json has ${known(shippedAvatars)})`);
@@ -392,6 +393,12 @@ const checkReferences = (data: unknown): Finding[] => {
   expectParticipant(facilitator, facilitatorPath);
   if (typeof facilitator === 'string' && participants.some((p) => p.id === facilitator && p.kind !== 'ai')) {
     report(facilitatorPath, `the facilitator must be an AI participant; "${facilitator}" is human`);
+  }
+
+  const closing = record(scene.closing).speaker;
+  expectParticipant(closing, ['closing', 'speaker']);
+  if (typeof closing === 'string' && participants.some((p) => p.id === closing && p.kind !== 'ai')) {
+    report(['closing', 'speaker'], `the closing line is a persona's; "${closing}" is human`);
   }
 
   const expectSnippet = expectOneOf('snippet', snippetIds);

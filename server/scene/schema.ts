@@ -113,6 +113,14 @@ export const SimulatedHuman = z
   })
   .strict();
 
+/** What a human seat is told (the brief): who you are and what you want, in the second person. */
+export const Brief = z
+  .object({
+    background: z.string().default('').describe('who you are, as the person in this seat is told it ("You have six years as a product manager...")'),
+    goals: z.array(z.string().min(1)).default([]).describe('what you want from the conversation, in the second person; each refers only to what the brief and the scene tell you'),
+  })
+  .strict();
+
 export const Participant = z
   .object({
     id,
@@ -124,6 +132,7 @@ export const Participant = z
     voice: Voice.optional(),
     avatar: z.string().optional().describe('avatar id from avatars/manifest.json'),
     simulated: SimulatedHuman.optional().describe('for humans: how to simulate them when absent'),
+    brief: Brief.optional().describe("for humans: what the person in this seat is told before joining, in the second person; without it the brief shows the persona's goals"),
     expectedShare: z
       .number()
       .min(0)
@@ -259,6 +268,16 @@ export const Scene = z
     structure: Structure.optional().describe('who asks whom: the roles that drive the conversation'),
     turnTaking: TurnTaking.default({ policy: 'cssn-or-ss', historyWindow: 5, maxTurns: 60, approval: { timeoutS: 60, onTimeout: 'skip' } }),
     snippets: z.array(Snippet).min(1, 'a scene needs at least one snippet'),
+    closing: z
+      .object({ speaker: z.string(), text: z.string().min(1) })
+      .strict()
+      .optional()
+      .describe("the line that closes every session, once its last question is answered; without it the host says a goodbye of their own"),
+    duration: z
+      .number()
+      .positive()
+      .optional()
+      .describe('how long a session runs at real-time pace, in minutes: what the scene and its lines promise, and what its snippets fill'),
     recording: z
       .boolean()
       .optional()
@@ -272,6 +291,7 @@ export type Participant = z.infer<typeof Participant>;
 export type Persona = z.infer<typeof Persona>;
 export type Party = z.infer<typeof Party>;
 export type Snippet = z.infer<typeof Snippet>;
+export type Brief = z.infer<typeof Brief>;
 export type TurnTaking = z.infer<typeof TurnTaking>;
 export type SimulatedHuman = z.infer<typeof SimulatedHuman>;
 export type InterruptionRule = z.infer<typeof InterruptionRule>;

@@ -59,6 +59,53 @@ describe('a running conversation', () => {
     }
   });
 
+  it('in realtime, announces the end once the last line has been heard, not over it', async () => {
+    let clock = 1_000_000;
+    const ended: number[] = [];
+    const lastHeard: number[] = [];
+    const conversation = openConversation(scene, {
+      seed: 1,
+      generator: createScriptedGenerator(),
+      pace: 'realtime',
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      onEvent: (event) => {
+        if (event.type === 'utterance') lastHeard.push(clock + event.durationMs);
+        if (event.type === 'end') ended.push(clock);
+      },
+    });
+    const log = await conversation.ended;
+    expect(log.at(-1)).toMatchObject({ type: 'end', reason: 'snippets-done' });
+    // The goodbye was logged as it began; the end waited for its speech (a second or more).
+    expect(ended[0]).toBeGreaterThanOrEqual(lastHeard.at(-1)!);
+  });
+
+  it('ends at once when the instructor ends it while the goodbye is heard', async () => {
+    let clock = 1_000_000;
+    let said = 0;
+    let closing = false;
+    const conversation = openConversation(scene, {
+      seed: 1,
+      generator: createScriptedGenerator(),
+      pace: 'realtime',
+      now: () => clock,
+      // Once the last line (the snippet's fourth, a goodbye) is said, time stands still: only the instructor's end can end the session.
+      sleep: (ms) => (closing ? new Promise<void>(() => {}) : Promise.resolve(void (clock += ms))),
+      onEvent: (event) => {
+        if (event.type === 'utterance') closing = ++said >= 4;
+      },
+    });
+    for (let i = 0; i < 200 && !closing; i++) await tick();
+    expect(closing).toBe(true);
+    await tick();
+    conversation.send({ type: 'end' });
+    const log = await conversation.ended;
+    expect(log.at(-1)).toMatchObject({ type: 'end' });
+    expect(utterancesOf(log)).toHaveLength(said);
+  });
+
   it('falls back to the scripted generator when the vendor throws, and says so in the log', async () => {
     const broken: Generator = {
       name: 'gemini',

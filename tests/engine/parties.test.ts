@@ -28,12 +28,13 @@ describe('party policy (DialogLab A.2)', () => {
     const { events, requests } = run(scene, { respond: statementsOnly });
     const speakers = utterances(events).map((u) => u.speaker);
     // The floor party speaks in "all" mode: its other member builds on each point before the panel's turn.
-    expect(speakers).toEqual(['p1', 'q1', 'q2', 'p3', 'q1', 'q2', 'p1', 'q1', 'q2']);
+    // Then the session's host, its first initiator, closes it.
+    expect(speakers).toEqual(['p1', 'q1', 'q2', 'p3', 'q1', 'q2', 'p1', 'q1', 'q2', 'p1']);
     // One entry per turn: a line drawn again (the screen) asks with the same plan.
     const moves = requests
       .flatMap((r) => (r.kind === 'generate' && r.request.purpose === 'utterance' ? [`${r.request.cue.speaker.id}:${r.request.cue.move ?? ''}`] : []))
       .filter((m, i, all) => m !== all[i - 1]);
-    expect(moves).toEqual(['p1:', 'q1:', 'q2:build-on', 'p3:', 'q1:', 'q2:build-on', 'p1:', 'q1:', 'q2:build-on']);
+    expect(moves).toEqual(['p1:', 'q1:', 'q2:build-on', 'p3:', 'q1:', 'q2:build-on', 'p1:', 'q1:', 'q2:build-on', 'p1:close']);
   });
 
   it('speaks for a representative party through its representative, but a member asked by name answers', () => {

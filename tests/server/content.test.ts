@@ -59,7 +59,11 @@ describe('the brief', () => {
     expect(mine.snapshot.scene.context?.length).toBeGreaterThan(40);
     expect(mine.snapshot.brief?.goals.length).toBeGreaterThan(0);
     const scene = server.scenes.get('job-interview')!;
-    expect(mine.snapshot.brief?.goals).toEqual(scene.participants.find((p) => p.id === 'alex')!.persona!.goals);
+    // The seat's brief, in the second person, with who they are: what the goals refer to.
+    const seat = scene.participants.find((p) => p.id === 'alex')!;
+    expect(mine.snapshot.brief).toEqual({ goals: seat.brief!.goals, backstory: seat.brief!.background });
+    expect(mine.snapshot.brief?.backstory).toMatch(/^You are Alex Moreno/);
+    expect(mine.snapshot.scene.duration).toBe(10);
     // Nobody else's goals or private knowledge travel with it.
     const others = scene.participants.filter((p) => p.id !== 'alex').flatMap((p) => [...(p.persona?.goals ?? []), ...(p.persona?.privateKnowledge ?? []).map((k) => (typeof k === 'string' ? k : k.text))]);
     const sent = JSON.stringify(mine);

@@ -1,6 +1,7 @@
 /**
  * The home page: the scenes this server runs, and (with the admin token) a form that creates a
- * session and lists its join links: one per human seat, one for the instructor.
+ * session (its scene and pace, real time by default, as on the sessions page) and lists its join
+ * links: one per human seat, one for the instructor.
  */
 import { useEffect, useState } from 'react';
 import type { Formation } from '../../../server/scene/schema';
@@ -12,12 +13,15 @@ interface SceneSummary {
   formation: Formation;
   humans: string[];
   participants: number;
+  /** Minutes at real-time pace, as the scene states it. */
+  duration: number | null;
 }
 
 export const Home = () => {
   const [scenes, setScenes] = useState<SceneSummary[]>([]);
   const [admin, setAdmin] = useState(() => sessionStorage.getItem('admin-token') ?? '');
   const [scene, setScene] = useState('');
+  const [pace, setPace] = useState<'realtime' | 'instant'>('realtime');
   const [created, setCreated] = useState<{ id: string; links: Record<string, string> } | null>(null);
   const [error, setError] = useState('');
 
@@ -34,7 +38,7 @@ export const Home = () => {
   const create = async () => {
     setError('');
     sessionStorage.setItem('admin-token', admin);
-    const res = await fetch('/api/sessions', { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ scene, pace: 'realtime' }) });
+    const res = await fetch('/api/sessions', { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ scene, pace }) });
     const body = (await res.json()) as { id: string; links: Record<string, string>; message?: string };
     if (!res.ok) return setError(body.message ?? `HTTP ${res.status}`);
     setCreated(body);
@@ -53,9 +57,16 @@ export const Home = () => {
         <select value={scene} onChange={(e) => setScene(e.target.value)}>
           {scenes.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.title} ({s.formation}, {s.participants} people)
+              {s.title} ({s.formation}, {s.participants} people{s.duration ? `, about ${s.duration} min` : ''})
             </option>
           ))}
+        </select>
+      </label>{' '}
+      <label>
+        Pace{' '}
+        <select value={pace} onChange={(e) => setPace(e.target.value as 'realtime' | 'instant')}>
+          <option value="realtime">real time (people join)</option>
+          <option value="instant">instant (a simulated run)</option>
         </select>
       </label>{' '}
       <label>

@@ -1,7 +1,7 @@
 /**
- * The brief: the scene (title, topic, the situation), your part in it (your role, what you want)
- * and everyone in the room with their face, name and role. Shown before joining and on demand in
- * the room. It shows only what the server sends this viewer: your own goals, nobody else's.
+ * The brief: the scene (title, topic, the situation, how long it runs), your part in it (your role,
+ * who you are and your goals, in the second person) and everyone in the room with their face,
+ * name and role. Shown before joining and on demand in the room. It shows only what the server sends this viewer: your own goals, nobody else's.
  * A session that records participants' microphones says so here, before you join (issue 17).
  */
 import type { Role } from '../../../server/auth/claims';
@@ -11,11 +11,13 @@ import { Portrait } from '../ui/portrait';
 export const BriefCard = ({ snapshot, role, seat }: { snapshot: Snapshot; role: Role; seat: string | null }) => {
   const me = snapshot.participants.find((p) => p.id === seat);
   const goals = snapshot.brief?.goals ?? [];
+  const background = snapshot.brief?.backstory ?? null;
   return (
     <section className="brief-card" aria-label="brief">
       <h1>{snapshot.scene.title}</h1>
       <p className="topic">{snapshot.scene.topic}</p>
       {snapshot.scene.context && <p className="context">{snapshot.scene.context}</p>}
+      {snapshot.scene.duration && <p className="duration">About {snapshot.scene.duration} minutes.</p>}
       <h2>Your part</h2>
       <p>
         You join as <b>{role === 'participant' ? `${me?.name ?? seat}${me?.role ? `, ${me.role}` : ''}` : 'the instructor (hidden from the room)'}</b>.
@@ -25,9 +27,14 @@ export const BriefCard = ({ snapshot, role, seat }: { snapshot: Snapshot; role: 
           <b>This session records your microphone</b>: what you say is kept as audio with the session for its review, and deleted with it.
         </p>
       )}
+      {background && (
+        <p className="background" aria-label="who you are">
+          {background}
+        </p>
+      )}
       {goals.length > 0 && (
         <>
-          <p>What you want from this conversation:</p>
+          <h3>Your goals</h3>
           <ul className="goals">
             {goals.map((goal) => (
               <li key={goal}>{goal}</li>

@@ -120,6 +120,7 @@ const whyTheFloor: Record<EventOf<'floor'>['reason'], string> = {
   facilitator: 'facilitator act',
   human: 'spoke up',
   'taking-up': "takes up what the trainee said",
+  closing: 'closes the session',
 };
 
 /** Time since the session started, ticking while it runs. */
