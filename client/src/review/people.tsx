@@ -40,7 +40,7 @@ export const People = ({ report, you }: { report: Report; you: string | null }) 
               <td>{percent(p.speakingShare)}</td>
               <td>{p.turns}</td>
               <td>{p.words}</td>
-              <td>{p.wordsPerMinute === null ? '–' : `${Math.round(p.wordsPerMinute)} wpm`}</td>
+              <td>{p.wordsPerMinute === null ? (p.words > 0 ? 'typed — no pace' : '–') : `${Math.round(p.wordsPerMinute)} wpm`}</td>
               <td title={p.fillers.list.map((f) => `${f.filler} ×${f.count}`).join(', ')}>{p.fillers.count}</td>
               <td>
                 {p.questionsAsked} · {p.questionsAnswered}/{p.questionsReceived}

@@ -179,9 +179,11 @@ export interface Gathered {
 /** The backstory's sentences a persona would say aloud: no confession, nothing kept private. */
 const sayableBackstory = memoize((backstory: string): readonly string[] =>
   // What someone wants ("Wants to be seen as reliable") is an agenda, not something they say about themselves.
-  sentencesOf(backstory).filter((line) => !confession.test(line) && !private_.test(line) && !agenda.test(line)),
+  sentencesOf(backstory).filter((line) => !confession.test(line) && !private_.test(line) && !agenda.test(line) && !temperament.test(line)),
 );
 const agenda = /\b(wants?|hopes?|hoping|would like|is determined|needs? (someone|to be seen))\b/i;
+/** How others see someone ("Charming, talks too much when nervous", "can be short with people when tired"): the author's note, not a thing one says of oneself. */
+const temperament = /\b(can be (short|blunt|curt|impatient|defensive|prickly)|talks too much|charming|when (nervous|tired|cornered|stressed)|tends to|is known for)\b/i;
 
 /** A content summary's sentences as lines to say; sentences that start with a verb ("Found 10:05pm slumped ...") are notes, not speech. */
 const summaryLines = memoize((summary: string): readonly string[] =>

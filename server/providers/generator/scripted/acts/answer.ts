@@ -167,6 +167,12 @@ const briefly = (fact: string, type: QuestionType, turn: Turn): string | undefin
   return `${capitalise(found)}, ${turn.rng.pick(['as I said', 'like I told you', 'as I mentioned'])}.`;
 };
 
+/** Whether one line says much the same as another: two in five of the shorter one's concepts in common. */
+const restates = (a: Material, b: Material): boolean => {
+  const [x, y] = [conceptsOf(a.text), conceptsOf(b.text)];
+  return shared(x, y) >= 0.4 * Math.min(x.size, y.size);
+};
+
 /** A pronoun with nothing else to go on: "who told you to wash it?" is about what was asked or said just before. */
 const thin = (turn: Turn, words: readonly string[], question: string): boolean =>
   words.filter((w) => !turn.names.has(w)).length < 3 && /\b(it|them)\b|\b(that|this|those|there|then)\s*([?.!,]|$)/i.test(question.replace(/^[^,]*,\s*/, ''));
@@ -202,7 +208,8 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   };
   for (const { m } of answers.slice(0, 3)) {
     // Said again, the answer is what was said before and nothing more.
-    const second = before > 0 ? undefined : answers.find((f) => f.m.origin !== m.origin && !f.m.used && rng.chance(0.35));
+    // A second fact only if it says something else: not the first one again in other words ("nineteen hundred dollars a roof" and "$1,900 per roof").
+    const second = before > 0 ? undefined : answers.find((f) => f.m.origin !== m.origin && !f.m.used && !restates(f.m, m) && rng.chance(0.35));
     let body = m.text;
     // Asked again what they had turned aside, they give it now: as a concession, not as something said before.
     if (before > 0 && !m.used && !(earlier && similarity(m.text, earlier) > 0.5)) {
