@@ -266,7 +266,7 @@ export const givesKind = (type: QuestionType, reply: string, asked: readonly str
 const dodge =
   /\b(i'd rather not|i would rather not|rather not (say|get into|go into)|let's not go there|no comment|that's (a )?private|none of your business|i don't see what that has to do|can't (say|tell you|talk about)|not at liberty|i'm not going to (say|answer|get into))\b/i;
 /** Saying one does not know, in character. */
-const unknowing = /\b(i don't know|i do not know|no idea|not sure|i'm not sure|i can't remember|i don't remember|don't have (that|the|those) (number|figure|numbers|figures|detail|details)|i couldn't say|hard to say|i'd have to check|i would have to check|i'll (find out|check)|i will (find out|check))\b/i;
+const unknowing = /\b(not directly|the closest i have|not that exactly|can't answer that precisely|only partly|i don't know|i do not know|no idea|not sure|i'm not sure|i can't remember|i don't remember|don't have (that|the|those) (number|figure|numbers|figures|detail|details)|i couldn't say|hard to say|i'd have to check|i would have to check|i'll (find out|check)|i will (find out|check))\b/i;
 /** Stock lines that fill a turn without content. */
 const filler = /^\W*(that(?:'s| is) a (good|great|fair|tough|interesting) question|good question|great question|interesting question|let me think|hmm+|well+)\W*$/i;
 

@@ -43,6 +43,9 @@ const unknown: Record<QuestionType, string[]> = {
   how: ["I'm not sure how, honestly.", "I haven't worked out how yet.", "I don't know enough about {x} to say how."],
 };
 
+/** Leads for the nearest thing a persona has to an answer, said as such. */
+const nearby = ["Not directly, but", "I haven't looked at exactly that; the closest I have:", 'Not that exactly. What I do know is that', "I can't answer that precisely, but", 'Only partly:'];
+
 const otherUnknown = ["Honestly, no idea on that one.", "I can't help you there, I'm afraid.", "That one I can't answer.", "You'd have to ask someone closer to it."];
 const stillUnknown = ['As I said, I just do not know.', 'I still do not know, I am afraid.', 'Nothing new on that from me, sorry.', 'Same as before: I honestly could not tell you.'];
 
@@ -258,7 +261,8 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   // Whoever is there to be asked (a candidate, a presenter) gives what they have that bears on an open question, as far as it goes.
   if (cue.role.part === 'answerer' && (type === 'what' || type === 'how' || type === 'which')) {
     const nearest = found.filter((f) => f.fit === 'partly' && !f.m.used && f.m.source !== 'context').slice(0, 2);
-    for (const r of nearest) yield named(withMarker(r.m.text, marker(turn, 0.3), turn.proper));
+    // Said as what it is: the nearest thing they have, not the answer ("Not directly, but…").
+    for (const r of nearest) yield named(`${rng.pick(nearby)} ${lowerFirst(r.m.text, turn.proper)}`);
   }
   // "I don't know enough about my clinics" is no thing to say of one's own: such a phrase is left out.
   const x = kw && !/^(my|our)\b/i.test(kw) ? kw : 'that';
