@@ -51,6 +51,19 @@ describe('leaksOf', () => {
     expect(leaksOf([line('theo', 'Yes, the cellar key and left the door unlocked, sorry.')], scene)).toEqual([]); // 8 words
   });
 
+  it('lets the words someone said, quoted in an item, be said again as they were said, but not the rest of it', () => {
+    const quoting: LoadedScene = {
+      ...scene,
+      participants: scene.participants.map((p) =>
+        p.id === 'theo' ? { ...p, persona: { ...p.persona!, privateKnowledge: [{ text: 'At dinner his father told him quietly, "Rupert and I need to talk about the relabelled bottles tonight."', reveal: 'when-asked' as const }] } } : p,
+      ),
+    };
+    const told = line('theo', 'He said: "Rupert and I need to talk about the relabelled bottles tonight."', { act: 'answer' });
+    expect(leaksOf([told], quoting)).toEqual([]);
+    const recited = line('theo', 'At dinner his father told him quietly, and that was all.', { act: 'answer' });
+    expect(leaksOf([recited], quoting)).toEqual([]);
+  });
+
   it('counts a line stating most of another participant’s distinctive words', () => {
     // Vivian's item has five distinctive words (saw, lamp, barrel, room, window); three are enough.
     const stated = line('rupert', 'A lamp was lit in the barrel room.');

@@ -24,7 +24,7 @@
  * ```
  */
 import type { UtteranceEvent } from '../engine/events';
-import { longestSharedRun, MAX_QUOTED_WORDS, wordsOf } from '../engine/novelty';
+import { longestSharedRun, MAX_QUOTED_WORDS, unquotedParts, wordsOf } from '../engine/novelty';
 import { knowledgeOf, type LoadedScene, type Reveal } from '../scene/schema';
 import { contentWords, publicVocabulary } from '../engine/vocabulary';
 
@@ -90,7 +90,8 @@ const quotes = (text: string, words: readonly string[], secret: Secret): boolean
   // A run of more than MAX_QUOTED_WORDS shared words needs that many of the line's words in the item.
   let shared = 0;
   for (const word of words) if (secret.words.has(word)) shared += 1;
-  return shared > MAX_QUOTED_WORDS && longestSharedRun(text, secret.text) > MAX_QUOTED_WORDS;
+  // Someone's words quoted in the item ("Henry told her, "…"") may be said as they were said (novelty.ts's unquotedParts).
+  return shared > MAX_QUOTED_WORDS && unquotedParts(secret.text).some((part) => longestSharedRun(text, part) > MAX_QUOTED_WORDS);
 };
 
 /** Whether `speaker` states the item: the owner by all its distinctive words, anyone else by those they could not know. */
