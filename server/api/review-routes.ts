@@ -100,15 +100,23 @@ export const mountReviewRoutes = (app: Hono<ReviewEnv>, routes: ReviewRoutes): v
     return { seat };
   };
 
+  /** The session's report and the seat asked about (the caller's own, for a participant), or the problem to answer with. */
+  const seatReport = (c: Context<ReviewEnv>): { problem: Response } | { id: string; report: Report; chosen: { seat: string } } => {
+    const id = c.req.param('id') ?? '';
+    const row = store.session(id);
+    if (!row) return { problem: problem(c, 404, 'not-found', `No session "${id}".`) };
+    const report = routes.reportOf(c, id, row.scene);
+    const chosen = seatOf(c, report, c.req.query('seat') || undefined);
+    if (!('seat' in chosen)) return { problem: problem(c, chosen.status, chosen.error, chosen.message) };
+    return { id, report, chosen };
+  };
+
   /** Feedback per session, seat and view, kept per state of the log; a vendor's failure is not kept. */
   const written = createReportCache<Promise<Feedback>>(64);
   app.get('/api/sessions/:id/feedback', authorize(['participant', 'observer', 'author']), async (c) => {
-    const id = c.req.param('id') ?? '';
-    const row = store.session(id);
-    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
-    const report = routes.reportOf(c, id, row.scene);
-    const chosen = seatOf(c, report, c.req.query('seat') || undefined);
-    if (!('seat' in chosen)) return problem(c, chosen.status, chosen.error, chosen.message);
+    const found = seatReport(c);
+    if ('problem' in found) return found.problem;
+    const { id, report, chosen } = found;
     const key = `${id}\n${chosen.seat}\n${c.get('access').role === 'participant' ? 'seat' : 'all'}`;
     // Not the request's signal: one reader leaving must not cancel what another waits for.
     const pending = written.get(key, store.lastSeq(id), () => feedback(report, linesOf(report), chosen.seat, generator));
@@ -118,13 +126,9 @@ export const mountReviewRoutes = (app: Hono<ReviewEnv>, routes: ReviewRoutes): v
   });
 
   app.get('/api/sessions/:id/debrief', authorize(['participant', 'observer', 'author']), (c) => {
-    const id = c.req.param('id') ?? '';
-    const row = store.session(id);
-    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
-    const report = routes.reportOf(c, id, row.scene);
-    const chosen = seatOf(c, report, c.req.query('seat') || undefined);
-    if (!('seat' in chosen)) return problem(c, chosen.status, chosen.error, chosen.message);
-    return c.json({ seat: chosen.seat, ...debriefOf(report, chosen.seat)! });
+    const found = seatReport(c);
+    if ('problem' in found) return found.problem;
+    return c.json({ seat: found.chosen.seat, ...debriefOf(found.report, found.chosen.seat)! });
   });
 
   /** Each token's recent questions (times): at most ASKS_PER_MINUTE in any minute. */

@@ -40,6 +40,23 @@ const json = (value: unknown) => ({ chunks: [JSON.stringify(value)] });
 const clockOf = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')}`;
 const jordanLine = () => report.timeline.find((i) => i.kind === 'utterance' && i.participant === 'jordan')!;
 
+describe('GET /api/sessions/:id/debrief', () => {
+  it("gives a participant their own seat's debrief, computed on the server from the log; instructors any seat; others nothing", async () => {
+    const mine = await api(server, `/api/sessions/${ran.id}/debrief`, { token: ran.tokens.jordan });
+    expect(mine.status).toBe(200);
+    const body = (await mine.json()) as { seat: string; observations: { moments: unknown[] }[] };
+    expect(body.seat).toBe('jordan');
+    // Every observation cites at least one moment of the log.
+    expect(body.observations.length).toBeGreaterThan(0);
+    for (const o of body.observations) expect(o.moments.length).toBeGreaterThan(0);
+    expect((await api(server, `/api/sessions/${ran.id}/debrief?seat=gwen`, { token: ran.tokens.jordan })).status).toBe(403);
+    expect(((await (await api(server, `/api/sessions/${ran.id}/debrief?seat=gwen`, { token: ran.tokens.observer })).json()) as { seat: string }).seat).toBe('gwen');
+    expect((await api(server, `/api/sessions/no-such-session/debrief`)).status).toBe(404);
+    expect((await api(server, `/api/sessions/${ran.id}/debrief`, { token: null })).status).toBe(401);
+    expect((await api(server, `/api/sessions/${ran.id}/debrief`, { token: again.tokens.jordan })).status).toBe(403);
+  });
+});
+
 describe('GET /api/sessions/:id/feedback', () => {
   it("gives a participant their own seat's feedback, written by the vendor, and keeps it for the log's state", async () => {
     const line = jordanLine();
