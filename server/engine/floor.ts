@@ -321,6 +321,8 @@ export const takeUpOwed = (c: Working): string | null => {
   const last = state.last;
   if (!last || last.interrupted || last.pair !== 'none' || !state.present.includes(last.speaker)) return null;
   if (!designating(state) || state.scene.turnTaking.partyMode === 'moderated') return null;
+  // "Yes, that works." to "Does that work?" answers it and says nothing more: there is nothing to take up, and the scene goes on.
+  if (bareAssent.test(last.text) && state.exchanges.some((e) => e.answer?.id === last.id && e.status === 'answered')) return null;
   // Named in passing ("I think Elena did it") is spoken about: the one named takes it up.
   const named = roster.scene.participants.filter((p) => p.kind === 'ai' && new RegExp(`\\b(${escaped(p.name)}|${escaped(roster.shortName(p.id))})\\b`, 'i').test(last.text)).map((p) => p.id);
   // Said to someone, they take it up; accused by name, the accused answers first; else the one whose question it answers.
@@ -332,6 +334,8 @@ export const takeUpOwed = (c: Working): string | null => {
   }
   return null;
 };
+
+const bareAssent = /^\W*(yes|yeah|yep|sure|ok|okay|fine|great|perfect|sounds good|that works|works for me|of course)\b[^.!?]{0,20}[.!?]*\s*$/i;
 
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

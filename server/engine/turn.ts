@@ -466,8 +466,9 @@ export const accept = (
   if (extra.cutBy) {
     text = `${fullText}—`;
     interruption = { by: extra.cutBy, vibe: 'barge-in', atWord: tokensOf(fullText).length };
-  } else if ((source === 'ai' || source === 'simulated-human') && !lastTurns(state)) {
-    // A snippet's interruption rules cut in on talk, never on the session's last turns: its last answers and its goodbye.
+  } else if ((source === 'ai' || source === 'simulated-human') && !lastTurns(state) && !(plan.obligation && state.present.includes(plan.obligation.from))) {
+    // A snippet's interruption rules cut in on talk, never on the session's last turns (its last answers and its goodbye),
+    // nor on an answer owed to the trainee: they asked, and they hear the answer out.
     const tokens = tokensOf(fullText);
     for (const rule of snippet.interruptions) {
       if (rule.to !== speaker || rule.from === speaker || tokens.length < 6) continue;

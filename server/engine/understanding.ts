@@ -342,7 +342,7 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   if (replied.act === 'empty' || filler.test(reply.trim())) return 'not';
   if (replied.act === 'repeat-request' || replied.act === 'clarification') return 'partly';
   // A question back is not an answer ("Why is this role open?" to "Why did you leave?").
-  if (replied.act === 'question' && sentences(reply).length === 1 && !/\d/.test(reply) && !/^[^?]*,[^?]*\?/.test(reply)) return 'not';
+  if (replied.act === 'question' && sentences(reply).length === 1 && !/\d/.test(reply)) return 'not';
   if (dodge.test(reply) || replied.act === 'non-answer') return unknowing.test(reply) && replied.length > 5 ? 'partly' : 'not';
   // "When it comes to your reminder system, I can push back on estimates" names what was asked and says something else: the echo does not count.
   const body = reply.replace(echo, '');

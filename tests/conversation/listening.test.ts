@@ -30,7 +30,9 @@ const typeInto = async (sceneId: string, human: string, seed: number, lines: str
     for (const e of result.events) {
       if (e.type === 'utterance') said.push(e);
       if (e.type === 'end') ended?.(e.reason);
-      if (e.type === 'human-input-required' && e.participant === human) queue.push(typed < lines.length ? { type: 'say', participant: human, text: lines[typed++]! } : { type: 'end' });
+      // An open floor (the policy merely offers it) goes by in silence, as it does for a trainee who waits: they answer what is put to them.
+      if (e.type === 'human-input-required' && e.participant === human)
+        queue.push(e.open && typed > 0 && typed < lines.length ? { type: 'silence', participant: human } : typed < lines.length ? { type: 'say', participant: human, text: lines[typed++]! } : { type: 'end' });
     }
     for (const r of result.requests) {
       if (r.kind === 'generate') queue.push({ type: 'generated', request: r.id, text: await complete(generator, r.request) });

@@ -30,7 +30,6 @@ const followUps: Frames = {
     'what did you say no to on {x}',
     'what would you do differently on {x} today',
     'what would you cut from {x} if you had half the time',
-    'what did {x} cost you',
     'what was the hardest part of {x}',
     'who pushed back on {x}, and what did you do',
     'what did {x} teach you',
