@@ -303,7 +303,8 @@ const conceptIndex = new Map(concepts.flatMap((group) => group.map((w) => [w, gr
 const conceptOf = (stem: string): string => conceptIndex.get(stem) ?? stem;
 
 /** A text's content words with a shared concept for words that mean the same in a meeting ("PM" and "role", "left" and "quit"). */
-export const conceptsOf = (text: string): ReadonlySet<string> => new Set(contentWords(text).map(conceptOf));
+// Memoised: the generator compares every line of a persona's material with each question.
+export const conceptsOf: (text: string) => ReadonlySet<string> = memoize((text) => new Set(contentWords(text).map(conceptOf)));
 
 /** Words that leave a question open: "what happened?", "what do you think?", "anything to add?". */
 const openWords: ReadonlySet<string> = new Set(['happen', 'happened', 'think', 'feel', 'view', 'add', 'going', 'new', 'else', 'matter', 'wrong', 'mind', 'opinion', 'sens', 'tak']);

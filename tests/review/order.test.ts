@@ -11,6 +11,7 @@ import { transcriptCsvOf, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, 
 import type { SessionEvent } from '../../server/engine/events';
 import { recordOf } from '../../server/review/record';
 import { readLog, reportOf, type Report } from '../../server/review/report';
+import { lineMaker } from '../fakes/utterances';
 
 type Line = Extract<SessionEvent, { type: 'utterance' }>;
 const participants = [
@@ -21,21 +22,9 @@ const participants = [
 /** The lobby took 5 s: the session starts at 5000 on the log's clock. */
 const T0 = 5000;
 const start: SessionEvent = { seq: 1, t: T0, type: 'session-start', scene: 'job-interview', title: 'Interview', seed: 1, pace: 'realtime', policy: 'round-robin', participants };
-const line = (seq: number, t: number, id: string, speaker: string, text: string, more: Partial<Line> = {}): Line => ({
-  seq,
-  t: T0 + t,
-  type: 'utterance',
-  id,
-  speaker,
-  text,
-  addressee: null,
-  pair: 'none',
-  act: 'statement',
-  snippet: 'main',
-  source: participants.find((p) => p.id === speaker)!.kind === 'human' ? 'human' : 'ai',
-  durationMs: 2000,
-  ...more,
-});
+const make = lineMaker();
+const line = (seq: number, t: number, id: string, speaker: string, text: string, more: Partial<Line> = {}): Line =>
+  make(speaker, text, { seq, t: T0 + t, id, source: participants.find((p) => p.id === speaker)!.kind === 'human' ? 'human' : 'ai', durationMs: 2000, ...more });
 
 /**
  * Raj talks about the chatbot (heard from 10 s for 12 s); Alex cuts him off by typing at 14 s (his
