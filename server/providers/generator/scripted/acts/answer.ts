@@ -187,7 +187,9 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   const type: QuestionType = understood.type ?? 'what';
   // What the question stands on: the rest of its line ("You were heard shouting at 9:30. What was it about?") and, for a thin one, what was asked or said just before.
   const lead = turn.asked!.text.replace(question, ' ').trim();
-  const previous = thin(turn, understood.words, question) ? [cue.dialogue?.putTo.at(-1), cue.said.at(-1)] : [];
+  // What the pronoun stands for: the question put to the speaker before, and their answer to this asker, if they gave one.
+  const lastAnswer = cue.dialogue?.answered.at(-1);
+  const previous = thin(turn, understood.words, question) ? [cue.dialogue?.putTo.at(-1), lastAnswer && lastAnswer.from === cue.obligation?.from ? lastAnswer.answer : undefined] : [];
   // What everyone was told links a question to what the persona knows: "why is this role open again after five months?" is
   // about "the team lost its last product manager after five months", and so about why the last PM left.
   const asking = new Set(understood.words.filter((w) => !turn.names.has(w)));
@@ -201,7 +203,7 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   // Asked again: what was answered before is referred to, not recited as news (and not swapped for another fact).
   const before = cue.dialogue?.task.again ?? 0;
   // "When was that?" right after an answer is about that answer: what was said just now comes first.
-  const earlier = before > 0 ? cue.dialogue?.answered.findLast((a) => sameQuestion(a.question, question))?.answer : previous.length ? cue.said.at(-1) : undefined;
+  const earlier = before > 0 ? cue.dialogue?.answered.findLast((a) => sameQuestion(a.question, question))?.answer : previous[1];
   const answers = found
     .filter((f) => f.fit === 'answered')
     .sort((a, b) => (earlier ? similarity(b.m.text, earlier) - similarity(a.m.text, earlier) : Number(a.m.used) - Number(b.m.used) || (type === 'yes-no' ? leadsWith(b.m, about) - leadsWith(a.m, about) : 0)));
