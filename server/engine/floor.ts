@@ -326,7 +326,9 @@ export const takeUpOwed = (c: Working): string | null => {
   // Named in passing ("I think Elena did it") is spoken about: the one named takes it up.
   const named = roster.scene.participants.filter((p) => p.kind === 'ai' && new RegExp(`\\b(${escaped(p.name)}|${escaped(roster.shortName(p.id))})\\b`, 'i').test(last.text)).map((p) => p.id);
   // Said to someone, they take it up; accused by name, the accused answers first; else the one whose question it answers.
-  const order = accusation.test(last.text) ? [...named, last.addressee, last.replyTo] : [last.addressee, last.replyTo, ...named];
+  // Spoken to by name first ("Elena, Rupert saw you…"): the one spoken to is accused, not the witness named after.
+  const spokenTo = named.find((id) => new RegExp(`^\\W*(${escaped(roster.byId.get(id)!.name)}|${escaped(roster.shortName(id))})\\s*,`, 'i').test(last.text));
+  const order = accusation.test(last.text) ? [...(spokenTo ? [spokenTo] : []), ...named, last.addressee, last.replyTo] : [last.addressee, last.replyTo, ...named];
   for (const id of order) {
     if (!id || id === last.speaker || roster.byId.get(id)?.kind !== 'ai') continue;
     const taker = speakerFor(roster, id);

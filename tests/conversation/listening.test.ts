@@ -191,6 +191,14 @@ describe('the human’s words are taken up', () => {
     expect(next.speaker).toBe(asked.speaker);
   });
 
+  it('has the one spoken to answer an accusation, not the witness it names', async () => {
+    const accusing = 'Elena, Rupert saw you with the tray at twenty past nine. I think you poisoned Henry.';
+    const said = await typeInto('murder-mystery', 'kit', 3, [accusing]);
+    const reply = replyTo(said, 'kit', accusing);
+    expect(reply.speaker).toBe('elena');
+    expect(reply.text).toMatch(/not true|nothing to do|no proof|no such thing|absurd/i);
+  });
+
   it('lets an accused suspect defend itself, without confessing', async () => {
     const said = await typeInto('murder-mystery', 'kit', 5, ['Theo, where were you at half past nine?', 'I think Elena did it.', 'Rupert, you are lying about the cellar.']);
     const elena = replyTo(said, 'kit', 'I think Elena did it.');

@@ -178,9 +178,14 @@ export const pardon = (turn: Turn): string => {
 /** Whether `text` accuses the speaker: by name, or as "you" when it is said to them. */
 export const accuses = (turn: Turn, text: string, toThem: boolean): boolean => {
   if (!accusation.test(text)) return false;
-  if (toThem && /\byou\b/i.test(text)) return true;
   const { name, shortName } = turn.cue.speaker;
-  return [name, shortName, ...name.split(/\s+/).filter((w) => w.length > 2)].some((n) => new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text));
+  const called = [name, shortName, ...name.split(/\s+/).filter((w) => w.length > 2)];
+  const mine = (n: string): boolean => called.some((c) => c.toLowerCase() === n.toLowerCase());
+  // "Elena, Rupert saw you with the tray. I think you poisoned Henry.": the one spoken to is accused, not the witness named.
+  const vocative = /^\W*([\p{Lu}][\p{L}.'’-]*(?:\s[\p{Lu}][\p{L}'’-]*)?),/u.exec(text)?.[1];
+  if (vocative && /\byou\b/i.test(text)) return mine(vocative) || vocative.split(/\s+/).some(mine);
+  if (toThem && /\byou\b/i.test(text)) return true;
+  return called.some((n) => new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(text));
 };
 
 /**
