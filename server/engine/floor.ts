@@ -438,6 +438,8 @@ export const questionTarget = (c: Working, speaker: string): string | null => {
     const wanted = asks ? roles.answerers : roles.askers;
     const fitting = options.filter((id) => wanted.has(id));
     if (fitting.length) options = fitting;
+    // The one to be asked just let the floor pass: an interviewer does not turn to question the rest of the panel meanwhile.
+    else if (state.passed && wanted.has(state.passed)) return null;
   }
   if (options.length === 0) return null;
   const counts = new Map(options.map((id) => [id, 0]));

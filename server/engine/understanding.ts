@@ -375,6 +375,10 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
     if (!onTopic) return 'not';
     return type !== 'how' || kind || replied.length >= 12 ? 'answered' : 'partly';
   }
+  // "How many clinics?" read out of context wants a number of clinics, not "seven years" of something else.
+  const counted = type === 'how-many' && options.anaphora === false ? /\bhow (?:many|much) ([\p{L}-]+)/iu.exec(asked.asking)?.[1] : undefined;
+  const countedWords = counted ? contentWords(counted).map(conceptOf) : [];
+  if (countedWords.length && !countedWords.some((w) => replyWords.has(w))) return kind || onTopic ? 'partly' : 'not';
   // The kind of thing asked, in a reply that is short or near the question in meaning, answers it.
   if (kind && !elsewhere && (onTopic || short || (options.anaphora !== false && meaning >= NEAR_TOPIC_SIMILARITY))) return 'answered';
   return kind || onTopic ? 'partly' : 'not';
