@@ -298,7 +298,12 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
     return;
   }
   if (!text.trim()) return;
-  const expected = state.awaiting?.speaker === participant ? state.awaiting : null;
+  // A line sent before the line before it began to be heard (an authored question still queued
+  // behind speech) cannot answer it: it is the human's own statement, and the turn owed stays theirs.
+  const sent = input.spoken?.start ?? input.sentAt;
+  const unheard = sent !== undefined && state.last?.heardAt !== undefined && state.last.speaker !== participant && sent < state.last.heardAt;
+  const owed = state.awaiting?.speaker === participant ? state.awaiting : null;
+  const expected = unheard ? null : owed;
   // Barge-in over a reply already being heard: what was said so far is logged, cut off by the human.
   const pending = state.pending;
   if (cut && 'request' in cut && pending?.kind === 'utterance' && pending.id === cut.request && cut.partial.trim()) {
@@ -322,9 +327,11 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   state.pending = null;
   state.awaiting = null;
   if (!state.present.includes(participant)) state.present = [...state.present, participant];
-  const plan: Plan = expected ?? { ...planFor(c, participant, 'human'), act: 'statement' };
+  const plan: Plan = expected ?? { ...planFor(c, participant, 'human'), act: 'statement', ...(unheard ? { addressee: null, obligation: null } : {}) };
   if (!expected) emit(c, { type: 'floor', speaker: participant, reason: 'human' });
   accept(c, plan, text.trim(), instructor ? 'instructor' : 'human', { durationMs: input.durationMs, ...(input.spoken ? { spoken: input.spoken } : {}), ...(input.sentAt !== undefined ? { sentAt: input.sentAt } : {}) });
+  // Said before the question was heard, and asking nobody anything itself: the question still waits for their answer.
+  if (owed && unheard && state.phase === 'running' && state.last?.pair === 'none') return beginTurn(c, owed);
   proceed(c);
 };
 

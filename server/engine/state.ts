@@ -54,6 +54,11 @@ export interface LastUtterance {
   replyTo: string | null;
   /** Spoken by the hand the moderator approved (moderated mode). */
   approved: boolean;
+  /**
+   * When the room began to hear it, in session ms: its speech's start, a typed line's sending, else
+   * the engine's estimate (an authored line queued behind speech is heard once that speech ends).
+   */
+  heardAt?: number;
 }
 
 export type Pending =

@@ -570,8 +570,11 @@ export const accept = (
   // Realtime: the clock goes on from when the line was really heard (a human's words are logged
   // once transcribed, after they were said; a persona's once synthesized, as they are heard), so
   // the next line is not dated a whole utterance late.
+  // A typed line is read at once: nobody waits out its estimated length (an authored line queued
+  // after it is heard straight away, and its place says so).
   const heardStart = extra.heardFrom ?? extra.spoken?.start ?? extra.sentAt;
-  state.t = state.pace === 'realtime' && heardStart !== undefined ? Math.max(startT, Math.round(heardStart) + durationMs + GAP_MS) : startT + durationMs + GAP_MS;
+  const heardFor = extra.sentAt !== undefined && !extra.spoken && extra.heardFrom === undefined ? 0 : durationMs;
+  state.t = state.pace === 'realtime' && heardStart !== undefined ? Math.max(startT, Math.round(heardStart) + heardFor + GAP_MS) : startT + durationMs + GAP_MS;
 
   const party = roster.partyOf.get(speaker);
   if (party) state.partyCursor = { ...state.partyCursor, [party.id]: speaker };
@@ -583,7 +586,7 @@ export const accept = (
   if (task.kind === 'probe' && task.question) state.exchanges = pressed(state.exchanges, task.question.id);
   if (plan.obligation && !interruption) state.exchanges = replied(state.exchanges, plan.obligation.utterance, { id, speaker, text }, nameWordsOf(roster));
   if (addressee && (pair === 'question' || pair === 'request')) state.exchanges = opened(state.exchanges, { id, asker: speaker, to: addressee, text }, { probing: task.kind === 'probe', ...(task.kind === 'repeat' && task.question ? { repeats: task.question.repeats } : {}) });
-  state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved };
+  state.last = { id, speaker, text, addressee, pair, interrupted: !!interruption, replyTo: plan.obligation?.from ?? null, approved: wasApproved, heardAt: heardStart ?? startT };
   if (closes && !interruption) state.closing = id;
   state.spoken = [...state.spoken, spokenLine(speaker, text, source === 'ai' || source === 'scripted')];
   state.memory = remember(state.memory, { id, speaker, text }, roster.name(speaker), Math.max(state.scene.turnTaking.historyWindow, 5));

@@ -4,7 +4,8 @@
  * whatever they say; this reads the reply with engine/understanding.ts's `answerFit`, the same
  * reading the engine's dialogue state keeps, so the figures and the conversation cannot disagree.
  *
- * A designated question is an utterance with `pair` question or request and an addressee. Its
+ * A designated question is an utterance with `pair` question or request and an addressee, other
+ * than an offer to be asked (`offersQuestions`: "What else can I tell you?"). Its
  * reply is the addressee's utterance that says it answers it (`replyTo`), else the addressee's
  * next utterance, unless that one answers another question; a question nobody replied to is not
  * answered.
@@ -38,8 +39,20 @@ export interface AnswerCount {
 /** The participants' name words, as content words: what a question is addressed with, never what it is about (engine/turn.ts reads them so). */
 export const nameWordsOf = (names: readonly string[]): ReadonlySet<string> => new Set(names.flatMap((n) => [...contentWords(n)]));
 
+/**
+ * An offer to be asked ("What else can I tell you, Kit?", "Do you have any questions for us?"):
+ * its answer is a question, not content, so it is no question put to anyone. Every question of the
+ * line must be one.
+ */
+const OFFER =
+  /\b(?:what else (?:can|could|shall|should|do you want|would you like) (?:i|we)(?: to)? (?:tell|say|share|show|help)|anything else (?:(?:that )?you(?:'d| would)? (?:want|need|like|wish) to (?:know|ask)|(?:i|we) (?:can|could) (?:tell|help|do|answer))|(?:do|did) you have any (?:more |other |further |final |last )?questions|(?:any|got any) (?:more |other |further |final |last )?questions(?: (?:for|about|on)\b|\s*[?,])|what (?:else )?(?:would|do) you (?:like|want) to (?:know|ask)|how (?:else )?can (?:i|we) help)/i;
+export const offersQuestions = (text: string): boolean => {
+  const asked = text.match(/[^.!?]*\?/g)?.filter((s) => s.trim()) ?? [];
+  return asked.length > 0 && asked.every((q) => OFFER.test(q));
+};
+
 const designated = (u: UtteranceEvent): u is UtteranceEvent & { addressee: string } =>
-  u.addressee !== null && u.addressee !== u.speaker && (u.pair === 'question' || u.pair === 'request');
+  u.addressee !== null && u.addressee !== u.speaker && (u.pair === 'question' || u.pair === 'request') && !offersQuestions(u.text);
 
 /** Every designated question in `utterances`, in order, with its reply and how well that answers it. */
 export const questionsOf = (utterances: readonly UtteranceEvent[], names: ReadonlySet<string> = new Set()): Asked[] => {

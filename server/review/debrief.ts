@@ -28,7 +28,7 @@
  */
 import { understand } from '../engine/understanding';
 import { contentWords } from '../engine/vocabulary';
-import type { AnswerCount } from '../metrics/answers';
+import { offersQuestions, type AnswerCount } from '../metrics/answers';
 import { clock, comfortablePace, gist, type Debrief, type Moment, type Observation, type Outcome, type QuestionPut, type SpeechFigures } from './answers';
 import { fillersIn, fillerWords, type Filler } from './fillers';
 import type { ParticipantReport, Report, TimelineItem } from './report';
@@ -112,7 +112,9 @@ export const outcomeOf = (reply: string, fit: TimelineItem['answer']): Outcome =
 
 /** The designated questions and requests put to `seat`, with their replies and outcomes; null for a report without answers (older versions). */
 const questionsPut = (report: Report, said: readonly Utterance[], seat: string): QuestionPut[] | null => {
-  const put = said.filter((u) => u.participant !== seat && u.addressee === seat && (u.pair === 'question' || u.pair === 'request'));
+  // An asker's seat (a detective, an interviewer) is asked questions, not given requests to answer.
+  const asks = report.participants.find((p) => p.id === seat)?.asks === true;
+  const put = said.filter((u) => u.participant !== seat && u.addressee === seat && (u.pair === 'question' || (u.pair === 'request' && !asks)) && !offersQuestions(u.text ?? ''));
   if (put.some((u) => u.answer === undefined)) return null;
   const byId = new Map(said.map((u) => [u.utterance, u]));
   return put.map((q) => {

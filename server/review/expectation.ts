@@ -80,3 +80,18 @@ export const expectedShares = (scene: LoadedScene): ReadonlyMap<string, Expectat
   cache.set(scene, result);
   return result;
 };
+
+/**
+ * The seats the scene's roles make askers (or its chair) in every phase they take part in with
+ * roles: a detective, an interviewer. A request put to one ("Kit, please find who did this") is no
+ * question for them to answer (review/debrief.ts).
+ */
+export const askingSeats = (scene: LoadedScene): ReadonlySet<string> => {
+  const roster = rosterOf(scene);
+  const seats = new Set<string>();
+  for (const id of roster.order) {
+    const parts = scene.snippets.filter((s) => rolesFor(roster, s) && snippetMembers(roster, s).includes(id)).map((s) => partOf(roster, s, id));
+    if (parts.length > 0 && parts.every((part) => part === 'asker' || part === 'chair')) seats.add(id);
+  }
+  return seats;
+};

@@ -33,7 +33,7 @@ import { countAnswers, nameWordsOf, questionsOf, type AnswerCount } from '../met
 import { evennessOf } from '../metrics/metrics';
 import { repetitionOf } from '../metrics/repetition';
 import { participantKinds, type LoadedScene } from '../scene/schema';
-import { expectedShares } from './expectation';
+import { askingSeats, expectedShares } from './expectation';
 import { fillersIn, fillerWords, type Filler } from './fillers';
 import { recordOf } from './record';
 
@@ -132,6 +132,12 @@ export const ParticipantReport = z.object({
    * Absent otherwise, and in reports from before it was reported.
    */
   simulated: z.boolean().optional(),
+  /**
+   * True for a seat the scene's roles make an asker or its chair wherever it has roles (a
+   * detective, an interviewer): requests put to it are no questions for it to answer. Absent
+   * otherwise, and in reports built without their scene.
+   */
+  asks: z.boolean().optional(),
 });
 export type ParticipantReport = z.infer<typeof ParticipantReport>;
 
@@ -461,8 +467,11 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
 
   // What each designated question got by content, with metrics.ts's names (the session's start, else the scene's).
   const asked = questionsOf(utterances, nameWordsOf((start?.participants ?? scene?.participants ?? []).map((p) => p.name)));
+  const asking = scene && (!start || start.scene === scene.id) ? askingSeats(scene) : null;
   for (const q of asked) {
     Object.assign(lines.get(q.utterance)!, { answer: q.fit, reply: q.reply });
+    // A request put to an asker (a detective, an interviewer) is no question for them to answer (debrief.ts agrees).
+    if (asking?.has(q.addressee) && lines.get(q.utterance)!.pair === 'request') continue;
     for (const counted of [tally(q.addressee).answersGiven, tally(q.asker).answersReceived]) {
       counted.questions += 1;
       counted[q.fit] += 1;
@@ -499,6 +508,7 @@ export const reportOf = (events: readonly SessionEvent[], scene?: LoadedScene): 
       gazeAtSpeakerShare: gazeShare(id, gazes.get(id) ?? [], speech),
       ...(kind === 'human' && mine.simulatedTurns > 0 && mine.ownTurns === 0 ? { simulated: true } : {}),
       ...(expected?.has(id) ? { expectedShare: round3(expected.get(id)!.share), expectedBasis: expected.get(id)!.basis } : {}),
+      ...(asking?.has(id) ? { asks: true } : {}),
     };
   });
 

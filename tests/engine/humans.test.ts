@@ -38,6 +38,30 @@ describe('a real human in the room', () => {
     expect(instant.state.t).toBe(26_000 + 5000 + 400);
   });
 
+  it('in realtime, a line sent before the question was heard is the human\'s own, and the question still waits for them', () => {
+    const { state } = run(scene, { present: ['tara'], respond: askTara });
+    // Ada's question was logged at once but queued behind speech: the room hears it from 30 s.
+    const live = { ...step({ ...state, pace: 'realtime' as const }, { type: 'clock', t: 27_000 }).state, last: { ...state.last!, heardAt: 30_000 } };
+    const early = step(live, { type: 'say', participant: 'tara', text: 'I also led the billing migration last year.', sentAt: 27_000 });
+    const [line] = utterances(early.events);
+    expect(line).toMatchObject({ speaker: 'tara', act: 'statement', sentAt: 27_000 });
+    expect(line!.replyTo).toBeUndefined();
+    // Tara is still the one asked: the room waits for her answer, and it answers Ada's question.
+    expect(early.events.at(-1)).toMatchObject({ type: 'human-input-required', participant: 'tara', addressedBy: 'ada', pair: 'question' });
+    const answered = step(step(early.state, { type: 'clock', t: 36_000 }).state, { type: 'say', participant: 'tara', text: 'They want it by Friday.', sentAt: 36_000 });
+    expect(utterances(answered.events)[0]).toMatchObject({ speaker: 'tara', act: 'answer', replyTo: state.last!.id });
+    // Sent after the question was heard, the same line answers it at once.
+    const heard = step({ ...live, last: { ...state.last!, heardAt: 20_000 } }, { type: 'say', participant: 'tara', text: 'They want it by Friday.', sentAt: 27_000 });
+    expect(utterances(heard.events)[0]).toMatchObject({ act: 'answer', replyTo: state.last!.id });
+  });
+
+  it('in realtime, a typed line is read at once: the clock does not wait out its estimated length', () => {
+    const { state } = run(scene, { present: ['tara'], respond: askTara });
+    const live = step({ ...state, pace: 'realtime' as const }, { type: 'clock', t: 26_000 }).state;
+    const typed = step(live, { type: 'say', participant: 'tara', text: 'They want the whole thing delivered by Friday at the latest.', sentAt: 26_000 });
+    expect(typed.state.t).toBe(26_400);
+  });
+
   it('lets a human barge in: the pending generation is dropped and its late answer ignored', () => {
     const respond = (r: GenerateRequest) => cueText(r);
     let { state, requests } = (() => {

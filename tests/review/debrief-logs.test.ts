@@ -228,3 +228,35 @@ describe('the question box, against hand-built logs', () => {
     expect(long.moments).toEqual([]);
   });
 });
+
+describe("the questions a detective's debrief counts", () => {
+  it('leaves out offers to be asked and requests put to an asker: only the questions put to the detective', async () => {
+    const { loadScene } = await import('../../server/scene/load');
+    const scene = await loadScene('scenes/murder-mystery.yaml');
+    let seq = 0;
+    const line = (s: number, speaker: string, text: string, extra: Partial<UtteranceEvent> = {}): UtteranceEvent => ({
+      type: 'utterance', seq: ++seq, t: s * 1000, id: `u${seq}`, speaker, text, addressee: null, pair: 'none', act: 'statement', snippet: 'main', source: speaker === 'kit' ? 'human' : 'ai', durationMs: 3000, ...extra,
+    });
+    const log: SessionEvent[] = [
+      { seq: 0, t: 0, type: 'session-start', scene: scene.id, title: scene.title, seed: 1, policy: 'round-robin', participants: scene.participants.map((p) => ({ id: p.id, name: p.name, kind: p.kind, present: p.id === 'kit', speakingRate: 150 })) },
+      line(0, 'kit', 'Agnes, where were you at half past nine?', { addressee: 'agnes', pair: 'question', act: 'question' }),
+      line(5, 'agnes', 'In the kitchen, washing up. What else can I tell you, Kit?', { addressee: 'kit', pair: 'question', act: 'answer', replyTo: 'u1' }),
+      line(10, 'kit', 'Who else was in the kitchen?', { addressee: 'agnes', pair: 'question', act: 'question' }),
+      line(14, 'agnes', 'Nobody, sir.', { addressee: 'kit', act: 'answer', replyTo: 'u3' }),
+      line(18, 'vivian', 'Kit, please find out who did this to my husband.', { addressee: 'kit', pair: 'request', act: 'request' }),
+      line(22, 'kit', 'I will. Mrs. Ashcombe, did you argue with Henry that night?', { addressee: 'vivian', pair: 'question', act: 'question' }),
+      line(26, 'vivian', 'We argued about the will, yes. Kit, why would I hurt him?', { addressee: 'kit', pair: 'question', act: 'answer', replyTo: 'u6' }),
+      line(30, 'kit', 'People hurt each other over wills every day.'),
+      { seq: ++seq, t: 31_000, type: 'end', reason: 'ended', turns: 8 },
+    ];
+    const report = reportOf(log, scene);
+    expect(report.participants.find((p) => p.id === 'kit')?.asks).toBe(true);
+    expect(report.participants.find((p) => p.id === 'agnes')?.asks).toBeUndefined();
+    const debrief = debriefOf(report, 'kit')!;
+    // Vivian's question is the only one put to Kit: the offer and the request are not.
+    expect(debrief.questions.put.map((q) => q.text)).toEqual(['We argued about the will, yes. Kit, why would I hurt him?']);
+    expect(debrief.questions.byContent?.questions).toBe(1);
+    // The report's own figure for Kit counts the same one question.
+    expect(report.participants.find((p) => p.id === 'kit')?.answersGiven?.questions).toBe(1);
+  });
+});
