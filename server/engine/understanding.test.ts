@@ -25,6 +25,7 @@ describe('understand', () => {
 
   it.each([
     ['Could you repeat the question?', 'repeat-request'],
+    ['Sorry, again?', 'repeat-request'],
     ['Sorry, what was the question?', 'repeat-request'],
     ['Pardon?', 'repeat-request'],
     ['Pass.', 'non-answer'],

@@ -66,7 +66,7 @@ const WH = /^(what|what's|whats|why|how|how's|when|where|where's|who|who's|whom|
 
 /** Asking to hear the question again. */
 const repeatRequest =
-  /\b(repeat (the|that|your|it|what you)|(say|ask) (that|it|the question) again|come again\b|sorry,? what was the question|what was the question|what did you (just )?(say|ask)|(didn't|did not|couldn't|could not) (quite )?(hear|catch|get) (that|you|the question|it)|rephrase (that|the question|it)|pardon\?|^\W*(pardon|sorry|what|huh)\W*\??\W*$|one more time\?)/i;
+  /\b(repeat (the|that|your|it|what you)|(say|ask) (that|it|the question) again|come again\b|sorry,? what was the question|what was the question|what did you (just )?(say|ask)|(didn't|did not|couldn't|could not) (quite )?(hear|catch|get) (that|you|the question|it)|rephrase (that|the question|it)|pardon\?|^\W*(pardon|sorry|what|huh)\W*\??\W*$|^\W*(sorry,?\s+)?(again|once more|one more time)(,? please)?\W*\?\W*$|one more time\?)/i;
 
 /** Asking what was meant. */
 const clarification = /\b(do you mean|did you mean|you mean|what do you mean|what exactly do you mean|which (one|part) do you mean|meaning what|in what sense|could you clarify|can you clarify|what (are|were) you asking)\b/i;

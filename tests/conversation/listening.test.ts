@@ -171,6 +171,26 @@ describe('the human’s words are taken up', () => {
     expect(second.text).toMatch(/simply|in short|put simply/i);
   });
 
+  it('says a question pressed again as the question, without the lead the probe put before it', async () => {
+    const LEAD = /let me (come back|put it|ask it)|even briefly|say it again/i;
+    let probesWithLead = 0;
+    for (const [scene, human] of [['performance-review', 'sam'], ['poster-session', 'leila'], ['networking-lunch', 'sam']] as const) for (let seed = 1; seed <= 10; seed++) {
+      const said = await typeInto(scene, human, seed, ['Yes.', 'Pass.', 'No idea.', 'Sorry, again?']);
+      const at = said.findIndex((u) => u.text === 'Sorry, again?');
+      if (at < 1) continue;
+      const asked = said[at - 1]!;
+      const repeated = said[at + 1]!;
+      if (asked.speaker === human || !LEAD.test(asked.text)) continue;
+      probesWithLead++;
+      expect(repeated.speaker, `seed ${seed}`).toBe(asked.speaker);
+      expect(repeated.text, `seed ${seed}: "${asked.text}"`).not.toMatch(LEAD);
+      // It is the question again: its asking words are there.
+      const core = asked.text.split(/:\s*/).at(-1)!.slice(0, 20).toLowerCase();
+      expect(repeated.text.toLowerCase(), `seed ${seed}`).toContain(core);
+    }
+    expect(probesWithLead).toBeGreaterThan(3);
+  });
+
   it('comes back once to a question the trainee passed on, then moves on', async () => {
     const said = await typeInto('job-interview', 'alex', 2, ['Yes.', 'Pass.', 'Pass.']);
     const asked = said[said.findIndex((u) => u.text === 'Pass.') - 1]!;

@@ -12,9 +12,12 @@ import { keyPhrases } from '../phrases';
 import type { Turn } from '../turn';
 import { capitalise, lowerFirst } from '../words';
 
-/** A question without a vocative in front ("Alex, which number…" is "which number…"), as one sentence. */
+/** A question without a vocative or an interjection in front ("Alex, which number…", "Sorry, which number…" are "which number…"), as one sentence. */
 const unnamed = (turn: Turn, text: string): string =>
-  text.replace(/^\W*([\p{L}'’.-]+(?: [\p{L}'’.-]+)?),\s+/u, (whole, name: string) => (turn.names.has(name.split(' ')[0]!.toLowerCase()) ? '' : whole)).trim();
+  text
+    .replace(/^\W*(?:sorry|right|okay|ok|so|well),\s+/i, '')
+    .replace(/^\W*([\p{L}'’.-]+(?: [\p{L}'’.-]+)?),\s+/u, (whole, name: string) => (turn.names.has(name.split(' ')[0]!.toLowerCase()) ? '' : whole))
+    .trim();
 
 /** The clause that asks: "Eighteen percent miss their slot; which number would you watch?" is "which number would you watch?". */
 const askingClause = (turn: Turn, question: string): string => {
@@ -23,25 +26,36 @@ const askingClause = (turn: Turn, question: string): string => {
   return unnamed(turn, clause.trim());
 };
 
-/** A question said to `name`: "…, Alex?" */
+/** A question said to `name`: "…, Alex?"; a request in the imperative ends as one: "Walk me through it, Alex." */
 const toHim = (core: string, name: string | undefined): string => {
   const body = core.trim().replace(/[.?!]+$/, '');
+  const stop = imperative(body) ? '.' : '?';
   // Said to them already ("…, Alex?"): the name once is enough.
-  if (!name || new RegExp(`(^|,\\s*)${name}(,|$)`).test(body)) return `${capitalise(body)}?`;
-  return `${capitalise(body)}, ${name}?`;
+  if (!name || new RegExp(`\\b${name}\\b`).test(body)) return `${capitalise(body)}${stop}`;
+  return `${capitalise(body)}, ${name}${stop}`;
 };
+const imperative = (text: string): boolean =>
+  understand(text).act === 'request' && !/^(?:can|could|would|will|do|does|did|is|are|was|were|have|has|may|might|shall|should|what|which|who|how|why|when|where)\b/i.test(text.trim());
+
+/** An acknowledgement a line opened with ("Fair enough.", "Okay, no pressure."), which saying it again leaves out. */
+const ACK = /^(?:(?:that is|that's) fine|fair enough|no problem|okay(?:, no pressure)?|right|mm, okay|sure|of course|sorry, yes)[.!]\s+/i;
+
+/** What a probe or an earlier repeat put before the question ("Let me come back to my question: …"), which a repeat leaves out. */
+const LEAD =
+  /^(?:(?:let me|i'll|i will) (?:come back to (?:my|the|that) question|come back to that|put it (?:another way|more simply|differently)|ask (?:it|that) (?:differently|again)|say it again)|even briefly|in short|put simply|simply put|sure, let me say it again)\s*[:,.]\s*/i;
 
 /** Saying the last question again: as it was the first time, more simply after that. */
 export const repeatQuestion = (turn: Turn, task: Task): string => {
   const question = task.question!;
   // Not a question: the speaker says what they said again, plainly.
   const asked = understand(question.text).act;
-  if (asked !== 'question' && asked !== 'request' && asked !== 'clarification') {
-    const said = question.text.trim();
+  if (asked !== 'question' && asked !== 'request' && asked !== 'clarification' && !question.text.includes('?')) {
+    // What they said, without the acknowledgement in front of it ("Fair enough. The escalation came late…").
+    const said = question.text.trim().replace(ACK, '') || question.text.trim();
     return firstNovel(turn, shuffled([`Sorry. I said: ${said}`, `Of course. ${said}`, `I said, ${lowerFirst(said, turn.proper)}`], turn.rng), 'any');
   }
   const name = turn.name;
-  const whole = unnamed(turn, understand(question.text).asking);
+  const whole = unnamed(turn, understand(question.text).asking.replace(LEAD, ''));
   const short = askingClause(turn, question.text);
   const simply = question.repeats >= 2;
   function* drafts(): Generator<string> {
