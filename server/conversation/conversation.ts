@@ -158,6 +158,8 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     // A typed line's place in the record is when it reached the room (review/record.ts), not the
     // engine's clock, which runs on to the end of the speech it may cut.
     if (input.type === 'say' && pacing.realtime && !input.spoken && input.sentAt === undefined) input = { ...input, sentAt: now() - started };
+    // Said while the line before it (an authored question queued behind speech) was still unheard: it cannot answer it.
+    if (input.type === 'say' && pacing.realtime && state.last && replies.unheardAt(state.last.id, input.spoken?.start ?? input.sentAt ?? now() - started)) input = { ...input, before: state.last.id };
     // A line during a pause cuts nobody off: the engine keeps it for the resume.
     if (input.type === 'say' && !input.cut && replies.busy() && !theirTurn(input.participant) && !state.paused) {
       // A typed barge-in: stop the reply where the human cut in, then log their words.

@@ -91,6 +91,12 @@ export interface Replies {
   open(draft: string, request: GenerateRequest, report: (notice: Notice) => void): Reply;
   /** The engine logged an utterance: the floor in realtime, a rule's cut, the voice of a line it wrote itself. */
   logged(event: Utterance): void;
+  /**
+   * Realtime: whether a line the engine wrote itself (an authored line) was still waiting behind
+   * speech, unheard, at session ms `at`. Such a line is logged before the room hears it, so a line
+   * said meanwhile cannot answer it.
+   */
+  unheardAt(utterance: string, at: number): boolean;
   /** Whether a reply is being generated, or its audio still heard. */
   busy(): boolean;
   /** A human started talking: the audible reply stops; resolves with what the engine must log when the human's words come. */
@@ -143,6 +149,8 @@ export const createReplies = (options: RepliesOptions): Replies => {
    */
   let waitingLines = 0;
   let lines: Promise<void> = Promise.resolve();
+  /** Authored lines by utterance: when the room began to hear them (session ms), Infinity while they wait. */
+  const authoredFrom = new Map<string, number>();
   /** When the speech voiced so far has been heard (realtime). */
   let audibleUntil = -Infinity;
   let over = false;
@@ -258,6 +266,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
         }
         waitingLines++;
         pacing.holdFloorUntil(Infinity);
+        authoredFrom.set(event.id, Infinity);
         const before = lines;
         lines = (async () => {
           await before;
@@ -265,6 +274,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
             await pacing.untilFree(() => audibleUntil, () => !over);
           } finally {
             waitingLines--;
+            authoredFrom.set(event.id, now() - origin);
             if (!over) {
               // Heard for its estimated length from now; a voiced line's real length replaces it once synthesized.
               heardUntil(pacing.heardAt(now(), event.durationMs));
@@ -292,6 +302,8 @@ export const createReplies = (options: RepliesOptions): Replies => {
         heardUntil(audible.endsAt);
       } else heardUntil(pacing.heardAt(now(), event.durationMs));
     },
+
+    unheardAt: (utterance, at) => at < (authoredFrom.get(utterance) ?? -Infinity),
 
     busy: () => streaming !== null || isPlaying(),
 

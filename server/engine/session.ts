@@ -298,10 +298,9 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
     return;
   }
   if (!text.trim()) return;
-  // A line sent before the line before it began to be heard (an authored question still queued
+  // A line said before the line before it began to be heard (an authored question still queued
   // behind speech) cannot answer it: it is the human's own statement, and the turn owed stays theirs.
-  const sent = input.spoken?.start ?? input.sentAt;
-  const unheard = sent !== undefined && state.last?.heardAt !== undefined && state.last.speaker !== participant && sent < state.last.heardAt;
+  const unheard = input.before !== undefined && input.before === state.last?.id && state.last.speaker !== participant;
   const owed = state.awaiting?.speaker === participant ? state.awaiting : null;
   const expected = unheard ? null : owed;
   // Barge-in over a reply already being heard: what was said so far is logged, cut off by the human.

@@ -54,11 +54,6 @@ export interface LastUtterance {
   replyTo: string | null;
   /** Spoken by the hand the moderator approved (moderated mode). */
   approved: boolean;
-  /**
-   * When the room began to hear it, in session ms: its speech's start, a typed line's sending, else
-   * the engine's estimate (an authored line queued behind speech is heard once that speech ends).
-   */
-  heardAt?: number;
 }
 
 export type Pending =
@@ -180,6 +175,8 @@ export type EngineInput =
    * logged), or the logged utterance `utterance` whose speech stopped after `atWord` words.
    * `atMs` is where that speech stopped, in ms from its start. `spoken`: when a transcribed
    * utterance was said, in session ms. `sentAt`: when a typed line reached the room, in session ms.
+   * `before`: the logged line the room had not yet begun to hear when this was said (an authored
+   * line queued behind speech, realtime): this line cannot answer it.
    */
   | {
       type: 'say';
@@ -188,6 +185,7 @@ export type EngineInput =
       durationMs?: number;
       spoken?: { start: number; end: number };
       sentAt?: number;
+      before?: string;
       cut?: Cut;
     }
   /** An instructor's direction for the next AI turn (observers only; never shown to participants). */

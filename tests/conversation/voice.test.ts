@@ -386,3 +386,61 @@ describe('the spoken reply pipeline', () => {
     expect(await reply.stop(fourth.start, 'polite')).toBe(fourth.start);
   });
 });
+
+describe('a line said before the question it would answer was heard', () => {
+  it("is the human's own, and the question queued behind speech still waits for their answer", async () => {
+    const scripted = makeScene({
+      participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
+      turnTaking: { policy: 'round-robin' },
+      snippets: [
+        {
+          id: 'a',
+          initiator: 'ada',
+          turns: 4,
+          lines: [
+            { speaker: 'ada', text: 'Good morning. Before we start, a word on the client: they signed on Monday, they want a demo on Friday, and their IT team has asked for a security review first.' },
+            { speaker: 'ada', text: 'Tara, what did the client say about the deadline?', to: 'tara' },
+          ],
+        },
+      ],
+    });
+    // A clock that moves only when the test says: sleepers wake once it has passed their time.
+    let clock = 1_000_000;
+    let sleepers: { at: number; wake: () => void }[] = [];
+    const advance = async (ms: number) => {
+      for (let step = 0; step < ms; step += 100) {
+        clock += 100;
+        const due = sleepers.filter((s) => s.at <= clock);
+        sleepers = sleepers.filter((s) => s.at > clock);
+        for (const s of due) s.wake();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    };
+    const events: SessionEvent[] = [];
+    const conversation = openConversation(scripted, {
+      seed: 1,
+      generator: createScriptedGenerator(),
+      present: ['tara'],
+      pace: 'realtime',
+      now: () => clock,
+      sleep: (ms) => new Promise<void>((wake) => sleepers.push({ at: clock + ms, wake })),
+      onEvent: (event) => events.push(event),
+    });
+    const asked = () => events.find((e): e is Extract<SessionEvent, { type: 'utterance' }> => e.type === 'utterance' && e.text.startsWith('Tara, what did'));
+    await until(() => asked() !== undefined && events.some((e) => e.type === 'human-input-required' && e.participant === 'tara'), 'the question');
+    // Ada's first line takes some 10 s to hear: 2 s in, her question is logged but not yet heard.
+    await advance(2000);
+    conversation.send({ type: 'say', participant: 'tara', text: 'Sorry, I am a few minutes late.' });
+    const early = events.findLast((e) => e.type === 'utterance' && e.speaker === 'tara') as Extract<SessionEvent, { type: 'utterance' }>;
+    expect(early).toMatchObject({ text: 'Sorry, I am a few minutes late.', act: 'statement' });
+    expect(early.replyTo).toBeUndefined();
+    expect(conversation.state.awaiting?.speaker).toBe('tara');
+    // Once the question has been heard, her line answers it.
+    await advance(15_000);
+    conversation.send({ type: 'say', participant: 'tara', text: 'They can live with Friday if the security review starts today.' });
+    const answer = events.findLast((e) => e.type === 'utterance' && e.speaker === 'tara') as Extract<SessionEvent, { type: 'utterance' }>;
+    expect(answer).toMatchObject({ act: 'answer', replyTo: asked()!.id });
+    conversation.send({ type: 'end' });
+    await advance(1000);
+  });
+});

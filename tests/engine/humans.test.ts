@@ -38,11 +38,11 @@ describe('a real human in the room', () => {
     expect(instant.state.t).toBe(26_000 + 5000 + 400);
   });
 
-  it('in realtime, a line sent before the question was heard is the human\'s own, and the question still waits for them', () => {
+  it('in realtime, a line said before the question was heard is the human\'s own, and the question still waits for them', () => {
     const { state } = run(scene, { present: ['tara'], respond: askTara });
-    // Ada's question was logged at once but queued behind speech: the room hears it from 30 s.
-    const live = { ...step({ ...state, pace: 'realtime' as const }, { type: 'clock', t: 27_000 }).state, last: { ...state.last!, heardAt: 30_000 } };
-    const early = step(live, { type: 'say', participant: 'tara', text: 'I also led the billing migration last year.', sentAt: 27_000 });
+    // Ada's question was logged at once but queued behind speech: Tara typed before the room heard it.
+    const live = step({ ...state, pace: 'realtime' as const }, { type: 'clock', t: 27_000 }).state;
+    const early = step(live, { type: 'say', participant: 'tara', text: 'I also led the billing migration last year.', sentAt: 27_000, before: state.last!.id });
     const [line] = utterances(early.events);
     expect(line).toMatchObject({ speaker: 'tara', act: 'statement', sentAt: 27_000 });
     expect(line!.replyTo).toBeUndefined();
@@ -51,7 +51,7 @@ describe('a real human in the room', () => {
     const answered = step(step(early.state, { type: 'clock', t: 36_000 }).state, { type: 'say', participant: 'tara', text: 'They want it by Friday.', sentAt: 36_000 });
     expect(utterances(answered.events)[0]).toMatchObject({ speaker: 'tara', act: 'answer', replyTo: state.last!.id });
     // Sent after the question was heard, the same line answers it at once.
-    const heard = step({ ...live, last: { ...state.last!, heardAt: 20_000 } }, { type: 'say', participant: 'tara', text: 'They want it by Friday.', sentAt: 27_000 });
+    const heard = step(live, { type: 'say', participant: 'tara', text: 'They want it by Friday.', sentAt: 27_000 });
     expect(utterances(heard.events)[0]).toMatchObject({ act: 'answer', replyTo: state.last!.id });
   });
 
