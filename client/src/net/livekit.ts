@@ -12,6 +12,7 @@
  * }
  * ```
  */
+import { api } from './api';
 import { Room, RoomEvent, Track } from 'livekit-client';
 import type { ServerMessage } from '../../../server/protocol/messages';
 import { fromTopic, participantOf, type CuePiece } from './media';
@@ -31,9 +32,10 @@ export const joinLiveKitMedia = async (options: {
   /** The LiveKit connection dropped (`reconnecting`), came back (`open`), or is gone (`closed`). */
   onStatus?(status: 'reconnecting' | 'open' | 'closed'): void;
 }): Promise<LiveKitMedia> => {
-  const res = await fetch(`/api/sessions/${encodeURIComponent(options.session)}/livekit-token`, { method: 'POST', headers: { authorization: `Bearer ${options.token}` } });
-  const body = (await res.json()) as { url?: string; token?: string; message?: string };
-  if (!res.ok || !body.url || !body.token) throw new Error(body.message ?? `no LiveKit token (HTTP ${res.status})`);
+  const body = await api.livekitToken(options.session, options.token).catch((error: Error) => {
+    throw new Error(`no LiveKit token (${error.message})`);
+  });
+  if (!body.url || !body.token) throw new Error('no LiveKit token (the server gave no URL or token)');
   const room = new Room({ adaptiveStream: false, dynacast: false });
   // Chrome only starts a remote WebRTC audio track flowing into Web Audio once a media element plays it.
   const keepAlive = new Map<string, HTMLAudioElement>();

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { Snapshot } from '../../../server/protocol/messages';
 import { participantKinds } from '../../../server/scene/schema';
+import { paths, request } from './api';
 import { readToken } from './connection';
 
 export interface EndedSummary {
@@ -69,7 +70,7 @@ export const openSessionLink = async (session: string, token: string, now = Date
   const claims = readToken(token);
   let response: Response;
   try {
-    response = await fetch(`/api/sessions/${encodeURIComponent(session)}`, { headers: { authorization: `Bearer ${token}` } });
+    response = await request(paths.session(session), token);
   } catch (error) {
     return { kind: 'problem', problem: 'unreachable', detail: (error as Error).message };
   }

@@ -11,6 +11,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { formatFigure, type ComparedSession, type Comparison, type Figure } from '../../../server/review/compare';
+import { paths, request } from '../net/api';
 import { ChartCard } from '../review/charts';
 import { Chart, type ChartOption } from '../review/chart';
 import { JudgePanel, type JudgedRun } from '../review/judge-panel';
@@ -44,13 +45,12 @@ export const ComparePage = ({ ids: asked }: { ids: string[] }) => {
     }
     if (!admin) return setLoaded({ kind: 'sign-in' });
     let live = true;
-    const headers = { authorization: `Bearer ${admin}` };
     const asked = files.length
-      ? fetch('/api/compare', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ sessions: ids, reports: files.map((f) => slim(f.report)), names: files.map((f) => f.name) }) })
-      : fetch(`/api/compare?sessions=${ids.map(encodeURIComponent).join(',')}`, { headers });
+      ? request(paths.compareReports, admin, { method: 'POST', body: { sessions: ids, reports: files.map((f) => slim(f.report)), names: files.map((f) => f.name) } })
+      : request(paths.compare(ids), admin);
     /** The asked sessions the server no longer has, from its list of sessions; none when that cannot be told. */
     const missingOf = async (): Promise<string[]> => {
-      const res = await fetch('/api/sessions', { headers });
+      const res = await request(paths.sessions, admin);
       if (!res.ok) return [];
       const known = new Set(((await res.json()) as { sessions: { id: string }[] }).sessions.map((s) => s.id));
       return ids.filter((id) => !known.has(id));

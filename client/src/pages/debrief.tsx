@@ -15,7 +15,8 @@ import type { ParticipantReport, Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
 import { Chart, type ChartOption } from '../review/chart';
 import { comfortablePace, type Debrief } from '../../../server/review/answers';
-import { api, QuestionBox, WrittenFeedback } from '../review/feedback';
+import { api } from '../net/api';
+import { QuestionBox, WrittenFeedback } from '../review/feedback';
 import { openReport, type OpenedReport } from '../review/load';
 import { formatDuration } from './ended';
 import { LinkProblemPage } from './link-problem';
@@ -45,7 +46,7 @@ const DebriefOf = ({ session, token, report }: { session: string; token: string;
   useEffect(() => {
     if (!known) return;
     let current = true;
-    api<Debrief>(`/api/sessions/${encodeURIComponent(session)}/debrief?seat=${encodeURIComponent(seat)}`, token).then(
+    api.debrief(session, token, seat).then(
       (debrief) => current && setFetched({ seat, debrief }),
       (error: Error) => current && setFetched({ seat, problem: error.message }),
     );

@@ -4,30 +4,19 @@
  * links: one per human seat, one for the instructor.
  */
 import { useEffect, useState } from 'react';
-import type { Formation } from '../../../server/scene/schema';
-
-interface SceneSummary {
-  id: string;
-  title: string;
-  topic: string;
-  formation: Formation;
-  humans: string[];
-  participants: number;
-  /** Minutes at real-time pace, as the scene states it. */
-  duration: number | null;
-}
+import { api, type Links, type Pace, type SceneSummary } from '../net/api';
 
 export const Home = () => {
   const [scenes, setScenes] = useState<SceneSummary[]>([]);
   const [admin, setAdmin] = useState(() => sessionStorage.getItem('admin-token') ?? '');
   const [scene, setScene] = useState('');
-  const [pace, setPace] = useState<'realtime' | 'instant'>('realtime');
-  const [created, setCreated] = useState<{ id: string; links: Record<string, string> } | null>(null);
+  const [pace, setPace] = useState<Pace>('realtime');
+  const [created, setCreated] = useState<{ id: string; links: Links } | null>(null);
   const [error, setError] = useState('');
 
   useEffect(() => {
-    void fetch('/api/scenes')
-      .then((r) => r.json() as Promise<{ scenes: SceneSummary[] }>)
+    void api
+      .scenes()
       .then((body) => {
         setScenes(body.scenes);
         setScene((current) => current || body.scenes[0]?.id || '');
@@ -38,10 +27,11 @@ export const Home = () => {
   const create = async () => {
     setError('');
     sessionStorage.setItem('admin-token', admin);
-    const res = await fetch('/api/sessions', { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ scene, pace }) });
-    const body = (await res.json()) as { id: string; links: Record<string, string>; message?: string };
-    if (!res.ok) return setError(body.message ?? `HTTP ${res.status}`);
-    setCreated(body);
+    try {
+      setCreated(await api.createSession(admin, { scene, pace }));
+    } catch (e) {
+      setError((e as Error).message);
+    }
   };
 
   return (

@@ -9,6 +9,7 @@ import type { Role } from '../../../server/auth/claims';
 import type { Snapshot } from '../../../server/protocol/messages';
 import { meterLevel, openMicrophone, type Microphone } from '../audio/mic';
 import { readToken } from '../net/connection';
+import { api } from '../net/api';
 import { mediaTransport, type Health } from '../net/media';
 import { openSessionLink, type SessionLink } from '../net/sessions';
 import { BriefCard } from '../room/brief';
@@ -44,8 +45,8 @@ export const RoomPage = ({ session: id, token, test }: Props) => {
 
   useEffect(() => {
     void openSessionLink(id, token).then(setLink);
-    fetch('/api/health')
-      .then((r) => r.json() as Promise<Health & { providers: { transcription: string } }>)
+    api
+      .health()
       .then(
         (h) => {
           setHealth(h);

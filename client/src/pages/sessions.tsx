@@ -8,34 +8,12 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionSummary } from '../../../server/protocol/messages';
+import { api, type Links, type SceneSummary } from '../net/api';
 import { formatDuration } from './ended';
 import './sessions.css';
 
-interface SceneSummary {
-  id: string;
-  title: string;
-  formation: string;
-  participants: number;
-  humans: string[];
-  /** The scene records participants' microphones unless the session says otherwise. */
-  recording?: boolean;
-}
-
-type Links = Record<string, string>;
 
 const REFRESH_MS = 5000;
-
-/** GET/POST/DELETE with the admin token; the server's own message on failure. */
-const call = async <T,>(admin: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
-  const res = await fetch(path, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${admin}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const body = (await res.json().catch(() => ({}))) as T & { message?: string };
-  if (!res.ok) throw new Error(body.message ?? `HTTP ${res.status}`);
-  return body;
-};
 
 /** Up to this many sessions compare at once (GET /api/compare). */
 const MAX_COMPARED = 8;
@@ -65,7 +43,7 @@ export const SessionsPage = () => {
   const refresh = useCallback(async () => {
     if (!admin) return;
     try {
-      const body = await call<{ sessions: SessionSummary[] }>(admin, '/api/sessions');
+      const body = await api.listSessions(admin);
       setSessions(body.sessions);
       setError('');
     } catch (e) {
@@ -74,8 +52,8 @@ export const SessionsPage = () => {
   }, [admin]);
 
   useEffect(() => {
-    void fetch('/api/scenes')
-      .then((r) => r.json() as Promise<{ scenes: SceneSummary[] }>)
+    void api
+      .scenes()
       .then((body) => {
         setScenes(body.scenes);
         setForm((f) => (f.scene ? f : { ...f, scene: body.scenes[0]?.id ?? '', recording: body.scenes[0]?.recording ?? false }));
@@ -97,14 +75,14 @@ export const SessionsPage = () => {
   const linksOf = async (id: string): Promise<Links> => {
     const known = links[id];
     if (known) return known;
-    const body = await call<{ links: Links }>(admin, `/api/sessions/${id}/links`);
+    const body = await api.links(admin, id);
     setLinks((all) => ({ ...all, [id]: body.links }));
     return body.links;
   };
 
   const create = async () => {
     try {
-      const body = await call<{ id: string; links: Links }>(admin, '/api/sessions', { method: 'POST', body: form });
+      const body = await api.createSession(admin, form);
       setLinks((all) => ({ ...all, [body.id]: body.links }));
       await refresh();
     } catch (e) {
@@ -145,7 +123,7 @@ export const SessionsPage = () => {
   const end = async (session: SessionSummary) => {
     if (!window.confirm(`End "${session.scene.title}" for everyone in it?`)) return;
     try {
-      await call(admin, `/api/sessions/${session.id}`, { method: 'DELETE' });
+      await api.endSession(admin, session.id);
       await refresh();
     } catch (e) {
       setError(`Could not end the session: ${(e as Error).message}`);
@@ -155,7 +133,7 @@ export const SessionsPage = () => {
   const purge = async (session: SessionSummary) => {
     if (!window.confirm(`Delete "${session.scene.title}" (${session.id}) for good: its log, its report and its recordings?`)) return;
     try {
-      await call(admin, `/api/sessions/${session.id}?purge=true`, { method: 'DELETE' });
+      await api.purgeSession(admin, session.id);
       setPicked((all) => all.filter((x) => x !== session.id));
       await refresh();
     } catch (e) {

@@ -7,20 +7,10 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { clock, gist, MAX_QUESTION_CHARS, type Answer, type Feedback } from '../../../server/review/answers';
+import { api } from '../net/api';
 
 /** Where a moment's link goes: the review with its playhead at `ms`. */
 type LinkTo = (ms: number) => string;
-
-export const api = async <T,>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
-  const response = await fetch(path, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const body = (await response.json().catch(() => null)) as (T & { message?: string }) | null;
-  if (!response.ok || body === null) throw new Error(body?.message ?? `The server answered ${response.status}.`);
-  return body;
-};
 
 const byline = (by: Feedback['by'], vendor: string | undefined) => (by === 'model' ? `Written by ${vendor ?? 'a language model'}` : 'From the figures');
 
@@ -29,7 +19,8 @@ export const WrittenFeedback = ({ session, token, seat, linkTo }: { session: str
   useEffect(() => {
     let live = true;
     setState({ kind: 'loading' });
-    api<Feedback>(`/api/sessions/${encodeURIComponent(session)}/feedback?seat=${encodeURIComponent(seat)}`, token)
+    api
+      .feedback(session, token, seat)
       .then((feedback) => live && setState({ kind: 'done', feedback }))
       .catch((error: Error) => live && setState({ kind: 'failed', message: error.message }));
     return () => {
@@ -80,7 +71,7 @@ export const QuestionBox = ({ session, token, seat, linkTo }: { session: string;
     setBusy(true);
     setProblem(null);
     try {
-      setAnswer(await api<Answer>(`/api/sessions/${encodeURIComponent(session)}/ask`, token, { method: 'POST', body: { seat, question } }));
+      setAnswer(await api.ask(session, token, { seat, question }));
     } catch (error) {
       setProblem((error as Error).message);
     } finally {

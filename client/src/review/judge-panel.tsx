@@ -5,6 +5,7 @@
  * reconciled one; without one, each criterion is decided from the figures, and the page says so.
  */
 import { useState, type FormEvent } from 'react';
+import { api } from '../net/api';
 import { criteria, criterionIds, type Criterion, type PairJudgement, type Winner } from '../../../server/review/answers';
 import type { Report } from '../../../server/review/report';
 import { slim } from './report-files';
@@ -36,14 +37,8 @@ export const JudgePanel = ({ runs, admin }: { runs: readonly JudgedRun[]; admin:
     setProblem(null);
     try {
       const side = (run: JudgedRun) => ('session' in run.ref ? { session: run.ref.session, label: run.label } : { report: slim(run.ref.report), label: run.label });
-      const response = await fetch('/api/compare/judge', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ a: side(a), b: side(b), criteria: criterionIds.filter((c) => chosen.includes(c)) }),
-      });
-      const body = (await response.json().catch(() => null)) as (PairJudgement & { message?: string }) | null;
-      if (!response.ok || !body) throw new Error(body?.message ?? `The server answered ${response.status}.`);
-      setResult({ judgement: body, a: a.label, b: b.label });
+      const judgement = await api.judge(admin, { a: side(a), b: side(b), criteria: criterionIds.filter((c) => chosen.includes(c)) });
+      setResult({ judgement, a: a.label, b: b.label });
     } catch (error) {
       setProblem((error as Error).message);
     } finally {

@@ -13,6 +13,7 @@
  */
 import type { ReplayData } from '../../../server/review/replay';
 import type { Report } from '../../../server/review/report';
+import { ApiError, messageOf, paths, request } from '../net/api';
 import { readToken } from '../net/connection';
 import { readSessionResponse, type LinkProblem } from '../net/sessions';
 import type { Recordings } from './player';
@@ -29,7 +30,7 @@ export const openReport = async (session: string, token: string, now = Date.now(
   if (!token) return { kind: 'problem', problem: 'no-token', detail: null };
   let response: Response;
   try {
-    response = await fetch(`/api/sessions/${encodeURIComponent(session)}/report`, { headers: { authorization: `Bearer ${token}` } });
+    response = await request(paths.report(session), token);
   } catch (error) {
     return { kind: 'problem', problem: 'unreachable', detail: (error as Error).message };
   }
@@ -51,7 +52,7 @@ export const noRecordings = (): Recordings => ({ recordings: [], missing: [] });
 export const openRecordings = async (session: string, token: string): Promise<Recordings> => {
   if (!token) return noRecordings();
   try {
-    const response = await fetch(`/api/sessions/${encodeURIComponent(session)}/recordings`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await request(paths.recordings(session), token);
     if (!response.ok) return noRecordings();
     const body = (await response.json()) as Partial<Recordings> | null;
     return Array.isArray(body?.recordings) ? { recordings: body.recordings, missing: Array.isArray(body.missing) ? body.missing : [] } : noRecordings();
@@ -63,7 +64,7 @@ export const openRecordings = async (session: string, token: string): Promise<Re
 /** The room and the log for the 3D replay, or the server's words for why not (asked after the report, with the same token). */
 export const openReplay = async (session: string, token: string): Promise<{ kind: 'replay'; data: ReplayData } | { kind: 'problem'; detail: string }> => {
   try {
-    const response = await fetch(`/api/sessions/${encodeURIComponent(session)}/replay`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await request(paths.replay(session), token);
     const body = (await response.json().catch(() => null)) as (ReplayData & { message?: string }) | null;
     if (response.ok && body && Array.isArray(body.events) && Array.isArray(body.participants) && body.scene) return { kind: 'replay', data: body };
     return { kind: 'problem', detail: body?.message ?? `HTTP ${response.status}` };
@@ -80,22 +81,21 @@ export interface Export {
 }
 
 export const exportsOf = (session: string): { group: string; files: Export[] }[] => {
-  const base = `/api/sessions/${encodeURIComponent(session)}`;
   return [
     {
       group: 'Transcript',
       files: [
-        { label: 'JSON', path: `${base}/transcript?format=json`, file: 'transcript.json' },
-        { label: 'Markdown', path: `${base}/transcript?format=markdown`, file: 'transcript.md' },
-        { label: 'WebVTT', path: `${base}/transcript?format=vtt`, file: 'transcript.vtt' },
-        { label: 'CSV', path: `${base}/transcript?format=csv`, file: 'transcript.csv' },
+        { label: 'JSON', path: paths.transcript(session, 'json'), file: 'transcript.json' },
+        { label: 'Markdown', path: paths.transcript(session, 'markdown'), file: 'transcript.md' },
+        { label: 'WebVTT', path: paths.transcript(session, 'vtt'), file: 'transcript.vtt' },
+        { label: 'CSV', path: paths.transcript(session, 'csv'), file: 'transcript.csv' },
       ],
     },
     {
       group: 'Report',
       files: [
-        { label: 'JSON', path: `${base}/report?format=json`, file: 'report.json' },
-        { label: 'CSV', path: `${base}/report?format=csv`, file: 'report.csv' },
+        { label: 'JSON', path: paths.report(session, 'json'), file: 'report.json' },
+        { label: 'CSV', path: paths.report(session, 'csv'), file: 'report.csv' },
       ],
     },
   ];
@@ -103,11 +103,8 @@ export const exportsOf = (session: string): { group: string; files: Export[] }[]
 
 /** Saves an export: fetched with the token, then offered to the browser as a download. Throws the server's message. */
 export const download = async (item: Export, token: string): Promise<void> => {
-  const response = await fetch(item.path, { headers: { authorization: `Bearer ${token}` } });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new Error(body?.message ?? `HTTP ${response.status}`);
-  }
+  const response = await request(item.path, token);
+  if (!response.ok) throw new ApiError(messageOf(await response.json().catch(() => null)) ?? `HTTP ${response.status}`, response.status);
   const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
