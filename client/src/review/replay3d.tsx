@@ -1,7 +1,7 @@
 /**
  * The 3D replay's room: the live room's environment, boards and avatars (scene/), driven every
  * frame from the player's clock: the room view at the playhead (review/replay.ts) gives presence,
- * the floor, hands, nods, cuts and slides; room/attention.ts turns it into gaze and gestures as in
+ * the floor, hands, nods, cuts and slides; scene/attention.ts turns it into gaze and gestures as in
  * the live room; the speaker's mouth follows their recording's cues (review/player.ts) while it
  * plays, and rests when paused. Everyone sits in the room; the viewer looks on with a free orbit
  * camera, starting from a raised view of the whole formation with tags sized to read from there
@@ -10,15 +10,14 @@
  * With `test`, `window.__replay` exposes a handle for end-to-end tests (see ReplayHandle).
  */
 import { OrbitControls } from '@react-three/drei';
-import { Canvas, useFrame, useThree } from '@react-three/fiber';
+import { Canvas, useFrame } from '@react-three/fiber';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import type * as THREE from 'three';
-import { attend, headOf, speakerOf } from '../room/attention';
-import { frameTally, tallyFrame, type RoomStats } from '../room/test-handle';
 import { Avatar } from '../scene/avatar';
+import { useAvatarDriver } from '../scene/drive';
+import type { RoomStats } from '../scene/frame-stats';
 import { Environment } from '../scene/environment';
 import { boardsFor, seatsFor, type Seat } from '../scene/layout';
-import type { AvatarRig, RigInput } from '../scene/rig';
+import type { AvatarRig } from '../scene/rig';
 import { useViewSettings } from '../scene/view-settings';
 import type { RoomView } from '../state/room';
 import type { Player } from './player';
@@ -130,11 +129,8 @@ const Animate = ({
   stats: React.RefObject<RoomStats>;
   onView: (view: RoomView) => void;
 }) => {
-  const { gl } = useThree();
-  const heads = useMemo(() => new Map<string, THREE.Vector3>([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
-  const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
   const shown = useRef<RoomView | null>(null);
-  const frames = useRef(frameTally());
+  const { drive } = useAvatarDriver(seats, rigs, stats, { visemes: (id) => player.visemes(id) });
 
   useFrame((_, delta) => {
     const ms = player.position();
@@ -143,22 +139,7 @@ const Animate = ({
       shown.current = v;
       onView(v);
     }
-    const audible = replay.speakingAt(ms);
-    const speaker = speakerOf(v, audible);
-    const begin = performance.now();
-    for (const [id, rig] of rigs.current) {
-      // Once an avatar is built its head height is known: gaze uses it.
-      const head = heads.get(id);
-      const seat = seats.get(id);
-      if (head && seat) head.y = seat.position[1] + rig.headTop - 0.1;
-      const i = input.current;
-      i.visemes = player.visemes(id);
-      const target = attend(i, v, id, audible, speaker);
-      i.lookAt = target ? (heads.get(target) ?? null) : null;
-      rig.update(Math.min(delta, 0.1), i);
-    }
-    const tallied = tallyFrame(frames.current, performance.now() - begin, gl, rigs.current.size);
-    if (tallied) stats.current = tallied;
+    drive(delta, v, replay.speakingAt(ms));
   });
   return null;
 };

@@ -1,7 +1,7 @@
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import type { Formation } from '../../../server/scene/schema';
-import { headOf } from '../room/attention';
+import { headOf } from '../scene/attention';
 import { seatsFor } from '../scene/layout';
 import { overlook } from './viewpoint';
 

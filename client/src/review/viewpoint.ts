@@ -15,7 +15,7 @@
  * ```
  */
 import * as THREE from 'three';
-import { headOf, headTopOf } from '../room/attention';
+import { headOf, headTopOf } from '../scene/attention';
 import type { Seat, Vec3 } from '../scene/layout';
 
 export interface Overlook {

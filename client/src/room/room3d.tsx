@@ -19,14 +19,16 @@ import { Avatar } from '../scene/avatar';
 import { Environment } from '../scene/environment';
 import { frameSeat, type Rect } from '../scene/framing';
 import { boardHit, boardsFor, seatsFor, type BoardPlace, type Seat, type Vec3 } from '../scene/layout';
-import type { AvatarRig, RigInput } from '../scene/rig';
+import type { AvatarRig } from '../scene/rig';
 import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
-import { attend, headOf, headTopOf, speakerOf } from './attention';
+import { headOf, headTopOf } from '../scene/attention';
+import { useAvatarDriver } from '../scene/drive';
+import type { RoomStats } from '../scene/frame-stats';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import { gazeReporter, lookingAt } from './looking-at';
 import { maySlide, SlideControls, slideStep } from './slide-controls';
-import { frameTally, installTestHandle, tallyFrame, type Aimable, type FramingReport, type RoomStats, type Viewer } from './test-handle';
+import { installTestHandle, type Aimable, type FramingReport, type Viewer } from './test-handle';
 import { VrPanel } from './vr-panel';
 
 type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
@@ -203,37 +205,22 @@ const Animate = ({
   const { gl, camera } = useThree();
   const viewRef = useRef(view);
   viewRef.current = view;
-  const heads = useMemo(() => new Map([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
-  const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
-  const frames = useRef(frameTally());
   const forward = useMemo(() => new THREE.Vector3(), []);
   const up = useMemo(() => new THREE.Vector3(), []);
   const viewer = useMemo(() => new THREE.Vector3(), []);
   // In a headset, whom your head points at goes to the server for your debrief (gaze at the speaker).
   const reportGaze = useMemo(() => gazeReporter((at) => session.send({ type: 'gaze', at })), [session]);
+  const { drive, heads } = useAvatarDriver(seats, rigs, stats, {
+    visemes: (id) => session.visemes(id),
+    // Whoever looks at you looks into your eyes: the camera.
+    lookAt: (target) => (target === me ? camera.getWorldPosition(viewer) : null),
+    // A voice sounds from its avatar's mouth.
+    onHead: (id, head) => session.voices?.place(id, { x: head.x, y: head.y, z: head.z }),
+  });
 
   useFrame((_, delta) => {
     const v = viewRef.current;
-    const audible = session.speaking();
-    const speaker = speakerOf(v, audible);
-    const begin = performance.now();
-    for (const [id, rig] of rigs.current) {
-      // Once an avatar is built its head height is known: gaze and its voice use it.
-      const head = heads.get(id);
-      const seat = seats.get(id);
-      if (head && seat && Math.abs(head.y - (seat.position[1] + rig.headTop - 0.1)) > 0.01) {
-        head.y = seat.position[1] + rig.headTop - 0.1;
-        session.voices?.place(id, { x: head.x, y: head.y, z: head.z });
-      }
-      const i = input.current;
-      i.visemes = session.visemes(id);
-      // The speaker looks at whom they address (or the room); everyone else at the speaker.
-      const target = attend(i, v, id, audible, speaker);
-      i.lookAt = target ? (target === me ? camera.getWorldPosition(viewer) : (heads.get(target) ?? null)) : null;
-      rig.update(Math.min(delta, 0.1), i);
-    }
-    const tallied = tallyFrame(frames.current, performance.now() - begin, gl, rigs.current.size);
-    if (tallied) stats.current = tallied;
+    const begin = drive(delta, v, session.speaking());
     // Spatial audio follows the viewer's head.
     camera.getWorldDirection(forward);
     up.set(0, 1, 0).applyQuaternion(camera.quaternion);

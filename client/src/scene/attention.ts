@@ -12,8 +12,8 @@
  * ```
  */
 import * as THREE from 'three';
-import type { Seat } from '../scene/layout';
-import type { RigInput } from '../scene/rig';
+import type { Seat } from './layout';
+import type { RigInput } from './rig';
 import type { RoomView } from '../state/room';
 
 /** The top of a head above its seat until the avatar is built and says: seated or standing. */

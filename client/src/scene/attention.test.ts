@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { RigInput } from '../scene/rig';
+import type { RigInput } from './rig';
 import { event, resetEvents, run, utterance, welcome } from '../state/room.fixtures';
 import { attend, speakerOf } from './attention';
 

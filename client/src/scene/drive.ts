@@ -1,0 +1,68 @@
+/**
+ * Drives every avatar once a frame, the same way in the live room (room/room3d.tsx) and the 3D
+ * replay (review/replay3d.tsx): each rig gets its visemes (lip sync), whom to look at (the speaker
+ * looks at whom they address, everyone else at the speaker: attention.ts), nods, a raised hand,
+ * a cut; the frame's avatar time is tallied for the stats. Only where the words come from differs:
+ * the live session's audio clock or the replay's playhead, given as `FrameSource`.
+ *
+ * No allocation per frame: the heads, the rig input and the tally are made once.
+ *
+ * ```tsx
+ * const drive = useAvatarDriver(seats, rigs, stats, { visemes: (id) => session.visemes(id) });
+ * useFrame((_, delta) => drive(delta, viewRef.current, session.speaking()));
+ * ```
+ */
+import { useThree } from '@react-three/fiber';
+import { useMemo, useRef } from 'react';
+import type * as THREE from 'three';
+import type { RoomView } from '../state/room';
+import { attend, headOf, speakerOf } from './attention';
+import { frameTally, tallyFrame, type RoomStats } from './frame-stats';
+import type { Seat } from './layout';
+import type { AvatarRig, RigInput } from './rig';
+
+/** Where a frame's words and gaze targets come from. Stable functions: they are called every frame. */
+export interface FrameSource {
+  /** Someone's mouth shapes now, if they are speaking. */
+  visemes(id: string): RigInput['visemes'];
+  /** Where to look when `target` is not an avatar of the room (the viewer in a headset); null: at their avatar's head. */
+  lookAt?(target: string): THREE.Vector3 | null;
+  /** An avatar's head height became known once it was built (the live room moves its voice there). */
+  onHead?(id: string, head: THREE.Vector3): void;
+}
+
+/** Updates every avatar for one frame; returns when that work began (performance.now()), for the caller to time what follows. */
+export type Drive = (delta: number, view: RoomView, audible: string | null) => number;
+
+export const useAvatarDriver = (seats: Map<string, Seat>, rigs: React.RefObject<Map<string, AvatarRig>>, stats: React.RefObject<RoomStats>, source: FrameSource): { drive: Drive; heads: Map<string, THREE.Vector3> } => {
+  const { gl } = useThree();
+  const heads = useMemo(() => new Map([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
+  const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
+  const frames = useRef(frameTally());
+  const from = useRef(source);
+  from.current = source;
+
+  const drive: Drive = (delta, view, audible) => {
+    const speaker = speakerOf(view, audible);
+    const begin = performance.now();
+    const { visemes, lookAt, onHead } = from.current;
+    for (const [id, rig] of rigs.current) {
+      // Once an avatar is built its head height is known: gaze (and a live voice) use it.
+      const head = heads.get(id);
+      const seat = seats.get(id);
+      if (head && seat && Math.abs(head.y - (seat.position[1] + rig.headTop - 0.1)) > 0.01) {
+        head.y = seat.position[1] + rig.headTop - 0.1;
+        onHead?.(id, head);
+      }
+      const i = input.current;
+      i.visemes = visemes(id);
+      const target = attend(i, view, id, audible, speaker);
+      i.lookAt = target ? (lookAt?.(target) ?? heads.get(target) ?? null) : null;
+      rig.update(Math.min(delta, 0.1), i);
+    }
+    const tallied = tallyFrame(frames.current, performance.now() - begin, gl, rigs.current.size);
+    if (tallied) stats.current = tallied;
+    return begin;
+  };
+  return { drive, heads };
+};
