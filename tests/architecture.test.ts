@@ -89,6 +89,16 @@ describe('the shape of the tree', () => {
     expect(outside).toEqual([]);
   });
 
+  it('layers the client: the shared 3D scene and UI pieces import no page, room or review; the review imports no page', () => {
+    const client = (f: string) => relative(repo, f).replace(/^client\/src\//, '');
+    const crossing = [...edges]
+      .filter(([file]) => relative(repo, file).startsWith('client/src/') && !/\.test\.tsx?$/.test(file))
+      .flatMap(([file, targets]) => targets.map((t) => [client(file), client(t)] as const))
+      .filter(([from, to]) => (/^(scene|ui|net|audio|state)\//.test(from) && /^(pages|room|review)\//.test(to)) || (from.startsWith('review/') && to.startsWith('pages/')))
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(crossing).toEqual([]);
+  });
+
   it('rebuilds the client when any server module it bundles changes', () => {
     const reached = new Set<string>();
     const visit = (file: string): void => {

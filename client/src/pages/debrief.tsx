@@ -18,7 +18,7 @@ import { comfortablePace, type Debrief } from '../../../server/review/answers';
 import { api } from '../net/api';
 import { QuestionBox, WrittenFeedback } from '../review/feedback';
 import { openReport, type OpenedReport } from '../review/load';
-import { formatDuration } from './ended';
+import { formatDuration } from '../ui/format';
 import { LinkProblemPage } from './link-problem';
 
 export const DebriefPage = ({ session, token }: { session: string; token: string }) => {

@@ -5,13 +5,7 @@
  */
 import type { Role } from '../../../server/auth/claims';
 import type { EndedSummary } from '../net/sessions';
-
-/** 754000 → "12 min 34 s". */
-export const formatDuration = (ms: number): string => {
-  const seconds = Math.round(ms / 1000);
-  const minutes = Math.floor(seconds / 60);
-  return minutes ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
-};
+import { formatDuration } from '../ui/format';
 
 /** The review's address with the viewer's token, which the page opened from its own link (`?token=`). */
 export const reviewLink = (review: string, token: string): string => (token ? `${review}${review.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}` : review);

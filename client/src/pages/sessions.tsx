@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionSummary } from '../../../server/protocol/messages';
 import { api, type Links, type SceneSummary } from '../net/api';
-import { formatDuration } from './ended';
+import { formatDuration } from '../ui/format';
 import './sessions.css';
 
 

@@ -5,7 +5,7 @@
  * Each card carries its raw value (`data-value`) beside the formatted one.
  */
 import type { Report } from '../../../server/review/report';
-import { formatDuration } from '../pages/ended';
+import { formatDuration } from '../ui/format';
 
 const kindsOf = (report: Report) =>
   Object.entries(report.breakdowns.kinds)
