@@ -6,6 +6,8 @@ const browser = ['tests/client/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    // Closing a browser and a server on a loaded 2-core machine can take more than the default 10 s.
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,
