@@ -7,17 +7,17 @@
 import './no-eval';
 import { lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Home } from './pages/home';
-import { RoomPage } from './pages/room-page';
-import { SessionsPage } from './pages/sessions';
+import { Home } from './sessions/home';
+import { RoomPage } from './room/page';
+import { SessionsPage } from './sessions/page';
 import { ErrorBoundary } from './ui/error-boundary';
 
 // The review and its charts (ECharts) load only when a review is opened, not with every room.
-const ReviewPage = lazy(() => import('./pages/review').then((m) => ({ default: m.ReviewPage })));
+const ReviewPage = lazy(() => import('./review/page').then((m) => ({ default: m.ReviewPage })));
 // The replay's 3D room comes with the room page; its own code loads only when a replay is opened.
-const ReplayPage = lazy(() => import('./pages/replay').then((m) => ({ default: m.ReplayPage })));
-const DebriefPage = lazy(() => import('./pages/debrief').then((m) => ({ default: m.DebriefPage })));
-const ComparePage = lazy(() => import('./pages/compare').then((m) => ({ default: m.ComparePage })));
+const ReplayPage = lazy(() => import('./replay/page').then((m) => ({ default: m.ReplayPage })));
+const DebriefPage = lazy(() => import('./debrief/page').then((m) => ({ default: m.DebriefPage })));
+const ComparePage = lazy(() => import('./compare/page').then((m) => ({ default: m.ComparePage })));
 const room = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
 const review = /^\/review\/([^/]+)\/?$/.exec(location.pathname);
 const debrief = /^\/debrief\/([^/]+)\/?$/.exec(location.pathname);

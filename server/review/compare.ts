@@ -2,7 +2,7 @@
  * Sessions of one scene side by side (issue 17, compare): the figures of each session's report,
  * each scaled 0..1 across the compared sessions, and the largest relative differences as sentences.
  * A simulated run compares the same way from its report file (`file`: its name; POST /api/compare).
- * Pure and browser-safe: reports in, a `Comparison` out (GET /api/compare, client/src/pages/compare.tsx).
+ * Pure and browser-safe: reports in, a `Comparison` out (GET /api/compare, client/src/compare/page.tsx).
  *
  * Figures are keyed (`turns`, `p:<participant>:speakingShare`, …) and listed in `figures` in a fixed
  * order: the session's own, then each participant's. A figure a session lacks (no utterances: no

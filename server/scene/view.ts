@@ -1,6 +1,6 @@
 /**
  * What a client is shown of a scene: the room's snapshot (rooms/rooms.ts) and the 3D replay's data
- * (review/replay.ts) give the same view. Contents are filtered by who may read them: the public
+ * (client/src/replay/replay.ts) give the same view. Contents are filtered by who may read them: the public
  * ones, and a party's own for its members (instructors read everything).
  */
 import { shortNameOf, type LoadedScene, type Participant } from './schema';

@@ -6,7 +6,7 @@
  * the ended page's count; no line before the line it answers.
  */
 import { describe, expect, it } from 'vitest';
-import { placeEvents } from '../../client/src/review/replay';
+import { placeEvents } from '../../client/src/replay/replay';
 import { transcriptCsvOf, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, transcriptVttOf } from '../../server/api/transcript';
 import type { SessionEvent } from '../../server/engine/events';
 import { recordOf } from '../../server/review/record';

@@ -2,7 +2,7 @@
  * Where the room's attention goes, from the room view: who is the speaker (the voice heard, else a
  * human talking, else the floor's), whom each avatar looks at (the speaker at their addressee,
  * everyone else at the speaker), and their gestures (talking, a nod per backchannel, a cut per
- * interruption, a raised hand). The live room (room3d.tsx) and the 3D replay (review/replay3d.tsx)
+ * interruption, a raised hand). The live room (room3d.tsx) and the 3D replay (replay/replay3d.tsx)
  * drive their avatars with it, so a replay looks and gestures as the room did.
  *
  * ```ts

@@ -1,6 +1,6 @@
 /**
  * Drives every avatar once a frame, the same way in the live room (room/room3d.tsx) and the 3D
- * replay (review/replay3d.tsx): each rig gets its visemes (lip sync), whom to look at (the speaker
+ * replay (replay/replay3d.tsx): each rig gets its visemes (lip sync), whom to look at (the speaker
  * looks at whom they address, everyone else at the speaker: attention.ts), nods, a raised hand,
  * a cut; the frame's avatar time is tallied for the stats. Only where the words come from differs:
  * the live session's audio clock or the replay's playhead, given as `FrameSource`.

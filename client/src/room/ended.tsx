@@ -10,7 +10,7 @@ import { formatDuration } from '../ui/format';
 /** The review's address with the viewer's token, which the page opened from its own link (`?token=`). */
 export const reviewLink = (review: string, token: string): string => (token ? `${review}${review.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}` : review);
 
-/** The participant's debrief (pages/debrief.tsx): the review's address with `/debrief/` for `/review/`, and their token. */
+/** The participant's debrief (debrief/page.tsx): the review's address with `/debrief/` for `/review/`, and their token. */
 export const debriefLink = (review: string, token: string): string => reviewLink(review.replace(/^\/review\//, '/debrief/'), token);
 
 export const EndedPage = ({ summary, role, token = new URLSearchParams(location.search).get('token') ?? '' }: { summary: EndedSummary; role: Role | null; token?: string }) => (

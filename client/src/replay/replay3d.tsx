@@ -1,11 +1,11 @@
 /**
  * The 3D replay's room: the live room's environment, boards and avatars (scene/), driven every
- * frame from the player's clock: the room view at the playhead (review/replay.ts) gives presence,
+ * frame from the player's clock: the room view at the playhead (replay.ts) gives presence,
  * the floor, hands, nods, cuts and slides; scene/attention.ts turns it into gaze and gestures as in
  * the live room; the speaker's mouth follows their recording's cues (review/player.ts) while it
  * plays, and rests when paused. Everyone sits in the room; the viewer looks on with a free orbit
  * camera, starting from a raised view of the whole formation with tags sized to read from there
- * (review/viewpoint.ts).
+ * (viewpoint.ts).
  *
  * With `test`, `window.__replay` exposes a handle for end-to-end tests (see ReplayHandle).
  */
@@ -20,7 +20,7 @@ import { boardsFor, seatsFor, type Seat } from '../scene/layout';
 import type { AvatarRig } from '../scene/rig';
 import { useViewSettings } from '../scene/view-settings';
 import type { RoomView } from '../state/room';
-import type { Player } from './player';
+import type { Player } from '../review/player';
 import type { Replay } from './replay';
 import { overlook } from './viewpoint';
 

@@ -12,16 +12,16 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { Report } from '../../../server/review/report';
 import { readToken } from '../net/connection';
-import { Analytics, TimeCharts } from '../review/charts';
-import { Figures } from '../review/figures';
-import { PlayerControls, usePlayer, usePlayhead } from '../review/controls';
-import { download, exportsOf, noRecordings, openRecordings, openReport, type Export, type OpenedReport } from '../review/load';
-import { People } from '../review/people';
-import type { Recordings } from '../review/player';
-import { utteranceAt, utterancesOf } from '../review/series';
-import { Timeline, type TimelineHandle } from '../review/timeline';
-import { Transcript } from '../review/transcript';
-import { LinkProblemPage } from './link-problem';
+import { Analytics, TimeCharts } from './charts';
+import { Figures } from './figures';
+import { PlayerControls, usePlayer, usePlayhead } from './controls';
+import { download, exportsOf, noRecordings, openRecordings, openReport, type Export, type OpenedReport } from './load';
+import { People } from './people';
+import type { Recordings } from './player';
+import { utteranceAt, utterancesOf } from './series';
+import { Timeline, type TimelineHandle } from './timeline';
+import { Transcript } from './transcript';
+import { LinkProblemPage } from '../ui/link-problem';
 
 const endings: Record<NonNullable<Report['endReason']>, string> = {
   'snippets-done': 'ended: every part of the scene done',

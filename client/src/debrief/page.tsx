@@ -6,7 +6,7 @@
  * answered next, interruptions, gaze in VR, and three observations, each moment a link into the
  * review at that time (`&t=<ms>`). An
  * instructor's or author's token shows a picker of the human seats, the first one chosen. Then a
- * written paragraph (review/feedback.tsx: a language model's with a generator key, else from the
+ * written paragraph (feedback.tsx: a language model's with a generator key, else from the
  * figures) and a question box answered from the transcript. Prints as a one-page document
  * (styles.css, `@media print`), without the question box.
  */
@@ -16,10 +16,10 @@ import { readToken } from '../net/connection';
 import { Chart, type ChartOption } from '../review/chart';
 import { comfortablePace, type Debrief } from '../../../server/review/answers';
 import { api } from '../net/api';
-import { QuestionBox, WrittenFeedback } from '../review/feedback';
+import { QuestionBox, WrittenFeedback } from './feedback';
 import { openReport, type OpenedReport } from '../review/load';
 import { formatDuration } from '../ui/format';
-import { LinkProblemPage } from './link-problem';
+import { LinkProblemPage } from '../ui/link-problem';
 
 export const DebriefPage = ({ session, token }: { session: string; token: string }) => {
   const [opened, setOpened] = useState<OpenedReport | null>(null);

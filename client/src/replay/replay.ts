@@ -20,7 +20,7 @@ import { recordOf } from '../../../server/review/record';
 import type { ReplayData } from '../../../server/review/replay';
 import type { Report } from '../../../server/review/report';
 import { emptyRoom, reduceRoom, type RoomView } from '../state/room';
-import { utteranceAt, utterancesOf } from './series';
+import { utteranceAt, utterancesOf } from '../review/series';
 
 export interface Replay {
   /**

@@ -2,9 +2,9 @@
  * Runs of one scene side by side, `/compare?sessions=<id>,<id>,…` (issue 17, compare): the
  * differences the server calls out (review/compare.ts), a radar of the normalised session figures,
  * bars per figure (one bar per run; per participant, grouped by participant) and a table of every
- * figure; then "Judge two runs" (review/judge-panel.tsx). Runs are the sessions, numbered in the
+ * figure; then "Judge two runs" (judge-panel.tsx). Runs are the sessions, numbered in the
  * order of the ids (the sessions page gives them oldest first), then simulated runs added from
- * their report files (review/report-files.tsx), which are posted with the ids (POST /api/compare).
+ * their report files (report-files.tsx), which are posted with the ids (POST /api/compare).
  * It needs the admin token, kept for this tab (sessionStorage), as the sessions page keeps it.
  * Fewer than two runs, runs of different scenes or an unknown session: a message and the way
  * back, no error.
@@ -14,8 +14,8 @@ import { formatFigure, type ComparedSession, type Comparison, type Figure } from
 import { paths, request } from '../net/api';
 import { ChartCard } from '../review/charts';
 import { Chart, type ChartOption } from '../review/chart';
-import { JudgePanel, type JudgedRun } from '../review/judge-panel';
-import { ReportFiles, slim, type AddedFiles, type ReportFile } from '../review/report-files';
+import { JudgePanel, type JudgedRun } from './judge-panel';
+import { ReportFiles, slim, type AddedFiles, type ReportFile } from './report-files';
 
 /** A colour per run, kept on every chart. */
 export const runColours = ['#2857c5', '#e07b39', '#2e9e6a', '#b8439b', '#c9a227', '#5a6b7b', '#d1495b', '#3aa6b9'];

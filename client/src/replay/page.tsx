@@ -12,11 +12,11 @@ import { readToken } from '../net/connection';
 import { PlayerControls, usePlayer, usePlayhead } from '../review/controls';
 import { openRecordings, openReplay, openReport } from '../review/load';
 import type { Recordings } from '../review/player';
-import { createReplay } from '../review/replay';
-import { Replay3D } from '../review/replay3d';
+import { createReplay } from './replay';
+import { Replay3D } from './replay3d';
 import { utteranceAt, utterancesOf } from '../review/series';
 import { nameOf, type RoomView } from '../state/room';
-import { LinkProblemPage } from './link-problem';
+import { LinkProblemPage } from '../ui/link-problem';
 
 type Person = NonNullable<RoomView['snapshot']>['participants'][number];
 /** In the room at the playhead: a persona always, a human once joined and until they left. */

@@ -12,13 +12,13 @@ import { readToken } from '../net/connection';
 import { api } from '../net/api';
 import { mediaTransport, type Health } from '../net/media';
 import { openSessionLink, type SessionLink } from '../net/sessions';
-import { BriefCard } from '../room/brief';
-import { Hud } from '../room/hud';
-import { ObserverPanel } from '../room/observer';
-import { Room3D } from '../room/room3d';
-import { joinSession, type Session } from '../room/session';
+import { BriefCard } from './brief';
+import { Hud } from './hud';
+import { ObserverPanel } from './observer';
+import { Room3D } from './room3d';
+import { joinSession, type Session } from './session';
 import { EndedPage } from './ended';
-import { LinkProblemPage } from './link-problem';
+import { LinkProblemPage } from '../ui/link-problem';
 
 /** How long joining waits for the audio output to start. */
 const AUDIO_START_MS = 1500;
