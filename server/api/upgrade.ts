@@ -37,11 +37,13 @@ export interface Upgrades {
 
 /** An HTTP/1.1 answer written on the raw connection, all of it, then closed. */
 const refuse = async (socket: Duplex, response: Response): Promise<void> => {
-  const body = Buffer.from(await response.arrayBuffer());
+  // The headers first: @hono/node-server's Response keeps headers set after it was made (the
+  // security headers) only until its body is read, when it is rebuilt from what it was made with.
   const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'connection' && name !== 'transfer-encoding') head.push(`${name}: ${value}`);
   });
+  const body = Buffer.from(await response.arrayBuffer());
   head.push('Connection: close', `Content-Length: ${body.length}`, '', '');
   socket.end(Buffer.concat([Buffer.from(head.join('\r\n')), body]));
 };
