@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { parse } from 'yaml';
 import { createApp } from '../server/api/app';
-import { serveClient } from '../server/api/static';
+import { staticFiles } from '../server/api/static';
 import { createTokens } from '../server/auth/tokens';
 import { loadConfig } from '../server/config';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
@@ -37,7 +37,7 @@ export default async function clientBench(): Promise<BenchResult[]> {
   const rooms = createRooms({ store, scenes: new Map([[scene.id, scene]]), generator: () => createScriptedGenerator() });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
   const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'bench', scenes: [scene] });
-  serveClient(app);
+  app.route('/', staticFiles().app);
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   injectWebSocket(server);
   await new Promise((resolve) => server.once('listening', resolve));

@@ -38,7 +38,7 @@ import { serve } from '@hono/node-server';
 import { errors, type Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { createApp } from '../server/api/app';
-import { serveClient } from '../server/api/static';
+import { staticFiles } from '../server/api/static';
 import { createTokens } from '../server/auth/tokens';
 import { loadConfig } from '../server/config';
 import { openConversation } from '../server/conversation/conversation';
@@ -438,7 +438,7 @@ const typedTrials = async (): Promise<{ gaps: number[]; server: number[] }> => {
   const rooms = createRooms({ store, scenes, generator: () => generator, synthesizer: () => espeak });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
   const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, version: 'bench', scenes: [...scenes.values()] });
-  serveClient(app);
+  app.route('/', staticFiles().app);
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
   injectWebSocket(server);
   await new Promise((resolve) => server.once('listening', resolve));

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './api/app';
-import { serveClient } from './api/static';
+import { staticFiles } from './api/static';
 import { createTokens } from './auth/tokens';
 import { ConfigError, loadConfig, resolveTokenSecret } from './config';
 import { createBridge, type Bridge } from './livekit/bridge';
@@ -162,7 +162,9 @@ const main = async (): Promise<void> => {
     onLiveKitPresence: (session, participant, present) => rooms.get(session)?.presence(participant, present),
   });
   // The avatars, then the built client (npm start builds it first); room links are client routes.
-  if (!serveClient(api.app)) log('the client is not built (dist/client): run npm run build:client; the API works without it');
+  const files = staticFiles();
+  if (!files.clientBuilt) log('the client is not built (dist/client): run npm run build:client; the API works without it');
+  api.app.route('/', files.app);
   api.injectWebSocket(server);
   app = api.app;
 

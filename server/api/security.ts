@@ -13,6 +13,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { problem } from './problem';
 
 export interface SecurityOptions {
   /** PUBLIC_URL, when set: its WebSocket origin is allowed to the client besides its own origin. */
@@ -59,8 +60,10 @@ export const securityHeaders = (options: SecurityOptions = {}): MiddlewareHandle
   });
   return async (c, next) => {
     await headers(c, next);
-    // API answers hold tokens and session state: never cached on the way.
-    if (c.req.path.startsWith('/api/')) c.header('Cache-Control', 'no-store');
+    // API answers hold tokens and session state: never cached on the way. Set on the answer's own
+    // headers, as secureHeaders sets its: `c.header()` after the answer is made rebuilds it, and
+    // under @hono/node-server the rebuilt answer kept only the handler's headers (no CSP, no nosniff).
+    if (c.req.path.startsWith('/api/')) c.res.headers.set('Cache-Control', 'no-store');
   };
 };
 
@@ -82,7 +85,7 @@ export const limitBodies = (maxBytes = MAX_BODY_BYTES, larger: Readonly<Record<s
   const limit = (size: number) =>
     bodyLimit({
       maxSize: size,
-      onError: (c) => c.json({ error: 'too-large', message: `Request bodies are limited to ${size} bytes.` }, 413, { Connection: 'close' }),
+      onError: (c) => problem(c, 413, 'too-large', `Request bodies are limited to ${size} bytes.`, { Connection: 'close' }),
     });
   const common = limit(maxBytes);
   const byPath = new Map(Object.entries(larger).map(([path, size]) => [path, limit(size)]));

@@ -1,66 +1,155 @@
 /**
- * What the instructors' sessions page shows (GET /api/sessions) and the join links of a session
- * (POST /api/sessions, GET /api/sessions/:id/links): pure functions of the store, the live rooms
- * and the scenes, so the routes stay a few lines each.
+ * Sessions: made, listed, read, ended and deleted.
+ *
+ *   POST   /api/sessions                  author: create a live session of a scene (tokens and join links)
+ *   GET    /api/sessions                  author: every session, live or past, newest first (scene, status,
+ *                                         seats and who is present, duration, turns)
+ *   GET    /api/sessions/:id/links        author: fresh tokens and join links for every seat and the observer
+ *   GET    /api/sessions/:id              any role of the session: a snapshot
+ *   GET    /api/sessions/:id/events       observer or author: the log as JSON lines
+ *   DELETE /api/sessions/:id              observer or author: end the session
+ *   DELETE /api/sessions/:id?purge=true   observer or author: end it, then delete its log, its row and its recordings
  *
  * ```ts
- * listSessions({ store, rooms, scenes });
- * // [{ id, scene: { id, title }, status: 'live', pace, createdAt, endedAt, durationMs, turns, participants: [...], recording }, ...]
- * joinLinks(scene, sessionId, (claims) => tokens.sign(claims, ttl, now), 'https://rehearse.example.com');
- * // { tokens: { nadia: '…', observer: '…' }, links: { nadia: 'https://…/room/<id>?token=…', observer: '…' } }
+ * app.route('/api/sessions', sessions({ authorize, config, rooms, store, reports, scenes, sign, linkOrigin }));
  * ```
  */
-import type { Claims } from '../auth/claims';
-import type { SessionStatus, SessionSummary } from '../protocol/messages';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { roles, type Claims } from '../auth/claims';
+import { endedBecause, visibleTo, type SessionEvent } from '../engine/events';
+import type { RecordingStore } from '../recordings/store';
 import { recordOf } from '../review/record';
 import { readLog } from '../review/report';
-import type { Rooms } from '../rooms/rooms';
+import { UnknownSceneError, type Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
+import type { ApiEnv, Authorize } from './access';
+import { jsonBody, seqParam } from './input';
+import { joinLinks, listSessions } from './listing';
+import { problem } from './problem';
+import type { SessionReports } from './reports';
 
-/** Every session, newest first, as the sessions page lists them. */
-export const listSessions = (from: { store: Store; rooms: Rooms; scenes: readonly LoadedScene[] }): SessionSummary[] =>
-  from.store
-    .sessions()
-    .map((row): SessionSummary => {
-      const room = from.rooms.get(row.id);
-      const scene = room?.scene ?? from.scenes.find((s) => s.id === row.scene);
-      const live = room !== undefined && !room.ended();
-      // A session this process does not hold is over (a crashed one is ended at start-up).
-      const status: SessionStatus = live ? room.status() : 'ended';
-      // An ended one's lines and length on the record's clock, as its review counts them (the lobby before the start is not part of it).
-      const record = live ? null : recordOf(readLog(from.store.events(row.id)));
-      const turns = live ? room.conversation.state.turns : record!.turns;
-      const durationMs = live ? room.conversation.state.t : record!.durationMs;
-      const present = new Set(live ? room.snapshot('author', null).participants.filter((p) => p.present).map((p) => p.id) : []);
-      return {
-        id: row.id,
-        scene: { id: row.scene, title: scene?.title ?? row.scene },
-        status,
-        pace: row.pace,
-        seed: row.seed,
-        createdAt: row.createdAt,
-        endedAt: row.endedAt,
-        durationMs: Math.max(0, durationMs),
-        turns,
-        participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind, present: p.kind === 'ai' ? true : present.has(p.id) })),
-        events: row.events,
-        recording: row.recording,
-      };
-    })
-    .sort((a, b) => b.createdAt - a.createdAt);
+export interface SessionsOptions {
+  authorize: Authorize;
+  rooms: Rooms;
+  store: Store;
+  reports: SessionReports;
+  /** The scenes sessions are made of (and a session no longer live is read with). */
+  scenes: readonly LoadedScene[];
+  /** A session token for these claims, valid from now for the configured time. */
+  sign: (claims: Omit<Claims, 'exp'>) => string;
+  /** Where join links point (security.ts's publicOrigin). */
+  linkOrigin: (c: Context) => string;
+  /** Deleted with a purged session. */
+  recordings?: RecordingStore;
+  /** The server's log: a line when a session is deleted. */
+  log?: (line: string) => void;
+}
 
-/** A token for each human seat and one for the instructor (`observer`), and the room page link of each. */
-export const joinLinks = (
-  scene: Pick<LoadedScene, 'participants'>,
-  session: string,
-  sign: (claims: Omit<Claims, 'exp'>) => string,
-  origin: string,
-): { tokens: Record<string, string>; links: Record<string, string> } => {
-  const tokens: Record<string, string> = {};
-  for (const p of scene.participants) if (p.kind === 'human') tokens[p.id] = sign({ session, participant: p.id, role: 'participant' });
-  tokens.observer = sign({ session, participant: null, role: 'observer' });
-  const base = origin.replace(/\/+$/, '');
-  const links = Object.fromEntries(Object.entries(tokens).map(([who, token]) => [who, `${base}/room/${session}?token=${encodeURIComponent(token)}`]));
-  return { tokens, links };
+const CreateSession = z
+  .object({
+    scene: z.string().min(1),
+    pace: z.enum(['realtime', 'instant']).default('realtime'),
+    /** Start at once, the simulation standing in for every human seat (else the session waits in its lobby). */
+    standIns: z.boolean().default(false),
+    /** Record participants' microphones (they are told before they join); default: the scene's `recording`. */
+    recording: z.boolean().optional(),
+  })
+  .strict();
+
+export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
+  const { authorize, rooms, store, reports, scenes, sign, linkOrigin } = options;
+  const app = new Hono<ApiEnv>();
+  const author = authorize(['author']);
+  const instructor = authorize(['observer', 'author']);
+
+  app.post('/', author, async (c) => {
+    const read = await jsonBody(c, CreateSession, 'The body must be JSON: {"scene": "<scene id>", "pace"?: "realtime" | "instant"}.');
+    if (!read.ok) return read.problem;
+    let room;
+    try {
+      const { scene, pace, standIns, recording } = read.data;
+      room = rooms.create(scene, { pace, standIns, ...(recording !== undefined ? { recording } : {}) });
+    } catch (error) {
+      // Anything else (the store failing) is the server's problem, not the request's.
+      if (!(error instanceof UnknownSceneError)) throw error;
+      return problem(c, 404, 'unknown-scene', error.message);
+    }
+    // Join links, keyed like the tokens: the room page of this server (PUBLIC_URL) for each seat and the observer.
+    const { tokens: issued, links } = joinLinks(room.scene, room.id, sign, linkOrigin(c));
+    return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, recording: room.recording, tokens: issued, links }, 201);
+  });
+
+  app.get('/', author, (c) => c.json({ sessions: listSessions({ store, rooms, scenes }) }));
+
+  app.get('/:id/links', author, (c) => {
+    const id = c.req.param('id');
+    const row = store.session(id);
+    const scene = rooms.get(id)?.scene ?? scenes.find((s) => s.id === row?.scene);
+    if (!row || !scene) return problem(c, 404, 'not-found', `No session "${id}".`);
+    return c.json({ id, ...joinLinks(scene, id, sign, linkOrigin(c)) });
+  });
+
+  app.get('/:id', authorize(roles), (c) => {
+    const id = c.req.param('id');
+    const room = rooms.get(id);
+    if (room && !room.ended()) return c.json(room.snapshot(c.get('access').role, c.get('access').participant));
+    const row = store.session(id);
+    if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
+    // An ended session (or one this process no longer holds): what it was, from its log.
+    // Its length and its lines on the record's clock, as the review and the transcript count them.
+    const log = readLog(store.events(id));
+    const record = recordOf(log);
+    const scene = scenes.find((s) => s.id === row.scene);
+    const ended = !!row.endedAt || !!room?.ended();
+    return c.json({
+      session: id,
+      status: ended ? 'ended' : 'live',
+      phase: ended ? 'ended' : 'running',
+      scene: { id: row.scene, title: scene?.title ?? row.scene },
+      durationMs: record.durationMs,
+      turns: record.turns,
+      participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind })),
+      review: ended ? `/review/${encodeURIComponent(id)}` : null,
+      // Who ended it and why, for everyone ("Ended by the instructor", "Time is up"…).
+      endedBecause: ((end) => (end?.type === 'end' ? endedBecause(end) : null))(log.findLast((e) => e.type === 'end')),
+      lastSeq: store.lastSeq(id),
+    });
+  });
+
+  app.get('/:id/events', instructor, (c) => {
+    const id = c.req.param('id');
+    if (!store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
+    const after = seqParam(c.req.query('after'));
+    const { role, participant } = c.get('access');
+    const viewer = { instructor: role !== 'participant', seat: participant };
+    const lines = (store.events(id, after) as SessionEvent[]).filter((e) => visibleTo(viewer, e)).map((e) => `${JSON.stringify(e)}\n`);
+    return c.body(lines.join(''), 200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
+  });
+
+  app.delete('/:id', instructor, async (c) => {
+    const id = c.req.param('id');
+    const room = rooms.get(id);
+    const by = c.get('access').role === 'author' ? 'the admin' : 'an instructor';
+    if (c.req.query('purge') !== 'true') {
+      if (!room) return problem(c, 404, 'not-found', `No live session "${id}".`);
+      if (!room.ended()) room.end(by);
+      return c.json({ id, ended: true });
+    }
+    if (!room && !store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
+    if (room && !room.ended()) room.end(by);
+    // The end is stored before anything is deleted; a log still being saved is not deleted under its writer.
+    if (room && store.session(id)?.endedAt === null) return problem(c, 409, 'still-saving', 'The session ended but its log is still being saved; delete it again in a moment.');
+    // Issue 26: the purged session's sockets are closed here, with a close code of their own, before
+    // its log goes: one line, `rooms.close(id, { code, reason })`, once the rooms offer it.
+    await options.recordings?.remove(id);
+    store.deleteSession(id);
+    rooms.remove(id);
+    reports.forget(id);
+    options.log?.(`session ${id}: deleted by ${by}, with its log and recordings`);
+    return c.json({ id, ended: true, deleted: true });
+  });
+
+  return app;
 };

@@ -1,5 +1,5 @@
 /**
- * The review's model routes (server/api/review-routes.ts) on a server whose generator is a fake
+ * The review's model routes (server/api/review.ts, compare.ts) on a server whose generator is a fake
  * OpenAI-compatible vendor: written feedback per seat (who may see which seat, kept per state of
  * the log, a failing vendor answered by the rules and not kept), questions (a clear 400 for a bad
  * body, a rate limit per token), comparing sessions with simulated runs' reports, and the judge.

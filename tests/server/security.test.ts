@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/api/app';
 import { MAX_BODY_BYTES } from '../../server/api/security';
-import { serveClient } from '../../server/api/static';
+import { staticFiles } from '../../server/api/static';
 import { createTokens } from '../../server/auth/tokens';
 import { loadConfig } from '../../server/config';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
@@ -49,7 +49,9 @@ const appWith = (env: Record<string, string> = {}, warnings: string[] = []) => {
   stores.push(store);
   const rooms = createRooms({ store, scenes: new Map(scenes.map((s) => [s.id, s])), generator: () => createScriptedGenerator() });
   const { app } = createApp({ config, rooms, store, tokens: createTokens(randomBytes(32).toString('base64url')), version: 'test', scenes, warn: (line) => warnings.push(line) });
-  expect(serveClient(app, siteRoot())).toBe(true);
+  const files = staticFiles({ root: siteRoot() });
+  expect(files.clientBuilt).toBe(true);
+  app.route('/', files.app);
   return app;
 };
 

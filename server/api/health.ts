@@ -1,0 +1,42 @@
+/**
+ * GET /api/health, open to anyone: the version, the active providers, the live sessions, each
+ * vendor's circuit and, with LiveKit configured, whether it answers. With LiveKit the transport stays
+ * 'livekit' while it is down: clients fall back to the embedded WebSocket, and `livekit.fallback` says so.
+ *
+ * ```ts
+ * app.route('/api/health', health({ version: '1.2.0', config, rooms, circuits: () => ({ generator: breaker.state }) }));
+ * // {"status":"ok","version":"1.2.0","providers":{"generator":"gemini",…,"transport":"websocket"},"sessions":2,"circuits":{…}}
+ * ```
+ */
+import { Hono } from 'hono';
+import type { Config } from '../config';
+import type { LiveKitProbe } from '../livekit/health';
+import type { CircuitState } from '../providers/resilience';
+import type { Rooms } from '../rooms/rooms';
+
+export interface HealthOptions {
+  version: string;
+  config: Pick<Config, 'generator' | 'synthesizer' | 'transcriber'>;
+  rooms: Rooms;
+  /** Whether LiveKit answers; null without LiveKit. */
+  liveKitProbe: LiveKitProbe | null;
+  /** Each vendor's circuit: `open` while a vendor that kept failing is not called. */
+  circuits?: () => Record<string, CircuitState>;
+}
+
+export const health = (options: HealthOptions): Hono => {
+  const { config, rooms, liveKitProbe } = options;
+  const app = new Hono();
+  app.get('/', async (c) => {
+    const livekit = liveKitProbe ? await liveKitProbe.status() : null;
+    return c.json({
+      status: 'ok',
+      version: options.version,
+      providers: { generator: config.generator, synthesis: config.synthesizer, transcription: config.transcriber, transport: livekit ? 'livekit' : 'websocket' },
+      ...(livekit ? { livekit: { ...livekit, ...(livekit.reachable ? {} : { fallback: 'websocket' }) } } : {}),
+      sessions: rooms.list().filter((r) => !r.ended()).length,
+      ...(options.circuits ? { circuits: options.circuits() } : {}),
+    });
+  });
+  return app;
+};

@@ -1,0 +1,47 @@
+/**
+ * A session's report as a caller may see it: built once per state of its log (review/cache.ts) by
+ * review/build.ts, which keeps a long log's build off the requests' way; the cache holds the
+ * pending build, so readers who come while it runs wait for the same one. A build that fails is
+ * not kept: the next reader builds again.
+ *
+ * ```ts
+ * const reports = sessionReports({ store, rooms, scenes });
+ * const report = await reports.of(id, row.scene, c.get('access')); // a participant's: their timeline only
+ * reports.forget(id); // the session was purged
+ * ```
+ */
+import type { Rooms } from '../rooms/rooms';
+import type { LoadedScene } from '../scene/schema';
+import type { Store } from '../store/store';
+import { buildReport } from '../review/build';
+import { createReportCache } from '../review/cache';
+import { readLog, reportFor, type Report, type Viewer } from '../review/report';
+
+export interface SessionReportsOptions {
+  store: Store;
+  rooms: Rooms;
+  /** The scenes a session that is no longer live is read with. */
+  scenes: readonly LoadedScene[];
+}
+
+export interface SessionReports {
+  /** Session `id`'s report (of scene `scene`, its row's), as `viewer` may see it. */
+  of(id: string, scene: string, viewer: Viewer): Promise<Report>;
+  /** Drops what is kept of `id` (its log was deleted). */
+  forget(id: string): void;
+}
+
+export const sessionReports = ({ store, rooms, scenes }: SessionReportsOptions): SessionReports => {
+  const cache = createReportCache<Promise<Report>>();
+  return {
+    async of(id, scene, viewer) {
+      const report = cache.get(id, store.lastSeq(id), () => {
+        const building = buildReport(readLog(store.events(id)), rooms.get(id)?.scene ?? scenes.find((s) => s.id === scene));
+        building.catch(() => cache.forget(id));
+        return building;
+      });
+      return reportFor(await report, viewer);
+    },
+    forget: (id) => cache.forget(id),
+  };
+};
