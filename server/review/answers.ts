@@ -2,7 +2,7 @@
  * What the review's features answer (issue 17, parts 3 and 5): the trainee's debrief
  * (review/debrief.ts), its written feedback and answers (review/feedback.ts), and the pairwise
  * judge of two runs (review/judge.ts), with the judge's criteria. Types, data and formatting only,
- * browser-safe: the server's routes (api/review-routes.ts) send these shapes and the client's pages
+ * browser-safe: the server's routes (api/review.ts) send these shapes and the client's pages
  * read them.
  */
 import type { AnswerCount } from '../metrics/answers';

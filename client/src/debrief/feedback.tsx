@@ -1,6 +1,6 @@
 /**
  * The debrief's written feedback and question box (issue 17, part 3), from
- * GET /api/sessions/:id/feedback and POST /api/sessions/:id/ask (server/api/review-routes.ts).
+ * GET /api/sessions/:id/feedback and POST /api/sessions/:id/ask (server/api/review.ts).
  * The feedback says who wrote it: "Written by <vendor>" when a language model did, "From the
  * figures" when the rules did (no generator key, or the vendor failed). Every moment either cites
  * links into the review at that time. The question box is for the screen only (no-print).
