@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,6 +160,29 @@ describe('the session store', () => {
     expect(store.events('s1')).toEqual([]);
     expect(store.events('s2')).toHaveLength(1);
     expect(store.deleteSession('s1')).toBe(false);
+  });
+
+  it('leaves a purged log\'s text in neither the WAL nor the database file, while the store stays open', () => {
+    const dir = tempDir();
+    const store = openAt(dir);
+    const secret = 'Purged-line-zebra-7261';
+    const kept = 'Kept-line-heron-4410';
+    store.createSession(standup);
+    store.createSession({ ...standup, id: 's2' });
+    store.appendEvents('s1', Array.from({ length: 40 }, (_, i) => ({ seq: i + 1, t: i, type: 'utterance', text: `${secret} ${i}` })));
+    store.appendEvents('s2', [{ seq: 1, t: 0, type: 'utterance', text: kept }]);
+    const bytes = (file: string) => readFileSync(join(dir, file)).toString('latin1');
+    // Before the purge the text is in the WAL, as every committed write is until a checkpoint.
+    expect(bytes('rehearsal.db-wal')).toContain(secret);
+
+    expect(store.deleteSession('s1')).toBe(true);
+    expect(bytes('rehearsal.db-wal')).not.toContain(secret);
+    expect(bytes('rehearsal.db')).not.toContain(secret);
+    expect(bytes('rehearsal.db')).toContain(kept);
+    // The store goes on as before: the other session is whole, and new writes land.
+    expect(store.events('s2')).toEqual([{ seq: 1, t: 0, type: 'utterance', text: kept }]);
+    store.appendEvents('s2', [event(2)]);
+    expect(seqs(store.events('s2'))).toEqual([1, 2]);
   });
 
   it('keeps every event whose append returned when the process is killed with SIGKILL', async () => {

@@ -11,9 +11,18 @@
  *
  * Durability: WAL with `synchronous=NORMAL`. A commit appends to the WAL with write() before it
  * returns, so the data sits in the OS page cache and survives the process dying at any point
- * (kill -9, a crash): our requirement, tested below with SIGKILL. Only an OS crash or power cut
- * can lose the last few transactions (the WAL is fsynced at checkpoints), never corrupt the file.
- * `synchronous=FULL` would close that gap at the cost of an fsync per event batch.
+ * (kill -9, a crash): our requirement, tested below with SIGKILL. An OS crash or power cut can lose
+ * what was committed since the WAL was last fsynced, at its last checkpoint (SQLite checkpoints
+ * every 1,000 WAL pages: about 500 events, an event being one commit of about two pages; Linux
+ * itself writes dirty pages back within about 30 s), never corrupt the file: the WAL's checksums
+ * drop a torn tail.
+ * `synchronous: 'FULL'` closes that gap with an fsync per commit, and `npm run bench -- store`
+ * measures it: about 20 times fewer events a second, and each event then blocks the event loop for
+ * a millisecond or more (p99 ~10 ms) while every room waits, so NORMAL stays the default.
+ *
+ * Purging: a deleted session's rows are overwritten with zeros (`secure_delete`) and the WAL,
+ * which still holds the old pages, is checkpointed and truncated to nothing, so a purged log's
+ * text is left in neither file once `deleteSession` returns.
  *
  * Locking: every write takes SQLite's write lock when it begins (IMMEDIATE), so a writer waits
  * for another connection's lock for up to `busyTimeoutMs` and then fails cleanly; a deferred
@@ -82,7 +91,10 @@ export interface Store {
   markEnded(id: string, at: number): void;
   /** Sessions never marked ended: the ones a crash interrupted, to recover at start-up. */
   unfinished(): SessionRow[];
-  /** Deletes the session and its log, in one transaction; false if there was no such session. */
+  /**
+   * Deletes the session and its log, in one transaction, then leaves their text in no file: the
+   * pages are zeroed and the WAL is checkpointed and truncated. False if there was no such session.
+   */
   deleteSession(id: string): boolean;
   close(): void;
 }
@@ -153,6 +165,12 @@ export interface StoreOptions {
    * meanwhile. Default 50 ms: brief contention is waited out; the journal rides out the rest.
    */
   busyTimeoutMs?: number;
+  /**
+   * SQLite's `synchronous` in WAL mode. NORMAL (the default): no fsync per commit; the process
+   * dying loses nothing, a power cut may lose the commits since the last checkpoint. FULL: each
+   * commit is fsynced before it returns, so not even a power cut loses an event a client received.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
 }
 
 export const openStore = (dir: string, options: StoreOptions = {}): Store => {
@@ -163,7 +181,9 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   for (const companion of [`${file}-wal`, `${file}-shm`]) if (existsSync(companion)) chmodSync(companion, 0o600);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+  // A purged session leaves no text behind in the database's free pages.
+  db.pragma('secure_delete = ON');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 50}`);
   db.exec(schema);
@@ -232,7 +252,12 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
       return selectUnfinished.all().map(toRow);
     },
     deleteSession(id) {
-      return remove.immediate(id);
+      const deleted = remove.immediate(id);
+      // The WAL still holds the log's old pages until a checkpoint copies the zeroed ones over them;
+      // TRUNCATE then empties the file. Only another connection reading at this very moment can
+      // keep it from finishing, and the next purge's checkpoint clears what it left.
+      if (deleted) db.pragma('wal_checkpoint(TRUNCATE)');
+      return deleted;
     },
     close() {
       db.close();

@@ -2,7 +2,8 @@
  * The instructor takes over a seat (issue 15, part 12): while they hold it the room waits for
  * their line on its turns, the line is logged as that participant's (source `instructor`) and
  * voiced like any other; handed back, the simulation speaks for it again. Only the instructors
- * see the switch; a seat whose human is here cannot be taken.
+ * see the switch: participants are sent the line as the seat's own (issue 26); a seat whose human
+ * is here cannot be taken.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, closeClients, createSession, startServer, type InProcessServer } from './helpers';
@@ -45,11 +46,12 @@ describe('taking over a seat', () => {
     const generated = await observer.waitForEvent((e) => e.type === 'utterance' && e.speaker === 'hannah' && e.seq > back.seq, 'Hannah speaking for herself again', 0, 60_000);
     expect(generated.type === 'utterance' && generated.source).not.toBe('instructor');
 
-    // The trainee, joining now, is sent Hannah's lines, never the switch.
+    // The trainee, joining now, is sent Hannah's lines, the instructor's among them as Hannah's own, never the switch.
     const alex = await Client.connect(server, created.id, created.tokens.alex!);
     await alex.waitForEvent((e) => e.seq >= generated.seq, 'the backlog');
     const seen = alex.events();
-    expect(seen.some((e) => e.type === 'utterance' && e.source === 'instructor')).toBe(true);
+    expect(seen.find((e) => e.type === 'utterance' && e.id === (line.type === 'utterance' && line.id))).toMatchObject({ speaker: 'hannah', text: line.type === 'utterance' && line.text, source: 'ai' });
+    expect(seen.some((e) => e.type === 'utterance' && e.source === 'instructor')).toBe(false);
     expect(seen.filter((e) => e.type === 'system' && ['take-over', 'hand-back'].includes(e.code))).toEqual([]);
   }, 90_000);
 
