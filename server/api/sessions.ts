@@ -30,6 +30,9 @@ import { joinLinks, listSessions } from './listing';
 import { problem } from './problem';
 import type { SessionReports } from './reports';
 
+/** The close code of a deleted session's sockets (4xxx: the application's own). */
+const CLOSE_DELETED = 4410;
+
 export interface SessionsOptions {
   authorize: Authorize;
   rooms: Rooms;
@@ -141,11 +144,10 @@ export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
     if (room && !room.ended()) room.end(by);
     // The end is stored before anything is deleted; a log still being saved is not deleted under its writer.
     if (room && store.session(id)?.endedAt === null) return problem(c, 409, 'still-saving', 'The session ended but its log is still being saved; delete it again in a moment.');
-    // Issue 26: the purged session's sockets are closed here, with a close code of their own, before
-    // its log goes: one line, `rooms.close(id, { code, reason })`, once the rooms offer it.
     await options.recordings?.remove(id);
     store.deleteSession(id);
-    rooms.remove(id);
+    // Its open sockets are told, and closed with a code of their own (4410) so a page can say why.
+    rooms.close(id, { code: CLOSE_DELETED, reason: 'session deleted' });
     reports.forget(id);
     options.log?.(`session ${id}: deleted by ${by}, with its log and recordings`);
     return c.json({ id, ended: true, deleted: true });

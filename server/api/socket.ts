@@ -239,7 +239,7 @@ export const sessionSocket = (options: SessionSocketOptions): Hono<ApiEnv> => {
           send: (message) => write(JSON.stringify(message)),
           sendRaw: write,
           streamVia,
-          close: () => socket && drop(socket, CLOSE_REPLACED, 'replaced'),
+          close: (how) => socket && drop(socket, how?.code ?? CLOSE_REPLACED, how?.reason ?? 'replaced'),
         };
         socket = { raw, room, client, holder: key, alive: true, gone: false, leave: null, expiresAt: access.expiresAt, expiry: null };
         const mine = socket;
