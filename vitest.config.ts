@@ -6,6 +6,8 @@ const browser = ['tests/client/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    // The engine compares texts with the word vectors it is given: every test gives it the installation's.
+    setupFiles: ['tests/word-vectors.setup.ts'],
     projects: [
       {
         extends: true,

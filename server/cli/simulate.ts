@@ -24,6 +24,11 @@ import { createGenerator, generatorNames, type GeneratorName } from '../provider
 import { reportOf } from '../review/report';
 import type { Generator } from '../providers/generator/port';
 import { loadScene, loadScenes, SceneError, type LoadedScene } from '../scene/load';
+import { provideWordVectors } from '../engine/embeddings';
+import { installedWordVectors } from '../providers/word-vectors';
+
+// Similarity compares by meaning with the installation's word vectors (read on the first comparison).
+provideWordVectors(installedWordVectors);
 
 /** Where `--all` finds the scenes, relative to the working directory. */
 const scenesDir = 'scenes';
