@@ -6,7 +6,7 @@
  * stays a pure function of its texts and the table.
  *
  * A program that runs the engine provides the table once, at start, before the first comparison;
- * until one does (the browser, which compares nothing), texts are compared by their words.
+ * until one does (the browser has none), texts are compared by their words.
  *
  * ```ts
  * provideWordVectors(installedWordVectors); // the server, the CLIs, the benches, the tests' setup

@@ -169,7 +169,6 @@ const isTag = (t: ParsedUtterance, c: Span): boolean => {
   return true;
 };
 
-/** The last first pair part of a sentence, if any. */
 /**
  * Questions nobody is meant to answer: complaints ("Why do I always have to do the dishes?",
  * "who even reads these contracts"), musing ("I wonder if the client even looked") and
@@ -184,6 +183,7 @@ const RHETORICAL = new RegExp(
   ].join('|'),
 );
 
+/** The last first pair part of a sentence, if any. */
 export const unitPair = (t: ParsedUtterance, u: Unit, unit: number): FirstPairPart | null => {
   const found = unitPairOf(t, u, unit);
   if (found?.pair !== 'question') return found;

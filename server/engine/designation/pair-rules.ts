@@ -317,4 +317,5 @@ export const TAG_QUESTION = new RegExp(
 export const RIGHT_TAG = new RegExp(
   `\\b(?:you|u|we|were|they|theyre|he|she|i|im|${N}) \\w+(?: \\w+)* (?<!\\b(?:youre|are|is|thats|s|were|was|absolutely|exactly|quite|all|alright|so|be|just|that|this|it|them|things|everything|turn|the|your|my|our|his|her|their|its|to|on|of|in|at|go|do|done|get|got|doing) )(?<!\\bqqp\\d+ )(?:right|correct)$`,
 );
+/** A second-person word: said to one person once the plural forms (PLURAL_YOU: "you all", "you two") are taken out. */
 export const SINGULAR_YOU = /\b(?:you|your|yours|yourself|u|ya|youre|youve|youll|youd)\b/;
