@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 20_000,
     // Closing a browser and a server on a loaded 2-core machine can take more than the default 10 s.
     hookTimeout: 60_000,
+    // The engine compares texts with the word vectors it is given: every test gives it the installation's.
+    setupFiles: ['tests/word-vectors.setup.ts'],
     projects: [
       {
         extends: true,

@@ -9,6 +9,11 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { Bench } from './timing';
+import { provideWordVectors } from '../server/engine/embeddings';
+import { installedWordVectors } from '../server/providers/word-vectors';
+
+// Similarity compares by meaning with the installation's word vectors (read on the first comparison).
+provideWordVectors(installedWordVectors);
 
 const folder = fileURLToPath(new URL('.', import.meta.url));
 const filters = process.argv.slice(2);

@@ -21,7 +21,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadWordVectors, SOURCE_PACKAGE, wordVectors } from '../server/engine/embeddings';
+import { wordVectors } from '../server/engine/embeddings';
+import { loadWordVectors, SOURCE_PACKAGE } from '../server/providers/word-vectors';
 import { createTextSimilarity, REPETITION_THRESHOLD } from '../server/engine/similarity';
 import { percentile, round, timeEach, type BenchResult } from './timing';
 
@@ -53,8 +54,8 @@ const folderBytes = (folder: string): number =>
 
 /** Resident memory a fresh process gains by loading the cache in `folder` (this one's is muddied by the build). */
 const residentForLoading = (folder: string): number => {
-  const embeddings = fileURLToPath(new URL('../server/engine/embeddings.ts', import.meta.url));
-  const script = `const { loadWordVectors } = await import(${JSON.stringify(pathToFileURL(embeddings).href)});
+  const loader = fileURLToPath(new URL('../server/providers/word-vectors.ts', import.meta.url));
+  const script = `const { loadWordVectors } = await import(${JSON.stringify(pathToFileURL(loader).href)});
     const before = process.memoryUsage().rss;
     if (!loadWordVectors({ cacheDir: ${JSON.stringify(folder)} })) process.exit(1);
     process.stdout.write(String(process.memoryUsage().rss - before));`;

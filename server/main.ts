@@ -31,6 +31,11 @@ import { claimDataDir, DataDirError } from './store/data-dir';
 import { createJournal } from './store/journal';
 import { openStore } from './store/store';
 import { SceneError } from './scene/load';
+import { provideWordVectors } from './engine/embeddings';
+import { installedWordVectors } from './providers/word-vectors';
+
+// Similarity compares by meaning with the installation's word vectors (read on the first comparison).
+provideWordVectors(installedWordVectors);
 
 /** A problem that stops the start, said in one line (a bad environment: a line per variable). */
 class StartupError extends Error {}

@@ -1,10 +1,14 @@
 /**
  * MMAgents' experiment on a shipped scene, small: every condition runs with the same seeds, the
- * intervals hold their means, designation makes addressees speak next, and the result prints.
+ * intervals hold their means, designation makes addressees speak next, and the result prints. The
+ * sessions run through the simulator's shell; the analysis reads only their logs.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../server/engine/events';
 import { breakdownKinds } from '../server/metrics/breakdowns';
-import { formatExperiment, mmagentsConditions, runExperiment, type ExperimentResult } from '../server/metrics/experiment';
+import { runExperiment } from '../server/conversation/experiment';
+import { compareConditions, formatExperiment, judgeRun, mmagentsConditions, type Condition, type ExperimentResult, type RunResult } from '../server/metrics/experiment';
+import { rulesJudge } from '../server/metrics/judge';
 import type { BreakdownJudge } from '../server/metrics/judge';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
 import { loadScene } from '../server/scene/load';
@@ -14,6 +18,7 @@ describe('runExperiment (mmagents)', () => {
   let scene: LoadedScene;
   let result: ExperimentResult;
   const policies: string[] = [];
+  const logs: Array<{ condition: Condition; events: SessionEvent[] }> = [];
 
   beforeAll(async () => {
     scene = await loadScene('scenes/poster-session.yaml');
@@ -22,9 +27,21 @@ describe('runExperiment (mmagents)', () => {
       seed: 11,
       turns: 16,
       generator: createScriptedGenerator(),
-      onRun: ({ events }) => void policies.push(events[0]!.type === 'session-start' ? events[0]!.policy : ''),
+      onRun: ({ condition, events }) => {
+        policies.push(events[0]!.type === 'session-start' ? events[0]!.policy : '');
+        logs.push({ condition, events });
+      },
     });
   }, 60_000);
+
+  it("finds the same result again from the runs' logs alone", async () => {
+    const byCondition: Array<{ condition: Condition; runs: RunResult[] }> = mmagentsConditions.map((condition) => ({ condition, runs: [] }));
+    for (const [i, { condition, events }] of logs.entries()) {
+      byCondition.find((c) => c.condition === condition)!.runs.push(await judgeRun(events, scene, rulesJudge, 11 + (i % 4)));
+    }
+    const again = compareConditions({ scene: scene.id, generator: 'scripted', judge: 'rules', runs: 4, seed: 11, turns: 16 }, byCondition);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(result));
+  });
 
   it('runs EQUAL, SS and CSSN-or-SS in that order, each with the same seeds, under its own policy', () => {
     expect(result.conditions.map((c) => [c.name, c.policy])).toEqual([

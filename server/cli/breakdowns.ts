@@ -18,6 +18,11 @@ import { breakdownKinds } from '../metrics/breakdowns';
 import { createModelJudge, rulesJudge, type BreakdownJudge } from '../metrics/judge';
 import { createGenerator } from '../providers/generator/index';
 import { loadScene, SceneError, type LoadedScene } from '../scene/load';
+import { provideWordVectors } from '../engine/embeddings';
+import { installedWordVectors } from '../providers/word-vectors';
+
+// Similarity compares by meaning with the installation's word vectors (read on the first comparison).
+provideWordVectors(installedWordVectors);
 
 const usage = `Usage: npm run -s breakdowns -- <run.jsonl> [--scene <id or file>] [--judge rules|gemini|openai]
 

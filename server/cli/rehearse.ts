@@ -25,6 +25,11 @@ import { runMetrics } from '../metrics/metrics';
 import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator';
 import { loadScene } from '../scene/load';
 import type { LoadedScene } from '../scene/schema';
+import { provideWordVectors } from '../engine/embeddings';
+import { installedWordVectors } from '../providers/word-vectors';
+
+// Similarity compares by meaning with the installation's word vectors (read on the first comparison).
+provideWordVectors(installedWordVectors);
 
 const usage = `Rehearse a scene in the terminal.
 

@@ -2,7 +2,8 @@
  * The batch simulator: runs a scene several times with every human simulated, writes each run's
  * event log and report (the figures the review dashboard shows) and a summary of conversation metrics. With `--all` it does so for every scene in
  * `scenes/` and prints one table comparing them. With `--experiment mmagents` it reruns MMAgents'
- * comparison of turn-taking conditions on the scene (metrics/experiment.ts) and prints its result.
+ * comparison of turn-taking conditions on the scene (conversation/experiment.ts runs it, metrics/experiment.ts
+ * analyses the logs) and prints its result.
  *
  *   npm run -s simulate -- scenes/team-standup.yaml --runs 10 --seed 1 --out out/standup
  *   npm run -s simulate -- --all --runs 3
@@ -16,7 +17,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { driveSession } from '../conversation/drive';
 import type { SessionEvent } from '../engine/events';
-import { experimentNames, formatExperiment, mmagentsConditions, runExperiment, type ExperimentName, type ExperimentResult } from '../metrics/experiment';
+import { runExperiment } from '../conversation/experiment';
+import { experimentNames, formatExperiment, mmagentsConditions, type ExperimentName, type ExperimentResult } from '../metrics/experiment';
 import { createModelJudge, rulesJudge, type BreakdownJudge } from '../metrics/judge';
 import { aggregateMetrics, runMetrics, type RunMetrics } from '../metrics/metrics';
 import { formatTable, type TableRow } from '../metrics/table';
@@ -24,6 +26,11 @@ import { createGenerator, generatorNames, type GeneratorName } from '../provider
 import { reportOf } from '../review/report';
 import type { Generator } from '../providers/generator/port';
 import { loadScene, loadScenes, SceneError, type LoadedScene } from '../scene/load';
+import { provideWordVectors } from '../engine/embeddings';
+import { installedWordVectors } from '../providers/word-vectors';
+
+// Similarity compares by meaning with the installation's word vectors (read on the first comparison).
+provideWordVectors(installedWordVectors);
 
 /** Where `--all` finds the scenes, relative to the working directory. */
 const scenesDir = 'scenes';

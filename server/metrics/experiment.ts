@@ -1,5 +1,5 @@
 /**
- * MMAgents' experiment (§4.1, results §5), rerunnable on any scene: the same scene under the three
+ * MMAgents' experiment (§4.1, results §5), analysed: the logs of one scene under the three
  * conditions, EQUAL (everyone once a round in a fresh random order), SS (bids only) and CSSN-or-SS
  * (the addressee of a first pair part speaks next, otherwise bids), N seeded runs each, run k of
  * every condition with the same seed. Per condition it reports what §4.2.1 and §5 measure:
@@ -10,17 +10,18 @@
  * content (answers.ts: speaking next is not answering), and how long one speaker held the floor
  * (§5: "monopolizing turns"). The paper's LLM-as-a-judge scores and human evaluation are not reproduced.
  *
+ * The runs themselves are simulated sessions, driven by the same shell as the simulator's
+ * (conversation/experiment.ts, through conversation/drive.ts); this module only reads their logs.
+ *
  * ```ts
- * const result = await runExperiment(scene, { runs: 20, seed: 1, generator: createScriptedGenerator() });
+ * const result = await runExperiment(scene, { runs: 20, seed: 1, generator: createScriptedGenerator() }); // conversation/experiment.ts
  * process.stdout.write(formatExperiment(result));
  * ```
  */
-import { driveSession } from '../conversation/drive';
 import type { EventOf, SessionEvent } from '../engine/events';
-import type { Generator } from '../providers/generator/port';
 import type { LoadedScene, Policy } from '../scene/schema';
 import { breakdownKinds, breakdownUtterances, countKinds, taxonomy, type BreakdownKind } from './breakdowns';
-import { rulesJudge, type BreakdownJudge } from './judge';
+import type { BreakdownJudge } from './judge';
 import { runMetrics } from './metrics';
 import { bootstrapInterval, dunn, kruskalWallis, mean, type Interval, type KruskalWallis } from './stats';
 
@@ -43,21 +44,6 @@ export const mmagentsConditions: readonly Condition[] = [
 
 /** How the intervals are drawn; printed with every result. */
 export const INTERVAL = { level: 0.95, resamples: 10_000, seed: 1 } as const;
-
-export interface ExperimentOptions {
-  /** Runs per condition. */
-  runs: number;
-  /** Run k (1-based) of every condition uses seed `seed + k - 1`. */
-  seed: number;
-  /** The longest session, in turns; the scene's own length when not given. */
-  turns?: number;
-  generator: Generator;
-  /** Who finds the breakdowns (default: the rules). */
-  judge?: BreakdownJudge;
-  approvals?: 'approve' | 'dismiss';
-  /** Called after each run, e.g. to write its log or draw progress. */
-  onRun?: (run: { condition: Condition; k: number; events: SessionEvent[] }) => void | Promise<void>;
-}
 
 export interface RunResult {
   seed: number;
@@ -95,15 +81,21 @@ export interface ConditionResult extends Condition {
   kinds: Record<BreakdownKind, number>;
 }
 
-export interface ExperimentResult {
-  experiment: ExperimentName;
+/** What an experiment was run on and with, as its result states it. */
+export interface ExperimentSetting {
   scene: string;
+  /** The generator's name. */
   generator: string;
+  /** The breakdown judge's name. */
   judge: string;
   runs: number;
   seed: number;
   /** The turn limit given, `null` for the scene's own length. */
   turns: number | null;
+}
+
+export interface ExperimentResult extends ExperimentSetting {
+  experiment: ExperimentName;
   interval: string;
   conditions: ConditionResult[];
   /** Across conditions, on breakdowns per 10 turns; `null` when every run has the same value. */
@@ -132,52 +124,42 @@ const summarize = (condition: Condition, runs: RunResult[]): ConditionResult => 
   };
 };
 
-/** Runs MMAgents' three conditions on `scene`, one after another, and compares them. */
-export const runExperiment = async (scene: LoadedScene, options: ExperimentOptions): Promise<ExperimentResult> => {
-  const judge = options.judge ?? rulesJudge;
-  const conditions: ConditionResult[] = [];
-  for (const condition of mmagentsConditions) {
-    const variant: LoadedScene = { ...scene, turnTaking: { ...scene.turnTaking, policy: condition.policy } };
-    const runs: RunResult[] = [];
-    for (let k = 1; k <= options.runs; k++) {
-      const seed = options.seed + k - 1;
-      const events = await driveSession(variant, {
-        seed,
-        generator: options.generator,
-        approvals: options.approvals,
-        ...(options.turns ? { maxTurns: options.turns } : {}),
-      });
-      const metrics = runMetrics(events, scene);
-      const utterances = events.filter((e): e is EventOf<'utterance'> => e.type === 'utterance');
-      const { breakdowns, judgedBy, notes } = await judge.judge(utterances, scene);
-      const broken = breakdownUtterances(breakdowns);
-      runs.push({
-        seed,
-        turns: metrics.turns,
-        breakdowns: broken,
-        breakdownsPer10: metrics.turns > 0 ? (broken / metrics.turns) * 10 : 0,
-        kinds: countKinds(breakdowns),
-        answeredNext: metrics.adjacencyCompletion,
-        answeredByContent: metrics.answeredByContent,
-        longestRun: metrics.longestRun,
-        topSpeakerShare: metrics.topSpeakerShare,
-        judgedBy,
-        notes,
-      });
-      await options.onRun?.({ condition, k, events });
-    }
-    conditions.push(summarize(condition, runs));
-  }
+/**
+ * One run's figures from its log: the turns, the breakdowns `judge` finds (MMAgents §4.2.1: per
+ * 10 turns, each utterance once), who answered and who held the floor.
+ */
+export const judgeRun = async (events: readonly SessionEvent[], scene: LoadedScene, judge: BreakdownJudge, seed: number): Promise<RunResult> => {
+  const metrics = runMetrics(events, scene);
+  const utterances = events.filter((e): e is EventOf<'utterance'> => e.type === 'utterance');
+  const { breakdowns, judgedBy, notes } = await judge.judge(utterances, scene);
+  const broken = breakdownUtterances(breakdowns);
+  return {
+    seed,
+    turns: metrics.turns,
+    breakdowns: broken,
+    breakdownsPer10: metrics.turns > 0 ? (broken / metrics.turns) * 10 : 0,
+    kinds: countKinds(breakdowns),
+    answeredNext: metrics.adjacencyCompletion,
+    answeredByContent: metrics.answeredByContent,
+    longestRun: metrics.longestRun,
+    topSpeakerShare: metrics.topSpeakerShare,
+    judgedBy,
+    notes,
+  };
+};
 
+/** MMAgents' comparison of the conditions from their runs (mmagentsConditions' order): intervals, then the tests across them. */
+export const compareConditions = (setting: ExperimentSetting, runs: ReadonlyArray<{ condition: Condition; runs: RunResult[] }>): ExperimentResult => {
+  const conditions = runs.map(({ condition, runs }) => summarize(condition, runs));
   const per10 = conditions.map((c) => c.runs.map((r) => r.breakdownsPer10));
   return {
     experiment: 'mmagents',
-    scene: scene.id,
-    generator: options.generator.name,
-    judge: judge.name,
-    runs: options.runs,
-    seed: options.seed,
-    turns: options.turns ?? null,
+    scene: setting.scene,
+    generator: setting.generator,
+    judge: setting.judge,
+    runs: setting.runs,
+    seed: setting.seed,
+    turns: setting.turns,
     interval: `${INTERVAL.level * 100}% percentile bootstrap over runs (${INTERVAL.resamples} resamples, seed ${INTERVAL.seed})`,
     conditions,
     kruskalWallis: kruskalWallis(per10),
