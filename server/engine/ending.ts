@@ -7,6 +7,7 @@
  * (conversation.ts). Like the floor (floor.ts), this only decides: the turn loop carries it out.
  */
 import { openObligation, planFor } from './floor';
+import { speakerFor } from './roster';
 import { understand } from './understanding';
 import { currentSnippet, nextSnippetIndex, type Ctx, type EndReason, type Ending, type Plan, type SessionState } from './state';
 
@@ -55,7 +56,10 @@ const answerOwed = (c: Ctx): Plan | null => {
   const ai = (id: string | null | undefined): id is string => !!id && id !== last.speaker && roster.byId.get(id)?.kind === 'ai';
   const named = roster.scene.participants.filter((p) => p.kind === 'ai' && mentions(last.text, [p.name, roster.shortName(p.id)])).map((p) => p.id);
   const previous = state.log.findLast((r) => ai(r.speaker))?.speaker;
-  const answerer = [last.addressee, last.replyTo, ...named, previous, hostOf(c)].find(ai);
+  // A member of a party in representative mode answers for it only when asked by name: otherwise its representative does.
+  const answerer = [last.addressee, last.replyTo, ...named, previous, hostOf(c)]
+    .map((id) => (id && id !== last.addressee ? speakerFor(roster, id) : id))
+    .find(ai);
   if (!answerer) return null;
   return {
     speaker: answerer,
