@@ -6,6 +6,7 @@ import { GeneratorError, SynthesisError, TranscriptionError } from './errors';
 import { complete, type Generator } from './generator/port';
 import {
   createBreaker,
+  fallsBack,
   resilientGenerator,
   resilientSynthesizer,
   resilientTranscriber,
@@ -19,6 +20,9 @@ import { createEspeakSynthesizer, phonemize } from './synthesis/espeak';
 import type { SpeechChunk, Synthesizer } from './synthesis/port';
 import { phonemesToVisemes } from './synthesis/visemes';
 import type { Transcriber } from './transcription/port';
+import { createGenerator } from './generator';
+import { openConversation } from '../conversation/conversation';
+import { ai, makeScene } from '../../tests/engine/harness';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -664,5 +668,54 @@ describe('resilientTranscriber', () => {
     await expect(error).rejects.toBeInstanceOf(TranscriptionError);
     await expect(error).rejects.toMatchObject({ message: 'scribe could not transcribe the utterance in time', details: { timeout: true } });
     expect(lines).toEqual(['vendor scribe (transcription) failed: timed out after 100 ms; the utterance was not transcribed']);
+  });
+});
+
+describe('a generator in a conversation', () => {
+  const scene = makeScene({
+    participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei')],
+    turnTaking: { policy: 'round-robin' },
+    snippets: [{ id: 'a', initiator: 'ada', turns: 3 }],
+  });
+
+  it('knows which generators fall back already', () => {
+    const vendor = scriptedVendor().generator;
+    expect(fallsBack(resilientGenerator(vendor, backup))).toBe(true);
+    expect(fallsBack(vendor)).toBe(false);
+    expect(fallsBack(createGenerator('openai', { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'm' }))).toBe(true);
+  });
+
+  it('passes each turn through the wrapper once: one notice per failed call, however the fallback answers', async () => {
+    let calls = 0;
+    const down: Generator = {
+      name: 'vendor',
+      // eslint-disable-next-line require-yield
+      async *stream() {
+        calls++;
+        throw http(503);
+      },
+    };
+    // A fallback that writes nothing: a second wrapper would count that as a failure too, and say so again.
+    const mute: Generator = { name: 'mute', async *stream() {} };
+    const generator = resilientGenerator(down, mute, { retries: 0, breaker: null, log: () => undefined });
+    const log = await openConversation(scene, { seed: 1, generator, maxTurns: 3 }).ended;
+    const notices = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
+    expect(calls).toBeGreaterThan(0);
+    expect(notices).toHaveLength(calls);
+    expect(notices[0]).toMatchObject({ message: 'vendor failed; the mute generator wrote this turn.' });
+  });
+
+  it('gives a generator without a fallback the scripted one', async () => {
+    const down: Generator = {
+      name: 'vendor',
+      // eslint-disable-next-line require-yield
+      async *stream() {
+        throw http(500);
+      },
+    };
+    const log = await openConversation(scene, { seed: 1, generator: down, maxTurns: 3 }).ended;
+    const notices = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
+    expect(notices.length).toBeGreaterThan(0);
+    expect(notices[0]).toMatchObject({ message: 'vendor failed; the scripted generator wrote this turn.' });
   });
 });

@@ -442,13 +442,22 @@ const jitterOf = (request: GenerateRequest): (() => number) => {
   return () => rng.next();
 };
 
+/** Every generator `resilientGenerator` made: it falls back already, so nothing wraps it again (`fallsBack`). */
+const fallingBack = new WeakSet<Generator>();
+
+/**
+ * Whether `generator` already has a fallback (made by `resilientGenerator`): a turn passes the
+ * wrapper once. The conversation wraps only a generator that has none (createGenerator wraps vendors).
+ */
+export const fallsBack = (generator: Generator): boolean => fallingBack.has(generator);
+
 /**
  * A generator that retries `vendor` and, when retrying cannot help or its circuit is open, lets
  * `fallback` write the turn. It reports the vendor's name. Defaults: 2 retries, no time limit.
  */
 export const resilientGenerator = (vendor: Generator, fallback: Generator, options: ResilienceOptions = {}): Generator => {
   const policy = policyOf(options, { retries: 2 });
-  return {
+  const generator: Generator = {
     name: vendor.name,
     async *stream(request, signal, onNotice) {
       const rules: Policy = {
@@ -458,7 +467,6 @@ export const resilientGenerator = (vendor: Generator, fallback: Generator, optio
         empty: () => new GeneratorError('returned no text'),
         who: `${vendor.name} (generator)`,
       };
-      // The vendor may be resilient itself (the conversation's last line of defence wraps any generator).
       const shortfall = yield* attempts((attempt) => vendor.stream(request, attempt, onNotice), signal, rules);
       if (!shortfall) return;
       const instead = `the ${fallback.name} generator wrote this turn`;
@@ -475,6 +483,8 @@ export const resilientGenerator = (vendor: Generator, fallback: Generator, optio
       yield* fallback.stream(request, signal, onNotice);
     },
   };
+  fallingBack.add(generator);
+  return generator;
 };
 
 /**

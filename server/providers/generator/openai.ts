@@ -11,7 +11,7 @@
  * the one place that retries, and it bounds the wait for each delta.
  */
 import OpenAI, { APIError, APIUserAbortError } from 'openai';
-import { GeneratorError } from '../errors';
+import { GeneratorError, retryAfterMs } from '../errors';
 import type { Generator } from './port';
 
 export interface OpenAIOptions {
@@ -21,18 +21,6 @@ export interface OpenAIOptions {
   baseUrl: string;
   model: string;
 }
-
-/** `retry-after-ms` (OpenAI's own), else `retry-after` in seconds or as an HTTP date. */
-const retryAfterMs = (headers: Headers | undefined): number | undefined => {
-  const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
-  if (Number.isFinite(ms)) return ms;
-  const value = headers?.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-};
 
 export const createOpenAIGenerator = (options: OpenAIOptions): Generator => {
   const { apiKey, baseUrl, model } = options;
