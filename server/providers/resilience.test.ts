@@ -6,6 +6,7 @@ import { GeneratorError, SynthesisError, TranscriptionError } from './errors';
 import { complete, type Generator } from './generator/port';
 import {
   createBreaker,
+  askUntilRead,
   fallsBack,
   resilientGenerator,
   resilientSynthesizer,
@@ -717,5 +718,37 @@ describe('a generator in a conversation', () => {
     const notices = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
     expect(notices.length).toBeGreaterThan(0);
     expect(notices[0]).toMatchObject({ message: 'vendor failed; the scripted generator wrote this turn.' });
+  });
+});
+
+describe('askUntilRead, the one loop that asks a model again', () => {
+  const number = (text: string) => (/^\d+$/.test(text) ? Number(text) : null);
+
+  it('asks again once when the answer cannot be read, and takes the second', async () => {
+    const { generator, log } = scriptedVendor(['many'], ['42']);
+    expect(await askUntilRead(setup(generator).generator, request, number)).toEqual({ ok: true, value: 42 });
+    expect(log.calls).toBe(2);
+  });
+
+  it('gives up after the attempts asked for, and says how often', async () => {
+    const { generator, log } = scriptedVendor(['many'], ['lots'], ['heaps']);
+    expect(await askUntilRead(setup(generator).generator, request, number)).toEqual({ ok: false, why: 'vendor answered without the JSON asked for, twice' });
+    expect(log.calls).toBe(2);
+    expect(await askUntilRead(scriptedVendor(['x'], ['y'], ['z']).generator, request, number, undefined, 3)).toMatchObject({ why: expect.stringMatching(/3 times$/) });
+  });
+
+  it('does not ask a vendor again whose fallback answered, nor one that threw', async () => {
+    const down = scriptedVendor([http(503)], ['7']);
+    expect(await askUntilRead(setup(down.generator, { retries: 0 }).generator, request, number)).toEqual({ ok: false, why: 'vendor did not answer (generator-fallback)' });
+    expect(down.log.calls).toBe(1);
+    const bare = scriptedVendor([new Error('socket hang up')], ['7']);
+    expect(await askUntilRead(bare.generator, request, number)).toEqual({ ok: false, why: 'vendor failed: socket hang up' });
+    expect(bare.log.calls).toBe(1);
+  });
+
+  it('throws when the caller aborts', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('left'));
+    await expect(askUntilRead(scriptedVendor(['1']).generator, request, number, controller.signal)).rejects.toThrow('left');
   });
 });

@@ -38,7 +38,8 @@
  * Time and chance are injected (the backoff's `sleep`, `random`, the breaker's `now`) and time
  * limits run on `setTimeout`: tests run on fake time, never on the wall clock.
  */
-import type { Generator } from './generator/port';
+import { complete, type Generator } from './generator/port';
+import type { Notice } from './notice';
 import { GeneratorError, ProviderError, SynthesisError, TranscriptionError, type ProviderErrorDetails } from './errors';
 import type { Synthesizer } from './synthesis/port';
 import type { Transcriber, Transcript } from './transcription/port';
@@ -564,6 +565,51 @@ export const resilientTranscriber = (vendor: Transcriber, options: ResilienceOpt
       throw new TranscriptionError(`${prefix}${timeout ? ' in time' : ''}`, { ...detailsOf(error), cause: error });
     },
   };
+};
+
+// ---------------------------------------------------------------- answers read
+
+/** Notices after which a generator's text is not the vendor's: its fallback wrote it. (A truncated answer is read, and asked again.) */
+export const substituted: ReadonlySet<string> = new Set(['generator-fallback', 'generator-circuit-open']);
+
+/** What asking for an answer gave: the value read from it, or why there is none. */
+export type Asked<T> = { ok: true; value: T } | { ok: false; why: string };
+
+/**
+ * Asks `generator` (a vendor behind `resilientGenerator`, which already retried its failures) for
+ * an answer `read` understands (null: not what was asked for), asking again up to `attempts` times
+ * in all, default 2: a model's bad JSON is often right the second time. A vendor that did not
+ * answer (its fallback wrote instead, or it threw) is not asked again. Throws only when `signal` aborts.
+ *
+ * ```ts
+ * const asked = await askUntilRead(generator, request, (text) => parseVerdict(text));
+ * if (!asked.ok) log(`judged by the rules: ${asked.why}`);
+ * ```
+ */
+export const askUntilRead = async <T>(
+  generator: Generator,
+  request: GenerateRequest,
+  read: (text: string) => T | null,
+  signal?: AbortSignal,
+  attempts = 2,
+): Promise<Asked<T>> => {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const notices: Notice[] = [];
+    let text: string | undefined;
+    let error: unknown;
+    try {
+      text = await complete(generator, request, signal, (n) => notices.push(n));
+    } catch (thrown) {
+      if (signal?.aborted) throw thrown;
+      error = thrown;
+    }
+    const replaced = notices.find((n) => substituted.has(n.code));
+    if (replaced) return { ok: false, why: `${generator.name} did not answer (${replaced.code})` };
+    if (text === undefined) return { ok: false, why: `${generator.name} failed: ${(error as Error).message}` };
+    const value = read(text);
+    if (value !== null) return { ok: true, value };
+  }
+  return { ok: false, why: `${generator.name} answered without the JSON asked for, ${attempts === 1 ? 'once' : attempts === 2 ? 'twice' : `${attempts} times`}` };
 };
 
 /** A time limit from the environment (`GENERATOR_BUDGET_MS=6000`): a positive whole number of ms, else `fallback`. */
