@@ -308,8 +308,8 @@ describe('the circuit breaker', () => {
     expect(breaker.state).toBe('closed');
   });
 
-  it('does not count a wrong request (a 4xx) against the vendor', async () => {
-    const { generator: vendor } = scriptedVendor(...Array.from({ length: 5 }, () => [http(401)]));
+  it('does not count a wrong request (a 4xx other than a refused key) against the vendor', async () => {
+    const { generator: vendor } = scriptedVendor(...Array.from({ length: 5 }, (_, i) => [http(i % 2 ? 404 : 400)]));
     const breaker = createBreaker({ failures: 3, now: () => 0 });
     const { run } = setup(vendor, { breaker });
     for (let turn = 0; turn < 5; turn++) await run();
@@ -750,5 +750,48 @@ describe('askUntilRead, the one loop that asks a model again', () => {
     const controller = new AbortController();
     controller.abort(new Error('left'));
     await expect(askUntilRead(scriptedVendor(['1']).generator, request, number, controller.signal)).rejects.toThrow('left');
+  });
+});
+
+describe('a refused key (401, 403)', () => {
+  it.each([401, 403])('opens the circuit at once on HTTP %i, says which variable to check, and a later answer closes it', async (status) => {
+    let clock = 0;
+    const breaker = createBreaker({ failures: 5, cooldownMs: 10_000, now: () => clock });
+    const { generator: vendor, log } = scriptedVendor([http(status)], ['Vendor text.']);
+    const { run, notices, lines, sleeps } = setup(vendor, { breaker, credential: 'GEMINI_API_KEY' });
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(sleeps).toEqual([]);
+    expect(breaker.state).toBe('open');
+    expect(breaker.refusedKey).toBe(true);
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(notices).toEqual([
+      { code: 'generator-fallback', message: `vendor refused the key (HTTP ${status}): check GEMINI_API_KEY; the backup generator wrote this turn.` },
+      { code: 'generator-circuit-open', message: 'vendor refused the key and is not called for now (check GEMINI_API_KEY; next try in 10 s); the backup generator wrote this turn.' },
+    ]);
+    expect(lines).toEqual([
+      `vendor vendor (generator) refused the key (HTTP ${status}): circuit open at once, not called for 10 s; check GEMINI_API_KEY`,
+      `vendor vendor (generator) failed: HTTP ${status}: nope; check GEMINI_API_KEY; the backup generator wrote this turn`,
+    ]);
+    clock += 10_000;
+    expect(await run()).toBe('Vendor text.');
+    expect(breaker.state).toBe('closed');
+    expect(breaker.refusedKey).toBe(false);
+  });
+
+  it('names the variable in a transcription error too', async () => {
+    const refused: Transcriber = {
+      name: 'whisper',
+      transcribe: async () => {
+        throw new TranscriptionError('HTTP 401: Incorrect API key provided', { status: 401 });
+      },
+    };
+    const breaker = createBreaker({ now: () => 0 });
+    const transcriber = resilientTranscriber(refused, { breaker, credential: 'WHISPER_API_KEY', log: () => undefined, sleep: async () => undefined });
+    const audio = { pcm: new Int16Array(160), sampleRate: 16_000 };
+    await expect(transcriber.transcribe(audio)).rejects.toThrow('whisper could not transcribe the utterance (it refused the key (HTTP 401): check WHISPER_API_KEY)');
+    await expect(transcriber.transcribe(audio)).rejects.toThrow(/^whisper could not transcribe the utterance \(it refused the key and is not called for now \(check WHISPER_API_KEY; next try in 30 s\)\)$/);
+    expect(breaker.state).toBe('open');
   });
 });

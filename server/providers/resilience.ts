@@ -22,8 +22,10 @@
  * (`synthesis-cut`). Only a call that gave nothing is retried, then handed to the fallback
  * (`generator-fallback`, `synthesis-fallback`); a transcription, which has no fallback, throws one
  * error naming the vendor, the reason and the attempts. A reply with no text at all goes to the
- * fallback at once. A 4xx other than 408 and 429 means the request itself is wrong (a bad key, a
- * bad model): it is not retried.
+ * fallback at once. A 4xx other than 408 and 429 means the request itself is wrong (a bad model):
+ * it is not retried, nor counted against the vendor. A 401 or 403 means the vendor refuses the key,
+ * which no retry and no wait mends: the circuit opens at once, and the log line and the notices name
+ * the variable to check (`credential`: GEMINI_API_KEY, ELEVENLABS_API_KEY, ...).
  *
  * The breaker (Nygard, "Release It!", Circuit Breaker): after `failures` failed attempts in a row
  * the circuit opens, and for `cooldownMs` calls do not reach the vendor: they go straight to the
@@ -155,6 +157,8 @@ export interface Pass {
   answered(): void;
   /** The vendor failed: one more in a row; a failed probe opens the circuit again. */
   failed(): void;
+  /** The vendor refused the key (401, 403): the circuit opens at once, whatever the count. */
+  refused(): void;
   /** No verdict (the caller left first): a probe's turn goes to the next call. */
   release(): void;
 }
@@ -165,6 +169,8 @@ export interface Breaker {
   readonly failures: number;
   /** How long until a call may probe the vendor again, in ms (0 unless open). */
   readonly retryInMs: number;
+  /** Whether the circuit was opened by a refused key (401, 403) rather than by failures in a row. */
+  readonly refusedKey: boolean;
   /** A pass for one attempt; null while the circuit is open, or half-open with its probe under way. */
   admit(): Pass | null;
 }
@@ -174,6 +180,7 @@ export const createBreaker = (options: BreakerOptions = {}): Breaker => {
   let inARow = 0;
   let openedAt: number | null = null;
   let probing = false;
+  let refusedKey = false;
   const state = (): CircuitState => (openedAt === null ? 'closed' : now() - openedAt < cooldownMs ? 'open' : 'half-open');
   const open = () => {
     openedAt = now();
@@ -187,6 +194,9 @@ export const createBreaker = (options: BreakerOptions = {}): Breaker => {
     },
     get retryInMs() {
       return state() === 'open' ? openedAt! + cooldownMs - now() : 0;
+    },
+    get refusedKey() {
+      return openedAt !== null && refusedKey;
     },
     admit() {
       const current = state();
@@ -204,10 +214,19 @@ export const createBreaker = (options: BreakerOptions = {}): Breaker => {
           inARow = 0;
           openedAt = null;
           probing = false;
+          refusedKey = false;
         }),
         failed: settle(() => {
           inARow++;
-          if (probe || inARow >= failures) open();
+          if (probe || inARow >= failures) {
+            refusedKey = false;
+            open();
+          }
+        }),
+        refused: settle(() => {
+          inARow++;
+          refusedKey = true;
+          open();
         }),
         release: settle(() => {
           if (probe) probing = false;
@@ -247,6 +266,8 @@ export interface ResilienceOptions {
   log?: (line: string) => void;
   /** Values blanked from those lines (the configured keys), besides anything shaped like a credential. */
   secrets?: readonly string[];
+  /** The environment variable holding the vendor's key (GEMINI_API_KEY): named when the vendor refuses it (401, 403). */
+  credential?: string;
 }
 
 /** How a call the vendor did not serve ended. */
@@ -275,6 +296,7 @@ interface Policy {
   /** Writes one line to the server's log, secrets blanked. */
   log: (line: string) => void;
   secrets: readonly string[];
+  credential: string | undefined;
   /** "gemini (generator)": who failed, in the log. */
   who: string;
 }
@@ -291,12 +313,29 @@ const policyOf = (options: ResilienceOptions, defaults: { retries: number; maxRe
   sleep: options.sleep ?? sleepFor,
   log: (line: string) => (options.log ?? ((text: string) => process.stderr.write(`${text}\n`)))(redact(line, options.secrets)),
   secrets: options.secrets ?? [],
+  credential: options.credential,
 });
 
 const detailsOf = (error: unknown): ProviderErrorDetails => {
   const { details, status } = (error ?? {}) as { details?: ProviderErrorDetails; status?: unknown };
   return { ...details, ...(details?.status === undefined && typeof status === 'number' ? { status } : {}) };
 };
+
+/** A 401 or 403: the vendor refuses the key, and will until someone changes it. */
+const isRefusal = (error: unknown): boolean => {
+  const { status } = detailsOf(error);
+  return status === 401 || status === 403;
+};
+
+/** "check GEMINI_API_KEY": what to do about a refused key, for the log and the room. */
+const checkKey = (policy: Pick<Policy, 'credential'>): string => `check ${policy.credential ?? "the vendor's key"}`;
+
+/**
+ * Why the vendor gave nothing, for a notice: "refused the key (HTTP 401): check GEMINI_API_KEY"
+ * when it refused a key the configuration names, else "failed".
+ */
+const failedBecause = (error: unknown, policy: Pick<Policy, 'credential'>): string =>
+  policy.credential && isRefusal(error) ? `refused the key (HTTP ${detailsOf(error).status}): ${checkKey(policy)}` : 'failed';
 
 const isRetryable = (error: unknown): boolean => {
   const { status } = detailsOf(error);
@@ -320,13 +359,17 @@ const logShortfall = (policy: Policy, shortfall: Shortfall, outcome: string): vo
   if (shortfall.kind === 'refused') return; // the circuit's opening was logged; each refusal is the room's notice
   const tries = shortfall.kind === 'failed' && shortfall.attempts > 1 ? ` (${shortfall.attempts} attempts)` : '';
   const how = shortfall.kind === 'cut' ? 'stopped mid-way' : 'failed';
-  policy.log(`vendor ${policy.who} ${how}: ${reasonOf(shortfall.error, policy.secrets)}${tries}; ${outcome}`);
+  const check = policy.credential && isRefusal(shortfall.error) ? `; ${checkKey(policy)}` : '';
+  policy.log(`vendor ${policy.who} ${how}: ${reasonOf(shortfall.error, policy.secrets)}${tries}${check}; ${outcome}`);
 };
 
-/** "keeps failing and is not called for now (next try in 28 s)": for the room, no vendor text in it. */
-const refusal = (breaker: Breaker): string => {
+/**
+ * "keeps failing and is not called for now (next try in 28 s)", or "refused the key and is not
+ * called for now (check GEMINI_API_KEY; next try in 28 s)": for the room, no vendor text in it.
+ */
+const refusal = (breaker: Breaker, policy: Pick<Policy, 'credential'>): string => {
   const next = breaker.state === 'open' ? `next try in ${Math.ceil(breaker.retryInMs / 1000)} s` : 'one call is trying it now';
-  return `keeps failing and is not called for now (${next})`;
+  return breaker.refusedKey ? `refused the key and is not called for now (${checkKey(policy)}; ${next})` : `keeps failing and is not called for now (${next})`;
 };
 
 /** The wait before retry `attempt`, or null when the vendor asked for longer than the policy waits. */
@@ -338,7 +381,7 @@ const delayBefore = (attempt: number, error: unknown, policy: Policy): number | 
   return Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
 };
 
-const unguarded: Pass = { answered: () => undefined, failed: () => undefined, release: () => undefined };
+const unguarded: Pass = { answered: () => undefined, failed: () => undefined, refused: () => undefined, release: () => undefined };
 
 /**
  * Yields what `call` yields, retrying an attempt that failed before yielding anything; returns
@@ -408,9 +451,16 @@ async function* attempts<T>(call: (signal: AbortSignal) => AsyncIterable<T>, sig
         break;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        // A wrong request (a bad key, a bad model) is not the vendor being unwell.
+        // A wrong request (a bad model) is not the vendor being unwell; a refused key is not mended by waiting.
         const retryable = isRetryable(error);
-        if (retryable) {
+        if (isRefusal(error)) {
+          const before = breaker?.state;
+          pass.refused();
+          if (breaker && before !== 'open' && breaker.state === 'open') {
+            const { status } = detailsOf(error);
+            policy.log(`vendor ${policy.who} refused the key (HTTP ${status}): circuit open at once, not called for ${Math.ceil(breaker.retryInMs / 1000)} s; ${checkKey(policy)}`);
+          }
+        } else if (retryable) {
           const before = breaker?.state;
           pass.failed();
           if (breaker && before !== 'open' && breaker.state === 'open') {
@@ -478,8 +528,8 @@ export const resilientGenerator = (vendor: Generator, fallback: Generator, optio
       }
       onNotice?.(
         shortfall.kind === 'refused'
-          ? { code: 'generator-circuit-open', message: `${vendor.name} ${refusal(shortfall.breaker)}; ${instead}.` }
-          : { code: 'generator-fallback', message: `${vendor.name} failed; ${instead}.` },
+          ? { code: 'generator-circuit-open', message: `${vendor.name} ${refusal(shortfall.breaker, rules)}; ${instead}.` }
+          : { code: 'generator-fallback', message: `${vendor.name} ${failedBecause(shortfall.error, rules)}; ${instead}.` },
       );
       yield* fallback.stream(request, signal, onNotice);
     },
@@ -513,13 +563,13 @@ export const resilientSynthesizer = (vendor: Synthesizer, fallback: Synthesizer 
         return;
       }
       if (!fallback) {
-        if (shortfall.kind === 'refused') throw new SynthesisError(`the ${vendor.name} voice ${refusal(shortfall.breaker)}`);
-        throw new SynthesisError(`the ${vendor.name} voice failed`, { ...detailsOf(shortfall.error), cause: shortfall.error });
+        if (shortfall.kind === 'refused') throw new SynthesisError(`the ${vendor.name} voice ${refusal(shortfall.breaker, rules)}`);
+        throw new SynthesisError(`the ${vendor.name} voice ${failedBecause(shortfall.error, rules)}`, { ...detailsOf(shortfall.error), cause: shortfall.error });
       }
       onNotice?.(
         shortfall.kind === 'refused'
-          ? { code: 'synthesis-circuit-open', message: `The ${vendor.name} voice ${refusal(shortfall.breaker)}; ${instead}.` }
-          : { code: 'synthesis-fallback', message: `The ${vendor.name} voice failed; ${instead}.` },
+          ? { code: 'synthesis-circuit-open', message: `The ${vendor.name} voice ${refusal(shortfall.breaker, rules)}; ${instead}.` }
+          : { code: 'synthesis-fallback', message: `The ${vendor.name} voice ${failedBecause(shortfall.error, rules)}; ${instead}.` },
       );
       yield* fallback.synthesize(request, signal, onNotice);
     },
@@ -559,10 +609,11 @@ export const resilientTranscriber = (vendor: Transcriber, options: ResilienceOpt
       if (!shortfall) return transcript!;
       logShortfall(rules, shortfall, 'the utterance was not transcribed');
       const prefix = `${vendor.name} could not transcribe the utterance`;
-      if (shortfall.kind === 'refused') throw new TranscriptionError(`${prefix} (it ${refusal(shortfall.breaker)})`);
+      if (shortfall.kind === 'refused') throw new TranscriptionError(`${prefix} (it ${refusal(shortfall.breaker, rules)})`);
       const { error } = shortfall;
       const { timeout } = detailsOf(error);
-      throw new TranscriptionError(`${prefix}${timeout ? ' in time' : ''}`, { ...detailsOf(error), cause: error });
+      const refused = failedBecause(error, rules);
+      throw new TranscriptionError(`${prefix}${timeout ? ' in time' : ''}${refused === 'failed' ? '' : ` (it ${refused})`}`, { ...detailsOf(error), cause: error });
     },
   };
 };
