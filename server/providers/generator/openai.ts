@@ -49,8 +49,12 @@ export const createOpenAIGenerator = (options: OpenAIOptions): Generator => {
           const text = chunk.choices[0]?.delta?.content;
           if (text) yield text;
         }
+        // The SDK ends an aborted stream quietly: that is no complete reply.
+        signal?.throwIfAborted();
       } catch (error) {
-        if (signal?.aborted || error instanceof APIUserAbortError) throw error;
+        // The caller's reason, as every port's adapter gives it (the SDK's own abort error says less).
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof APIUserAbortError) throw error;
         if (error instanceof APIError && error.status !== undefined) {
           const detail = (error.error as { message?: unknown } | undefined)?.message;
           throw new GeneratorError(`HTTP ${error.status}: ${typeof detail === 'string' ? detail : error.message}`, {

@@ -9,6 +9,7 @@ import { createEspeakSynthesizer, phonemize, type EspeakSynthesizer } from './es
 import type { SpeechChunk, Synthesizer, VisemeCue, VoiceSpec, WordTiming } from './port';
 import { phonemesToVisemes } from './visemes';
 import { decodeWav, encodeWav } from '../../media/wav';
+import { synthesizerContract } from '../../../tests/providers/contracts';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -344,4 +345,10 @@ describe('eSpeak workers and their server', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(stderr).not.toMatch(/EPIPE|Unhandled 'error' event/);
   });
+});
+
+synthesizerContract('espeak', {
+  make: () => createEspeakSynthesizer({ workers: 1 }),
+  request: { text: 'Good morning. Shall we start?', voice: { espeak: 'en-gb+f3' } },
+  unspeakable: { text: 'Hello.', voice: { espeak: 'xx-nowhere' } },
 });
