@@ -1,10 +1,10 @@
 /**
  * Resilience for every vendor call, in one place: the generator's, the synthesizer's and the
  * transcriber's, and every retry there is (a model's answer that cannot be read is asked for
- * again by `askUntilRead`, the judge's and the review's one loop). A time limit, retries with exponential backoff and jitter (a vendor's
- * Retry-After honoured, capped), a circuit breaker that stops calling a vendor that keeps
- * failing, and a fallback: a room never stalls on a flaky, slow or rate-limited vendor, and
- * never hammers one that is down.
+ * again by `askUntilRead`, the judge's and the review's one loop). A time limit, retries with
+ * exponential backoff and jitter (a vendor's Retry-After honoured, capped), a circuit breaker
+ * that stops calling a vendor that keeps failing, and a fallback: a room never stalls on a
+ * flaky, slow or rate-limited vendor, and never hammers one that is down.
  *
  * ```ts
  * const breaker = createBreaker(); // one per vendor, shared by every room
