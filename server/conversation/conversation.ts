@@ -29,7 +29,7 @@ import { createSession, screenDraft, step, type EngineInput, type EngineRequest,
 import type { Generator } from '../providers/generator/port';
 import { createScriptedGenerator, isScripted } from '../providers/generator/scripted';
 import type { Notice } from '../providers/notice';
-import { resilientGenerator } from '../providers/resilience';
+import { fallsBack, resilientGenerator } from '../providers/resilience';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
 import type { LoadedScene } from '../scene/schema';
 import type { Heard } from './listen';
@@ -111,10 +111,14 @@ interface Outcome {
 export const openConversation = (scene: LoadedScene, options: ConversationOptions): Conversation => {
   const now = options.now ?? (() => Date.now());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  // The one fallback: a generator that throws, vendor or not, has the scripted generator write the
-  // turn. The scripted generator itself goes unwrapped: its fallback would be itself, and the
-  // wrapper cost the simulator an eighth of its time.
-  const generator = isScripted(options.generator) ? options.generator : resilientGenerator(options.generator, createScriptedGenerator(), { retries: 0, breaker: null });
+  // A generator that throws, vendor or not, has the scripted generator write the turn; each turn
+  // passes the resilience wrapper once. A vendor from createGenerator has its fallback already (its
+  // retries, limits and circuit); the scripted generator needs none: its fallback would be itself,
+  // and the wrapper cost the simulator an eighth of its time.
+  const generator =
+    isScripted(options.generator) || fallsBack(options.generator)
+      ? options.generator
+      : resilientGenerator(options.generator, createScriptedGenerator(), { retries: 0, breaker: null });
   const started = now();
   const log: SessionEvent[] = [];
   let state = createSession(scene, {

@@ -14,8 +14,8 @@
 import { z } from 'zod';
 import type { UtteranceEvent } from '../engine/events';
 import type { Cue, GenerateRequest } from '../engine/requests';
-import type { Notice } from '../providers/notice';
-import { complete, type Generator } from '../providers/generator/port';
+import type { Generator } from '../providers/generator/port';
+import { askUntilRead } from '../providers/resilience';
 import type { LoadedScene } from '../scene/schema';
 import { breakdownKinds, breakdownsOf, taxonomy, type Breakdown, type BreakdownKind } from './breakdowns';
 import { repetitionOf } from './repetition';
@@ -211,9 +211,6 @@ export const judgeCue: Cue = {
   variant: 0,
 };
 
-/** Notices after which the text is not the vendor's: the scripted fallback wrote it. (A truncated answer is parsed, and asked again.) */
-export const substituted: ReadonlySet<string> = new Set(['generator-fallback', 'generator-circuit-open']);
-
 /** One bad answer is asked again: "retries once on bad JSON". */
 const ATTEMPTS = 2;
 
@@ -244,26 +241,10 @@ export const createModelJudge = (generator: Generator, options: ModelJudgeOption
         cue: judgeCue,
       };
       const label = `turns ${start + 1}-${start + sample.length}`;
-      let verdict: ParsedJudgement | null = null;
-      let failure = '';
-      for (let attempt = 1; attempt <= ATTEMPTS && verdict === null; attempt++) {
-        const notices: Notice[] = [];
-        let text: string | undefined;
-        let error: unknown;
-        try {
-          text = await complete(generator, request, signal, (n) => notices.push(n));
-        } catch (thrown) {
-          if (signal?.aborted) throw thrown;
-          error = thrown;
-        }
-        const replaced = notices.find((n) => substituted.has(n.code));
-        if (replaced || text === undefined) {
-          failure = replaced ? `${generator.name} did not answer (${replaced.code})` : `${generator.name} failed: ${(error as Error).message}`;
-          break;
-        }
-        verdict = parseJudgement(text, turns);
-        if (verdict === null) failure = `${generator.name} answered without the JSON asked for, ${attempt === 1 ? 'once' : 'twice'}`;
-      }
+      // Asked again once on a bad answer, through the one retry module.
+      const asked = await askUntilRead(generator, request, (text) => parseJudgement(text, turns), signal, ATTEMPTS);
+      const verdict = asked.ok ? asked.value : null;
+      const failure = asked.ok ? '' : asked.why;
       if (verdict === null) {
         const ids = new Set(sample.map((u) => u.id));
         judgement.breakdowns.push(...ruled().filter((b) => ids.has(b.utterance)));

@@ -1,6 +1,13 @@
 /**
  * What every provider port (generator, synthesis, transcription) reports when a vendor call fails:
  * the facts a retry policy needs. Each port names its own subclass, so logs say which port failed.
+ * Every vendor reads how long it was asked to wait with `retryAfterMs`, the one Retry-After parser:
+ *
+ * ```ts
+ * throw new GeneratorError(`HTTP ${status}: ${text}`, { status, retryAfterMs: retryAfterMs(response.headers) });
+ * retryAfterMs(new Headers({ 'retry-after': '2' })); // 2000
+ * retryAfterMs(new Headers({ 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })); // ms until then, 0 if past
+ * ```
  */
 import type { ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 
@@ -43,6 +50,26 @@ export class TranscriptionError extends ProviderError {
   override readonly name = 'TranscriptionError';
 }
 
+/** A non-negative number, as HTTP's delay-seconds is (a fraction tolerated): "2", "1.5"; not "-1", "2s", "". */
+const DELAY = /^\s*\d+(?:\.\d+)?\s*$/;
+
+/**
+ * How long a vendor asked us to wait, in ms, from its answer's headers: OpenAI's `retry-after-ms`,
+ * else `Retry-After` (RFC 9110 §10.2.3) as seconds or as an HTTP date (a date already past: 0).
+ * Anything else (absent, negative, "soon") is undefined: the backoff decides. `now` is for tests.
+ */
+export const retryAfterMs = (headers: Pick<Headers, 'get'> | undefined, now = Date.now()): number | undefined => {
+  const ms = headers?.get('retry-after-ms');
+  if (ms && DELAY.test(ms)) return Number(ms);
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (DELAY.test(value)) return Math.round(Number(value) * 1000);
+  // Only a date names a weekday or a month; Date.parse alone would take "12" for the year 2001.
+  if (!/[a-z]{3}/i.test(value)) return undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+};
+
 const detailText = (detail: unknown): string | undefined => {
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) return detail.map((item: { msg?: unknown }) => String(item?.msg ?? JSON.stringify(item))).join('; ');
@@ -59,15 +86,14 @@ const detailText = (detail: unknown): string | undefined => {
 export const elevenLabsFailure = (error: ElevenLabsError): { message: string; status?: number; retryAfterMs?: number } => {
   // Without a body the SDK's own message is "Status code: 500\nBody: ..." on several lines.
   const text = detailText((error.body as { detail?: unknown } | undefined)?.detail) ?? error.message.replace(/\s+/g, ' ');
-  const retryAfter = Number(error.rawResponse?.headers.get('retry-after') ?? Number.NaN);
   return {
     message: error.statusCode !== undefined ? `HTTP ${error.statusCode}: ${text}` : text,
     status: error.statusCode,
-    retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
+    retryAfterMs: retryAfterMs(error.rawResponse?.headers),
   };
 };
 
-/** Gemini puts its Retry-After in the error body: `details: [{ "@type": ".../google.rpc.RetryInfo", "retryDelay": "7s" }]`. */
+/** Gemini sends no Retry-After header the SDK passes on; it puts the delay in the error body: `details: [{ "@type": ".../google.rpc.RetryInfo", "retryDelay": "7s" }]`. */
 export const geminiRetryDelayMs = (message: string): number | undefined => {
   const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message);
   return match ? Math.round(Number(match[1]) * 1000) : undefined;

@@ -6,6 +6,8 @@ import { GeneratorError, SynthesisError, TranscriptionError } from './errors';
 import { complete, type Generator } from './generator/port';
 import {
   createBreaker,
+  askUntilRead,
+  fallsBack,
   resilientGenerator,
   resilientSynthesizer,
   resilientTranscriber,
@@ -19,6 +21,9 @@ import { createEspeakSynthesizer, phonemize } from './synthesis/espeak';
 import type { SpeechChunk, Synthesizer } from './synthesis/port';
 import { phonemesToVisemes } from './synthesis/visemes';
 import type { Transcriber } from './transcription/port';
+import { createGenerator } from './generator';
+import { openConversation } from '../conversation/conversation';
+import { ai, makeScene } from '../../tests/engine/harness';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -303,8 +308,8 @@ describe('the circuit breaker', () => {
     expect(breaker.state).toBe('closed');
   });
 
-  it('does not count a wrong request (a 4xx) against the vendor', async () => {
-    const { generator: vendor } = scriptedVendor(...Array.from({ length: 5 }, () => [http(401)]));
+  it('does not count a wrong request (a 4xx other than a refused key) against the vendor', async () => {
+    const { generator: vendor } = scriptedVendor(...Array.from({ length: 5 }, (_, i) => [http(i % 2 ? 404 : 400)]));
     const breaker = createBreaker({ failures: 3, now: () => 0 });
     const { run } = setup(vendor, { breaker });
     for (let turn = 0; turn < 5; turn++) await run();
@@ -664,5 +669,129 @@ describe('resilientTranscriber', () => {
     await expect(error).rejects.toBeInstanceOf(TranscriptionError);
     await expect(error).rejects.toMatchObject({ message: 'scribe could not transcribe the utterance in time', details: { timeout: true } });
     expect(lines).toEqual(['vendor scribe (transcription) failed: timed out after 100 ms; the utterance was not transcribed']);
+  });
+});
+
+describe('a generator in a conversation', () => {
+  const scene = makeScene({
+    participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei')],
+    turnTaking: { policy: 'round-robin' },
+    snippets: [{ id: 'a', initiator: 'ada', turns: 3 }],
+  });
+
+  it('knows which generators fall back already', () => {
+    const vendor = scriptedVendor().generator;
+    expect(fallsBack(resilientGenerator(vendor, backup))).toBe(true);
+    expect(fallsBack(vendor)).toBe(false);
+    expect(fallsBack(createGenerator('openai', { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'm' }))).toBe(true);
+  });
+
+  it('passes each turn through the wrapper once: one notice per failed call, however the fallback answers', async () => {
+    let calls = 0;
+    const down: Generator = {
+      name: 'vendor',
+      // eslint-disable-next-line require-yield
+      async *stream() {
+        calls++;
+        throw http(503);
+      },
+    };
+    // A fallback that writes nothing: a second wrapper would count that as a failure too, and say so again.
+    const mute: Generator = { name: 'mute', async *stream() {} };
+    const generator = resilientGenerator(down, mute, { retries: 0, breaker: null, log: () => undefined });
+    const log = await openConversation(scene, { seed: 1, generator, maxTurns: 3 }).ended;
+    const notices = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
+    expect(calls).toBeGreaterThan(0);
+    expect(notices).toHaveLength(calls);
+    expect(notices[0]).toMatchObject({ message: 'vendor failed; the mute generator wrote this turn.' });
+  });
+
+  it('gives a generator without a fallback the scripted one', async () => {
+    const down: Generator = {
+      name: 'vendor',
+      // eslint-disable-next-line require-yield
+      async *stream() {
+        throw http(500);
+      },
+    };
+    const log = await openConversation(scene, { seed: 1, generator: down, maxTurns: 3 }).ended;
+    const notices = log.filter((e) => e.type === 'system' && e.code === 'generator-fallback');
+    expect(notices.length).toBeGreaterThan(0);
+    expect(notices[0]).toMatchObject({ message: 'vendor failed; the scripted generator wrote this turn.' });
+  });
+});
+
+describe('askUntilRead, the one loop that asks a model again', () => {
+  const number = (text: string) => (/^\d+$/.test(text) ? Number(text) : null);
+
+  it('asks again once when the answer cannot be read, and takes the second', async () => {
+    const { generator, log } = scriptedVendor(['many'], ['42']);
+    expect(await askUntilRead(setup(generator).generator, request, number)).toEqual({ ok: true, value: 42 });
+    expect(log.calls).toBe(2);
+  });
+
+  it('gives up after the attempts asked for, and says how often', async () => {
+    const { generator, log } = scriptedVendor(['many'], ['lots'], ['heaps']);
+    expect(await askUntilRead(setup(generator).generator, request, number)).toEqual({ ok: false, why: 'vendor answered without the JSON asked for, twice' });
+    expect(log.calls).toBe(2);
+    expect(await askUntilRead(scriptedVendor(['x'], ['y'], ['z']).generator, request, number, undefined, 3)).toMatchObject({ why: expect.stringMatching(/3 times$/) });
+  });
+
+  it('does not ask a vendor again whose fallback answered, nor one that threw', async () => {
+    const down = scriptedVendor([http(503)], ['7']);
+    expect(await askUntilRead(setup(down.generator, { retries: 0 }).generator, request, number)).toEqual({ ok: false, why: 'vendor did not answer (generator-fallback)' });
+    expect(down.log.calls).toBe(1);
+    const bare = scriptedVendor([new Error('socket hang up')], ['7']);
+    expect(await askUntilRead(bare.generator, request, number)).toEqual({ ok: false, why: 'vendor failed: socket hang up' });
+    expect(bare.log.calls).toBe(1);
+  });
+
+  it('throws when the caller aborts', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('left'));
+    await expect(askUntilRead(scriptedVendor(['1']).generator, request, number, controller.signal)).rejects.toThrow('left');
+  });
+});
+
+describe('a refused key (401, 403)', () => {
+  it.each([401, 403])('opens the circuit at once on HTTP %i, says which variable to check, and a later answer closes it', async (status) => {
+    let clock = 0;
+    const breaker = createBreaker({ failures: 5, cooldownMs: 10_000, now: () => clock });
+    const { generator: vendor, log } = scriptedVendor([http(status)], ['Vendor text.']);
+    const { run, notices, lines, sleeps } = setup(vendor, { breaker, credential: 'GEMINI_API_KEY' });
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(sleeps).toEqual([]);
+    expect(breaker.state).toBe('open');
+    expect(breaker.refusedKey).toBe(true);
+    expect(await run()).toBe('Backup text.');
+    expect(log.calls).toBe(1);
+    expect(notices).toEqual([
+      { code: 'generator-fallback', message: `vendor refused the key (HTTP ${status}): check GEMINI_API_KEY; the backup generator wrote this turn.` },
+      { code: 'generator-circuit-open', message: 'vendor refused the key and is not called for now (check GEMINI_API_KEY; next try in 10 s); the backup generator wrote this turn.' },
+    ]);
+    expect(lines).toEqual([
+      `vendor vendor (generator) refused the key (HTTP ${status}): circuit open at once, not called for 10 s; check GEMINI_API_KEY`,
+      `vendor vendor (generator) failed: HTTP ${status}: nope; check GEMINI_API_KEY; the backup generator wrote this turn`,
+    ]);
+    clock += 10_000;
+    expect(await run()).toBe('Vendor text.');
+    expect(breaker.state).toBe('closed');
+    expect(breaker.refusedKey).toBe(false);
+  });
+
+  it('names the variable in a transcription error too', async () => {
+    const refused: Transcriber = {
+      name: 'whisper',
+      transcribe: async () => {
+        throw new TranscriptionError('HTTP 401: Incorrect API key provided', { status: 401 });
+      },
+    };
+    const breaker = createBreaker({ now: () => 0 });
+    const transcriber = resilientTranscriber(refused, { breaker, credential: 'WHISPER_API_KEY', log: () => undefined, sleep: async () => undefined });
+    const audio = { pcm: new Int16Array(160), sampleRate: 16_000 };
+    await expect(transcriber.transcribe(audio)).rejects.toThrow('whisper could not transcribe the utterance (it refused the key (HTTP 401): check WHISPER_API_KEY)');
+    await expect(transcriber.transcribe(audio)).rejects.toThrow(/^whisper could not transcribe the utterance \(it refused the key and is not called for now \(check WHISPER_API_KEY; next try in 30 s\)\)$/);
+    expect(breaker.state).toBe('open');
   });
 });

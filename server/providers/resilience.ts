@@ -1,9 +1,10 @@
 /**
  * Resilience for every vendor call, in one place: the generator's, the synthesizer's and the
- * transcriber's. A time limit, retries with exponential backoff and jitter (a vendor's
- * Retry-After honoured, capped), a circuit breaker that stops calling a vendor that keeps
- * failing, and a fallback: a room never stalls on a flaky, slow or rate-limited vendor, and
- * never hammers one that is down.
+ * transcriber's, and every retry there is (a model's answer that cannot be read is asked for
+ * again by `askUntilRead`, the judge's and the review's one loop). A time limit, retries with
+ * exponential backoff and jitter (a vendor's Retry-After honoured, capped), a circuit breaker
+ * that stops calling a vendor that keeps failing, and a fallback: a room never stalls on a
+ * flaky, slow or rate-limited vendor, and never hammers one that is down.
  *
  * ```ts
  * const breaker = createBreaker(); // one per vendor, shared by every room
@@ -22,8 +23,10 @@
  * (`synthesis-cut`). Only a call that gave nothing is retried, then handed to the fallback
  * (`generator-fallback`, `synthesis-fallback`); a transcription, which has no fallback, throws one
  * error naming the vendor, the reason and the attempts. A reply with no text at all goes to the
- * fallback at once. A 4xx other than 408 and 429 means the request itself is wrong (a bad key, a
- * bad model): it is not retried.
+ * fallback at once. A 4xx other than 408 and 429 means the request itself is wrong (a bad model):
+ * it is not retried, nor counted against the vendor. A 401 or 403 means the vendor refuses the key,
+ * which no retry and no wait mends: the circuit opens at once, and the log line and the notices name
+ * the variable to check (`credential`: GEMINI_API_KEY, ELEVENLABS_API_KEY, ...).
  *
  * The breaker (Nygard, "Release It!", Circuit Breaker): after `failures` failed attempts in a row
  * the circuit opens, and for `cooldownMs` calls do not reach the vendor: they go straight to the
@@ -38,7 +41,8 @@
  * Time and chance are injected (the backoff's `sleep`, `random`, the breaker's `now`) and time
  * limits run on `setTimeout`: tests run on fake time, never on the wall clock.
  */
-import type { Generator } from './generator/port';
+import { complete, type Generator } from './generator/port';
+import type { Notice } from './notice';
 import { GeneratorError, ProviderError, SynthesisError, TranscriptionError, type ProviderErrorDetails } from './errors';
 import type { Synthesizer } from './synthesis/port';
 import type { Transcriber, Transcript } from './transcription/port';
@@ -154,6 +158,8 @@ export interface Pass {
   answered(): void;
   /** The vendor failed: one more in a row; a failed probe opens the circuit again. */
   failed(): void;
+  /** The vendor refused the key (401, 403): the circuit opens at once, whatever the count. */
+  refused(): void;
   /** No verdict (the caller left first): a probe's turn goes to the next call. */
   release(): void;
 }
@@ -164,6 +170,8 @@ export interface Breaker {
   readonly failures: number;
   /** How long until a call may probe the vendor again, in ms (0 unless open). */
   readonly retryInMs: number;
+  /** Whether the circuit was opened by a refused key (401, 403) rather than by failures in a row. */
+  readonly refusedKey: boolean;
   /** A pass for one attempt; null while the circuit is open, or half-open with its probe under way. */
   admit(): Pass | null;
 }
@@ -173,6 +181,7 @@ export const createBreaker = (options: BreakerOptions = {}): Breaker => {
   let inARow = 0;
   let openedAt: number | null = null;
   let probing = false;
+  let refusedKey = false;
   const state = (): CircuitState => (openedAt === null ? 'closed' : now() - openedAt < cooldownMs ? 'open' : 'half-open');
   const open = () => {
     openedAt = now();
@@ -186,6 +195,9 @@ export const createBreaker = (options: BreakerOptions = {}): Breaker => {
     },
     get retryInMs() {
       return state() === 'open' ? openedAt! + cooldownMs - now() : 0;
+    },
+    get refusedKey() {
+      return openedAt !== null && refusedKey;
     },
     admit() {
       const current = state();
@@ -203,10 +215,19 @@ export const createBreaker = (options: BreakerOptions = {}): Breaker => {
           inARow = 0;
           openedAt = null;
           probing = false;
+          refusedKey = false;
         }),
         failed: settle(() => {
           inARow++;
-          if (probe || inARow >= failures) open();
+          if (probe || inARow >= failures) {
+            refusedKey = false;
+            open();
+          }
+        }),
+        refused: settle(() => {
+          inARow++;
+          refusedKey = true;
+          open();
         }),
         release: settle(() => {
           if (probe) probing = false;
@@ -246,6 +267,8 @@ export interface ResilienceOptions {
   log?: (line: string) => void;
   /** Values blanked from those lines (the configured keys), besides anything shaped like a credential. */
   secrets?: readonly string[];
+  /** The environment variable holding the vendor's key (GEMINI_API_KEY): named when the vendor refuses it (401, 403). */
+  credential?: string;
 }
 
 /** How a call the vendor did not serve ended. */
@@ -274,6 +297,7 @@ interface Policy {
   /** Writes one line to the server's log, secrets blanked. */
   log: (line: string) => void;
   secrets: readonly string[];
+  credential: string | undefined;
   /** "gemini (generator)": who failed, in the log. */
   who: string;
 }
@@ -290,12 +314,29 @@ const policyOf = (options: ResilienceOptions, defaults: { retries: number; maxRe
   sleep: options.sleep ?? sleepFor,
   log: (line: string) => (options.log ?? ((text: string) => process.stderr.write(`${text}\n`)))(redact(line, options.secrets)),
   secrets: options.secrets ?? [],
+  credential: options.credential,
 });
 
 const detailsOf = (error: unknown): ProviderErrorDetails => {
   const { details, status } = (error ?? {}) as { details?: ProviderErrorDetails; status?: unknown };
   return { ...details, ...(details?.status === undefined && typeof status === 'number' ? { status } : {}) };
 };
+
+/** A 401 or 403: the vendor refuses the key, and will until someone changes it. */
+const isRefusal = (error: unknown): boolean => {
+  const { status } = detailsOf(error);
+  return status === 401 || status === 403;
+};
+
+/** "check GEMINI_API_KEY": what to do about a refused key, for the log and the room. */
+const checkKey = (policy: Pick<Policy, 'credential'>): string => `check ${policy.credential ?? "the vendor's key"}`;
+
+/**
+ * Why the vendor gave nothing, for a notice: "refused the key (HTTP 401): check GEMINI_API_KEY"
+ * when it refused a key the configuration names, else "failed".
+ */
+const failedBecause = (error: unknown, policy: Pick<Policy, 'credential'>): string =>
+  policy.credential && isRefusal(error) ? `refused the key (HTTP ${detailsOf(error).status}): ${checkKey(policy)}` : 'failed';
 
 const isRetryable = (error: unknown): boolean => {
   const { status } = detailsOf(error);
@@ -319,13 +360,17 @@ const logShortfall = (policy: Policy, shortfall: Shortfall, outcome: string): vo
   if (shortfall.kind === 'refused') return; // the circuit's opening was logged; each refusal is the room's notice
   const tries = shortfall.kind === 'failed' && shortfall.attempts > 1 ? ` (${shortfall.attempts} attempts)` : '';
   const how = shortfall.kind === 'cut' ? 'stopped mid-way' : 'failed';
-  policy.log(`vendor ${policy.who} ${how}: ${reasonOf(shortfall.error, policy.secrets)}${tries}; ${outcome}`);
+  const check = policy.credential && isRefusal(shortfall.error) ? `; ${checkKey(policy)}` : '';
+  policy.log(`vendor ${policy.who} ${how}: ${reasonOf(shortfall.error, policy.secrets)}${tries}${check}; ${outcome}`);
 };
 
-/** "keeps failing and is not called for now (next try in 28 s)": for the room, no vendor text in it. */
-const refusal = (breaker: Breaker): string => {
+/**
+ * "keeps failing and is not called for now (next try in 28 s)", or "refused the key and is not
+ * called for now (check GEMINI_API_KEY; next try in 28 s)": for the room, no vendor text in it.
+ */
+const refusal = (breaker: Breaker, policy: Pick<Policy, 'credential'>): string => {
   const next = breaker.state === 'open' ? `next try in ${Math.ceil(breaker.retryInMs / 1000)} s` : 'one call is trying it now';
-  return `keeps failing and is not called for now (${next})`;
+  return breaker.refusedKey ? `refused the key and is not called for now (${checkKey(policy)}; ${next})` : `keeps failing and is not called for now (${next})`;
 };
 
 /** The wait before retry `attempt`, or null when the vendor asked for longer than the policy waits. */
@@ -337,7 +382,7 @@ const delayBefore = (attempt: number, error: unknown, policy: Policy): number | 
   return Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
 };
 
-const unguarded: Pass = { answered: () => undefined, failed: () => undefined, release: () => undefined };
+const unguarded: Pass = { answered: () => undefined, failed: () => undefined, refused: () => undefined, release: () => undefined };
 
 /**
  * Yields what `call` yields, retrying an attempt that failed before yielding anything; returns
@@ -407,9 +452,16 @@ async function* attempts<T>(call: (signal: AbortSignal) => AsyncIterable<T>, sig
         break;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        // A wrong request (a bad key, a bad model) is not the vendor being unwell.
+        // A wrong request (a bad model) is not the vendor being unwell; a refused key is not mended by waiting.
         const retryable = isRetryable(error);
-        if (retryable) {
+        if (isRefusal(error)) {
+          const before = breaker?.state;
+          pass.refused();
+          if (breaker && before !== 'open' && breaker.state === 'open') {
+            const { status } = detailsOf(error);
+            policy.log(`vendor ${policy.who} refused the key (HTTP ${status}): circuit open at once, not called for ${Math.ceil(breaker.retryInMs / 1000)} s; ${checkKey(policy)}`);
+          }
+        } else if (retryable) {
           const before = breaker?.state;
           pass.failed();
           if (breaker && before !== 'open' && breaker.state === 'open') {
@@ -442,13 +494,22 @@ const jitterOf = (request: GenerateRequest): (() => number) => {
   return () => rng.next();
 };
 
+/** Every generator `resilientGenerator` made: it falls back already, so nothing wraps it again (`fallsBack`). */
+const fallingBack = new WeakSet<Generator>();
+
+/**
+ * Whether `generator` already has a fallback (made by `resilientGenerator`): a turn passes the
+ * wrapper once. The conversation wraps only a generator that has none (createGenerator wraps vendors).
+ */
+export const fallsBack = (generator: Generator): boolean => fallingBack.has(generator);
+
 /**
  * A generator that retries `vendor` and, when retrying cannot help or its circuit is open, lets
  * `fallback` write the turn. It reports the vendor's name. Defaults: 2 retries, no time limit.
  */
 export const resilientGenerator = (vendor: Generator, fallback: Generator, options: ResilienceOptions = {}): Generator => {
   const policy = policyOf(options, { retries: 2 });
-  return {
+  const generator: Generator = {
     name: vendor.name,
     async *stream(request, signal, onNotice) {
       const rules: Policy = {
@@ -458,7 +519,6 @@ export const resilientGenerator = (vendor: Generator, fallback: Generator, optio
         empty: () => new GeneratorError('returned no text'),
         who: `${vendor.name} (generator)`,
       };
-      // The vendor may be resilient itself (the conversation's last line of defence wraps any generator).
       const shortfall = yield* attempts((attempt) => vendor.stream(request, attempt, onNotice), signal, rules);
       if (!shortfall) return;
       const instead = `the ${fallback.name} generator wrote this turn`;
@@ -469,12 +529,14 @@ export const resilientGenerator = (vendor: Generator, fallback: Generator, optio
       }
       onNotice?.(
         shortfall.kind === 'refused'
-          ? { code: 'generator-circuit-open', message: `${vendor.name} ${refusal(shortfall.breaker)}; ${instead}.` }
-          : { code: 'generator-fallback', message: `${vendor.name} failed; ${instead}.` },
+          ? { code: 'generator-circuit-open', message: `${vendor.name} ${refusal(shortfall.breaker, rules)}; ${instead}.` }
+          : { code: 'generator-fallback', message: `${vendor.name} ${failedBecause(shortfall.error, rules)}; ${instead}.` },
       );
       yield* fallback.stream(request, signal, onNotice);
     },
   };
+  fallingBack.add(generator);
+  return generator;
 };
 
 /**
@@ -502,13 +564,13 @@ export const resilientSynthesizer = (vendor: Synthesizer, fallback: Synthesizer 
         return;
       }
       if (!fallback) {
-        if (shortfall.kind === 'refused') throw new SynthesisError(`the ${vendor.name} voice ${refusal(shortfall.breaker)}`);
-        throw new SynthesisError(`the ${vendor.name} voice failed`, { ...detailsOf(shortfall.error), cause: shortfall.error });
+        if (shortfall.kind === 'refused') throw new SynthesisError(`the ${vendor.name} voice ${refusal(shortfall.breaker, rules)}`);
+        throw new SynthesisError(`the ${vendor.name} voice ${failedBecause(shortfall.error, rules)}`, { ...detailsOf(shortfall.error), cause: shortfall.error });
       }
       onNotice?.(
         shortfall.kind === 'refused'
-          ? { code: 'synthesis-circuit-open', message: `The ${vendor.name} voice ${refusal(shortfall.breaker)}; ${instead}.` }
-          : { code: 'synthesis-fallback', message: `The ${vendor.name} voice failed; ${instead}.` },
+          ? { code: 'synthesis-circuit-open', message: `The ${vendor.name} voice ${refusal(shortfall.breaker, rules)}; ${instead}.` }
+          : { code: 'synthesis-fallback', message: `The ${vendor.name} voice ${failedBecause(shortfall.error, rules)}; ${instead}.` },
       );
       yield* fallback.synthesize(request, signal, onNotice);
     },
@@ -548,12 +610,58 @@ export const resilientTranscriber = (vendor: Transcriber, options: ResilienceOpt
       if (!shortfall) return transcript!;
       logShortfall(rules, shortfall, 'the utterance was not transcribed');
       const prefix = `${vendor.name} could not transcribe the utterance`;
-      if (shortfall.kind === 'refused') throw new TranscriptionError(`${prefix} (it ${refusal(shortfall.breaker)})`);
+      if (shortfall.kind === 'refused') throw new TranscriptionError(`${prefix} (it ${refusal(shortfall.breaker, rules)})`);
       const { error } = shortfall;
       const { timeout } = detailsOf(error);
-      throw new TranscriptionError(`${prefix}${timeout ? ' in time' : ''}`, { ...detailsOf(error), cause: error });
+      const refused = failedBecause(error, rules);
+      throw new TranscriptionError(`${prefix}${timeout ? ' in time' : ''}${refused === 'failed' ? '' : ` (it ${refused})`}`, { ...detailsOf(error), cause: error });
     },
   };
+};
+
+// ---------------------------------------------------------------- answers read
+
+/** Notices after which a generator's text is not the vendor's: its fallback wrote it. (A truncated answer is read, and asked again.) */
+export const substituted: ReadonlySet<string> = new Set(['generator-fallback', 'generator-circuit-open']);
+
+/** What asking for an answer gave: the value read from it, or why there is none. */
+export type Asked<T> = { ok: true; value: T } | { ok: false; why: string };
+
+/**
+ * Asks `generator` (a vendor behind `resilientGenerator`, which already retried its failures) for
+ * an answer `read` understands (null: not what was asked for), asking again up to `attempts` times
+ * in all, default 2: a model's bad JSON is often right the second time. A vendor that did not
+ * answer (its fallback wrote instead, or it threw) is not asked again. Throws only when `signal` aborts.
+ *
+ * ```ts
+ * const asked = await askUntilRead(generator, request, (text) => parseVerdict(text));
+ * if (!asked.ok) log(`judged by the rules: ${asked.why}`);
+ * ```
+ */
+export const askUntilRead = async <T>(
+  generator: Generator,
+  request: GenerateRequest,
+  read: (text: string) => T | null,
+  signal?: AbortSignal,
+  attempts = 2,
+): Promise<Asked<T>> => {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const notices: Notice[] = [];
+    let text: string | undefined;
+    let error: unknown;
+    try {
+      text = await complete(generator, request, signal, (n) => notices.push(n));
+    } catch (thrown) {
+      if (signal?.aborted) throw thrown;
+      error = thrown;
+    }
+    const replaced = notices.find((n) => substituted.has(n.code));
+    if (replaced) return { ok: false, why: `${generator.name} did not answer (${replaced.code})` };
+    if (text === undefined) return { ok: false, why: `${generator.name} failed: ${(error as Error).message}` };
+    const value = read(text);
+    if (value !== null) return { ok: true, value };
+  }
+  return { ok: false, why: `${generator.name} answered without the JSON asked for, ${attempts === 1 ? 'once' : attempts === 2 ? 'twice' : `${attempts} times`}` };
 };
 
 /** A time limit from the environment (`GENERATOR_BUDGET_MS=6000`): a positive whole number of ms, else `fallback`. */

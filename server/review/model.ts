@@ -16,9 +16,9 @@
  * ```
  */
 import type { GenerateRequest } from '../engine/requests';
-import { judgeCue, substituted } from '../metrics/judge';
-import type { Notice } from '../providers/notice';
-import { complete, type Generator } from '../providers/generator/port';
+import { judgeCue } from '../metrics/judge';
+import type { Generator } from '../providers/generator/port';
+import { askUntilRead, type Asked } from '../providers/resilience';
 import { clock } from './answers';
 import type { Report } from './report';
 
@@ -80,7 +80,7 @@ export const jsonIn = (text: string): unknown => {
   }
 };
 
-export type Asked<T> = { ok: true; value: T } | { ok: false; why: string };
+export type { Asked } from '../providers/resilience';
 
 /** One bad answer is asked again, as metrics/judge.ts does. */
 const ATTEMPTS = 2;
@@ -97,22 +97,6 @@ export const askForJson = async <T>(
 ): Promise<Asked<T>> => {
   // The port's nearest purpose: JSON about the conversation, not a persona's line.
   const full: GenerateRequest = { ...request, purpose: 'select', temperature: 0, json: true, cue: judgeCue };
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const notices: Notice[] = [];
-    let text: string | undefined;
-    let error: unknown;
-    try {
-      text = await complete(generator, full, signal, (n) => notices.push(n));
-    } catch (thrown) {
-      if (signal?.aborted) throw thrown;
-      error = thrown;
-    }
-    // The scripted stand-in may answer, or fail: it writes persona lines, not reviews. Either way the vendor did not answer.
-    const replaced = notices.find((n) => substituted.has(n.code));
-    if (replaced) return { ok: false, why: `${generator.name} did not answer (${replaced.code})` };
-    if (text === undefined) return { ok: false, why: `${generator.name} failed: ${(error as Error).message}` };
-    const value = parse(text);
-    if (value !== null) return { ok: true, value };
-  }
-  return { ok: false, why: `${generator.name} answered without the JSON asked for, twice` };
+  // The scripted stand-in may answer, or fail: it writes persona lines, not reviews. Either way the vendor did not answer.
+  return askUntilRead(generator, full, parse, signal, ATTEMPTS);
 };

@@ -23,7 +23,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { MultipartForm } from './multipart';
-import { startVendorServer, writeEvents, type FakeReply, type FakeVendor, type ReceivedRequest } from './vendor-server';
+import { retryAfterHeader, startVendorServer, writeEvents, type FakeReply, type FakeVendor, type ReceivedRequest } from './vendor-server';
 
 export type { MultipartForm } from './multipart';
 export type { FakeReply, ReceivedRequest } from './vendor-server';
@@ -53,7 +53,7 @@ const fail = (res: ServerResponse, status: number, reply: FakeReply, detail: unk
   res.writeHead(status, {
     'content-type': 'application/json',
     'request-id': 'fake-request-id',
-    ...(reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {}),
+    ...retryAfterHeader(reply),
   });
   res.end(JSON.stringify({ detail }));
 };

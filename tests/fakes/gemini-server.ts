@@ -11,7 +11,7 @@
  * ```
  */
 import type { ServerResponse } from 'node:http';
-import { startVendorServer, writeEvents, type FakeReply, type FakeVendor } from './vendor-server';
+import { retryAfterHeader, startVendorServer, writeEvents, type FakeReply, type FakeVendor } from './vendor-server';
 
 export type { FakeReply, ReceivedRequest } from './vendor-server';
 export type FakeGemini = FakeVendor;
@@ -66,7 +66,7 @@ const answer = async (res: ServerResponse, reply: FakeReply, streaming: boolean)
   if (reply.status && reply.status >= 400) {
     res.writeHead(reply.status, {
       'content-type': 'application/json; charset=UTF-8',
-      ...(reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {}),
+      ...retryAfterHeader(reply),
     });
     const body = errorBody(reply.status, reply.retryAfterSeconds);
     res.end(JSON.stringify(reply.message !== undefined ? { error: { ...body.error, message: reply.message } } : body));

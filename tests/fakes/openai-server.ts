@@ -11,7 +11,7 @@
  * ```
  */
 import type { ServerResponse } from 'node:http';
-import { startVendorServer, writeEvents, type FakeReply, type FakeVendor } from './vendor-server';
+import { retryAfterHeader, startVendorServer, writeEvents, type FakeReply, type FakeVendor } from './vendor-server';
 
 export type { FakeReply, ReceivedRequest } from './vendor-server';
 /** `baseUrl` ends in `/v1`, as OpenAI-compatible servers expect. */
@@ -32,7 +32,7 @@ const answer = async (res: ServerResponse, reply: FakeReply, request: { model?: 
     res.writeHead(reply.status, {
       'content-type': 'application/json',
       'x-request-id': 'req_fake',
-      ...(reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {}),
+      ...retryAfterHeader(reply),
     });
     res.end(JSON.stringify({ error: { ...error, ...(reply.message !== undefined ? { message: reply.message } : {}), param: null } }));
     return;

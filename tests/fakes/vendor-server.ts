@@ -23,6 +23,8 @@ export interface FakeReply {
   message?: string;
   /** With a 429: the `Retry-After` header (and any vendor-specific retry hint). */
   retryAfterSeconds?: number;
+  /** With an error: the `Retry-After` header as sent, instead of `retryAfterSeconds` (an HTTP date, a bad value). */
+  retryAfter?: string;
   /** Wait this long before answering at all (for timeouts). */
   delayMs?: number;
   /** Wait this long between stream events. */
@@ -86,6 +88,10 @@ export const writeEvents = async (res: ServerResponse, reply: FakeReply, events:
   }
   return true;
 };
+
+/** The reply's `Retry-After` header, if it has one. */
+export const retryAfterHeader = (reply: FakeReply): Record<string, string> =>
+  reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {};
 
 export type Route = (request: ReceivedRequest, reply: FakeReply, res: ServerResponse) => Promise<void>;
 

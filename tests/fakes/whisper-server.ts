@@ -12,7 +12,7 @@
  * ```
  */
 import type { MultipartForm } from './multipart';
-import { startVendorServer, type FakeVendor } from './vendor-server';
+import { retryAfterHeader, startVendorServer, type FakeVendor } from './vendor-server';
 
 export type { MultipartForm } from './multipart';
 export type { FakeReply, ReceivedRequest } from './vendor-server';
@@ -33,7 +33,7 @@ export const startFakeWhisper = (): Promise<FakeWhisper> =>
       res.writeHead(status, {
         'content-type': 'application/json',
         'x-request-id': 'req_fake',
-        ...(reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : {}),
+        ...retryAfterHeader(reply),
       });
       res.end(JSON.stringify({ error: { param: null, ...error } }));
     };

@@ -63,15 +63,17 @@ describe('a vendor that fails with the key in its error text', () => {
       expect(text, where).not.toMatch(/Incorrect API key|upstream failed/);
     }
     const notices = observer.events().flatMap((e) => (e.type === 'system' && /^(generator|synthesis)-/.test(e.code) ? [e.message] : []));
-    expect(notices).toContain('openai failed; the scripted generator wrote this turn.');
+    // A refused key (401) opens the generator's circuit at once, and the room is told which variable to check.
+    expect(notices).toContain('openai refused the key (HTTP 401): check OPENAI_API_KEY; the scripted generator wrote this turn.');
     expect(notices).toContain('The elevenlabs voice failed; espeak spoke instead.');
 
     await until(() => server.stdout.some((line) => line.startsWith('vendor elevenlabs (synthesis)')), 'the voice failure in the server log');
     const log = [...server.stdout, ...server.stderr].join('\n');
     for (const key of [OPENAI_KEY, ELEVENLABS_KEY]) expect(log.includes(key), 'the server log holds a key').toBe(false);
     expect(server.stdout).toContain(
-      'vendor openai (generator) failed: HTTP 401: Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys.; the scripted generator wrote this turn',
+      'vendor openai (generator) failed: HTTP 401: Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys.; check OPENAI_API_KEY; the scripted generator wrote this turn',
     );
+    expect(server.stdout).toContain('vendor openai (generator) refused the key (HTTP 401): circuit open at once, not called for 30 s; check OPENAI_API_KEY');
     expect(server.stdout).toContain('vendor elevenlabs (synthesis) failed: HTTP 500: upstream failed for request with xi-api-key: [redacted] (internal_server_error) (2 attempts); espeak spoke instead');
   });
 });

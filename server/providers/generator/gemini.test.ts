@@ -8,9 +8,9 @@ import type { Cue, GenerateRequest } from '../../engine/requests';
 import { quietCue } from '../../../tests/fakes/cue';
 import { createScriptedGenerator } from './scripted';
 import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
-import { GeneratorError } from '../errors';
 import { createBreaker, resilientGenerator } from '../resilience';
 import type { Notice } from '../notice';
+import { generatorContract } from '../../../tests/providers/contracts';
 
 const cue: Cue = {
   speaker: { id: 'omar', name: 'Omar Haddad', shortName: 'Omar', role: 'backend lead', mood: 'calm', traits: ['analytical'] },
@@ -72,11 +72,6 @@ afterEach(() => {
 });
 
 describe('gemini generator against the fake Gemini API', () => {
-  it('streams the deltas in order', async () => {
-    fake.script({ chunks: ['By March, ', 'yes, if we ', 'drop reporting.'] });
-    expect(await collect(gemini().stream(request()))).toEqual(['By March, ', 'yes, if we ', 'drop reporting.']);
-  });
-
   it('posts to :streamGenerateContent?alt=sse with the key header, model, system instruction and sampling', async () => {
     await complete(gemini(), request());
     expect(fake.requests).toHaveLength(1);
@@ -103,14 +98,6 @@ describe('gemini generator against the fake Gemini API', () => {
     expect(await complete(gemini(), request({ purpose: 'select', json: true }))).toBe('{"next": "Pia"');
   });
 
-  it('reports an HTTP error with its status and Gemini retry delay', async () => {
-    fake.script({ status: 429, retryAfterSeconds: 3 });
-    const error = await complete(gemini(), request()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GeneratorError);
-    expect((error as GeneratorError).details).toMatchObject({ status: 429, retryAfterMs: 3000 });
-    expect((error as GeneratorError).message).toMatch(/^HTTP 429: You exceeded your current quota/);
-  });
-
   it('is served by a fake that also speaks the non-streaming :generateContent format', async () => {
     fake.script({ chunks: ['Ready ', 'by March.'] });
     const ai = new GoogleGenAI({ apiKey: 'test-key', vertexai: false, httpOptions: { baseUrl: fake.baseUrl } });
@@ -119,11 +106,6 @@ describe('gemini generator against the fake Gemini API', () => {
     expect(fake.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
   });
 
-  it('does not retry on its own: one request per call', async () => {
-    fake.failNext(3, { status: 500 });
-    await expect(complete(gemini(), request())).rejects.toThrow(/HTTP 500/);
-    expect(fake.requests).toHaveLength(1);
-  });
 });
 
 describe('gemini behind resilientGenerator', () => {
@@ -227,4 +209,13 @@ describe("createGenerator('gemini', env)", () => {
   it('needs nothing for the scripted generator', () => {
     expect(createGenerator('scripted', {}).name).toBe('scripted');
   });
+});
+
+generatorContract('gemini', {
+  start: startFakeGemini,
+  vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
+  env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
+  credential: 'GEMINI_API_KEY',
+  says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error has occurred/ },
+  retryAfter: 'body',
 });

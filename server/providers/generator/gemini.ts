@@ -50,8 +50,11 @@ export const createGeminiGenerator = (options: GeminiOptions): Generator => {
           const text = chunk.text;
           if (text) yield text;
         }
+        // An SDK may end an aborted stream quietly: that is no complete reply.
+        signal?.throwIfAborted();
       } catch (error) {
-        if (signal?.aborted) throw error;
+        // The caller's reason, as every port's adapter gives it (the SDK's own abort error says less).
+        if (signal?.aborted) throw signal.reason;
         if (error instanceof ApiError) {
           throw new GeneratorError(`HTTP ${error.status}: ${geminiErrorText(error.message)}`, {
             status: error.status,

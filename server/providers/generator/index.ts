@@ -20,7 +20,9 @@
  * | `GENERATOR_BUDGET_MS` | both | `6000`: the longest a turn waits for its first delta, all attempts together, before the scripted generator writes it |
  *
  * A vendor's failures are logged (`options.log`, default standard error) with the environment's
- * keys blanked; the room hears only that the scripted generator stood in.
+ * keys blanked; the room hears only that the scripted generator stood in. A vendor that refuses
+ * its key (401, 403) is not called again until its circuit's cooldown, and both say which
+ * variable to check.
  */
 import { createGeminiGenerator } from './gemini';
 import { createOpenAIGenerator } from './openai';
@@ -76,5 +78,6 @@ export const createGenerator = (
           model: required(env, 'OPENAI_MODEL', 'openai', 'the model name your server serves, e.g. llama3.2'),
           apiKey: env.OPENAI_API_KEY?.trim() || 'none',
         });
-  return resilientGenerator(vendor, scripted, { secrets: limits.secrets, ...options, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
+  const credential = name === 'gemini' ? 'GEMINI_API_KEY' : 'OPENAI_API_KEY';
+  return resilientGenerator(vendor, scripted, { secrets: limits.secrets, credential, ...options, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
 };

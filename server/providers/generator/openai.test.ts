@@ -8,9 +8,9 @@ import type { Cue, GenerateRequest } from '../../engine/requests';
 import { quietCue } from '../../../tests/fakes/cue';
 import { createScriptedGenerator } from './scripted';
 import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
-import { GeneratorError } from '../errors';
 import { resilientGenerator } from '../resilience';
 import type { Notice } from '../notice';
+import { generatorContract } from '../../../tests/providers/contracts';
 
 const cue: Cue = {
   speaker: { id: 'pia', name: 'Pia Berg', shortName: 'Pia', role: 'designer', mood: 'curious', traits: ['warm'] },
@@ -72,11 +72,6 @@ afterEach(() => {
 });
 
 describe('OpenAI-compatible generator against the fake server', () => {
-  it('streams the content deltas in order', async () => {
-    fake.script({ chunks: ['I would ', 'keep it, ', 'but simplify it.'] });
-    expect(await collect(openai().stream(request()))).toEqual(['I would ', 'keep it, ', 'but simplify it.']);
-  });
-
   it('posts a streaming chat completion with model, messages, sampling and the bearer key', async () => {
     await complete(openai(), request());
     expect(fake.requests).toHaveLength(1);
@@ -108,14 +103,6 @@ describe('OpenAI-compatible generator against the fake server', () => {
     expect(await complete(openai(), request({ purpose: 'select', json: true }))).toBe('next: Omar');
   });
 
-  it('reports an HTTP error with its status and Retry-After', async () => {
-    fake.script({ status: 429, retryAfterSeconds: 1 });
-    const error = await complete(openai(), request()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GeneratorError);
-    expect((error as GeneratorError).details).toMatchObject({ status: 429, retryAfterMs: 1000 });
-    expect((error as GeneratorError).message).toBe('HTTP 429: Rate limit reached for requests. Please try again in 1s.');
-  });
-
   it('is served by a fake that also speaks the non-streaming chat.completion format', async () => {
     fake.script({ chunks: ['Keep ', 'the step.'] });
     const client = new OpenAI({ apiKey: 'none', baseURL: fake.baseUrl, maxRetries: 0 });
@@ -124,11 +111,6 @@ describe('OpenAI-compatible generator against the fake server', () => {
     expect(fake.requests[0]!.body.stream).toBeUndefined();
   });
 
-  it('leaves retries to the wrapper: the SDK sends one request per call', async () => {
-    fake.failNext(3, { status: 503 });
-    await expect(complete(openai(), request())).rejects.toThrow(/HTTP 503/);
-    expect(fake.requests).toHaveLength(1);
-  });
 });
 
 describe('OpenAI-compatible generator behind resilientGenerator', () => {
@@ -225,4 +207,13 @@ describe("createGenerator('openai', env)", () => {
   it('rejects a base URL that is not a URL', () => {
     expect(() => createGenerator('openai', { OPENAI_BASE_URL: 'localhost:11434', OPENAI_MODEL: 'm' })).toThrow(/OPENAI_BASE_URL must be an http\(s\) URL/);
   });
+});
+
+generatorContract('openai', {
+  start: startFakeOpenAI,
+  vendor: (fake) => createOpenAIGenerator({ apiKey: 'none', baseUrl: fake.baseUrl, model: 'llama3.2' }),
+  env: (fake) => ({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'llama3.2', OPENAI_API_KEY: 'sk-test' }),
+  credential: 'OPENAI_API_KEY',
+  says: { 429: /^HTTP 429: Rate limit reached for requests\. Please try again in 1s\.$/, 500: /^HTTP 500: The server had an error while processing your request\. Sorry about that!$/ },
+  retryAfter: 'header',
 });

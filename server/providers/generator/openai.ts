@@ -11,7 +11,7 @@
  * the one place that retries, and it bounds the wait for each delta.
  */
 import OpenAI, { APIError, APIUserAbortError } from 'openai';
-import { GeneratorError } from '../errors';
+import { GeneratorError, retryAfterMs } from '../errors';
 import type { Generator } from './port';
 
 export interface OpenAIOptions {
@@ -21,18 +21,6 @@ export interface OpenAIOptions {
   baseUrl: string;
   model: string;
 }
-
-/** `retry-after-ms` (OpenAI's own), else `retry-after` in seconds or as an HTTP date. */
-const retryAfterMs = (headers: Headers | undefined): number | undefined => {
-  const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
-  if (Number.isFinite(ms)) return ms;
-  const value = headers?.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-};
 
 export const createOpenAIGenerator = (options: OpenAIOptions): Generator => {
   const { apiKey, baseUrl, model } = options;
@@ -61,8 +49,12 @@ export const createOpenAIGenerator = (options: OpenAIOptions): Generator => {
           const text = chunk.choices[0]?.delta?.content;
           if (text) yield text;
         }
+        // The SDK ends an aborted stream quietly: that is no complete reply.
+        signal?.throwIfAborted();
       } catch (error) {
-        if (signal?.aborted || error instanceof APIUserAbortError) throw error;
+        // The caller's reason, as every port's adapter gives it (the SDK's own abort error says less).
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof APIUserAbortError) throw error;
         if (error instanceof APIError && error.status !== undefined) {
           const detail = (error.error as { message?: unknown } | undefined)?.message;
           throw new GeneratorError(`HTTP ${error.status}: ${typeof detail === 'string' ? detail : error.message}`, {

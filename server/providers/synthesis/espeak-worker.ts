@@ -10,6 +10,11 @@
  *   <- { type: 'phonemes', id, words: [{ word, phonemes }] }
  *   <- { type: 'error', id, message }        and { type: 'ready' } once, when eSpeak is loaded
  *
+ * The worker dies with the server, however the server ends: on the channel's close when idle, and
+ * mid-synthesis as soon as it sees it was orphaned (a SIGKILLed server closes nothing; eSpeak
+ * synthesizes synchronously, so no event could tell it). A reply that finds the server gone ends
+ * the worker quietly, with no EPIPE trace.
+ *
  * Times are ms from the start of the request's audio. Phonemes are IPA without stress marks; a
  * pause is "_". Words are the text's whitespace-separated tokens, so "42" or "U.S.A." is one word
  * even though eSpeak reads it as several.
@@ -157,6 +162,8 @@ const synthesize = (engine: EspeakEngine, text: string, alone: (word: string) =>
   const buffers: Int16Array[] = [];
   const events: EspeakEvent[] = [];
   engine.synthesize(spoken, (samples, batch) => {
+    // A long text keeps eSpeak busy for seconds, with no event loop to hear the server go.
+    if (orphaned()) process.exit(0);
     if (samples && samples.length > 0) buffers.push(samples);
     events.push(...batch);
     return false;
@@ -262,7 +269,21 @@ const voiceResolver = (espeak: EspeakModule, engine: EspeakEngine) => {
 
 // ------------------------------------------------------------------ the process
 
-const reply = (message: WorkerReply, then?: () => void) => process.send?.(message, undefined, {}, then);
+/** The server that forked this worker. Once it is gone the worker is reparented, and its ppid changes. */
+const server = process.ppid;
+/** Whether the server is gone: `process.ppid` is read afresh each time (getppid). */
+function orphaned(): boolean {
+  return process.ppid !== server;
+}
+
+/** Answers the server; if it is gone (EPIPE, a closed channel) there is no one left to answer: exit. */
+const reply = (message: WorkerReply, then?: () => void) =>
+  process.send?.(message, undefined, {}, (error: Error | null) => {
+    if (error) process.exit(0);
+    then?.();
+  });
+// The worker's output is the server's standard error: once its reader is gone, a write must not crash the worker with a trace.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => process.exit(0));
 
 const start = async () => {
   const espeak = (await createEspeak()) as EspeakModule;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { createEspeakSynthesizer, phonemize, type EspeakSynthesizer } from './es
 import type { SpeechChunk, Synthesizer, VisemeCue, VoiceSpec, WordTiming } from './port';
 import { phonemesToVisemes } from './visemes';
 import { decodeWav, encodeWav } from '../../media/wav';
+import { synthesizerContract } from '../../../tests/providers/contracts';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -305,4 +307,48 @@ describe('npm run tts', () => {
     expect(Math.abs(timeline.cues.at(-1)!.t - timeline.durationMs)).toBeLessThanOrEqual(50);
     expect(timeline.words.map((w) => w.word)).toEqual(['Hello', 'there', 'How', 'are', 'you']);
   });
+});
+
+describe('eSpeak workers and their server', () => {
+  /** Whether `pid` still runs: a zombie waiting for init to reap it has already exited. */
+  const running = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return true; // no /proc: the signal said it runs
+    }
+  };
+
+  it('die with a server that is killed mid-synthesis, without an EPIPE trace', { timeout: 60_000 }, async () => {
+    const parent = spawn(process.execPath, ['--import', 'tsx', 'tests/providers/espeak-parent.ts', '2'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    parent.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    // The workers write to the server's standard error: whatever they print after it dies lands here.
+    parent.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    while (!stdout.includes('\n')) {
+      if (parent.exitCode !== null) throw new Error(`the stand-in server ended: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const { pids } = JSON.parse(stdout) as { pids: number[] };
+    expect(pids).toHaveLength(2);
+    expect(pids.every(running)).toBe(true);
+    parent.kill('SIGKILL');
+    // Polled, not timed: on a loaded machine a worker takes what it takes to notice.
+    while (pids.some(running)) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Anything a dying worker would print comes through the pipe it shares with the parent: let it drain.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled 'error' event/);
+  });
+});
+
+synthesizerContract('espeak', {
+  make: () => createEspeakSynthesizer({ workers: 1 }),
+  request: { text: 'Good morning. Shall we start?', voice: { espeak: 'en-gb+f3' } },
+  unspeakable: { text: 'Hello.', voice: { espeak: 'xx-nowhere' } },
 });

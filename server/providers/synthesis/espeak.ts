@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerReply, WorkerRequest, PhonemizedWord } from './espeak-worker';
+import { SynthesisError } from '../errors';
 import type { SpeechChunk, SynthesisRequest, Synthesizer } from './port';
 import { visemeCuesFrom, type PhonemeTiming } from './visemes';
 
@@ -331,7 +332,7 @@ class EspeakWorker {
     child.on('message', (reply: WorkerReply) => {
       if (reply.type === 'ready') loaded = true;
       else if (this.current && reply.id === this.current.id) {
-        this.finish(reply.type === 'error' ? { error: new Error(`eSpeak: ${reply.message}`) } : { reply });
+        this.finish(reply.type === 'error' ? { error: new SynthesisError(`eSpeak: ${reply.message}`) } : { reply });
       }
     });
     const lose = (reason: string) => {

@@ -36,13 +36,15 @@ export const espeakWorkersFrom = (env: Record<string, string | undefined>): numb
 };
 
 /**
- * A vendor voice's time limits and the keys to blank from its failures in the log, for
- * `resilientSynthesizer(vendor, espeak, { ...synthesisLimitsFrom(env), breaker, log })`.
+ * A vendor voice's time limits, the keys to blank from its failures in the log and the variable to
+ * check when it refuses its key, for `resilientSynthesizer(vendor, espeak, { ...synthesisLimitsFrom(env), breaker, log })`.
  */
-export const synthesisLimitsFrom = (env: Record<string, string | undefined>): Pick<ResilienceOptions, 'timeoutMs' | 'budgetMs' | 'secrets'> => ({
+export const synthesisLimitsFrom = (env: Record<string, string | undefined>): Pick<ResilienceOptions, 'timeoutMs' | 'budgetMs' | 'secrets' | 'credential'> => ({
   timeoutMs: limitFrom(env, 'SYNTHESIZER_TIMEOUT_MS', 3000),
   budgetMs: limitFrom(env, 'SYNTHESIZER_BUDGET_MS', 4000),
   secrets: secretsOf(env),
+  // ElevenLabs is the one vendor voice.
+  credential: 'ELEVENLABS_API_KEY',
 });
 
 export const createSynthesizer = (name: SynthesizerName, env: Record<string, string | undefined>): Synthesizer | null => {

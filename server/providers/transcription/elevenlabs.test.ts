@@ -7,6 +7,7 @@ import { encodeWav } from '../../media/wav';
 import { TranscriptionError } from '../errors';
 import { resilientTranscriber } from '../resilience';
 import { untilRequested } from '../../../tests/fakes/vendor-server';
+import { transcriberContract } from '../../../tests/providers/contracts';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -76,13 +77,6 @@ describe('elevenlabs transcriber against the fake ElevenLabs API', () => {
     expect(form.fields.keyterms).toEqual(['Nora Lind', 'Omar Haddad']);
   });
 
-  it('reports the vendor’s reason with the status, one request per call (the SDK’s own retries are off)', async () => {
-    fake.failNext(3, { status: 500 });
-    const error = await failure(scribe().transcribe(utterance()));
-    expect(error.message).toBe('HTTP 500: An internal server error occurred. Please try again. (internal_server_error)');
-    expect(error.details.status).toBe(500);
-    expect(fake.requests).toHaveLength(1);
-  });
 });
 
 describe('elevenlabs transcriber behind resilientTranscriber', () => {
@@ -141,4 +135,16 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
     await expect(transcribed).rejects.toThrow('the speaker left');
     expect(fake.requests).toHaveLength(1);
   });
+});
+
+transcriberContract('elevenlabs', {
+  start: startFakeElevenLabs,
+  vendor: (fake) => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
+  env: (fake) => ({ ELEVENLABS_API_KEY: 'test-key', ELEVENLABS_BASE_URL: fake.baseUrl }),
+  credential: 'ELEVENLABS_API_KEY',
+  says: {
+    429: /^HTTP 429: Too many concurrent requests\..* \(too_many_concurrent_requests\)$/,
+    500: /^HTTP 500: An internal server error occurred\. Please try again\. \(internal_server_error\)$/,
+  },
+  retryAfter: 'header',
 });

@@ -6,6 +6,7 @@ import { encodeWav } from '../../media/wav';
 import { TranscriptionError } from '../errors';
 import { resilientTranscriber } from '../resilience';
 import { untilRequested } from '../../../tests/fakes/vendor-server';
+import { transcriberContract } from '../../../tests/providers/contracts';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -84,13 +85,6 @@ describe('gemini transcriber against the fake Gemini API', () => {
     expect(fake.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-flash-lite:generateContent');
   });
 
-  it('reports an HTTP error with its status and Gemini retry delay, one request per call', async () => {
-    fake.script({ status: 429, retryAfterSeconds: 3 });
-    const error = await failure(gemini().transcribe(utterance()));
-    expect(error.details).toMatchObject({ status: 429, retryAfterMs: 3000 });
-    expect(error.message).toMatch(/^HTTP 429: You exceeded your current quota/);
-    expect(fake.requests).toHaveLength(1);
-  });
 });
 
 describe('gemini transcriber behind resilientTranscriber', () => {
@@ -151,4 +145,13 @@ describe('gemini transcriber behind resilientTranscriber', () => {
     await expect(transcribed).rejects.toThrow('the speaker left');
     expect(fake.requests).toHaveLength(1);
   });
+});
+
+transcriberContract('gemini', {
+  start: startFakeGemini,
+  vendor: (fake) => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
+  env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
+  credential: 'GEMINI_API_KEY',
+  says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error has occurred/ },
+  retryAfter: 'body',
 });

@@ -93,5 +93,6 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Crea
             model: env.WHISPER_MODEL?.trim() || undefined,
             apiKey: env.WHISPER_API_KEY?.trim() || 'none',
           });
-  return resilientTranscriber(vendor, { secrets: secretsOf(env), ...options, timeoutMs, budgetMs });
+  const credential = name === 'gemini' ? 'GEMINI_API_KEY' : name === 'elevenlabs' ? 'ELEVENLABS_API_KEY' : 'WHISPER_API_KEY';
+  return resilientTranscriber(vendor, { secrets: secretsOf(env), credential, ...options, timeoutMs, budgetMs });
 };

@@ -7,6 +7,7 @@ import { encodeWav } from '../../media/wav';
 import { TranscriptionError } from '../errors';
 import { resilientTranscriber } from '../resilience';
 import { untilRequested } from '../../../tests/fakes/vendor-server';
+import { transcriberContract } from '../../../tests/providers/contracts';
 
 /** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
 const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
@@ -75,13 +76,6 @@ describe('openai transcriber against a fake Whisper server', () => {
     expect(await whisper().transcribe(utterance())).toEqual({ text: 'Omar, can the backend be ready by March?' });
   });
 
-  it('reports an HTTP error with the server’s message and Retry-After, one request per call', async () => {
-    fake.script({ status: 429, retryAfterSeconds: 2 });
-    const error = await failure(whisper().transcribe(utterance()));
-    expect(error.message).toBe('HTTP 429: Rate limit reached for requests. Please try again in 1s.');
-    expect(error.details).toMatchObject({ status: 429, retryAfterMs: 2000 });
-    expect(fake.requests).toHaveLength(1);
-  });
 });
 
 describe('openai transcriber behind resilientTranscriber', () => {
@@ -137,4 +131,13 @@ describe('openai transcriber behind resilientTranscriber', () => {
     expect(error.message).toBe('openai could not transcribe the utterance');
     expect(lines).toEqual([expect.stringMatching(/^vendor openai \(transcription\) failed: Connection error/)]);
   });
+});
+
+transcriberContract('openai', {
+  start: startFakeWhisper,
+  vendor: (fake) => createOpenAITranscriber({ apiKey: 'sk-local', baseUrl: fake.baseUrl }),
+  env: (fake) => ({ WHISPER_BASE_URL: fake.baseUrl, WHISPER_API_KEY: 'sk-local' }),
+  credential: 'WHISPER_API_KEY',
+  says: { 429: /^HTTP 429: Rate limit reached for requests\. Please try again in 1s\.$/, 500: /^HTTP 500: The server had an error while processing your request\. Sorry about that!$/ },
+  retryAfter: 'header',
 });

@@ -13,7 +13,7 @@
  * Whisper's `prompt` is text it takes as already said, so the hints go there as a list of names.
  */
 import OpenAI, { APIError, toFile } from 'openai';
-import { TranscriptionError } from '../errors';
+import { TranscriptionError, retryAfterMs } from '../errors';
 import type { Transcriber } from './port';
 import { encodeWav } from '../../media/wav';
 
@@ -24,14 +24,6 @@ export interface OpenAITranscriberOptions {
   baseUrl: string;
   model?: string;
 }
-
-/** `retry-after-ms` (OpenAI's own), else `retry-after` in seconds. */
-const retryAfterMs = (headers: Headers | undefined): number | undefined => {
-  const ms = Number(headers?.get('retry-after-ms') ?? Number.NaN);
-  if (Number.isFinite(ms)) return ms;
-  const seconds = Number(headers?.get('retry-after') ?? Number.NaN);
-  return Number.isFinite(seconds) ? seconds * 1000 : undefined;
-};
 
 export const createOpenAITranscriber = (options: OpenAITranscriberOptions): Transcriber => {
   const { apiKey, baseUrl, model = 'whisper-1' } = options;

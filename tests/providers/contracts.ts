@@ -1,0 +1,350 @@
+/**
+ * What every vendor adapter of a port promises, written once and run by each adapter's own test
+ * file against its local fake (a real HTTP server speaking the vendor's wire format). A new vendor
+ * runs the contract of its port before anything else is written about it.
+ *
+ * ```ts
+ * generatorContract('gemini', {
+ *   start: startFakeGemini,
+ *   vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
+ *   env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
+ *   credential: 'GEMINI_API_KEY',
+ *   says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error/ },
+ *   retryAfter: 'body',
+ * });
+ * ```
+ *
+ * Each port's contract: the adapter answers what the fake scripted (text in order; the transcript;
+ * audio in order with cues inside it), stops with the caller's reason when the caller aborts,
+ * reports a vendor's error as the port's typed error with its status and how long it asked to wait
+ * (seconds, and an HTTP date for vendors that send the header), sends one request per call (the
+ * one place that retries is providers/resilience.ts), and, configured from the environment as
+ * the server does, a vendor that refuses its key (401, 403) opens its circuit at once and names
+ * the variable to check.
+ */
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { GenerateRequest } from '../../server/engine/requests';
+import { GeneratorError, SynthesisError, TranscriptionError, type ProviderError } from '../../server/providers/errors';
+import { createGenerator, type GeneratorName } from '../../server/providers/generator';
+import { complete, type Generator } from '../../server/providers/generator/port';
+import { createScriptedGenerator } from '../../server/providers/generator/scripted';
+import type { Notice } from '../../server/providers/notice';
+import { createBreaker, resilientSynthesizer, type ResilienceOptions } from '../../server/providers/resilience';
+import { synthesisLimitsFrom } from '../../server/providers/synthesis';
+import type { SpeechChunk, SynthesisRequest, Synthesizer } from '../../server/providers/synthesis/port';
+import { createTranscriber, type TranscriberName } from '../../server/providers/transcription';
+import type { Transcriber, TranscriptionRequest } from '../../server/providers/transcription/port';
+import { moderatorCue } from '../fakes/cue';
+import { untilRequested, type FakeVendor } from '../fakes/vendor-server';
+
+type Env = Record<string, string>;
+
+/** Where the vendor says how long to wait: a Retry-After header, or its error body (Gemini's RetryInfo). */
+type RetryAfterIn = 'header' | 'body';
+
+interface VendorUnderTest<Port> {
+  /** Starts the vendor's fake; one per test, so no script leaks into the next. */
+  start: () => Promise<FakeVendor>;
+  /** The adapter, pointed at the fake. */
+  vendor: (fake: FakeVendor) => Port;
+  /** The server's environment for this vendor, pointed at the fake. */
+  env: (fake: FakeVendor) => Env;
+  /** The variable holding the vendor's key. */
+  credential: string;
+  /** What the adapter's error says, by status: the vendor's own reason, kept for the server's log. */
+  says: { 429: RegExp; 500: RegExp };
+  retryAfter: RetryAfterIn;
+}
+
+/** Rejects unless `promise` fails with an error of `type`; returns it. */
+const failure = async <E extends ProviderError>(promise: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> => {
+  const error = await promise.then(
+    () => expect.fail('expected the call to fail'),
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(type);
+  return error as E;
+};
+
+/** A Retry-After as an HTTP date `seconds` from now (whole seconds: the format has no finer unit). */
+const dateIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
+
+/** The fake of each test, started fresh before it and closed after the suite. */
+const fakeFor = (start: () => Promise<FakeVendor>) => {
+  const current = { fake: undefined as unknown as FakeVendor };
+  beforeEach(async () => {
+    await current.fake?.close();
+    current.fake = await start();
+  });
+  afterAll(() => current.fake?.close());
+  return current;
+};
+
+/** Options for a wrapper that waits for nothing and logs to `lines`. */
+const quiet = (lines: string[]): ResilienceOptions => ({ sleep: async () => undefined, log: (line) => lines.push(line), breaker: createBreaker({ now: () => 0 }) });
+
+// ---------------------------------------------------------------- generator
+
+const request: GenerateRequest = {
+  purpose: 'utterance',
+  system: 'You are Hugo, who chairs the meeting.',
+  prompt: 'Open the meeting.',
+  temperature: 0.7,
+  json: false,
+  maxTokens: 60,
+  cue: moderatorCue,
+};
+
+const deltasOf = async (stream: AsyncIterable<string>, each?: (delta: string) => void): Promise<string[]> => {
+  const deltas: string[] = [];
+  for await (const delta of stream) {
+    deltas.push(delta);
+    each?.(delta);
+  }
+  return deltas;
+};
+
+export const generatorContract = (name: GeneratorName, vendor: VendorUnderTest<Generator>): void => {
+  describe(`the ${name} generator keeps the generator port's contract`, () => {
+    const current = fakeFor(vendor.start);
+    const adapter = () => vendor.vendor(current.fake);
+
+    it('streams the text as deltas, in order', async () => {
+      current.fake.script({ chunks: ['Good morning, ', 'everyone. ', 'Shall we start?'] });
+      expect(await deltasOf(adapter().stream(request))).toEqual(['Good morning, ', 'everyone. ', 'Shall we start?']);
+    });
+
+    it("stops with the caller's reason when the caller aborts mid-stream", async () => {
+      current.fake.script({ chunks: ['Good morning, ', 'everyone.'], chunkDelayMs: 5000 });
+      const controller = new AbortController();
+      const deltas: string[] = [];
+      const stopped = deltasOf(adapter().stream(request, controller.signal), (delta) => {
+        deltas.push(delta);
+        controller.abort(new Error('barge-in'));
+      });
+      await expect(stopped).rejects.toThrow('barge-in');
+      expect(deltas).toEqual(['Good morning, ']);
+    });
+
+    it('reports an HTTP error as a GeneratorError with its status, its reason and how long to wait', async () => {
+      current.fake.script({ status: 429, retryAfterSeconds: 3 });
+      const error = await failure(complete(adapter(), request), GeneratorError);
+      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 3000 });
+      expect(error.message).toMatch(vendor.says[429]);
+    });
+
+    if (vendor.retryAfter === 'header') {
+      it('reads a Retry-After given as an HTTP date', async () => {
+        current.fake.script({ status: 429, retryAfter: dateIn(30) });
+        const { details } = await failure(complete(adapter(), request), GeneratorError);
+        expect(details.retryAfterMs).toBeGreaterThan(25_000);
+        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
+      });
+    }
+
+    it('sends one request per call: retrying is the resilience module’s', async () => {
+      current.fake.failNext(3, { status: 500 });
+      const error = await failure(complete(adapter(), request), GeneratorError);
+      expect(error.message).toMatch(vendor.says[500]);
+      expect(error.details.status).toBe(500);
+      expect(current.fake.requests).toHaveLength(1);
+    });
+
+    it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${vendor.credential}`, async (status) => {
+      current.fake.setDefault({ status });
+      const lines: string[] = [];
+      const options = quiet(lines);
+      const generator = createGenerator(name, vendor.env(current.fake), options);
+      const notices: Notice[] = [];
+      const scripted = await complete(createScriptedGenerator(), request);
+      expect(await complete(generator, request, undefined, (n) => notices.push(n))).toBe(scripted);
+      expect(current.fake.requests).toHaveLength(1);
+      expect(options.breaker!.state).toBe('open');
+      expect(await complete(generator, request, undefined, (n) => notices.push(n))).toBe(scripted);
+      expect(current.fake.requests).toHaveLength(1);
+      expect(notices).toEqual([
+        { code: 'generator-fallback', message: `${name} refused the key (HTTP ${status}): check ${vendor.credential}; the scripted generator wrote this turn.` },
+        { code: 'generator-circuit-open', message: `${name} refused the key and is not called for now (check ${vendor.credential}; next try in 30 s); the scripted generator wrote this turn.` },
+      ]);
+      expect(lines[0]).toBe(`vendor ${name} (generator) refused the key (HTTP ${status}): circuit open at once, not called for 30 s; check ${vendor.credential}`);
+    });
+  });
+};
+
+// ---------------------------------------------------------------- transcription
+
+/** 100 ms of a loud tone at 16 kHz. */
+const utterance: TranscriptionRequest = { pcm: Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000)), sampleRate: 16_000, language: 'en' };
+
+export const transcriberContract = (name: Exclude<TranscriberName, 'none'>, vendor: VendorUnderTest<Transcriber>): void => {
+  describe(`the ${name} transcriber keeps the transcription port's contract`, () => {
+    const current = fakeFor(vendor.start);
+    const adapter = () => vendor.vendor(current.fake);
+
+    it('returns the transcript, without the whitespace around it', async () => {
+      current.fake.script({ chunks: [' March works for us. '] });
+      expect((await adapter().transcribe(utterance)).text).toBe('March works for us.');
+    });
+
+    it("stops with the caller's reason when the caller aborts", async () => {
+      current.fake.script({ delayMs: 5000 });
+      const controller = new AbortController();
+      const transcribed = adapter().transcribe(utterance, controller.signal);
+      await untilRequested(current.fake, 1);
+      controller.abort(new Error('left the room'));
+      await expect(transcribed).rejects.toThrow('left the room');
+    });
+
+    it('reports an HTTP error as a TranscriptionError with its status, its reason and how long to wait', async () => {
+      current.fake.script({ status: 429, retryAfterSeconds: 2 });
+      const error = await failure(adapter().transcribe(utterance), TranscriptionError);
+      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 2000 });
+      expect(error.message).toMatch(vendor.says[429]);
+    });
+
+    if (vendor.retryAfter === 'header') {
+      it('reads a Retry-After given as an HTTP date', async () => {
+        current.fake.script({ status: 429, retryAfter: dateIn(30) });
+        const { details } = await failure(adapter().transcribe(utterance), TranscriptionError);
+        expect(details.retryAfterMs).toBeGreaterThan(25_000);
+        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
+      });
+    }
+
+    it('sends one request per call: retrying is the resilience module’s', async () => {
+      current.fake.failNext(3, { status: 500 });
+      const error = await failure(adapter().transcribe(utterance), TranscriptionError);
+      expect(error.message).toMatch(vendor.says[500]);
+      expect(error.details.status).toBe(500);
+      expect(current.fake.requests).toHaveLength(1);
+    });
+
+    it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${vendor.credential}`, async (status) => {
+      current.fake.setDefault({ status });
+      const lines: string[] = [];
+      const options = quiet(lines);
+      const transcriber = createTranscriber(name, vendor.env(current.fake), options)!;
+      const first = await failure(transcriber.transcribe(utterance), TranscriptionError);
+      expect(first.message).toBe(`${name} could not transcribe the utterance (it refused the key (HTTP ${status}): check ${vendor.credential})`);
+      expect(options.breaker!.state).toBe('open');
+      const second = await failure(transcriber.transcribe(utterance), TranscriptionError);
+      expect(second.message).toBe(`${name} could not transcribe the utterance (it refused the key and is not called for now (check ${vendor.credential}; next try in 30 s))`);
+      expect(current.fake.requests).toHaveLength(1);
+      expect(lines[0]).toBe(`vendor ${name} (transcription) refused the key (HTTP ${status}): circuit open at once, not called for 30 s; check ${vendor.credential}`);
+    });
+  });
+};
+
+// ---------------------------------------------------------------- synthesis
+
+export interface SynthesizerUnderTest {
+  /** The synthesizer, with its fake when it calls one over HTTP. */
+  make: (fake: FakeVendor | undefined) => Synthesizer;
+  /** A request it can speak. */
+  request: SynthesisRequest;
+  /** A request it cannot: a voice it does not have. */
+  unspeakable: SynthesisRequest;
+  /** A vendor over HTTP: its fake, the server's environment and what its errors say. */
+  http?: Omit<VendorUnderTest<Synthesizer>, 'vendor'>;
+}
+
+const chunksOf = async (stream: AsyncIterable<SpeechChunk>): Promise<SpeechChunk[]> => {
+  const chunks: SpeechChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+};
+
+/** A stand-in for eSpeak behind a vendor voice: one short chunk of silence. */
+const standIn: Synthesizer = {
+  name: 'stand-in',
+  async *synthesize() {
+    yield { pcm: new Int16Array(160), sampleRate: 16_000, offsetMs: 0, cues: [], words: [] };
+  },
+};
+
+export const synthesizerContract = (name: string, under: SynthesizerUnderTest): void => {
+  describe(`the ${name} synthesizer keeps the synthesis port's contract`, () => {
+    const http = under.http;
+    const current = http ? fakeFor(http.start) : { fake: undefined };
+    // One over HTTP is made for each test's fake; one that runs processes (eSpeak) is kept, and closed at the end.
+    let kept: Synthesizer | undefined;
+    const synthesizer = () => (http ? under.make(current.fake) : (kept ??= under.make(undefined)));
+    afterAll(async () => {
+      await kept?.close?.();
+    });
+
+    it('streams audio in order, each chunk placed after the audio before it, its cues in time order within the audio', async () => {
+      const chunks = await chunksOf(synthesizer().synthesize(under.request));
+      expect(chunks.length).toBeGreaterThan(0);
+      expect(chunks.reduce((n, c) => n + c.pcm.length, 0)).toBeGreaterThan(0);
+      let end = 0;
+      for (const chunk of chunks) {
+        expect(chunk.sampleRate).toBeGreaterThan(0);
+        // Within a millisecond: a chunk starts on a whole sample.
+        expect(chunk.offsetMs).toBeGreaterThanOrEqual(end - 1);
+        end = chunk.offsetMs + (chunk.pcm.length / chunk.sampleRate) * 1000;
+      }
+      // A word's cues may come with the chunk that completes the word (ElevenLabs), so they are checked over the whole stream.
+      const cues = chunks.flatMap((c) => c.cues);
+      expect(cues.length).toBeGreaterThan(0);
+      cues.forEach((cue, i) => {
+        expect(cue.t).toBeGreaterThanOrEqual(i === 0 ? 0 : cues[i - 1]!.t);
+        expect(cue.t).toBeLessThanOrEqual(end + 1);
+      });
+    });
+
+    it("stops with the caller's reason when the caller aborts", async () => {
+      const controller = new AbortController();
+      controller.abort(new Error('barge-in'));
+      await expect(chunksOf(synthesizer().synthesize(under.request, controller.signal))).rejects.toThrow('barge-in');
+    });
+
+    it('reports a request it cannot speak as a SynthesisError', async () => {
+      await failure(chunksOf(synthesizer().synthesize(under.unspeakable)), SynthesisError);
+    });
+
+    if (!http) return;
+
+    it('reports an HTTP error as a SynthesisError with its status, its reason and how long to wait', async () => {
+      current.fake!.script({ status: 429, retryAfterSeconds: 2 });
+      const error = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
+      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 2000 });
+      expect(error.message).toMatch(http.says[429]);
+    });
+
+    if (http.retryAfter === 'header') {
+      it('reads a Retry-After given as an HTTP date', async () => {
+        current.fake!.script({ status: 429, retryAfter: dateIn(30) });
+        const { details } = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
+        expect(details.retryAfterMs).toBeGreaterThan(25_000);
+        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
+      });
+    }
+
+    it('sends one request per call: retrying is the resilience module’s', async () => {
+      current.fake!.failNext(3, { status: 500 });
+      const error = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
+      expect(error.message).toMatch(http.says[500]);
+      expect(error.details.status).toBe(500);
+      expect(current.fake!.requests).toHaveLength(1);
+    });
+
+    it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${http.credential}`, async (status) => {
+      current.fake!.setDefault({ status });
+      const lines: string[] = [];
+      const options = quiet(lines);
+      // As the server wraps its vendor voice (server/main.ts), with a stand-in for eSpeak.
+      const voice = resilientSynthesizer(synthesizer(), standIn, { ...synthesisLimitsFrom(http.env(current.fake!)), ...options });
+      const notices: Notice[] = [];
+      await chunksOf(voice.synthesize(under.request, undefined, (n) => notices.push(n)));
+      expect(options.breaker!.state).toBe('open');
+      await chunksOf(voice.synthesize(under.request, undefined, (n) => notices.push(n)));
+      expect(current.fake!.requests).toHaveLength(1);
+      expect(notices).toEqual([
+        { code: 'synthesis-fallback', message: `The ${name} voice refused the key (HTTP ${status}): check ${http.credential}; stand-in spoke instead.` },
+        { code: 'synthesis-circuit-open', message: `The ${name} voice refused the key and is not called for now (check ${http.credential}; next try in 30 s); stand-in spoke instead.` },
+      ]);
+      expect(lines[0]).toBe(`vendor ${name} (synthesis) refused the key (HTTP ${status}): circuit open at once, not called for 30 s; check ${http.credential}`);
+    });
+  });
+};
