@@ -53,9 +53,12 @@ const startBuilder = (): Builder => {
   worker.on('message', (part: BuiltPart) => {
     const build = started.builds.get(part.build);
     if (!build) return;
-    if ('timeline' in part) for (const item of part.timeline) build.timeline.push(item);
-    else if ('breakdowns' in part) for (const item of part.breakdowns) build.breakdowns.push(item);
-    else if ('error' in part) {
+    if ('timeline' in part || 'breakdowns' in part) {
+      if ('timeline' in part) for (const item of part.timeline) build.timeline.push(item);
+      else for (const item of part.breakdowns) build.breakdowns.push(item);
+      // The next part once the loop has gone round: timers and sockets between every two.
+      setImmediate(() => worker.postMessage({ build: part.build, next: true } satisfies BuildPart));
+    } else if ('error' in part) {
       done(part.build);
       build.reject(new Error(`building a report failed: ${part.error}`));
     } else {

@@ -7,8 +7,14 @@
  * new Worker(new URL('./builder-thread.mjs', import.meta.url), { execArgv: [] });
  * ```
  */
+import { existsSync, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
+
+// When both want the CPU, the server's own thread goes first: on Linux a thread has its own
+// niceness, and /proc/thread-self names this one. Elsewhere the builder keeps the process's.
+if (existsSync('/proc/thread-self')) setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
 
 register();
 const { serveBuilds } = await import('./builder.ts');

@@ -4,9 +4,10 @@
  * copies a long session's log or report in one go. One build at a time, in the order asked.
  *
  * In: `{ build, scene?, events, last }`, the log's events in order, `scene` with the first part;
- * `{ build, abandoned }` when the rest will not come. Out: `{ build, timeline }` and
- * `{ build, breakdowns }` parts in order, then `{ build, report }` with those lists empty, or
- * `{ build, error }`.
+ * `{ build, abandoned }` when the rest will not come; `{ build, next }` for the report's next part.
+ * Out: `{ build, timeline }` and `{ build, breakdowns }` parts in order, then `{ build, report }`
+ * with those lists empty, or `{ build, error }`. A part goes only when the last was taken: sent
+ * all at once, they would arrive together, and the receiving loop would read them all in one go.
  *
  * ```ts
  * serveBuilds(parentPort);
@@ -19,7 +20,7 @@ import type { SessionEvent } from '../engine/events';
 import type { LoadedScene } from '../scene/schema';
 import { reportOf, type Report } from './report';
 
-export type BuildPart = { build: number } & ({ scene?: LoadedScene; events: SessionEvent[]; last: boolean } | { abandoned: true });
+export type BuildPart = { build: number } & ({ scene?: LoadedScene; events: SessionEvent[]; last: boolean } | { abandoned: true } | { next: true });
 
 export type BuiltPart = { build: number } & (
   | { timeline: Report['timeline'] }
@@ -33,9 +34,18 @@ export const PART = 1000;
 
 export const serveBuilds = (port: MessagePort): void => {
   const logs = new Map<number, { scene: LoadedScene | undefined; events: SessionEvent[] }>();
+  const replies = new Map<number, BuiltPart[]>();
+  const sendNext = (build: number) => {
+    const parts = replies.get(build);
+    const part = parts?.shift();
+    if (!part) return;
+    if (parts!.length === 0) replies.delete(build);
+    port.postMessage(part);
+  };
   port.on('message', (part: BuildPart) => {
     const { build } = part;
     if ('abandoned' in part) return void logs.delete(build);
+    if ('next' in part) return sendNext(build);
     const log = logs.get(build) ?? { scene: part.scene, events: [] };
     logs.set(build, log);
     for (const event of part.events) log.events.push(event);
@@ -49,8 +59,11 @@ export const serveBuilds = (port: MessagePort): void => {
       return;
     }
     const { timeline, breakdowns } = report;
-    for (let i = 0; i < timeline.length; i += PART) port.postMessage({ build, timeline: timeline.slice(i, i + PART) } satisfies BuiltPart);
-    for (let i = 0; i < breakdowns.list.length; i += PART) port.postMessage({ build, breakdowns: breakdowns.list.slice(i, i + PART) } satisfies BuiltPart);
-    port.postMessage({ build, report: { ...report, timeline: [], breakdowns: { ...breakdowns, list: [] } } } satisfies BuiltPart);
+    const parts: BuiltPart[] = [];
+    for (let i = 0; i < timeline.length; i += PART) parts.push({ build, timeline: timeline.slice(i, i + PART) });
+    for (let i = 0; i < breakdowns.list.length; i += PART) parts.push({ build, breakdowns: breakdowns.list.slice(i, i + PART) });
+    parts.push({ build, report: { ...report, timeline: [], breakdowns: { ...breakdowns, list: [] } } });
+    replies.set(build, parts);
+    sendNext(build);
   });
 };
