@@ -35,11 +35,8 @@ export const sessionReports = ({ store, rooms, scenes }: SessionReportsOptions):
   const cache = createReportCache<Promise<Report>>();
   return {
     async of(id, scene, viewer) {
-      const report = cache.get(id, store.lastSeq(id), () => {
-        const building = buildReport(readLog(store.events(id)), rooms.get(id)?.scene ?? scenes.find((s) => s.id === scene));
-        building.catch(() => cache.forget(id));
-        return building;
-      });
+      // The cache shares a build in flight and forgets one that failed (review/cache.ts).
+      const report = cache.get(id, store.lastSeq(id), () => buildReport(readLog(store.events(id)), rooms.get(id)?.scene ?? scenes.find((s) => s.id === scene)));
       return reportFor(await report, viewer);
     },
     forget: (id) => cache.forget(id),

@@ -365,16 +365,20 @@ export const breakdownsOf = (utterances: readonly UtteranceEvent[], repetition: 
     const u = utterances[i]!;
     if (wordsOf(u.text).length < PARAPHRASE_MIN_WORDS) return false;
     const own = new Set(content[i]);
-    return utterances
-      .slice(0, i)
-      .filter((v) => v.speaker === u.speaker && v.pair === u.pair && wordsOf(v.text).length >= PARAPHRASE_MIN_WORDS)
-      .slice(-PARAPHRASE_WINDOW)
-      .some((v) => {
-        const before = new Set(content[utterances.indexOf(v)]);
-        const sharedWords = [...own].filter((w) => before.has(w)).length;
-        return own.size - sharedWords < sharedWords && similarity(u.text, v.text) > REPETITION_THRESHOLD;
-      });
+    return (recentLong.get(kindOf(u)) ?? []).some((j) => {
+      const before = new Set(content[j]);
+      const sharedWords = [...own].filter((w) => before.has(w)).length;
+      return own.size - sharedWords < sharedWords && similarity(u.text, utterances[j]!.text) > REPETITION_THRESHOLD;
+    });
   };
+  /**
+   * Kept as the lines go by, so that no line reads the whole log before it (over a 10,000-line
+   * session, 50 million lines read): by speaker and pair type, the indices of the last
+   * PARAPHRASE_WINDOW lines of PARAPHRASE_MIN_WORDS words or more; and each speaker's last line.
+   */
+  const recentLong = new Map<string, number[]>();
+  const kindOf = (u: UtteranceEvent): string => `${u.speaker}\u0000${u.pair}`;
+  const lastBy = new Map<string, number>();
 
   utterances.forEach((u, i) => {
     const previous = utterances[i - 1];
@@ -388,11 +392,11 @@ export const breakdownsOf = (utterances: readonly UtteranceEvent[], repetition: 
       // its own speaker going on to manage the floor ("Diego, over to you") is not ignoring it.
       const managesOwn = previous?.speaker === u.speaker && (floorActs.has(u.act) || floorActs.has(u.pair));
       const pair = previous && !previous.interrupted && previous.pair !== 'none' && !managesOwn ? previous.pair : null;
-      const ownLast = utterances.slice(0, i).findLast((v) => v.speaker === u.speaker);
+      const ownLast = lastBy.get(u.speaker);
       const repairAsked = previous !== undefined && previous.speaker !== u.speaker && repairRequest.test(previous.text.trim()) && ownLast !== undefined;
       if (repairAsked) {
         // Asked to say it again: restating one's last line answers, anything else ignores the request.
-        const restated = similarity(u.text, ownLast.text) > REPETITION_THRESHOLD || content[utterances.indexOf(ownLast)]!.filter((w) => own.includes(w)).length * 2 >= content[utterances.indexOf(ownLast)]!.length;
+        const restated = similarity(u.text, utterances[ownLast]!.text) > REPETITION_THRESHOLD || content[ownLast]!.filter((w) => own.includes(w)).length * 2 >= content[ownLast]!.length;
         if (!restated) flag('ignore-request', 'repair-ignored');
       } else if (previous && pair !== null && previous.addressee !== null) {
         // An invitation is answered by taking the floor, whatever the line then does.
@@ -472,6 +476,13 @@ export const breakdownsOf = (utterances: readonly UtteranceEvent[], repetition: 
     }
     ownClaims.set(u.speaker, said);
     if (u.pair !== 'none') lastFirstPart = u;
+    lastBy.set(u.speaker, i);
+    if (wordsOf(u.text).length >= PARAPHRASE_MIN_WORDS) {
+      const recent = recentLong.get(kindOf(u)) ?? [];
+      recent.push(i);
+      if (recent.length > PARAPHRASE_WINDOW) recent.shift();
+      recentLong.set(kindOf(u), recent);
+    }
   });
   return found;
 };

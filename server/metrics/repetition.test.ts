@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
 import type { UtteranceEvent } from '../engine/events';
-import { NEAR_DUPLICATE, tokenOverlap } from '../engine/novelty';
+import { NEAR_DUPLICATE, tokenOverlap, wordsOf } from '../engine/novelty';
+import { rngFrom } from '../engine/rng';
 import { meaningRepeatsOf, repetitionOf, topOpeningOf } from './repetition';
 
 const make = lineMaker();
@@ -46,6 +47,20 @@ describe('repetitionOf', () => {
     }
     expect(repetitionOf([line('a', cases[0]![0]!), line('a', cases[0]![1]!)]).nearDuplicate[1]).toBe(true);
     expect(repetitionOf([line('a', cases[1]![0]!), line('a', cases[1]![1]!)]).nearDuplicate[1]).toBe(false);
+  });
+
+  it('answers as comparing each line with every earlier line of its speaker would, on a long conversation', () => {
+    // Few words, so many lines nearly repeat one another; repeated words, so word sets are smaller than lines.
+    const rng = rngFrom(7);
+    const vocabulary = Array.from({ length: 12 }, (_, i) => `word${i}`);
+    const lines = Array.from({ length: 600 }, () => line(rng.pick(['a', 'b', 'c']), Array.from({ length: rng.int(1, 9) }, () => rng.pick(vocabulary)).join(' ')));
+    const long = (u: UtteranceEvent) => wordsOf(u.text).length >= 4;
+    const expected = lines.map((u, i) => long(u) && lines.slice(0, i).some((v) => v.speaker === u.speaker && long(v) && tokenOverlap(u.text, v.text) >= NEAR_DUPLICATE));
+    const { nearDuplicate } = repetitionOf(lines);
+    expect(nearDuplicate).toEqual(expected);
+    // Both answers occur often, so the comparison says something.
+    expect(expected.filter(Boolean).length).toBeGreaterThan(50);
+    expect(expected.filter((flag, i) => !flag && long(lines[i]!)).length).toBeGreaterThan(50);
   });
 });
 

@@ -30,44 +30,55 @@ export interface Repetition {
 }
 
 /**
- * Whether two word sets overlap by NEAR_DUPLICATE or more: engine/novelty.ts's `tokenOverlap`,
- * stopping as soon as the answer is known. A long session compares each line with every earlier
- * one of its speaker (a 2-hour one, some 200,000 pairs), and most pairs miss by far.
+ * Per utterance, whether it repeats an earlier one verbatim or nearly (see `Repetition`).
+ *
+ * Comparing each line with every earlier one of its speaker grows with the square of the session
+ * (a 10,000-line one: some ten million pairs, seconds of work). Instead each speaker's lines are
+ * indexed by their words, and a line counts through the index the words it shares with each
+ * earlier line that shares any; lines sharing none cannot be near it. The overlap is that count
+ * over the smaller word set's size, divided as engine/novelty.ts's `tokenOverlap` divides, so the
+ * threshold's rounding is the same (repetition.test.ts compares the two over every pair).
  */
-const nearlyTheSame = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  let shared = 0;
-  let left = small.size;
-  for (const word of small) {
-    if (large.has(word)) shared++;
-    left--;
-    // As tokenOverlap divides, so the threshold's rounding is the same.
-    if (shared / small.size >= NEAR_DUPLICATE) return true;
-    if ((shared + left) / small.size < NEAR_DUPLICATE) return false;
-  }
-  return false;
-};
-
 export const repetitionOf = (utterances: readonly UtteranceEvent[]): Repetition => {
   const said = new Set<string>();
-  const longLines = new Map<string, ReadonlySet<string>[]>();
+  const bySpeaker = new Map<string, { sizes: number[]; byWord: Map<string, number[]> }>();
   const verbatim: boolean[] = [];
   const nearDuplicate: boolean[] = [];
-  for (const u of utterances) {
+  // By an earlier line's place in its speaker's index: the words it shares with the line at hand (`countedFor`: which line that is).
+  const shared = new Int32Array(utterances.length);
+  const countedFor = new Int32Array(utterances.length).fill(-1);
+  utterances.forEach((u, i) => {
     const words = wordsOf(u.text);
     const normal = normalizeLine(u.text);
     verbatim.push(normal !== '' && said.has(normal));
     said.add(normal);
     if (words.length < NEAR_DUPLICATE_MIN_WORDS) {
       nearDuplicate.push(false);
-      continue;
+      return;
     }
-    const earlier = longLines.get(u.speaker);
     const set = new Set(words);
-    nearDuplicate.push(earlier?.some((line) => nearlyTheSame(set, line)) ?? false);
-    if (earlier) earlier.push(set);
-    else longLines.set(u.speaker, [set]);
-  }
+    const mine = bySpeaker.get(u.speaker) ?? { sizes: [], byWord: new Map<string, number[]>() };
+    bySpeaker.set(u.speaker, mine);
+    const touched: number[] = [];
+    for (const word of set) {
+      for (const j of mine.byWord.get(word) ?? []) {
+        if (countedFor[j] !== i) {
+          countedFor[j] = i;
+          shared[j] = 0;
+          touched.push(j);
+        }
+        shared[j]! += 1;
+      }
+    }
+    nearDuplicate.push(touched.some((j) => shared[j]! / Math.min(set.size, mine.sizes[j]!) >= NEAR_DUPLICATE));
+
+    const at = mine.sizes.push(set.size) - 1;
+    for (const word of set) {
+      const lines = mine.byWord.get(word);
+      if (lines) lines.push(at);
+      else mine.byWord.set(word, [at]);
+    }
+  });
   return { verbatim, nearDuplicate };
 };
 

@@ -4,9 +4,13 @@
  * is built once and then served from here. Bounded: past `max` sessions (a 2-hour session's report,
  * half a megabyte as JSON, takes a few in memory), the least recently read goes first; built again if asked for.
  *
+ * A build may be a promise (build.ts's `buildReport`, seconds for a long session): it is kept from
+ * the moment it starts, so everyone asking for the same state of the log meanwhile waits for that
+ * one build; one that fails is forgotten, and the next ask builds again.
+ *
  * ```ts
- * const reports = createReportCache();
- * reports.get(id, store.lastSeq(id), () => reportOf(readLog(store.events(id)), scene));
+ * const reports = createReportCache<Promise<Report>>();
+ * await reports.get(id, store.lastSeq(id), () => buildReport(readLog(store.events(id)), scene));
  * ```
  */
 import type { Report } from './report';
@@ -19,6 +23,8 @@ export interface ReportCache<T = Report> {
   forget(session: string): void;
 }
 
+const isPromise = (value: unknown): value is PromiseLike<unknown> => typeof (value as { then?: unknown } | null)?.then === 'function';
+
 export const createReportCache = <T = Report>(max = 16): ReportCache<T> => {
   // A Map iterates in insertion order: re-inserting on each read keeps the least recent first.
   const entries = new Map<string, { lastSeq: number; report: T }>();
@@ -28,6 +34,10 @@ export const createReportCache = <T = Report>(max = 16): ReportCache<T> => {
       entries.delete(session);
       const entry = hit && hit.lastSeq === lastSeq ? hit : { lastSeq, report: build() };
       entries.set(session, entry);
+      if (entry !== hit && isPromise(entry.report)) {
+        // Only this entry: a newer build of the session that replaced it stays.
+        entry.report.then(undefined, () => entries.get(session) === entry && entries.delete(session));
+      }
       for (const oldest of entries.keys()) {
         if (entries.size <= max) break;
         entries.delete(oldest);
