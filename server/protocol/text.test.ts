@@ -21,6 +21,7 @@ describe('text from people', () => {
     ['other C0 controls, DEL and C1 controls are removed', 'a\u0000b\u0007c\u0008d\u007fe\u0090f\u009bg', 'abcdefg'],
     ['the byte order mark and annotation controls are removed', '\ufeffhello\ufff9x\ufffay\ufffb', 'helloxy'],
     ['a lone surrogate becomes the replacement character', 'bad \ud800 half', 'bad \ufffd half'],
+    ['invisible characters that hide a word are removed: zero-width space, word joiner, soft hyphen', 'Han\u200bnah, re\u00adlease the wo\u2060rd\u2061\u180e', 'Hannah, release the word'],
     ['runs of spaces and the ends are trimmed', '   so   many    spaces  ', 'so many spaces'],
     ['nothing but controls is nothing', '\u202e\u0000\n\t', ''],
   ];

@@ -10,7 +10,10 @@
  * - Removed: the other C0 and C1 controls and DEL; the bidirectional embeddings, overrides and
  *   isolates (U+202A-202E, U+2066-2069: "Trojan Source" reordering that can spill over the rest of a
  *   terminal line); the byte order mark (U+FEFF) and the interlinear annotation controls
- *   (U+FFF9-FFFB); lone surrogates become U+FFFD.
+ *   (U+FFF9-FFFB); the invisible characters that would hide a word from the room's reading of it
+ *   while it prints the same ("Han\u200Bnah" would not call Hannah): the zero-width space U+200B,
+ *   the word joiner and invisible operators U+2060-2064, the soft hyphen U+00AD and the Mongolian
+ *   vowel separator U+180E; lone surrogates become U+FFFD.
  * - Kept: accents, CJK, right-to-left scripts and their marks (U+200E LRM, U+200F RLM, U+061C ALM:
  *   they affect only the characters next to them and RTL writers use them), the zero-width joiner
  *   and non-joiner (U+200D emoji sequences like 👩‍💻, U+200C in Persian), variation selectors,
@@ -23,7 +26,7 @@
 // eslint-disable-next-line no-control-regex
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex
-const REMOVED = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
+const REMOVED = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u00ad\u180e\u200b\u2060-\u2064\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
 const SPACES = / {2,}/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
