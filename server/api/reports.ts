@@ -15,7 +15,7 @@ import type { LoadedScene } from '../scene/schema';
 import type { Store } from '../store/store';
 import { buildReport } from '../review/build';
 import { createReportCache } from '../review/cache';
-import { readLog, reportFor, type Report, type Viewer } from '../review/report';
+import { readLog, reportFor, type Reader, type Report } from '../review/report';
 
 export interface SessionReportsOptions {
   store: Store;
@@ -25,8 +25,8 @@ export interface SessionReportsOptions {
 }
 
 export interface SessionReports {
-  /** Session `id`'s report (of scene `scene`, its row's), as `viewer` may see it. */
-  of(id: string, scene: string, viewer: Viewer): Promise<Report>;
+  /** Session `id`'s report (of scene `scene`, its row's), as `reader` may see it. */
+  of(id: string, scene: string, reader: Reader): Promise<Report>;
   /** Drops what is kept of `id` (its log was deleted). */
   forget(id: string): void;
 }
@@ -34,10 +34,10 @@ export interface SessionReports {
 export const sessionReports = ({ store, rooms, scenes }: SessionReportsOptions): SessionReports => {
   const cache = createReportCache<Promise<Report>>();
   return {
-    async of(id, scene, viewer) {
+    async of(id, scene, reader) {
       // The cache shares a build in flight and forgets one that failed (review/cache.ts).
       const report = cache.get(id, store.lastSeq(id), () => buildReport(readLog(store.events(id)), rooms.get(id)?.scene ?? scenes.find((s) => s.id === scene)));
-      return reportFor(await report, viewer);
+      return reportFor(await report, reader);
     },
     forget: (id) => cache.forget(id),
   };

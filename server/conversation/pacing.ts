@@ -16,7 +16,9 @@
  * await pacing.untilTurn(() => stillWanted(id), () => state.paused);
  * ```
  */
-export type Pace = 'instant' | 'realtime';
+import type { Pace } from '../engine/events';
+
+export type { Pace };
 
 export interface PacingOptions {
   pace: Pace;

@@ -40,8 +40,8 @@ import { recordOf } from './record';
 export const timelineKinds = ['utterance', 'interruption', 'backchannel', 'impromptu', 'instructor', 'system', 'snippet', 'hand-raise', 'slide'] as const;
 
 /** Who may see an item: absent, everyone; `observers`, instructors (and the author); `{ seat }`, that seat and instructors. */
-export const Audience = z.union([z.literal('observers'), z.object({ seat: z.string() })]);
-export type Audience = z.infer<typeof Audience>;
+export const ItemAudience = z.union([z.literal('observers'), z.object({ seat: z.string() })]);
+export type ItemAudience = z.infer<typeof ItemAudience>;
 
 export const TimelineItem = z.object({
   kind: z.enum(timelineKinds),
@@ -71,7 +71,7 @@ export const TimelineItem = z.object({
    * measured on speech only (review/debrief.ts). Absent for personas, and in older reports.
    */
   input: z.enum(['speech', 'typed', 'simulated', 'instructor']).optional(),
-  audience: Audience.optional(),
+  audience: ItemAudience.optional(),
 });
 export type TimelineItem = z.infer<typeof TimelineItem>;
 
@@ -219,7 +219,7 @@ const repair = (raw: unknown): unknown => {
 };
 
 /** Who may see an event's item. Issue 16 gives events an audience (everyone, instructors, a seat): values not known here count as instructors only. */
-const audienceOf = (event: SessionEvent): Audience | undefined => {
+const audienceOf = (event: SessionEvent): ItemAudience | undefined => {
   // A persona's proposal and the instructor's decision on it are the instructor's business.
   if (event.type === 'approval-needed' || event.type === 'approval-resolved') return 'observers';
   const audience: unknown = (event as { audience?: unknown }).audience;
@@ -228,16 +228,17 @@ const audienceOf = (event: SessionEvent): Audience | undefined => {
   return typeof seat === 'string' ? { seat } : 'observers';
 };
 
-export interface Viewer {
+/** Who reads a report: a role of the session's, and their seat if they are a participant. */
+export interface Reader {
   role: Role;
   participant: string | null;
 }
 
-/** The report as `viewer` may see it: a participant's timeline leaves out instructors' items and other seats' own. */
-export const reportFor = (report: Report, viewer: Viewer): Report =>
-  viewer.role !== 'participant'
+/** The report as `reader` may see it: a participant's timeline leaves out instructors' items and other seats' own. */
+export const reportFor = (report: Report, reader: Reader): Report =>
+  reader.role !== 'participant'
     ? report
-    : { ...report, timeline: report.timeline.filter((item) => !item.audience || (item.audience !== 'observers' && item.audience.seat === viewer.participant)) };
+    : { ...report, timeline: report.timeline.filter((item) => !item.audience || (item.audience !== 'observers' && item.audience.seat === reader.participant)) };
 
 /** System codes that record what the instructor did. */
 const instructorCodes = new Set(['direction', 'take-over', 'hand-back', 'stand-in', 'paused', 'resumed', 'turn-skipped', 'session-started']);

@@ -41,7 +41,9 @@ import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDataDir, privateFile } from './data-dir';
 
-export type Pace = 'instant' | 'realtime';
+import type { Pace } from '../engine/events';
+
+export type { Pace };
 
 export interface NewSession {
   id: string;

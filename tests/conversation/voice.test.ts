@@ -55,14 +55,14 @@ const heldReply = (first: string, rest: string) => {
   return { generator, release, calls: () => calls };
 };
 
-interface Heard {
+interface Voiced {
   audio: (AudioPiece & { speaker: string; draft: string })[];
   stops: { speaker: string; draft: string; atMs: number; reason: string }[];
   events: SessionEvent[];
 }
 
 const openVoiced = (options: Partial<ConversationOptions> & Pick<ConversationOptions, 'generator'>, sceneToUse = scene) => {
-  const heard: Heard = { audio: [], stops: [], events: [] };
+  const heard: Voiced = { audio: [], stops: [], events: [] };
   const conversation = openConversation(sceneToUse, {
     seed: 1,
     synthesizer: espeak,

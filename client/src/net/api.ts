@@ -14,6 +14,7 @@
  * try { await api.endSession(admin, id); } catch (error) { show((error as ApiError).message); }
  * ```
  */
+import type { Pace } from '../../../server/engine/events';
 import type { SessionSummary } from '../../../server/protocol/messages';
 import type { Formation } from '../../../server/scene/schema';
 import type { Answer, Debrief, Feedback, PairJudgement } from '../../../server/review/answers';
@@ -36,7 +37,7 @@ export interface SceneSummary {
 /** Join links by seat (a participant's id, `observer`), as the server makes them. */
 export type Links = Record<string, string>;
 
-export type Pace = 'realtime' | 'instant';
+export type { Pace };
 
 /** What the server said when it did not do what was asked. */
 export class ApiError extends Error {

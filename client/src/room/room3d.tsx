@@ -28,7 +28,7 @@ import type { RoomStats } from '../scene/frame-stats';
 import { emulateHeadsetOnLocalhost } from './emulator';
 import { gazeReporter, lookingAt } from './looking-at';
 import { maySlide, SlideControls, slideStep } from './slide-controls';
-import { installTestHandle, type Aimable, type FramingReport, type Viewer } from './test-handle';
+import { installTestHandle, type Aimable, type FramingReport, type CameraView } from './test-handle';
 import { VrPanel } from './vr-panel';
 
 type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
@@ -82,7 +82,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   const chairless = useMemo(() => (me && !inVR ? [me] : []), [me, inVR]);
   const rigs = useRef(new Map<string, AvatarRig>());
   const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
-  const viewer = useRef<Viewer | null>(null);
+  const viewer = useRef<CameraView | null>(null);
   const framed = useRef<FramingReport | null>(null);
   const { nameTags } = useViewSettings();
   // Where each avatar's head is, once it is built (its rest pose): the framing then uses it.
@@ -174,7 +174,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
 };
 
 /** Hands the test handle the camera and the canvas it draws on. */
-const Lens = ({ into }: { into: React.RefObject<Viewer | null> }) => {
+const Lens = ({ into }: { into: React.RefObject<CameraView | null> }) => {
   const { camera, gl } = useThree();
   useEffect(() => {
     into.current = { camera, canvas: gl.domElement };

@@ -29,7 +29,7 @@ import { emulatedHeadset, emulateHeadsetOnLocalhost } from './emulator';
 import type { Session } from './session';
 
 /** The camera the room is drawn with, and its canvas. */
-export interface Viewer {
+export interface CameraView {
   camera: Camera;
   canvas: HTMLCanvasElement;
 }
@@ -90,7 +90,7 @@ declare global {
 }
 
 /** Each head's box on the page: the eight corners of its posed box (rig.headCorners), projected. */
-const headBoxes = (rigs: Map<string, AvatarRig>, viewer: Viewer | null): HeadBox[] => {
+const headBoxes = (rigs: Map<string, AvatarRig>, viewer: CameraView | null): HeadBox[] => {
   if (!viewer) return [];
   const { camera, canvas } = viewer;
   camera.updateMatrixWorld();
@@ -118,7 +118,7 @@ export const installTestHandle = (options: {
   store: XRStore;
   stats: () => RoomStats;
   rigs: () => Map<string, AvatarRig>;
-  viewer: () => Viewer | null;
+  viewer: () => CameraView | null;
   framing: () => FramingReport | null;
   aimable: () => Aimable;
 }): (() => void) => {

@@ -43,8 +43,8 @@ const kindOf = (cue: Cue): Kind =>
   kindPatterns.find(([, pattern]) => pattern.test(cue.snippet.goal))?.[0] ??
   'talk';
 
-/** Someone's words, to pick up. */
-export interface Heard {
+/** Someone's words, to pick up (what they said, as the scripted generator reads it). */
+export interface Said {
   id: string;
   shortName: string;
   text: string;
@@ -64,11 +64,11 @@ export interface Turn {
   /** The addressee's short name. */
   name?: string;
   /** The last message, when someone else said it. */
-  last: Heard | null;
+  last: Said | null;
   /** The trainee's (or a simulated human's) last words, when someone else said them. */
-  human: Heard | null;
+  human: Said | null;
   /** What the speaker was asked, when they owe an answer. */
-  asked: Heard | null;
+  asked: Said | null;
   topic?: string;
   agenda?: string;
   /** Names and other words written with a capital mid-sentence in the scene: never lowered. */
@@ -78,7 +78,7 @@ export interface Turn {
 /** A drift off the subject ("this reminds me of the game last night"): nothing in it to pick up. */
 const drift = /\b(reminds me of|off topic|totally unrelated|random thought|completely different subject|on my mind all day)\b/i;
 
-const heard = (who: { id: string; shortName: string; text: string } | null | undefined, cue: Cue, names: ReadonlySet<string>): Heard | null => {
+const heard = (who: { id: string; shortName: string; text: string } | null | undefined, cue: Cue, names: ReadonlySet<string>): Said | null => {
   if (!who || who.id === cue.speaker.id || !who.text.trim()) return null;
   // Said to the person who said it, their "my" is "your"; said to someone else, "the".
   const perspective = cue.addressee?.id === who.id || cue.obligation?.from === who.id ? 'speaker' : 'other';
