@@ -17,5 +17,11 @@ import { register } from 'tsx/esm/api';
 if (existsSync('/proc/thread-self')) setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
 
 register();
+// The report's similarity figures (repetition, breakdowns, answers) compare by meaning with the
+// installation's word vectors, as the server's own thread does (server/main.ts): a thread starts
+// without them.
+const { provideWordVectors } = await import('../engine/embeddings.ts');
+const { installedWordVectors } = await import('../providers/word-vectors.ts');
+provideWordVectors(installedWordVectors);
 const { serveBuilds } = await import('./builder.ts');
 serveBuilds(parentPort);
