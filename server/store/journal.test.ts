@@ -29,12 +29,12 @@ const watch = () => {
     },
   };
   /** Resolves once `check` holds (checked after each handler call). */
-  const until = (check: () => boolean) =>
+  const settled = (check: () => boolean) =>
     new Promise<void>((resolve) => {
       settle = () => check() && resolve();
       settle();
     });
-  return { told, calls, handlers, until };
+  return { told, calls, handlers, settled };
 };
 
 describe('the journal', () => {
@@ -76,14 +76,14 @@ describe('the journal', () => {
     const log = createJournal(faulty, { firstRetryMs: 1, maxRetryMs: 4 }).open('s', room.handlers);
     for (const seq of [1, 2, 3]) log.append(event(seq));
     expect(room.told).toEqual([]);
-    await room.until(() => room.calls.length > 0);
+    await room.settled(() => room.calls.length > 0);
     expect(room.calls).toEqual(['failing: disk full (injected)']);
     expect(log.failing).toBe(true);
     log.append(event(4));
     expect(store.events('s')).toEqual([]);
 
     broken = false;
-    await room.until(() => room.calls.includes('recovered'));
+    await room.settled(() => room.calls.includes('recovered'));
     expect(seqs(room.told)).toEqual([1, 2, 3, 4]);
     expect(seqs(store.events('s'))).toEqual([1, 2, 3, 4]);
     expect(log.failing).toBe(false);
@@ -102,7 +102,7 @@ describe('the journal', () => {
     const other = new Database(join(dir, 'rehearsal.db'));
     other.exec('BEGIN IMMEDIATE');
     for (const log of logs) log.append(event(1));
-    await Promise.all(rooms.map((room) => room.until(() => room.calls.length > 0)));
+    await Promise.all(rooms.map((room) => room.settled(() => room.calls.length > 0)));
     for (const room of rooms) expect(room.calls).toEqual([expect.stringMatching(/^failing: .*locked/)]);
     // Only the first session met the lock itself; after that only the probe waited for it.
     const probes = writes - 1;
@@ -112,7 +112,7 @@ describe('the journal', () => {
 
     other.exec('ROLLBACK');
     other.close();
-    await Promise.all(rooms.map((room) => room.until(() => room.calls.includes('recovered'))));
+    await Promise.all(rooms.map((room) => room.settled(() => room.calls.includes('recovered'))));
     for (const [i, id] of sessions.entries()) {
       expect(seqs(rooms[i]!.told)).toEqual([1, 2]);
       expect(seqs(store.events(id))).toEqual([1, 2]);

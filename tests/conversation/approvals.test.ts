@@ -4,6 +4,7 @@
  * the line the room waits for is an answer, never a barge-in.
  */
 import { describe, expect, it } from 'vitest';
+import { until } from '../until';
 import { openConversation } from '../../server/conversation/conversation';
 import type { SessionEvent } from '../../server/engine/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
@@ -17,13 +18,6 @@ const sceneWith = (onTimeout?: 'approve' | 'skip' | 'regenerate') =>
     snippets: [{ id: 'a', initiator: 'ada', turns: 4 }],
   });
 
-const until = async (check: () => boolean, what: string) => {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
 
 const run = async (onTimeout?: 'approve' | 'skip' | 'regenerate') => {
   const log: SessionEvent[] = [];

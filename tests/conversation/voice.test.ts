@@ -4,6 +4,7 @@
  * human voice (polite and persistent personas, and a sound that held no words).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../until';
 import { openConversation, type ConversationOptions } from '../../server/conversation/conversation';
 import { createSpokenReply, type AudioPiece } from '../../server/conversation/speech';
 import { voicesOf } from '../../server/conversation/voices';
@@ -25,13 +26,6 @@ const scene = makeScene({
 
 const durationOf = (piece: AudioPiece) => (piece.pcm.length / piece.sampleRate) * 1000;
 
-const until = async (check: () => boolean, what: string, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
 
 /** The first reply says `first`, then waits for `release()` before saying `rest`; later replies are scripted. */
 const heldReply = (first: string, rest: string) => {

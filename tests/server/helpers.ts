@@ -36,20 +36,9 @@ const repoRoot = new URL('../../', import.meta.url).pathname;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/**
- * How long a wait may take before it fails. Generous: the suite must pass on a loaded machine (two
- * copies of it on two cores); a wait returns as soon as its condition holds.
- */
-export const WAIT_MS = 15_000;
+import { until, WAIT_MS } from '../until';
 
-/** Polls `check` until it holds; fails with `what` (and `detail()`, if given) after `timeoutMs`. */
-export const until = async (check: () => boolean, what: string, timeoutMs = WAIT_MS, detail?: () => string): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail ? `\n${detail()}` : ''}`);
-    await sleep(5);
-  }
-};
+export { until, WAIT_MS };
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'rehearsal-server-test-'));
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../server/engine/events';
-import { Client, api, closeClients, createSession, logOf, startServer, type InProcessServer } from './helpers';
+import { Client, api, closeClients, createSession, logOf, startServer, type InProcessServer, until } from './helpers';
 
 let server: InProcessServer;
 const GRACE_MS = 400;
@@ -22,13 +22,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const until = async (check: () => boolean, what: string) => {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-};
 const status = async (id: string, token: string) => ((await (await api(server, `/api/sessions/${id}`, { token })).json()) as { status: string; pausedFor?: unknown }).status;
 const spoken = (log: readonly SessionEvent[], by?: string) => log.filter((e) => e.type === 'utterance' && (!by || e.speaker === by));
 

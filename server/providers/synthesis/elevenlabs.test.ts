@@ -45,7 +45,7 @@ const drain = async (stream: AsyncIterable<SpeechChunk>, hold?: () => Promise<un
 };
 
 /** Waits, on real time, until `done()`: the fake server answers over real sockets while the timers are fake. */
-const until = async (done: () => boolean): Promise<void> => {
+const untilAnswered = async (done: () => boolean): Promise<void> => {
   while (!done()) await new Promise((resolve) => setImmediate(resolve));
 };
 
@@ -176,7 +176,7 @@ describe('elevenlabs synthesizer failures (one request per call; the caller retr
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
     const drained = drain(elevenlabs({ timeoutMs: 150 }).synthesize(request()));
-    await until(() => fake.requests.length === 1);
+    await untilAnswered(() => fake.requests.length === 1);
     await vi.advanceTimersByTimeAsync(150);
     const { chunks, error } = await drained;
     expect(chunks).toEqual([]);
@@ -189,7 +189,7 @@ describe('elevenlabs synthesizer failures (one request per call; the caller retr
     fake.script({ chunks: ['Hi Nora, ', 'March works.'], chunkDelayMs: 3000 });
     const received: SpeechChunk[] = [];
     const drained = drain(elevenlabs({ timeoutMs: 150 }).synthesize(request()), undefined, received);
-    await until(() => received.length === 1);
+    await untilAnswered(() => received.length === 1);
     await vi.advanceTimersByTimeAsync(150);
     const { chunks, error } = await drained;
     expect(chunks).toHaveLength(1);
@@ -223,7 +223,7 @@ describe('elevenlabs synthesizer failures (one request per call; the caller retr
     fake.setDefault({ delayMs: 3000 });
     const controller = new AbortController();
     const drained = drain(elevenlabs().synthesize(request(), controller.signal));
-    await until(() => fake.requests.length === 1);
+    await untilAnswered(() => fake.requests.length === 1);
     controller.abort(new Error('interrupted by Pia'));
     const { error } = await drained;
     expect(error).toEqual(new Error('interrupted by Pia'));
