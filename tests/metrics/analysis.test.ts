@@ -7,8 +7,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-/** What the metrics may import besides themselves: the engine, the scene format, the port a model judge asks, and its notices. */
-const allowed = /^\.\.\/(?:engine|scene)\/|^\.\.\/providers\/generator\/port$|^\.\.\/providers\/notice$|^\.\/|^node:|^zod$/;
+/**
+ * What the metrics may import besides themselves: the engine, the scene format, the port a model
+ * judge asks, its notices, and resilience.ts's ask-again-on-bad-JSON (every retry is there).
+ */
+const allowed = /^\.\.\/(?:engine|scene)\/|^\.\.\/providers\/generator\/port$|^\.\.\/providers\/(?:notice|resilience)$|^\.\/|^node:|^zod$/;
 
 describe('the metrics', () => {
   const files = readdirSync('server/metrics').filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
