@@ -17,7 +17,7 @@ import { formatFigure, type Comparison } from '../../server/review/compare';
 import type { Report } from '../../server/review/report';
 import { api, createSession, type Created } from '../server/helpers';
 import { screenshot } from './browser';
-import { browserSuite, waitForEnded } from './pages';
+import { browserSuite, waitForChartsDrawn, waitForEnded } from './pages';
 
 let runs: Created[] = [];
 let interview: Created;
@@ -63,13 +63,7 @@ describe('compare', () => {
     expect(ids).toEqual(runs.map((r) => r.id));
 
     await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => {
-      const charts = Array.from(document.querySelectorAll('.chart'));
-      return charts.length > 0 && charts.every((chart) => {
-        const canvas = chart.querySelector('canvas');
-        return chart.getAttribute('data-drawn') === 'true' && !!canvas && canvas.width > 0 && canvas.height > 0;
-      });
-    }, undefined, { timeout: 60_000 });
+    await waitForChartsDrawn(page);
     const charts = await page.locator('[data-chart]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-chart')));
     expect(charts).toContain('radar');
     expect(charts.filter((c) => c!.startsWith('bars-')).length).toBeGreaterThanOrEqual(6);

@@ -15,24 +15,19 @@ import type { Debrief } from '../../server/review/answers';
 import type { Report } from '../../server/review/report';
 import { api, createSession, type Created } from '../server/helpers';
 import { screenshot } from './browser';
-import { browserSuite, waitForEnded } from './pages';
+import { browserSuite, endedStandUp, reportOf as reportOfOn } from './pages';
 
 let ran: Created;
 const suite = browserSuite({
   env: { SYNTHESIZER: 'none' },
   async setup(server) {
-    ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
-    await waitForEnded(server, [ran]);
+    ran = await endedStandUp(server);
   },
 });
 
 const newPage = (): Promise<Page> => suite.open();
 
-const reportOf = async (id: string, token: string): Promise<Report> => {
-  const res = await api(suite.server, `/api/sessions/${id}/report`, { token });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Report;
-};
+const reportOf = (id: string, token: string): Promise<Report> => reportOfOn(suite.server, id, token);
 
 const humanSeat = (created: Created) => Object.keys(created.tokens).find((who) => who !== 'observer')!;
 const debrief = (id: string, token: string) => `http://localhost:${suite.server.port}/debrief/${id}?token=${encodeURIComponent(token)}`;

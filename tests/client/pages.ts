@@ -13,8 +13,9 @@
  */
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
+import type { Report } from '../../server/review/report';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
-import { api, startChild, tempDir, type ChildServer, type Created, type TestServer } from '../server/helpers';
+import { api, createSession, startChild, tempDir, type ChildServer, type Created, type TestServer } from '../server/helpers';
 import { buildClient, launchBrowser, pageProblems, watchPage, type PageProblems } from './browser';
 
 /** Asserts the watched pages had no problem of any kind, and empties the lists for the next test. */
@@ -143,3 +144,28 @@ export const waitForEnded = (server: TestServer, sessions: readonly Created[], t
     },
     { timeout: timeoutMs, interval: 250 },
   );
+
+/** A simulated stand-up (instant pace, stand-ins in every human seat) run to its end. */
+export const endedStandUp = async (server: TestServer): Promise<Created> => {
+  const ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
+  // At instant pace the whole session runs in a few seconds: wait for its end.
+  await waitForEnded(server, [ran]);
+  return ran;
+};
+
+/** A session's report as `token` is let see it (asserting it was given). */
+export const reportOf = async (server: TestServer, id: string, token: string): Promise<Report> => {
+  const res = await api(server, `/api/sessions/${id}/report`, { token });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Report;
+};
+
+/** Waits until every chart of the page is drawn: a canvas of some size in each, and ECharts' own word that it finished. */
+export const waitForChartsDrawn = (page: Page): Promise<unknown> =>
+  page.waitForFunction(() => {
+    const charts = Array.from(document.querySelectorAll('.chart'));
+    return charts.length > 0 && charts.every((chart) => {
+      const canvas = chart.querySelector('canvas');
+      return chart.getAttribute('data-drawn') === 'true' && !!canvas && canvas.width > 0 && canvas.height > 0;
+    });
+  }, undefined, { timeout: 60_000 });

@@ -17,17 +17,16 @@ import { visemes } from '../../server/media/visemes';
 import { encodeWav } from '../../server/media/wav';
 import type { Report, TimelineItem } from '../../server/review/report';
 import type { Recording, Recordings } from '../../client/src/review/player';
-import { api, createSession, type Created } from '../server/helpers';
+import { api, type Created } from '../server/helpers';
 import { screenshot } from './browser';
-import { browserSuite, waitForEnded } from './pages';
+import { browserSuite, endedStandUp } from './pages';
 
 let ran: Created;
 let report: Report;
 const suite = browserSuite({
   // The embedded eSpeak voice: an instant session's lines are synthesized, and recorded, all the same.
   async setup(server) {
-    ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
-    await waitForEnded(server, [ran]);
+    ran = await endedStandUp(server);
     const res = await api(server, `/api/sessions/${ran.id}/report`, { token: ran.tokens.observer! });
     report = (await res.json()) as Report;
   },

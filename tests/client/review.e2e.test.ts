@@ -12,41 +12,29 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../server/review/report';
-import { api, createSession, type Created } from '../server/helpers';
+import { createSession, type Created } from '../server/helpers';
 import { screenshot } from './browser';
-import { browserSuite, waitForEnded } from './pages';
+import { browserSuite, endedStandUp, waitForChartsDrawn, reportOf as reportOfOn } from './pages';
 
 let ran: Created;
 const suite = browserSuite({
   // Text only: at instant pace a session then runs to its end in a second or two (no speech to synthesise).
   env: { SYNTHESIZER: 'none' },
   async setup(server) {
-    ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
-    // At instant pace the whole session runs in a second or two: wait for its end.
-    await waitForEnded(server, [ran]);
+    ran = await endedStandUp(server);
   },
 });
 
 const newPage = (): Promise<Page> => suite.open();
 
-const reportOf = async (id: string, token: string): Promise<Report> => {
-  const res = await api(suite.server, `/api/sessions/${id}/report`, { token });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Report;
-};
+const reportOf = (id: string, token: string): Promise<Report> => reportOfOn(suite.server, id, token);
 
 const review = (id: string, token: string) => `http://localhost:${suite.server.port}/review/${id}?token=${encodeURIComponent(token)}&test=1`;
 
 /** Every chart drawn: a canvas of some size in each, and ECharts' own word that it finished. */
 const waitForCharts = async (page: Page) => {
   await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
-  await page.waitForFunction(() => {
-    const charts = Array.from(document.querySelectorAll('.chart'));
-    return charts.length > 0 && charts.every((chart) => {
-      const canvas = chart.querySelector('canvas');
-      return chart.getAttribute('data-drawn') === 'true' && !!canvas && canvas.width > 0 && canvas.height > 0;
-    });
-  }, undefined, { timeout: 60_000 });
+  await waitForChartsDrawn(page);
 };
 
 const humanSeat = (created: Created) => Object.keys(created.tokens).find((who) => who !== 'observer')!;
