@@ -11,55 +11,36 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { formatFigure, type Comparison } from '../../server/review/compare';
 import type { Report } from '../../server/review/report';
-import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
-import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
+import { api, createSession, type Created } from '../server/helpers';
+import { screenshot } from './browser';
+import { browserSuite, waitForChartsDrawn, waitForEnded } from './pages';
 
-let server: ChildServer;
-let browser: Browser;
-const problems = pageProblems();
-const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems, expected: () => expectedFailures });
 let runs: Created[] = [];
 let interview: Created;
-/** Failed answers a test expects (mixed scenes are meant to get their 400). */
-let expectedFailures: RegExp[] = [];
-
-beforeAll(async () => {
-  await buildClient();
+const suite = browserSuite({
   // Text only: at instant pace a session then runs to its end in a second or two.
-  server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
-  browser = await launchBrowser();
-  runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await createSession(server, 'team-standup', 'instant', 'stand-ins'));
-  interview = await createSession(server, 'job-interview', 'realtime', 'lobby');
-  await waitForEnded(server, runs);
-}, 300_000);
-
-afterEach(async () => {
-  await pages.closeAll();
-  expectNoPageProblems(problems);
-  expectedFailures = [];
+  env: { SYNTHESIZER: 'none' },
+  async setup(server) {
+    runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await createSession(server, 'team-standup', 'instant', 'stand-ins'));
+    interview = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    await waitForEnded(server, runs);
+  },
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
-}, 60_000);
-
-const newPage = (): Promise<Page> => pages.open();
+const newPage = (): Promise<Page> => suite.open();
 
 const tick = (page: Page, id: string) => page.locator(`tr[data-session="${id}"] td.pick input[type=checkbox]`);
 
 describe('compare', () => {
   it('compares three runs ticked on the sessions page: the table equals the API, the radar and bars drawn', async () => {
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/sessions`);
-    await page.getByLabel('Admin token').fill(server.admin);
+    await page.goto(`http://localhost:${suite.server.port}/sessions`);
+    await page.getByLabel('Admin token').fill(suite.server.admin);
     await page.getByRole('button', { name: 'Show sessions', exact: true }).click();
     await tick(page, runs[0]!.id).waitFor();
     const button = page.getByRole('button', { name: /^Compare selected/ });
@@ -82,13 +63,7 @@ describe('compare', () => {
     expect(ids).toEqual(runs.map((r) => r.id));
 
     await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => {
-      const charts = Array.from(document.querySelectorAll('.chart'));
-      return charts.length > 0 && charts.every((chart) => {
-        const canvas = chart.querySelector('canvas');
-        return chart.getAttribute('data-drawn') === 'true' && !!canvas && canvas.width > 0 && canvas.height > 0;
-      });
-    }, undefined, { timeout: 60_000 });
+    await waitForChartsDrawn(page);
     const charts = await page.locator('[data-chart]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-chart')));
     expect(charts).toContain('radar');
     expect(charts.filter((c) => c!.startsWith('bars-')).length).toBeGreaterThanOrEqual(6);
@@ -97,7 +72,7 @@ describe('compare', () => {
     expect(radar!.height).toBeGreaterThan(0);
 
     // The table shows the API's figures, each as the page formats it ("—" where a run has none).
-    const res = await api(server, `/api/compare?sessions=${ids.join(',')}`);
+    const res = await api(suite.server, `/api/compare?sessions=${ids.join(',')}`);
     expect(res.status).toBe(200);
     const comparison = (await res.json()) as Comparison;
     const cells = await page.locator('td[data-figure]').evaluateAll((tds) => tds.map((td) => ({ key: td.getAttribute('data-figure')!, run: Number(td.getAttribute('data-run')), text: td.textContent })));
@@ -118,48 +93,48 @@ describe('compare', () => {
 
   it('asks for two sessions when given one, without an error', async () => {
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id}`);
+    await page.goto(`http://localhost:${suite.server.port}/compare?sessions=${runs[0]!.id}`);
     await page.locator('[data-problem]').waitFor();
     expect(await page.locator('[data-problem]').textContent()).toMatch(/at least two sessions/);
   }, 60_000);
 
   it('compares the sessions that remain when one of the link was deleted, and names it', async () => {
     // The page asks GET /api/compare first and gets its 404 for the deleted one.
-    expectedFailures = [/^404 .*\/api\/compare\?/];
-    const deleted = await createSession(server, 'team-standup', 'instant', 'stand-ins');
-    await waitForEnded(server, [deleted]);
-    expect((await api(server, `/api/sessions/${deleted.id}?purge=true`, { method: 'DELETE' })).status).toBe(200);
+    suite.expectFailures(/^404 .*\/api\/compare\?/);
+    const deleted = await createSession(suite.server, 'team-standup', 'instant', 'stand-ins');
+    await waitForEnded(suite.server, [deleted]);
+    expect((await api(suite.server, `/api/sessions/${deleted.id}?purge=true`, { method: 'DELETE' })).status).toBe(200);
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${deleted.id},${runs[1]!.id}`);
-    await page.getByLabel('Admin token').fill(server.admin);
+    await page.goto(`http://localhost:${suite.server.port}/compare?sessions=${runs[0]!.id},${deleted.id},${runs[1]!.id}`);
+    await page.getByLabel('Admin token').fill(suite.server.admin);
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-gone]').getAttribute('data-gone')).toBe(deleted.id);
     expect(await page.locator('[data-gone]').textContent()).toBe(`Session "${deleted.id}" no longer exists (it was deleted). The others are compared without it.`);
     expect(await page.locator('td[data-figure="turns"]').count()).toBe(2);
-    problems.console.splice(0).forEach((line) => expect(line).toMatch(/status of 404/));
+    suite.problems.console.splice(0).forEach((line) => expect(line).toMatch(/status of 404/));
 
     // One left: a message naming the deleted one, not a comparison.
-    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${deleted.id}`);
+    await page.goto(`http://localhost:${suite.server.port}/compare?sessions=${runs[0]!.id},${deleted.id}`);
     await page.locator('[data-problem]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-problem]').textContent()).toMatch(new RegExp(`Session "${deleted.id}" no longer exists.*at least two sessions`));
-    problems.console.splice(0).forEach((line) => expect(line).toMatch(/status of 404/));
+    suite.problems.console.splice(0).forEach((line) => expect(line).toMatch(/status of 404/));
   }, 120_000);
 
   it('asks for the admin token, names the odd one out of mixed scenes, and shows "—" for a session nobody spoke in', async () => {
-    expectedFailures = [/^400 .*\/api\/compare\?/];
+    suite.expectFailures(/^400 .*\/api\/compare\?/);
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${interview.id}`);
-    await page.getByLabel('Admin token').fill(server.admin);
+    await page.goto(`http://localhost:${suite.server.port}/compare?sessions=${runs[0]!.id},${interview.id}`);
+    await page.getByLabel('Admin token').fill(suite.server.admin);
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.locator('[data-problem]').waitFor();
     expect(await page.locator('[data-problem]').textContent()).toMatch(new RegExp(`Only sessions of one scene compare: "${interview.id}" is of job-interview`));
     // The browser logs the 400 it was meant to get; nothing else may be logged.
-    const logged = problems.console.splice(0);
+    const logged = suite.problems.console.splice(0);
     expect(logged.filter((line) => !/status of 400/.test(line))).toEqual([]);
 
-    const lobby = await createSession(server, 'team-standup', 'realtime', 'lobby');
-    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id},${lobby.id}`);
+    const lobby = await createSession(suite.server, 'team-standup', 'realtime', 'lobby');
+    await page.goto(`http://localhost:${suite.server.port}/compare?sessions=${runs[0]!.id},${lobby.id}`);
     await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('.compare-runs li').nth(1).textContent()).toMatch(/nobody spoke/);
     expect(await page.locator('td[data-figure="evenness"][data-run="1"]').textContent()).toBe('—');
@@ -175,16 +150,16 @@ describe('compare', () => {
     const files = [1, 2].map((k) => join(dir, `report-${k}.json`));
     const reports: Report[] = [];
     for (const [k, file] of files.entries()) {
-      reports.push((await (await api(server, `/api/sessions/${runs[k + 1]!.id}/report`)).json()) as Report);
+      reports.push((await (await api(suite.server, `/api/sessions/${runs[k + 1]!.id}/report`)).json()) as Report);
       writeFileSync(file, JSON.stringify(reports[k], null, 2));
     }
     writeFileSync(join(dir, 'notes.json'), '{"turns": "many"}');
 
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/compare?sessions=${runs[0]!.id}`);
+    await page.goto(`http://localhost:${suite.server.port}/compare?sessions=${runs[0]!.id}`);
     await page.locator('[data-problem]').waitFor();
     await page.getByLabel('Report files').setInputFiles([...files, join(dir, 'notes.json')]);
-    await page.getByLabel('Admin token').fill(server.admin);
+    await page.getByLabel('Admin token').fill(suite.server.admin);
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.locator('[data-page="compare"][data-state="comparison"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-file-problems]').textContent()).toMatch(/^notes\.json is not a report \(/);

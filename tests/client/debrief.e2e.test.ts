@@ -9,50 +9,28 @@
  * related lines, linked into the review. No page may throw or log an error. Screenshots:
  * test-artifacts/debrief.png, debrief-print.png, debrief-empty.png.
  */
-import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Debrief } from '../../server/review/answers';
 import type { Report } from '../../server/review/report';
-import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
-import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
+import { api, createSession, type Created } from '../server/helpers';
+import { screenshot } from './browser';
+import { browserSuite, endedStandUp, reportOf as reportOfOn } from './pages';
 
-let server: ChildServer;
-let browser: Browser;
-const problems = pageProblems();
-const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems });
 let ran: Created;
-
-beforeAll(async () => {
-  await buildClient();
-  server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
-  browser = await launchBrowser();
-  ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
-  await waitForEnded(server, [ran]);
-}, 300_000);
-
-afterEach(async () => {
-  await pages.closeAll();
-  expectNoPageProblems(problems);
+const suite = browserSuite({
+  env: { SYNTHESIZER: 'none' },
+  async setup(server) {
+    ran = await endedStandUp(server);
+  },
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
-}, 60_000);
+const newPage = (): Promise<Page> => suite.open();
 
-const newPage = (): Promise<Page> => pages.open();
-
-const reportOf = async (id: string, token: string): Promise<Report> => {
-  const res = await api(server, `/api/sessions/${id}/report`, { token });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Report;
-};
+const reportOf = (id: string, token: string): Promise<Report> => reportOfOn(suite.server, id, token);
 
 const humanSeat = (created: Created) => Object.keys(created.tokens).find((who) => who !== 'observer')!;
-const debrief = (id: string, token: string) => `http://localhost:${server.port}/debrief/${id}?token=${encodeURIComponent(token)}`;
+const debrief = (id: string, token: string) => `http://localhost:${suite.server.port}/debrief/${id}?token=${encodeURIComponent(token)}`;
 
 describe("the trainee's debrief", () => {
   it("shows a seat's figures from its report, three observations linked into the review, and prints without buttons", async () => {
@@ -70,7 +48,7 @@ describe("the trainee's debrief", () => {
     const raw = (value: number | null) => (value === null ? '' : String(value));
     expect(await figure('share')).toBe(String(you.speakingShare));
     // Pace, fillers and response time are the seat's speech only (the debrief's): a stand-in's simulated lines have none.
-    const read = await api(server, `/api/sessions/${ran.id}/debrief`, { token });
+    const read = await api(suite.server, `/api/sessions/${ran.id}/debrief`, { token });
     expect(read.status).toBe(200);
     const debriefed = (await read.json()) as Debrief;
     expect(debriefed.speech.wordsPerMinute).toBeNull();
@@ -136,7 +114,7 @@ describe("the trainee's debrief", () => {
     const seat = humanSeat(ran);
     const token = ran.tokens[seat]!;
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/room/${ran.id}?token=${encodeURIComponent(token)}`);
+    await page.goto(`http://localhost:${suite.server.port}/room/${ran.id}?token=${encodeURIComponent(token)}`);
     const open = page.getByRole('link', { name: 'Your debrief', exact: true });
     await open.waitFor({ timeout: 30_000 });
     expect(await open.getAttribute('href')).toBe(`/debrief/${ran.id}?token=${encodeURIComponent(token)}`);
@@ -158,7 +136,7 @@ describe("the trainee's debrief", () => {
     }
 
     // A session nobody has spoken in: plain words, no figures that do not exist, no error.
-    const lobby = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    const lobby = await createSession(suite.server, 'job-interview', 'realtime', 'lobby');
     const waiting = await newPage();
     await waiting.goto(debrief(lobby.id, lobby.tokens[humanSeat(lobby)]!));
     await waiting.locator('[data-page="debrief"]').waitFor({ timeout: 30_000 });

@@ -9,22 +9,16 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startFakeWhisper, type FakeWhisper } from '../fakes/whisper-server';
 import { api, Client, closeClients, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, testLink, watchPage, screenshot } from './browser';
+import { pageProblems, testLink, watchPage, screenshot } from './browser';
+import { serverAndBrowser } from './pages';
 
 const viewport = { width: 1280, height: 720 };
-let server: ChildServer;
-let browser: Browser;
 const pages: Page[] = [];
-
-beforeAll(async () => {
-  await buildClient();
-  // A seat empty for 2 s pauses the session (the default 20 s would only slow the test down).
-  server = await startChild(tempDir(), { env: { SEAT_GRACE_S: '2' } });
-  browser = await launchBrowser();
-}, 300_000);
+// A seat empty for 2 s pauses the session (the default 20 s would only slow the test down).
+const suite = serverAndBrowser({ env: { SEAT_GRACE_S: '2' } });
 
 /** What went wrong in the pages of a test: errors thrown, requests off the origin, answers that failed unexpectedly. */
 const problems = pageProblems();
@@ -38,12 +32,6 @@ afterEach(async () => {
   expect(problems.offOrigin.splice(0), 'requests that left the origin').toEqual([]);
   expect(problems.failed.splice(0), 'requests the server could not answer').toEqual([]);
   expectedFailures = [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
 });
 
 interface Created {
@@ -60,7 +48,7 @@ const create = async (on: ChildServer, scene: string, options: { standIns?: bool
 
 /** A page watched for errors, off-origin requests and failed answers. */
 const newPage = async (on: ChildServer): Promise<Page> => {
-  const page = await browser.newPage({ viewport });
+  const page = await suite.browser.newPage({ viewport });
   pages.push(page);
   return watchPage(page, on.port, problems, () => expectedFailures);
 };
@@ -101,12 +89,12 @@ const shoot = (page: Page, name: string) => screenshot(page, `lifecycle-${name}`
 
 describe('links to sessions that are over or do not open', () => {
   it("opens an ended session's link on its summary, not a blank page", async () => {
-    const session = await create(server, 'sprint-retro', { standIns: true });
-    const ended = await api(server, `/api/sessions/${session.id}`, { method: 'DELETE' });
+    const session = await create(suite.server, 'sprint-retro', { standIns: true });
+    const ended = await api(suite.server, `/api/sessions/${session.id}`, { method: 'DELETE' });
     expect(ended.status).toBe(200);
 
-    const page = await newPage(server);
-    await page.goto(link(server, session.links.riley!, false));
+    const page = await newPage(suite.server);
+    await page.goto(link(suite.server, session.links.riley!, false));
     const summary = page.locator('[data-page="ended"]');
     await summary.waitFor({ timeout: 30_000 });
     const text = await summary.innerText();
@@ -119,30 +107,30 @@ describe('links to sessions that are over or do not open', () => {
   }, 120_000);
 
   it("reads an older server's answer for an ended session (no participants), where the page threw on 'find'", async () => {
-    const session = await create(server, 'sprint-retro', { standIns: true });
-    const page = await newPage(server);
+    const session = await create(suite.server, 'sprint-retro', { standIns: true });
+    const page = await newPage(suite.server);
     await page.route(/\/api\/sessions\/[^/?]+$/, (route) => route.fulfill({ json: { session: session.id, scene: 'sprint-retro', phase: 'ended', lastSeq: 7 } }));
-    await page.goto(link(server, session.links.riley!, false));
+    await page.goto(link(suite.server, session.links.riley!, false));
     await page.locator('[data-page="ended"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('h1').innerText()).toBe('sprint-retro');
   }, 120_000);
 
   it('says what happened and what to do for an unknown session, an altered token and another session’s token', async () => {
-    const session = await create(server, 'sprint-retro');
-    const other = await create(server, 'team-standup');
+    const session = await create(suite.server, 'sprint-retro');
+    const other = await create(suite.server, 'team-standup');
     const riley = new URL(session.links.riley!);
     const token = riley.searchParams.get('token')!;
     const cases = [
       // The author's token reaches every session, so only a session that does not exist answers 404.
-      { name: 'not-found', path: '/room/no-such-session', token: server.admin, status: 404, title: 'There is no such session' },
+      { name: 'not-found', path: '/room/no-such-session', token: suite.server.admin, status: 404, title: 'There is no such session' },
       // One character of the signature changed.
       { name: 'unauthorized', path: riley.pathname, token: token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA'), status: 401, title: 'This link is not valid' },
       { name: 'forbidden', path: riley.pathname, token: other.tokens.jordan!, status: 403, title: 'This link does not match its session' },
     ];
     for (const c of cases) {
       expectedFailures = [new RegExp(`^${c.status} .*/api/sessions/`)];
-      const page = await newPage(server);
-      await page.goto(`http://localhost:${server.port}${c.path}?token=${encodeURIComponent(c.token)}`);
+      const page = await newPage(suite.server);
+      await page.goto(`http://localhost:${suite.server.port}${c.path}?token=${encodeURIComponent(c.token)}`);
       const problem = page.locator(`[data-page="${c.name}"]`);
       await problem.waitFor({ timeout: 30_000 });
       expect(await page.locator('h1').innerText()).toBe(c.title);
@@ -154,9 +142,9 @@ describe('links to sessions that are over or do not open', () => {
 
 describe("the HUD's status line through a session's life", () => {
   it('lobby, someone speaking, paused by the instructor, a seat left empty and stood in for, ended', async () => {
-    const session = await create(server, 'sprint-retro');
-    const observer = await enter(server, session.links.observer!);
-    const riley = await enter(server, session.links.riley!);
+    const session = await create(suite.server, 'sprint-retro');
+    const observer = await enter(suite.server, session.links.observer!);
+    const riley = await enter(suite.server, session.links.riley!);
 
     // The lobby: Riley is here, Casey is not; the instructor may start with a stand-in, not without.
     await waitForStatus(riley, ['lobby'], 30_000);
@@ -170,7 +158,7 @@ describe("the HUD's status line through a session's life", () => {
 
     // Casey arrives: everyone is here, the session starts, and the line says so without a new snapshot.
     // She joins over the socket, as her page would: a third room drawn in software WebGL took 30 s to load.
-    const casey = await Client.connect(server, session.id, session.tokens.casey!);
+    const casey = await Client.connect(suite.server, session.id, session.tokens.casey!);
 
     // Someone speaks: the line names them while their speech plays. (Morgan's opening may come while
     // the page is still busy building the room; Ana's answer to Riley comes once it is drawn.)
@@ -233,14 +221,14 @@ describe("the HUD's status line through a session's life", () => {
     await waitForStatus(riley, ['ended']);
     expect(await statusOf(riley).innerText()).toBe('The session has ended: ended by the instructor');
     await shoot(riley, 'hud-ended');
-    await riley.goto(link(server, session.links.riley!, false));
+    await riley.goto(link(suite.server, session.links.riley!, false));
     await riley.locator('[data-page="ended"]').waitFor({ timeout: 30_000 });
   }, 300_000);
 
   it('says "your turn" only once nobody is speaking, and shows a line only once its speech is heard', async () => {
     // Alex is the only human: the session starts as they arrive, and the interviewer asks them questions.
-    const session = await create(server, 'job-interview');
-    const alex = await enter(server, session.links.alex!);
+    const session = await create(suite.server, 'job-interview');
+    const alex = await enter(suite.server, session.links.alex!);
     // The panel opens by asking Alex (while the page may still be loading the room).
     await waitForLine(alex, ['your-turn'], /your turn$/i, 120_000);
     await shoot(alex, 'your-turn');
@@ -286,17 +274,17 @@ describe("the HUD's status line through a session's life", () => {
   }, 300_000);
 
   it('says the connection dropped when the server goes away', async () => {
-    const session = await create(server, 'job-interview');
-    const alex = await enter(server, session.links.alex!);
+    const session = await create(suite.server, 'job-interview');
+    const alex = await enter(suite.server, session.links.alex!);
     await waitForStatus(alex, ['speaking', 'your-turn', 'transcription-unavailable']);
     // Requests to a server that is gone fail: that is the point here.
     expectedFailures = [/./];
-    await server.kill9();
+    await suite.server.kill9();
     await waitForStatus(alex, ['reconnecting'], 30_000);
     expect(await statusOf(alex).innerText()).toMatch(/^Reconnecting…/);
     await shoot(alex, 'reconnecting');
     // Later tests get a server again, on the same data.
-    server = await startChild(server.dataDir, { env: { SEAT_GRACE_S: '2' } });
+    await suite.restart();
   }, 120_000);
 });
 

@@ -11,49 +11,32 @@
  * or log an error, and nothing may load from outside the origin. Screenshots (1280×720):
  * test-artifacts/replay.png, replay-2x.png, replay-end.png, review-playback-top.png (and review-playback.png, the whole page).
  */
-import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { visemes } from '../../server/media/visemes';
 import { encodeWav } from '../../server/media/wav';
 import type { Report, TimelineItem } from '../../server/review/report';
 import type { Recording, Recordings } from '../../client/src/review/player';
-import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
-import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
+import { api, type Created } from '../server/helpers';
+import { screenshot } from './browser';
+import { browserSuite, endedStandUp } from './pages';
 
-let server: ChildServer;
-let browser: Browser;
-const problems = pageProblems();
-/** Failed answers a test expects: the stand-in's missing file. */
-const expectedFailures = [/^404 .*\/recordings\/[^/]+\.wav/];
-const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems, expected: () => expectedFailures });
 let ran: Created;
 let report: Report;
-
-beforeAll(async () => {
-  await buildClient();
+const suite = browserSuite({
   // The embedded eSpeak voice: an instant session's lines are synthesized, and recorded, all the same.
-  server = await startChild(tempDir());
-  browser = await launchBrowser();
-  ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
-  await waitForEnded(server, [ran]);
-  const res = await api(server, `/api/sessions/${ran.id}/report`, { token: ran.tokens.observer! });
-  report = (await res.json()) as Report;
-}, 300_000);
-
-afterEach(async () => {
-  await pages.closeAll();
+  async setup(server) {
+    ran = await endedStandUp(server);
+    const res = await api(server, `/api/sessions/${ran.id}/report`, { token: ran.tokens.observer! });
+    report = (await res.json()) as Report;
+  },
+  // Failed answers every test expects: the stand-in's missing file.
+  expected: [/^404 .*\/recordings\/[^/]+\.wav/],
   // The browser logs the 404 it was meant to get (the stand-in's missing file); nothing else may be logged.
-  problems.console = problems.console.filter((line) => !/status of 404/.test(line));
-  expectNoPageProblems(problems);
+  settle: (problems) => {
+    problems.console = problems.console.filter((line) => !/status of 404/.test(line));
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
-}, 60_000);
 
 type Line = TimelineItem & { utterance: string; participant: string };
 const lines = (): Line[] => report.timeline.filter((i): i is Line => i.kind === 'utterance' && !!i.utterance && !!i.participant && i.endMs - i.startMs > 800);
@@ -95,7 +78,7 @@ const serveRecordings = async (page: Page, missing: string): Promise<Recordings>
 };
 
 const url = (page: 'review' | 'replay', token: string, t?: number) =>
-  `http://localhost:${server.port}/${page}/${ran.id}?token=${encodeURIComponent(token)}&test=1${t === undefined ? '' : `&t=${Math.round(t)}`}`;
+  `http://localhost:${suite.server.port}/${page}/${ran.id}?token=${encodeURIComponent(token)}&test=1${t === undefined ? '' : `&t=${Math.round(t)}`}`;
 
 /** How fast the playhead moves against the page's clock (ms a ms), over a second of it. */
 const speedOf = (page: Page, handle: '__playback' | '__replay') =>
@@ -150,7 +133,7 @@ const waitForRoom = async (page: Page) => {
 
 describe('playback in the review', () => {
   it('plays from the playhead, the transcript following; recordings scheduled, a missing one marked', async () => {
-    const page = await pages.open();
+    const page = await suite.open();
     const missing = personaLines()[0]!.utterance;
     const list = await serveRecordings(page, missing);
     const from = lines()[1]!;
@@ -195,11 +178,11 @@ describe('playback in the review', () => {
   }, 180_000);
 
   it("plays the server's own recordings of the session: every persona line listed on the report's clock, audio scheduled", async () => {
-    const listed = (await (await api(server, `/api/sessions/${ran.id}/recordings`, { token: ran.tokens.observer! })).json()) as Recordings;
+    const listed = (await (await api(suite.server, `/api/sessions/${ran.id}/recordings`, { token: ran.tokens.observer! })).json()) as Recordings;
     const byUtterance = new Map(listed.recordings.map((r) => [r.utterance, r]));
     for (const line of personaLines()) expect(byUtterance.get(line.utterance)?.startMs, `${line.utterance}'s recording`).toBe(line.startMs);
     expect(listed.missing).toEqual([]);
-    const page = await pages.open();
+    const page = await suite.open();
     await page.goto(url('review', ran.tokens.observer!));
     await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
     expect(await page.evaluate(() => window.__playback!.recordings)).toBe(listed.recordings.length);
@@ -213,7 +196,7 @@ describe('playback in the review', () => {
 
 describe('the 3D replay', () => {
   it('draws the room at the playhead with the speaker speaking and moving their lips, at 1× and 2×, scrubs to the very end, and rests mouths when paused', async () => {
-    const page = await pages.open();
+    const page = await suite.open();
     await serveRecordings(page, '');
     const line = personaLines()[1] ?? personaLines()[0]!;
     const middle = (line.startMs + line.endMs) / 2;
@@ -267,7 +250,7 @@ describe('the 3D replay', () => {
   it("replays from the server's own data and recordings, for a participant too, lips moving", async () => {
     const seat = Object.keys(ran.tokens).find((who) => who !== 'observer')!;
     const line = personaLines()[0]!;
-    const page = await pages.open();
+    const page = await suite.open();
     await page.goto(url('replay', ran.tokens[seat]!, (line.startMs + line.endMs) / 2));
     await waitForRoom(page);
     expect(await replayHandle(page, (r) => r.speaking())).toBe(line.participant);

@@ -8,64 +8,33 @@
  * page) and for a session still in its lobby (the empty state). No page may throw or log an error,
  * and nothing may load from outside the origin. Screenshot: test-artifacts/review.png (1280×720, whole page).
  */
-import { readFileSync, rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Report } from '../../server/review/report';
-import { api, createSession, startChild, tempDir, type ChildServer, type Created } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
-import { expectNoPageProblems, pageKeeper, waitForEnded } from './pages';
+import { createSession, type Created } from '../server/helpers';
+import { screenshot } from './browser';
+import { browserSuite, endedStandUp, waitForChartsDrawn, reportOf as reportOfOn } from './pages';
 
-let server: ChildServer;
-let browser: Browser;
-const problems = pageProblems();
-const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems, expected: () => expectedFailures });
-/** Failed answers a test expects (a bad token is meant to get its 401). */
-let expectedFailures: RegExp[] = [];
 let ran: Created;
-
-beforeAll(async () => {
-  await buildClient();
+const suite = browserSuite({
   // Text only: at instant pace a session then runs to its end in a second or two (no speech to synthesise).
-  server = await startChild(tempDir(), { env: { SYNTHESIZER: 'none' } });
-  browser = await launchBrowser();
-  ran = await createSession(server, 'team-standup', 'instant', 'stand-ins');
-  // At instant pace the whole session runs in a second or two: wait for its end.
-  await waitForEnded(server, [ran]);
-}, 300_000);
-
-afterEach(async () => {
-  await pages.closeAll();
-  expectNoPageProblems(problems);
-  expectedFailures = [];
+  env: { SYNTHESIZER: 'none' },
+  async setup(server) {
+    ran = await endedStandUp(server);
+  },
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
-}, 60_000);
+const newPage = (): Promise<Page> => suite.open();
 
-const newPage = (): Promise<Page> => pages.open();
+const reportOf = (id: string, token: string): Promise<Report> => reportOfOn(suite.server, id, token);
 
-const reportOf = async (id: string, token: string): Promise<Report> => {
-  const res = await api(server, `/api/sessions/${id}/report`, { token });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Report;
-};
-
-const review = (id: string, token: string) => `http://localhost:${server.port}/review/${id}?token=${encodeURIComponent(token)}&test=1`;
+const review = (id: string, token: string) => `http://localhost:${suite.server.port}/review/${id}?token=${encodeURIComponent(token)}&test=1`;
 
 /** Every chart drawn: a canvas of some size in each, and ECharts' own word that it finished. */
 const waitForCharts = async (page: Page) => {
   await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
-  await page.waitForFunction(() => {
-    const charts = Array.from(document.querySelectorAll('.chart'));
-    return charts.length > 0 && charts.every((chart) => {
-      const canvas = chart.querySelector('canvas');
-      return chart.getAttribute('data-drawn') === 'true' && !!canvas && canvas.width > 0 && canvas.height > 0;
-    });
-  }, undefined, { timeout: 60_000 });
+  await waitForChartsDrawn(page);
 };
 
 const humanSeat = (created: Created) => Object.keys(created.tokens).find((who) => who !== 'observer')!;
@@ -183,25 +152,25 @@ describe('the review dashboard', () => {
   }, 120_000);
 
   it('says what is wrong with a bad token, and shows an empty state for a session nobody has spoken in', async () => {
-    expectedFailures = [/^401 .*\/api\/sessions\//];
+    suite.expectFailures(/^401 .*\/api\/sessions\//);
     const bad = await newPage();
     const token = ran.tokens.observer!;
     await bad.goto(review(ran.id, token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA')));
     await bad.locator('[data-page="unauthorized"]').waitFor({ timeout: 30_000 });
     expect(await bad.locator('h1').innerText()).toBe('This link is not valid');
     // The browser logs the 401 it was meant to get; nothing else may be logged.
-    problems.console = problems.console.filter((line) => !/status of 401/.test(line));
+    suite.problems.console = suite.problems.console.filter((line) => !/status of 401/.test(line));
 
     // No token: the link's problem, and nothing asked of the server's API (no 401 logged).
     const bare = await newPage();
     const asked: string[] = [];
     bare.on('request', (request) => asked.push(request.url()));
-    await bare.goto(`http://localhost:${server.port}/review/${ran.id}`);
+    await bare.goto(`http://localhost:${suite.server.port}/review/${ran.id}`);
     await bare.locator('main').waitFor({ timeout: 30_000 });
     await bare.waitForLoadState('networkidle');
     expect(asked.filter((url) => url.includes('/api/'))).toEqual([]);
 
-    const lobby = await createSession(server, 'job-interview', 'realtime', 'lobby');
+    const lobby = await createSession(suite.server, 'job-interview', 'realtime', 'lobby');
     const page = await newPage();
     await page.goto(review(lobby.id, lobby.tokens.observer!));
     await page.locator('[data-empty]').waitFor({ timeout: 30_000 });
@@ -213,7 +182,7 @@ describe('the review dashboard', () => {
 
   it('is opened from an ended session\'s page and from the sessions page', async () => {
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/room/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
+    await page.goto(`http://localhost:${suite.server.port}/room/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
     const open = page.getByRole('link', { name: 'Open the review', exact: true });
     await open.waitFor({ timeout: 30_000 });
     expect(await open.getAttribute('href')).toBe(`/review/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
@@ -221,12 +190,12 @@ describe('the review dashboard', () => {
     await page.locator('[data-page="review"]').waitFor({ timeout: 30_000 });
 
     const sessions = await newPage();
-    await sessions.goto(`http://localhost:${server.port}/sessions`);
-    await sessions.getByLabel('Admin token').fill(server.admin);
+    await sessions.goto(`http://localhost:${suite.server.port}/sessions`);
+    await sessions.getByLabel('Admin token').fill(suite.server.admin);
     await sessions.getByRole('button', { name: 'Show sessions', exact: true }).click();
     const row = sessions.locator(`tr[data-session="${ran.id}"]`);
     const [opened] = await Promise.all([sessions.context().waitForEvent('page'), row.getByRole('button', { name: 'Review', exact: true }).click()]);
-    pages.adopt(opened);
+    suite.adopt(opened);
     await opened.waitForURL(new RegExp(`/review/${ran.id}\\?token=`));
     await opened.locator('[data-page="review"]').waitFor({ timeout: 30_000 });
   }, 120_000);

@@ -5,20 +5,13 @@
  * participant sees the same transcript; the instructor approves a simulated human's proposed
  * contribution; a Quest 3 emulated by IWER enters VR. Screenshots go to test-artifacts/.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, testLink, screenshot } from './browser';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api } from '../server/helpers';
+import { testLink, screenshot } from './browser';
+import { serverAndBrowser } from './pages';
 
-let server: ChildServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildClient();
-  server = await startChild(tempDir());
-  browser = await launchBrowser();
-}, 300_000);
+const suite = serverAndBrowser();
 
 /** Requests any page made to somewhere other than this server: nothing may come from a CDN. */
 const offOrigin: string[] = [];
@@ -33,31 +26,25 @@ afterEach(() => {
   expect(refused.splice(0), 'Content-Security-Policy violations').toEqual([]);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
-});
-
 interface Created {
   id: string;
   links: Record<string, string>;
 }
 
 const create = async (scene: string): Promise<Created> => {
-  const res = await api(server, '/api/sessions', { method: 'POST', body: { scene, pace: 'realtime', standIns: true } });
+  const res = await api(suite.server, '/api/sessions', { method: 'POST', body: { scene, pace: 'realtime', standIns: true } });
   expect(res.status).toBe(201);
   return (await res.json()) as Created;
 };
 
 /** Opens a join link with the test handle, and waits for the room to be drawn. */
 const open = async (link: string): Promise<Page> => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  const page = await suite.browser.newPage({ viewport: { width: 1280, height: 760 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const leaves = (address: string) => {
     const url = new URL(address);
-    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${server.port}`) offOrigin.push(address);
+    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${suite.server.port}`) offOrigin.push(address);
   };
   page.on('request', (request) => leaves(request.url()));
   page.on('websocket', (socket) => leaves(socket.url()));
@@ -70,7 +57,7 @@ const open = async (link: string): Promise<Page> => {
       (window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`),
     ),
   );
-  await page.goto(testLink(link, server.port));
+  await page.goto(testLink(link, suite.server.port));
   try {
     await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 60_000 });
   } catch (error) {
@@ -175,7 +162,7 @@ describe('the room in a browser', () => {
     await observer.waitForFunction((id) => (window.__room!.state() as { proposal: { id: string } | null }).proposal?.id !== id, proposal!.id, { timeout: 60_000 });
     const lines = await transcriptOf(observer);
     expect(lines.length).toBeGreaterThan(0);
-    const log = (await (await api(server, `/api/sessions/${session.id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; text?: string });
+    const log = (await (await api(suite.server, `/api/sessions/${session.id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; text?: string });
     expect(log).toContainEqual(expect.objectContaining({ type: 'approval-resolved', proposal: proposal!.id, decision: 'approve', choice: 1 }));
     expect(log).toContainEqual(expect.objectContaining({ type: 'utterance', text: proposal!.candidates[1]!.text }));
     await observer.close();

@@ -6,42 +6,20 @@
  * No page may throw or log an error, and nothing may load from outside the origin. Screenshot:
  * test-artifacts/sessions.png (1280×720).
  */
-import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, pageProblems, screenshot } from './browser';
-import { expectNoPageProblems, pageKeeper } from './pages';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './browser';
+import { browserSuite } from './pages';
 
-let server: ChildServer;
-let browser: Browser;
-const problems = pageProblems();
-const pages = pageKeeper({ browser: () => browser, port: () => server.port, problems });
+const suite = browserSuite();
 
-beforeAll(async () => {
-  await buildClient();
-  server = await startChild(tempDir());
-  browser = await launchBrowser();
-}, 300_000);
-
-afterEach(async () => {
-  await pages.closeAll();
-  expectNoPageProblems(problems);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
-}, 60_000);
-
-const newPage = (): Promise<Page> => pages.open(['clipboard-read', 'clipboard-write']);
+const newPage = (): Promise<Page> => suite.open(['clipboard-read', 'clipboard-write']);
 
 describe('the sessions page', () => {
   it('creates a session that records, lists it, gives out its join links, ends it and deletes it', async () => {
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/sessions`);
-    await page.getByLabel('Admin token').fill(server.admin);
+    await page.goto(`http://localhost:${suite.server.port}/sessions`);
+    await page.getByLabel('Admin token').fill(suite.server.admin);
     await page.getByRole('button', { name: 'Show sessions', exact: true }).click();
     await page.getByText('No sessions yet').waitFor();
 
@@ -86,7 +64,7 @@ describe('the sessions page', () => {
 
     // The live view opens the instructor's page of that session.
     const [live] = await Promise.all([page.context().waitForEvent('page'), row.getByRole('button', { name: 'Live view', exact: true }).click()]);
-    pages.adopt(live);
+    suite.adopt(live);
     await live.waitForURL(new RegExp(`/room/${id}\\?token=`));
 
     // Ending asks first, then the row says so.
@@ -103,15 +81,15 @@ describe('the sessions page', () => {
 
   it('says so when the admin token is wrong, and lets it be entered again', async () => {
     const page = await newPage();
-    await page.goto(`http://localhost:${server.port}/sessions`);
+    await page.goto(`http://localhost:${suite.server.port}/sessions`);
     await page.getByLabel('Admin token').fill('not-the-token');
     // The list answers 401: expected here.
-    problems.failed.length = 0;
+    suite.problems.failed.length = 0;
     await page.getByRole('button', { name: 'Show sessions', exact: true }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toMatch(/Could not list the sessions/);
     expect(await page.getByLabel('Admin token').isVisible()).toBe(true);
-    problems.failed.splice(0);
-    problems.console.splice(0);
+    suite.problems.failed.splice(0);
+    suite.problems.console.splice(0);
   }, 120_000);
 });
