@@ -32,7 +32,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('npm run breakdowns', () => {
+// Each test starts the CLI (tsx) a few times: on a loaded 2-core machine that alone can take 20 s.
+describe('npm run breakdowns', { timeout: 60_000 }, () => {
   it("prints one line per utterance in order, with the first type in Table 1's order, reading the scene from the log", async () => {
     const log = join(dir, 'run.jsonl');
     await writeFile(

@@ -27,7 +27,8 @@ const readRuns = async (dir: string, runs: number): Promise<SessionEvent[][]> =>
     }),
   );
 
-describe('npm run simulate', () => {
+// Each test starts the CLI (tsx) a few times: on a loaded 2-core machine that alone can take 20 s.
+describe('npm run simulate', { timeout: 60_000 }, () => {
   let tmp: string;
   const dirs = { first: '', second: '', nextSeed: '' };
   const exits: Exit[] = [];
@@ -158,7 +159,8 @@ describe('npm run simulate', () => {
   });
 });
 
-describe('npm run simulate -- --all', () => {
+// Each test starts the CLI (tsx) a few times: on a loaded 2-core machine that alone can take 20 s.
+describe('npm run simulate -- --all', { timeout: 60_000 }, () => {
   const scenes = readdirSync(join(repo, 'scenes'))
     .filter((f) => f.endsWith('.yaml'))
     .map((f) => f.replace(/\.yaml$/, ''))
@@ -209,7 +211,8 @@ describe('npm run simulate -- --all', () => {
   });
 });
 
-describe('npm run simulate -- --experiment mmagents', () => {
+// Each test starts the CLI (tsx) a few times: on a loaded 2-core machine that alone can take 20 s.
+describe('npm run simulate -- --experiment mmagents', { timeout: 60_000 }, () => {
   const scenes = readdirSync(join(repo, 'scenes'))
     .filter((f) => f.endsWith('.yaml'))
     .map((f) => f.replace(/\.yaml$/, ''))
