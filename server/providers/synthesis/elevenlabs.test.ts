@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeSample, startFakeElevenLabs, TRAILING_SILENCE_SECONDS, type FakeElevenLabs } from '../../../tests/fakes/elevenlabs-server';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeSample, startFakeElevenLabs, TRAILING_SILENCE_SECONDS } from '../../../tests/fakes/elevenlabs-server';
 import { SynthesisError } from '../errors';
 import type { Phonemize } from './align';
 import { createElevenLabsSynthesizer } from './elevenlabs';
 import type { SpeechChunk, SynthesisRequest, Viseme } from './port';
 import { synthesizerContract } from '../../../tests/providers/contracts';
+import { freshFake } from '../../../tests/providers/scaffold';
 
 /** Stand-ins for eSpeak and its viseme table: every letter is a phoneme. */
 const letters: Phonemize = async (text) =>
@@ -21,12 +22,7 @@ const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest =>
   ...overrides,
 });
 
-let fake: FakeElevenLabs;
-beforeEach(async () => {
-  await fake?.close();
-  fake = await startFakeElevenLabs();
-});
-afterAll(() => fake.close());
+const fake = freshFake(startFakeElevenLabs);
 
 const elevenlabs = (overrides: { timeoutMs?: number; model?: string } = {}) =>
   createElevenLabsSynthesizer({ apiKey: 'test-key', baseUrl: fake.baseUrl, phonemize: letters, phonemeToViseme, timeoutMs: 2000, ...overrides });
@@ -48,10 +44,6 @@ const drain = async (stream: AsyncIterable<SpeechChunk>, hold?: () => Promise<un
 const untilAnswered = async (done: () => boolean): Promise<void> => {
   while (!done()) await new Promise((resolve) => setImmediate(resolve));
 };
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 const samplesOf = (chunks: SpeechChunk[]): number[] => chunks.flatMap((c) => Array.from(c.pcm));
 

@@ -1,52 +1,19 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeGemini, type FakeGemini } from '../../../tests/fakes/gemini-server';
+import { describe, expect, it, vi } from 'vitest';
+import { startFakeGemini } from '../../../tests/fakes/gemini-server';
 import { createGeminiTranscriber } from './gemini';
 import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
-import { TranscriptionError } from '../errors';
-import { resilientTranscriber } from '../resilience';
-import { untilRequested } from '../../../tests/fakes/vendor-server';
+import { timeOutAttempts, untilRequested } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
+import { freshFake, resilientTranscriberFor, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
 
-/** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
-const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
-const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({
-  pcm,
-  sampleRate: 16_000,
-  language: 'en',
-  hints: ['Nora Lind', 'Omar Haddad'],
-  ...overrides,
-});
+const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => toneUtterance({ language: 'en', ...overrides });
 
-let fake: FakeGemini;
-beforeEach(async () => {
-  await fake?.close();
-  fake = await startFakeGemini();
-});
-afterAll(() => fake.close());
+const fake = freshFake(startFakeGemini);
 
 const gemini = () => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl });
 
-/** The vendor behind the real retry wrapper, with a sleep that only records. */
-const resilient = (timeoutMs = 2000) => {
-  const sleeps: number[] = [];
-  const lines: string[] = [];
-  const transcriber = resilientTranscriber(gemini(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, log: (line) => lines.push(line) });
-  return { transcriber, sleeps, lines };
-};
-
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
-  promise.then(
-    () => expect.fail('expected the transcription to fail'),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(TranscriptionError);
-      return error as TranscriptionError;
-    },
-  );
+const resilient = (timeoutMs = 2000) => resilientTranscriberFor(gemini(), timeoutMs);
 
 describe('gemini transcriber against the fake Gemini API', () => {
   it('posts the utterance as base64 WAV inline data to :generateContent with the key header', async () => {
@@ -61,7 +28,7 @@ describe('gemini transcriber against the fake Gemini API', () => {
     expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(wav.subarray(8, 12).toString('latin1')).toBe('WAVE');
     expect(wav.readUInt32LE(24)).toBe(16_000);
-    expect(wav.equals(Buffer.from(encodeWav(pcm, 16_000)))).toBe(true);
+    expect(wav.equals(Buffer.from(encodeWav(tone, 16_000)))).toBe(true);
     expect(instruction.text).toMatch(/^Transcribe the speech in this audio verbatim/);
     expect(instruction.text).toContain('Names and terms that may be said: Nora Lind, Omar Haddad.');
     expect(instruction.text).toContain('The expected language is "en".');
@@ -99,7 +66,7 @@ describe('gemini transcriber behind resilientTranscriber', () => {
   it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
     fake.failNext(3, { status: 500 });
     const { transcriber, sleeps, lines } = resilient();
-    const error = await failure(transcriber.transcribe(utterance()));
+    const error = await transcriptionFailure(transcriber.transcribe(utterance()));
     expect(error.message).toBe('gemini could not transcribe the utterance');
     expect(lines).toEqual([expect.stringMatching(/^vendor gemini \(transcription\) failed: HTTP 500: An internal error has occurred.* \(3 attempts\); the utterance was not transcribed$/)]);
     expect(error.details.status).toBe(500);
@@ -111,7 +78,7 @@ describe('gemini transcriber behind resilientTranscriber', () => {
   it('does not retry a 401: a bad key does not get better', async () => {
     fake.setDefault({ status: 401 });
     const { transcriber, sleeps, lines } = resilient();
-    const error = await failure(transcriber.transcribe(utterance()));
+    const error = await transcriptionFailure(transcriber.transcribe(utterance()));
     expect(error.message).toBe('gemini could not transcribe the utterance');
     expect(lines).toEqual([expect.stringMatching(/^vendor gemini \(transcription\) failed: HTTP 401: API key not valid.*; the utterance was not transcribed$/)]);
     expect(fake.requests).toHaveLength(1);
@@ -122,12 +89,9 @@ describe('gemini transcriber behind resilientTranscriber', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fake.setDefault({ delayMs: 3000 });
     const { transcriber, lines } = resilient(100);
-    const failed = failure(transcriber.transcribe(utterance()));
+    const failed = transcriptionFailure(transcriber.transcribe(utterance()));
     // Each attempt's time runs out, on fake time, once the server holds its request.
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      await untilRequested(fake, attempt);
-      await vi.advanceTimersByTimeAsync(100);
-    }
+    await timeOutAttempts(fake, 3, 100);
     const error = await failed;
     expect(error.details.timeout).toBe(true);
     expect(error.message).toBe('gemini could not transcribe the utterance in time');
