@@ -43,7 +43,7 @@ type Env = Record<string, string>;
 /** Where the vendor says how long to wait: a Retry-After header, or its error body (Gemini's RetryInfo). */
 type RetryAfterIn = 'header' | 'body';
 
-interface VendorUnderTest<Port> {
+export interface VendorUnderTest<Port> {
   /** Starts the vendor's fake; one per test, so no script leaks into the next. */
   start: () => Promise<FakeVendor>;
   /** The adapter, pointed at the fake. */
@@ -69,6 +69,43 @@ const failure = async <E extends ProviderError>(promise: Promise<unknown>, type:
 
 /** A Retry-After as an HTTP date `seconds` from now (whole seconds: the format has no finer unit). */
 const dateIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
+
+/**
+ * The tests every port runs on a vendor's HTTP errors: the typed error with its status, its reason
+ * and its wait (`waitSeconds`, as the fake's 429 asks), a Retry-After given as a date for vendors
+ * that send the header, and one request per call however often the vendor fails.
+ */
+const httpErrorTests = <E extends ProviderError>(
+  fake: FakeVendor,
+  vendor: Pick<VendorUnderTest<unknown>, 'says' | 'retryAfter'>,
+  call: () => Promise<unknown>,
+  type: new (...args: never[]) => E,
+  waitSeconds: number,
+): void => {
+  it(`reports an HTTP error as a ${type.name} with its status, its reason and how long to wait`, async () => {
+    fake.script({ status: 429, retryAfterSeconds: waitSeconds });
+    const error = await failure(call(), type);
+    expect(error.details).toMatchObject({ status: 429, retryAfterMs: waitSeconds * 1000 });
+    expect(error.message).toMatch(vendor.says[429]);
+  });
+
+  if (vendor.retryAfter === 'header') {
+    it('reads a Retry-After given as an HTTP date', async () => {
+      fake.script({ status: 429, retryAfter: dateIn(30) });
+      const { details } = await failure(call(), type);
+      expect(details.retryAfterMs).toBeGreaterThan(25_000);
+      expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
+    });
+  }
+
+  it('sends one request per call: retrying is the resilience module’s', async () => {
+    fake.failNext(3, { status: 500 });
+    const error = await failure(call(), type);
+    expect(error.message).toMatch(vendor.says[500]);
+    expect(error.details.status).toBe(500);
+    expect(fake.requests).toHaveLength(1);
+  });
+};
 
 /** Options for a wrapper that waits for nothing and logs to `lines`. */
 const quiet = (lines: string[]): ResilienceOptions => ({ sleep: async () => undefined, log: (line) => lines.push(line), breaker: createBreaker({ now: () => 0 }) });
@@ -107,29 +144,7 @@ export const generatorContract = (name: GeneratorName, vendor: VendorUnderTest<G
       expect(deltas).toEqual(['Good morning, ']);
     });
 
-    it('reports an HTTP error as a GeneratorError with its status, its reason and how long to wait', async () => {
-      fake.script({ status: 429, retryAfterSeconds: 3 });
-      const error = await failure(complete(adapter(), request), GeneratorError);
-      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 3000 });
-      expect(error.message).toMatch(vendor.says[429]);
-    });
-
-    if (vendor.retryAfter === 'header') {
-      it('reads a Retry-After given as an HTTP date', async () => {
-        fake.script({ status: 429, retryAfter: dateIn(30) });
-        const { details } = await failure(complete(adapter(), request), GeneratorError);
-        expect(details.retryAfterMs).toBeGreaterThan(25_000);
-        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
-      });
-    }
-
-    it('sends one request per call: retrying is the resilience module’s', async () => {
-      fake.failNext(3, { status: 500 });
-      const error = await failure(complete(adapter(), request), GeneratorError);
-      expect(error.message).toMatch(vendor.says[500]);
-      expect(error.details.status).toBe(500);
-      expect(fake.requests).toHaveLength(1);
-    });
+    httpErrorTests(fake, vendor, () => complete(adapter(), request), GeneratorError, 3);
 
     it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${vendor.credential}`, async (status) => {
       fake.setDefault({ status });
@@ -176,29 +191,7 @@ export const transcriberContract = (name: Exclude<TranscriberName, 'none'>, vend
       await expect(transcribed).rejects.toThrow('left the room');
     });
 
-    it('reports an HTTP error as a TranscriptionError with its status, its reason and how long to wait', async () => {
-      fake.script({ status: 429, retryAfterSeconds: 2 });
-      const error = await failure(adapter().transcribe(utterance), TranscriptionError);
-      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 2000 });
-      expect(error.message).toMatch(vendor.says[429]);
-    });
-
-    if (vendor.retryAfter === 'header') {
-      it('reads a Retry-After given as an HTTP date', async () => {
-        fake.script({ status: 429, retryAfter: dateIn(30) });
-        const { details } = await failure(adapter().transcribe(utterance), TranscriptionError);
-        expect(details.retryAfterMs).toBeGreaterThan(25_000);
-        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
-      });
-    }
-
-    it('sends one request per call: retrying is the resilience module’s', async () => {
-      fake.failNext(3, { status: 500 });
-      const error = await failure(adapter().transcribe(utterance), TranscriptionError);
-      expect(error.message).toMatch(vendor.says[500]);
-      expect(error.details.status).toBe(500);
-      expect(fake.requests).toHaveLength(1);
-    });
+    httpErrorTests(fake, vendor, () => adapter().transcribe(utterance), TranscriptionError, 2);
 
     it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${vendor.credential}`, async (status) => {
       fake.setDefault({ status });
@@ -286,29 +279,7 @@ export const synthesizerContract = (name: string, under: SynthesizerUnderTest): 
 
     if (!http) return;
 
-    it('reports an HTTP error as a SynthesisError with its status, its reason and how long to wait', async () => {
-      fake!.script({ status: 429, retryAfterSeconds: 2 });
-      const error = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
-      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 2000 });
-      expect(error.message).toMatch(http.says[429]);
-    });
-
-    if (http.retryAfter === 'header') {
-      it('reads a Retry-After given as an HTTP date', async () => {
-        fake!.script({ status: 429, retryAfter: dateIn(30) });
-        const { details } = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
-        expect(details.retryAfterMs).toBeGreaterThan(25_000);
-        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
-      });
-    }
-
-    it('sends one request per call: retrying is the resilience module’s', async () => {
-      fake!.failNext(3, { status: 500 });
-      const error = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
-      expect(error.message).toMatch(http.says[500]);
-      expect(error.details.status).toBe(500);
-      expect(fake!.requests).toHaveLength(1);
-    });
+    httpErrorTests(fake!, http, () => chunksOf(synthesizer().synthesize(under.request)), SynthesisError, 2);
 
     it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${http.credential}`, async (status) => {
       fake!.setDefault({ status });

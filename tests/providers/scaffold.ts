@@ -22,7 +22,7 @@ import { createScriptedGenerator } from '../../server/providers/generator/script
 import type { Notice } from '../../server/providers/notice';
 import { resilientGenerator, resilientTranscriber } from '../../server/providers/resilience';
 import type { Transcriber, TranscriptionRequest } from '../../server/providers/transcription/port';
-import type { FakeVendor } from '../fakes/vendor-server';
+import { timeOutAttempts, type FakeVendor } from '../fakes/vendor-server';
 
 /**
  * The fake vendor of the test running now: started fresh before each test (so no script or
@@ -88,6 +88,26 @@ export const transcriptionFailure = (promise: Promise<unknown>): Promise<Transcr
       return error as TranscriptionError;
     },
   );
+
+/**
+ * The body of each transcriber's timeout test behind the wrapper: `name`'s fake holds every
+ * request, and each of three attempts runs out of its 100 ms on fake time before the error says so.
+ */
+export const timesOutThreeAttempts =
+  (name: string, fake: FakeVendor, resilient: (timeoutMs: number) => { transcriber: Transcriber; lines: string[] }, utterance: () => TranscriptionRequest) =>
+  async (): Promise<void> => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fake.setDefault({ delayMs: 3000 });
+    const { transcriber, lines } = resilient(100);
+    const failed = transcriptionFailure(transcriber.transcribe(utterance()));
+    // Each attempt's time runs out, on fake time, once the server holds its request.
+    await timeOutAttempts(fake, 3, 100);
+    const error = await failed;
+    expect(error.details.timeout).toBe(true);
+    expect(error.message).toBe(`${name} could not transcribe the utterance in time`);
+    expect(lines).toEqual([`vendor ${name} (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed`]);
+    expect(fake.requests).toHaveLength(3);
+  };
 
 // ---------------------------------------------------------------- generator
 

@@ -11,6 +11,7 @@ import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
 import { createBreaker } from '../resilience';
 import type { Notice } from '../notice';
 import { generatorContract } from '../../../tests/providers/contracts';
+import { geminiVendor } from '../../../tests/providers/vendors';
 import { deltasOf, freshFake, resilientGeneratorFor, utteranceRequest } from '../../../tests/providers/scaffold';
 
 const cue: Cue = {
@@ -185,11 +186,4 @@ describe("createGenerator('gemini', env)", () => {
   });
 });
 
-generatorContract('gemini', {
-  start: startFakeGemini,
-  vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
-  env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
-  credential: 'GEMINI_API_KEY',
-  says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error has occurred/ },
-  retryAfter: 'body',
-});
+generatorContract('gemini', { ...geminiVendor, vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }) });

@@ -9,6 +9,7 @@ import { quietCue } from '../../../tests/fakes/cue';
 import { createScriptedGenerator } from './scripted';
 import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
 import { generatorContract } from '../../../tests/providers/contracts';
+import { openaiWire } from '../../../tests/providers/vendors';
 import { deltasOf, freshFake, resilientGeneratorFor, utteranceRequest } from '../../../tests/providers/scaffold';
 
 const cue: Cue = {
@@ -186,6 +187,5 @@ generatorContract('openai', {
   vendor: (fake) => createOpenAIGenerator({ apiKey: 'none', baseUrl: fake.baseUrl, model: 'llama3.2' }),
   env: (fake) => ({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'llama3.2', OPENAI_API_KEY: 'sk-test' }),
   credential: 'OPENAI_API_KEY',
-  says: { 429: /^HTTP 429: Rate limit reached for requests\. Please try again in 1s\.$/, 500: /^HTTP 500: The server had an error while processing your request\. Sorry about that!$/ },
-  retryAfter: 'header',
+  ...openaiWire,
 });

@@ -5,6 +5,7 @@ import type { Phonemize } from './align';
 import { createElevenLabsSynthesizer } from './elevenlabs';
 import type { SpeechChunk, SynthesisRequest, Viseme } from './port';
 import { synthesizerContract } from '../../../tests/providers/contracts';
+import { elevenlabsVendor } from '../../../tests/providers/vendors';
 import { freshFake } from '../../../tests/providers/scaffold';
 
 /** Stand-ins for eSpeak and its viseme table: every letter is a phoneme. */
@@ -226,14 +227,5 @@ synthesizerContract('elevenlabs', {
   make: (fake) => createElevenLabsSynthesizer({ apiKey: 'test-key', baseUrl: fake!.baseUrl, phonemize: letters, phonemeToViseme, timeoutMs: 2000 }),
   request: request(),
   unspeakable: request({ voice: { espeak: 'en-us' } }),
-  http: {
-    start: startFakeElevenLabs,
-    env: (fake) => ({ ELEVENLABS_API_KEY: 'test-key', ELEVENLABS_BASE_URL: fake.baseUrl }),
-    credential: 'ELEVENLABS_API_KEY',
-    says: {
-      429: /^HTTP 429: Too many concurrent requests\..* \(too_many_concurrent_requests\)$/,
-      500: /^HTTP 500: An internal server error occurred\. Please try again\. \(internal_server_error\)$/,
-    },
-    retryAfter: 'header',
-  },
+  http: elevenlabsVendor,
 });

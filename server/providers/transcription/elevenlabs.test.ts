@@ -1,11 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeElevenLabs, type MultipartForm } from '../../../tests/fakes/elevenlabs-server';
 import { fileBytes } from '../../../tests/fakes/multipart';
 import { createElevenLabsTranscriber } from './elevenlabs';
 import { encodeWav } from '../../media/wav';
-import { timeOutAttempts, untilRequested } from '../../../tests/fakes/vendor-server';
+import { untilRequested } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
-import { freshFake, resilientTranscriberFor, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
+import { elevenlabsVendor } from '../../../tests/providers/vendors';
+import { freshFake, resilientTranscriberFor, timesOutThreeAttempts, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
 
 const fake = freshFake(startFakeElevenLabs);
 
@@ -75,19 +76,7 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('times out a request ElevenLabs does not answer, and retries it', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fake.setDefault({ delayMs: 3000 });
-    const { transcriber, lines } = resilient(100);
-    const failed = transcriptionFailure(transcriber.transcribe(toneUtterance()));
-    // Each attempt's time runs out, on fake time, once the server holds its request.
-    await timeOutAttempts(fake, 3, 100);
-    const error = await failed;
-    expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('elevenlabs could not transcribe the utterance in time');
-    expect(lines).toEqual(['vendor elevenlabs (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
-    expect(fake.requests).toHaveLength(3);
-  });
+  it('times out a request ElevenLabs does not answer, and retries it', timesOutThreeAttempts('elevenlabs', fake, resilient, toneUtterance));
 
   it('rejects with the caller’s reason when the caller aborts, without retrying', async () => {
     fake.setDefault({ delayMs: 3000 });
@@ -100,14 +89,4 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
   });
 });
 
-transcriberContract('elevenlabs', {
-  start: startFakeElevenLabs,
-  vendor: (fake) => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
-  env: (fake) => ({ ELEVENLABS_API_KEY: 'test-key', ELEVENLABS_BASE_URL: fake.baseUrl }),
-  credential: 'ELEVENLABS_API_KEY',
-  says: {
-    429: /^HTTP 429: Too many concurrent requests\..* \(too_many_concurrent_requests\)$/,
-    500: /^HTTP 500: An internal server error occurred\. Please try again\. \(internal_server_error\)$/,
-  },
-  retryAfter: 'header',
-});
+transcriberContract('elevenlabs', { ...elevenlabsVendor, vendor: (fake) => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }) });

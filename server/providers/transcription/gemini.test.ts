@@ -1,11 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../../../tests/fakes/gemini-server';
 import { createGeminiTranscriber } from './gemini';
 import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
-import { timeOutAttempts, untilRequested } from '../../../tests/fakes/vendor-server';
+import { untilRequested } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
-import { freshFake, resilientTranscriberFor, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
+import { geminiVendor } from '../../../tests/providers/vendors';
+import { freshFake, resilientTranscriberFor, timesOutThreeAttempts, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
 
 const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => toneUtterance({ language: 'en', ...overrides });
 
@@ -85,19 +86,7 @@ describe('gemini transcriber behind resilientTranscriber', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('times out a request Gemini does not answer, and retries it', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fake.setDefault({ delayMs: 3000 });
-    const { transcriber, lines } = resilient(100);
-    const failed = transcriptionFailure(transcriber.transcribe(utterance()));
-    // Each attempt's time runs out, on fake time, once the server holds its request.
-    await timeOutAttempts(fake, 3, 100);
-    const error = await failed;
-    expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('gemini could not transcribe the utterance in time');
-    expect(lines).toEqual(['vendor gemini (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
-    expect(fake.requests).toHaveLength(3);
-  });
+  it('times out a request Gemini does not answer, and retries it', timesOutThreeAttempts('gemini', fake, resilient, utterance));
 
   it('stops at once when the caller aborts', async () => {
     fake.setDefault({ delayMs: 3000 });
@@ -111,11 +100,4 @@ describe('gemini transcriber behind resilientTranscriber', () => {
   });
 });
 
-transcriberContract('gemini', {
-  start: startFakeGemini,
-  vendor: (fake) => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
-  env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
-  credential: 'GEMINI_API_KEY',
-  says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error has occurred/ },
-  retryAfter: 'body',
-});
+transcriberContract('gemini', { ...geminiVendor, vendor: (fake) => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }) });

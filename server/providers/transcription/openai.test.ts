@@ -1,13 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileBytes } from '../../../tests/fakes/multipart';
 import { startFakeWhisper, type MultipartForm } from '../../../tests/fakes/whisper-server';
 import { createOpenAITranscriber } from './openai';
 import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
 import { resilientTranscriber } from '../resilience';
-import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
-import { freshFake, resilientTranscriberFor, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
+import { openaiWire } from '../../../tests/providers/vendors';
+import { freshFake, resilientTranscriberFor, timesOutThreeAttempts, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
 
 const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => toneUtterance({ language: 'en', ...overrides });
 
@@ -76,19 +76,7 @@ describe('openai transcriber behind resilientTranscriber', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('times out a request the server does not answer, and retries it', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fake.setDefault({ delayMs: 3000 });
-    const { transcriber, lines } = resilient(100);
-    const failed = transcriptionFailure(transcriber.transcribe(utterance()));
-    // Each attempt's time runs out, on fake time, once the server holds its request.
-    await timeOutAttempts(fake, 3, 100);
-    const error = await failed;
-    expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('openai could not transcribe the utterance in time');
-    expect(lines).toEqual(['vendor openai (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
-    expect(fake.requests).toHaveLength(3);
-  });
+  it('times out a request the server does not answer, and retries it', timesOutThreeAttempts('openai', fake, resilient, utterance));
 
   it('says why in the log when the server cannot be reached', async () => {
     const nowhere = createOpenAITranscriber({ apiKey: 'none', baseUrl: 'http://127.0.0.1:9/v1' });
@@ -104,6 +92,5 @@ transcriberContract('openai', {
   vendor: (fake) => createOpenAITranscriber({ apiKey: 'sk-local', baseUrl: fake.baseUrl }),
   env: (fake) => ({ WHISPER_BASE_URL: fake.baseUrl, WHISPER_API_KEY: 'sk-local' }),
   credential: 'WHISPER_API_KEY',
-  says: { 429: /^HTTP 429: Rate limit reached for requests\. Please try again in 1s\.$/, 500: /^HTTP 500: The server had an error while processing your request\. Sorry about that!$/ },
-  retryAfter: 'header',
+  ...openaiWire,
 });
