@@ -4,14 +4,8 @@
  * runs the contract of its port before anything else is written about it.
  *
  * ```ts
- * generatorContract('gemini', {
- *   start: startFakeGemini,
- *   vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
- *   env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
- *   credential: 'GEMINI_API_KEY',
- *   says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error/ },
- *   retryAfter: 'body',
- * });
+ * // geminiVendor (./vendors.ts): its fake, its environment, its key's variable, what its errors say.
+ * generatorContract('gemini', { ...geminiVendor, vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }) });
  * ```
  *
  * Each port's contract: the adapter answers what the fake scripted (text in order; the transcript;
