@@ -4,14 +4,8 @@
  * runs the contract of its port before anything else is written about it.
  *
  * ```ts
- * generatorContract('gemini', {
- *   start: startFakeGemini,
- *   vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
- *   env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
- *   credential: 'GEMINI_API_KEY',
- *   says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error/ },
- *   retryAfter: 'body',
- * });
+ * // geminiVendor (./vendors.ts): its fake, its environment, its key's variable, what its errors say.
+ * generatorContract('gemini', { ...geminiVendor, vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }) });
  * ```
  *
  * Each port's contract: the adapter answers what the fake scripted (text in order; the transcript;
@@ -22,7 +16,7 @@
  * the server does, a vendor that refuses its key (401, 403) opens its circuit at once and names
  * the variable to check.
  */
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../../server/engine/requests';
 import { GeneratorError, SynthesisError, TranscriptionError, type ProviderError } from '../../server/providers/errors';
 import { createGenerator, type GeneratorName } from '../../server/providers/generator';
@@ -36,13 +30,14 @@ import { createTranscriber, type TranscriberName } from '../../server/providers/
 import type { Transcriber, TranscriptionRequest } from '../../server/providers/transcription/port';
 import { moderatorCue } from '../fakes/cue';
 import { untilRequested, type FakeVendor } from '../fakes/vendor-server';
+import { deltasOf, freshFake, tone } from './scaffold';
 
 type Env = Record<string, string>;
 
 /** Where the vendor says how long to wait: a Retry-After header, or its error body (Gemini's RetryInfo). */
 type RetryAfterIn = 'header' | 'body';
 
-interface VendorUnderTest<Port> {
+export interface VendorUnderTest<Port> {
   /** Starts the vendor's fake; one per test, so no script leaks into the next. */
   start: () => Promise<FakeVendor>;
   /** The adapter, pointed at the fake. */
@@ -69,15 +64,41 @@ const failure = async <E extends ProviderError>(promise: Promise<unknown>, type:
 /** A Retry-After as an HTTP date `seconds` from now (whole seconds: the format has no finer unit). */
 const dateIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
 
-/** The fake of each test, started fresh before it and closed after the suite. */
-const fakeFor = (start: () => Promise<FakeVendor>) => {
-  const current = { fake: undefined as unknown as FakeVendor };
-  beforeEach(async () => {
-    await current.fake?.close();
-    current.fake = await start();
+/**
+ * The tests every port runs on a vendor's HTTP errors: the typed error with its status, its reason
+ * and its wait (`waitSeconds`, as the fake's 429 asks), a Retry-After given as a date for vendors
+ * that send the header, and one request per call however often the vendor fails.
+ */
+const httpErrorTests = <E extends ProviderError>(
+  fake: FakeVendor,
+  vendor: Pick<VendorUnderTest<unknown>, 'says' | 'retryAfter'>,
+  call: () => Promise<unknown>,
+  type: new (...args: never[]) => E,
+  waitSeconds: number,
+): void => {
+  it(`reports an HTTP error as a ${type.name} with its status, its reason and how long to wait`, async () => {
+    fake.script({ status: 429, retryAfterSeconds: waitSeconds });
+    const error = await failure(call(), type);
+    expect(error.details).toMatchObject({ status: 429, retryAfterMs: waitSeconds * 1000 });
+    expect(error.message).toMatch(vendor.says[429]);
   });
-  afterAll(() => current.fake?.close());
-  return current;
+
+  if (vendor.retryAfter === 'header') {
+    it('reads a Retry-After given as an HTTP date', async () => {
+      fake.script({ status: 429, retryAfter: dateIn(30) });
+      const { details } = await failure(call(), type);
+      expect(details.retryAfterMs).toBeGreaterThan(25_000);
+      expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
+    });
+  }
+
+  it('sends one request per call: retrying is the resilience module’s', async () => {
+    fake.failNext(3, { status: 500 });
+    const error = await failure(call(), type);
+    expect(error.message).toMatch(vendor.says[500]);
+    expect(error.details.status).toBe(500);
+    expect(fake.requests).toHaveLength(1);
+  });
 };
 
 /** Options for a wrapper that waits for nothing and logs to `lines`. */
@@ -95,27 +116,18 @@ const request: GenerateRequest = {
   cue: moderatorCue,
 };
 
-const deltasOf = async (stream: AsyncIterable<string>, each?: (delta: string) => void): Promise<string[]> => {
-  const deltas: string[] = [];
-  for await (const delta of stream) {
-    deltas.push(delta);
-    each?.(delta);
-  }
-  return deltas;
-};
-
 export const generatorContract = (name: GeneratorName, vendor: VendorUnderTest<Generator>): void => {
   describe(`the ${name} generator keeps the generator port's contract`, () => {
-    const current = fakeFor(vendor.start);
-    const adapter = () => vendor.vendor(current.fake);
+    const fake = freshFake(vendor.start);
+    const adapter = () => vendor.vendor(fake);
 
     it('streams the text as deltas, in order', async () => {
-      current.fake.script({ chunks: ['Good morning, ', 'everyone. ', 'Shall we start?'] });
+      fake.script({ chunks: ['Good morning, ', 'everyone. ', 'Shall we start?'] });
       expect(await deltasOf(adapter().stream(request))).toEqual(['Good morning, ', 'everyone. ', 'Shall we start?']);
     });
 
     it("stops with the caller's reason when the caller aborts mid-stream", async () => {
-      current.fake.script({ chunks: ['Good morning, ', 'everyone.'], chunkDelayMs: 5000 });
+      fake.script({ chunks: ['Good morning, ', 'everyone.'], chunkDelayMs: 5000 });
       const controller = new AbortController();
       const deltas: string[] = [];
       const stopped = deltasOf(adapter().stream(request, controller.signal), (delta) => {
@@ -126,42 +138,20 @@ export const generatorContract = (name: GeneratorName, vendor: VendorUnderTest<G
       expect(deltas).toEqual(['Good morning, ']);
     });
 
-    it('reports an HTTP error as a GeneratorError with its status, its reason and how long to wait', async () => {
-      current.fake.script({ status: 429, retryAfterSeconds: 3 });
-      const error = await failure(complete(adapter(), request), GeneratorError);
-      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 3000 });
-      expect(error.message).toMatch(vendor.says[429]);
-    });
-
-    if (vendor.retryAfter === 'header') {
-      it('reads a Retry-After given as an HTTP date', async () => {
-        current.fake.script({ status: 429, retryAfter: dateIn(30) });
-        const { details } = await failure(complete(adapter(), request), GeneratorError);
-        expect(details.retryAfterMs).toBeGreaterThan(25_000);
-        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
-      });
-    }
-
-    it('sends one request per call: retrying is the resilience module’s', async () => {
-      current.fake.failNext(3, { status: 500 });
-      const error = await failure(complete(adapter(), request), GeneratorError);
-      expect(error.message).toMatch(vendor.says[500]);
-      expect(error.details.status).toBe(500);
-      expect(current.fake.requests).toHaveLength(1);
-    });
+    httpErrorTests(fake, vendor, () => complete(adapter(), request), GeneratorError, 3);
 
     it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${vendor.credential}`, async (status) => {
-      current.fake.setDefault({ status });
+      fake.setDefault({ status });
       const lines: string[] = [];
       const options = quiet(lines);
-      const generator = createGenerator(name, vendor.env(current.fake), options);
+      const generator = createGenerator(name, vendor.env(fake), options);
       const notices: Notice[] = [];
       const scripted = await complete(createScriptedGenerator(), request);
       expect(await complete(generator, request, undefined, (n) => notices.push(n))).toBe(scripted);
-      expect(current.fake.requests).toHaveLength(1);
+      expect(fake.requests).toHaveLength(1);
       expect(options.breaker!.state).toBe('open');
       expect(await complete(generator, request, undefined, (n) => notices.push(n))).toBe(scripted);
-      expect(current.fake.requests).toHaveLength(1);
+      expect(fake.requests).toHaveLength(1);
       expect(notices).toEqual([
         { code: 'generator-fallback', message: `${name} refused the key (HTTP ${status}): check ${vendor.credential}; the scripted generator wrote this turn.` },
         { code: 'generator-circuit-open', message: `${name} refused the key and is not called for now (check ${vendor.credential}; next try in 30 s); the scripted generator wrote this turn.` },
@@ -174,62 +164,40 @@ export const generatorContract = (name: GeneratorName, vendor: VendorUnderTest<G
 // ---------------------------------------------------------------- transcription
 
 /** 100 ms of a loud tone at 16 kHz. */
-const utterance: TranscriptionRequest = { pcm: Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000)), sampleRate: 16_000, language: 'en' };
+const utterance: TranscriptionRequest = { pcm: tone, sampleRate: 16_000, language: 'en' };
 
 export const transcriberContract = (name: Exclude<TranscriberName, 'none'>, vendor: VendorUnderTest<Transcriber>): void => {
   describe(`the ${name} transcriber keeps the transcription port's contract`, () => {
-    const current = fakeFor(vendor.start);
-    const adapter = () => vendor.vendor(current.fake);
+    const fake = freshFake(vendor.start);
+    const adapter = () => vendor.vendor(fake);
 
     it('returns the transcript, without the whitespace around it', async () => {
-      current.fake.script({ chunks: [' March works for us. '] });
+      fake.script({ chunks: [' March works for us. '] });
       expect((await adapter().transcribe(utterance)).text).toBe('March works for us.');
     });
 
     it("stops with the caller's reason when the caller aborts", async () => {
-      current.fake.script({ delayMs: 5000 });
+      fake.script({ delayMs: 5000 });
       const controller = new AbortController();
       const transcribed = adapter().transcribe(utterance, controller.signal);
-      await untilRequested(current.fake, 1);
+      await untilRequested(fake, 1);
       controller.abort(new Error('left the room'));
       await expect(transcribed).rejects.toThrow('left the room');
     });
 
-    it('reports an HTTP error as a TranscriptionError with its status, its reason and how long to wait', async () => {
-      current.fake.script({ status: 429, retryAfterSeconds: 2 });
-      const error = await failure(adapter().transcribe(utterance), TranscriptionError);
-      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 2000 });
-      expect(error.message).toMatch(vendor.says[429]);
-    });
-
-    if (vendor.retryAfter === 'header') {
-      it('reads a Retry-After given as an HTTP date', async () => {
-        current.fake.script({ status: 429, retryAfter: dateIn(30) });
-        const { details } = await failure(adapter().transcribe(utterance), TranscriptionError);
-        expect(details.retryAfterMs).toBeGreaterThan(25_000);
-        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
-      });
-    }
-
-    it('sends one request per call: retrying is the resilience module’s', async () => {
-      current.fake.failNext(3, { status: 500 });
-      const error = await failure(adapter().transcribe(utterance), TranscriptionError);
-      expect(error.message).toMatch(vendor.says[500]);
-      expect(error.details.status).toBe(500);
-      expect(current.fake.requests).toHaveLength(1);
-    });
+    httpErrorTests(fake, vendor, () => adapter().transcribe(utterance), TranscriptionError, 2);
 
     it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${vendor.credential}`, async (status) => {
-      current.fake.setDefault({ status });
+      fake.setDefault({ status });
       const lines: string[] = [];
       const options = quiet(lines);
-      const transcriber = createTranscriber(name, vendor.env(current.fake), options)!;
+      const transcriber = createTranscriber(name, vendor.env(fake), options)!;
       const first = await failure(transcriber.transcribe(utterance), TranscriptionError);
       expect(first.message).toBe(`${name} could not transcribe the utterance (it refused the key (HTTP ${status}): check ${vendor.credential})`);
       expect(options.breaker!.state).toBe('open');
       const second = await failure(transcriber.transcribe(utterance), TranscriptionError);
       expect(second.message).toBe(`${name} could not transcribe the utterance (it refused the key and is not called for now (check ${vendor.credential}; next try in 30 s))`);
-      expect(current.fake.requests).toHaveLength(1);
+      expect(fake.requests).toHaveLength(1);
       expect(lines[0]).toBe(`vendor ${name} (transcription) refused the key (HTTP ${status}): circuit open at once, not called for 30 s; check ${vendor.credential}`);
     });
   });
@@ -265,10 +233,10 @@ const standIn: Synthesizer = {
 export const synthesizerContract = (name: string, under: SynthesizerUnderTest): void => {
   describe(`the ${name} synthesizer keeps the synthesis port's contract`, () => {
     const http = under.http;
-    const current = http ? fakeFor(http.start) : { fake: undefined };
+    const fake = http ? freshFake(http.start) : undefined;
     // One over HTTP is made for each test's fake; one that runs processes (eSpeak) is kept, and closed at the end.
     let kept: Synthesizer | undefined;
-    const synthesizer = () => (http ? under.make(current.fake) : (kept ??= under.make(undefined)));
+    const synthesizer = () => (http ? under.make(fake) : (kept ??= under.make(undefined)));
     afterAll(async () => {
       await kept?.close?.();
     });
@@ -305,41 +273,19 @@ export const synthesizerContract = (name: string, under: SynthesizerUnderTest): 
 
     if (!http) return;
 
-    it('reports an HTTP error as a SynthesisError with its status, its reason and how long to wait', async () => {
-      current.fake!.script({ status: 429, retryAfterSeconds: 2 });
-      const error = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
-      expect(error.details).toMatchObject({ status: 429, retryAfterMs: 2000 });
-      expect(error.message).toMatch(http.says[429]);
-    });
-
-    if (http.retryAfter === 'header') {
-      it('reads a Retry-After given as an HTTP date', async () => {
-        current.fake!.script({ status: 429, retryAfter: dateIn(30) });
-        const { details } = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
-        expect(details.retryAfterMs).toBeGreaterThan(25_000);
-        expect(details.retryAfterMs).toBeLessThanOrEqual(30_000);
-      });
-    }
-
-    it('sends one request per call: retrying is the resilience module’s', async () => {
-      current.fake!.failNext(3, { status: 500 });
-      const error = await failure(chunksOf(synthesizer().synthesize(under.request)), SynthesisError);
-      expect(error.message).toMatch(http.says[500]);
-      expect(error.details.status).toBe(500);
-      expect(current.fake!.requests).toHaveLength(1);
-    });
+    httpErrorTests(fake!, http, () => chunksOf(synthesizer().synthesize(under.request)), SynthesisError, 2);
 
     it.each([401, 403])(`configured from the environment, opens its circuit at once on HTTP %i and names ${http.credential}`, async (status) => {
-      current.fake!.setDefault({ status });
+      fake!.setDefault({ status });
       const lines: string[] = [];
       const options = quiet(lines);
       // As the server wraps its vendor voice (server/main.ts), with a stand-in for eSpeak.
-      const voice = resilientSynthesizer(synthesizer(), standIn, { ...synthesisLimitsFrom(http.env(current.fake!)), ...options });
+      const voice = resilientSynthesizer(synthesizer(), standIn, { ...synthesisLimitsFrom(http.env(fake!)), ...options });
       const notices: Notice[] = [];
       await chunksOf(voice.synthesize(under.request, undefined, (n) => notices.push(n)));
       expect(options.breaker!.state).toBe('open');
       await chunksOf(voice.synthesize(under.request, undefined, (n) => notices.push(n)));
-      expect(current.fake!.requests).toHaveLength(1);
+      expect(fake!.requests).toHaveLength(1);
       expect(notices).toEqual([
         { code: 'synthesis-fallback', message: `The ${name} voice refused the key (HTTP ${status}): check ${http.credential}; stand-in spoke instead.` },
         { code: 'synthesis-circuit-open', message: `The ${name} voice refused the key and is not called for now (check ${http.credential}; next try in 30 s); stand-in spoke instead.` },

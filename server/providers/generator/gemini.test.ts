@@ -1,16 +1,18 @@
 import { GoogleGenAI } from '@google/genai';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeGemini, type FakeGemini } from '../../../tests/fakes/gemini-server';
+import { describe, expect, it, vi } from 'vitest';
+import { startFakeGemini } from '../../../tests/fakes/gemini-server';
 import { createGeminiGenerator } from './gemini';
 import { createGenerator } from './index';
-import { complete, type Generator } from './port';
-import type { Cue, GenerateRequest } from '../../engine/requests';
+import { complete } from './port';
+import type { Cue } from '../../engine/requests';
 import { quietCue } from '../../../tests/fakes/cue';
 import { createScriptedGenerator } from './scripted';
 import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
-import { createBreaker, resilientGenerator } from '../resilience';
+import { createBreaker } from '../resilience';
 import type { Notice } from '../notice';
 import { generatorContract } from '../../../tests/providers/contracts';
+import { geminiVendor } from '../../../tests/providers/vendors';
+import { deltasOf, freshFake, resilientGeneratorFor, utteranceRequest } from '../../../tests/providers/scaffold';
 
 const cue: Cue = {
   speaker: { id: 'omar', name: 'Omar Haddad', shortName: 'Omar', role: 'backend lead', mood: 'calm', traits: ['analytical'] },
@@ -31,45 +33,18 @@ const cue: Cue = {
   variant: 1234,
 };
 
-const request = (overrides: Partial<GenerateRequest> = {}): GenerateRequest => ({
-  purpose: 'utterance',
+const request = utteranceRequest(cue, {
   system: 'You are Omar Haddad, backend lead.',
   prompt: 'Nora asked you: "Omar, can the backend be ready by March?" Answer her.',
   temperature: 0.8,
-  json: false,
   maxTokens: 120,
-  cue,
-  ...overrides,
 });
 
-const collect = async (stream: AsyncIterable<string>): Promise<string[]> => {
-  const deltas: string[] = [];
-  for await (const delta of stream) deltas.push(delta);
-  return deltas;
-};
-
-let fake: FakeGemini;
-beforeEach(async () => {
-  await fake?.close();
-  fake = await startFakeGemini();
-});
-afterAll(() => fake.close());
+const fake = freshFake(startFakeGemini);
 
 const gemini = () => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl });
 
-/** The vendor behind the real resilience wrapper (no breaker), with a sleep that only records and this test's notices. */
-const resilient = (timeoutMs = 2000) => {
-  const notices: Notice[] = [];
-  const sleeps: number[] = [];
-  const lines: string[] = [];
-  const wrapped = resilientGenerator(gemini(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), log: (line) => lines.push(line) });
-  const generator: Generator = { name: wrapped.name, stream: (request, signal) => wrapped.stream(request, signal, (n) => notices.push(n)) };
-  return { generator, notices, sleeps, lines };
-};
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+const resilient = (timeoutMs = 2000) => resilientGeneratorFor(gemini(), timeoutMs);
 
 describe('gemini generator against the fake Gemini API', () => {
   it('posts to :streamGenerateContent?alt=sse with the key header, model, system instruction and sampling', async () => {
@@ -155,7 +130,7 @@ describe('gemini behind resilientGenerator', () => {
   it('keeps the partial text without duplicating it when the stream is cut mid-way', async () => {
     fake.script({ chunks: ['Honestly, ', 'March is ', 'tight but ', 'doable.'], cutAfter: 2 });
     const { generator, notices } = resilient();
-    const deltas = await collect(generator.stream(request()));
+    const deltas = await deltasOf(generator.stream(request()));
     expect(deltas).toEqual(['Honestly, ', 'March is ']);
     expect(fake.requests).toHaveLength(1);
     expect(notices).toEqual([{ code: 'generator-truncated', message: expect.stringContaining('gemini stopped mid-reply') }]);
@@ -211,11 +186,4 @@ describe("createGenerator('gemini', env)", () => {
   });
 });
 
-generatorContract('gemini', {
-  start: startFakeGemini,
-  vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
-  env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
-  credential: 'GEMINI_API_KEY',
-  says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error has occurred/ },
-  retryAfter: 'body',
-});
+generatorContract('gemini', { ...geminiVendor, vendor: (fake) => createGeminiGenerator({ apiKey: 'test-key', baseUrl: fake.baseUrl }) });

@@ -1,16 +1,16 @@
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../tests/fakes/openai-server';
+import { describe, expect, it, vi } from 'vitest';
+import { startFakeOpenAI } from '../../../tests/fakes/openai-server';
 import { createGenerator } from './index';
 import { createOpenAIGenerator } from './openai';
-import { complete, type Generator } from './port';
-import type { Cue, GenerateRequest } from '../../engine/requests';
+import { complete } from './port';
+import type { Cue } from '../../engine/requests';
 import { quietCue } from '../../../tests/fakes/cue';
 import { createScriptedGenerator } from './scripted';
 import { timeOutAttempts } from '../../../tests/fakes/vendor-server';
-import { resilientGenerator } from '../resilience';
-import type { Notice } from '../notice';
 import { generatorContract } from '../../../tests/providers/contracts';
+import { openaiWire } from '../../../tests/providers/vendors';
+import { deltasOf, freshFake, resilientGeneratorFor, utteranceRequest } from '../../../tests/providers/scaffold';
 
 const cue: Cue = {
   speaker: { id: 'pia', name: 'Pia Berg', shortName: 'Pia', role: 'designer', mood: 'curious', traits: ['warm'] },
@@ -31,45 +31,18 @@ const cue: Cue = {
   variant: 987,
 };
 
-const request = (overrides: Partial<GenerateRequest> = {}): GenerateRequest => ({
-  purpose: 'utterance',
+const request = utteranceRequest(cue, {
   system: 'You are Pia Berg, designer.',
   prompt: 'Omar said: "We should drop the bank-linking step from onboarding entirely." Respectfully challenge it.',
   temperature: 0.9,
-  json: false,
   maxTokens: 80,
-  cue,
-  ...overrides,
 });
 
-const collect = async (stream: AsyncIterable<string>): Promise<string[]> => {
-  const deltas: string[] = [];
-  for await (const delta of stream) deltas.push(delta);
-  return deltas;
-};
-
-let fake: FakeOpenAI;
-beforeEach(async () => {
-  await fake?.close();
-  fake = await startFakeOpenAI();
-});
-afterAll(() => fake.close());
+const fake = freshFake(startFakeOpenAI);
 
 const openai = () => createOpenAIGenerator({ apiKey: 'none', baseUrl: fake.baseUrl, model: 'llama3.2' });
 
-/** The vendor behind the real resilience wrapper (no breaker), with a sleep that only records and this test's notices. */
-const resilient = (timeoutMs = 2000) => {
-  const notices: Notice[] = [];
-  const sleeps: number[] = [];
-  const lines: string[] = [];
-  const wrapped = resilientGenerator(openai(), createScriptedGenerator(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), log: (line) => lines.push(line) });
-  const generator: Generator = { name: wrapped.name, stream: (request, signal) => wrapped.stream(request, signal, (n) => notices.push(n)) };
-  return { generator, notices, sleeps, lines };
-};
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+const resilient = (timeoutMs = 2000) => resilientGeneratorFor(openai(), timeoutMs);
 
 describe('OpenAI-compatible generator against the fake server', () => {
   it('posts a streaming chat completion with model, messages, sampling and the bearer key', async () => {
@@ -174,7 +147,7 @@ describe('OpenAI-compatible generator behind resilientGenerator', () => {
   it('keeps the partial text without duplicating it when the stream is cut mid-way', async () => {
     fake.script({ chunks: ['Respectfully, ', 'I disagree, ', 'Omar.'], cutAfter: 2 });
     const { generator, notices } = resilient();
-    expect(await collect(generator.stream(request()))).toEqual(['Respectfully, ', 'I disagree, ']);
+    expect(await deltasOf(generator.stream(request()))).toEqual(['Respectfully, ', 'I disagree, ']);
     expect(fake.requests).toHaveLength(1);
     expect(notices).toEqual([{ code: 'generator-truncated', message: expect.stringContaining('openai stopped mid-reply') }]);
   });
@@ -214,6 +187,5 @@ generatorContract('openai', {
   vendor: (fake) => createOpenAIGenerator({ apiKey: 'none', baseUrl: fake.baseUrl, model: 'llama3.2' }),
   env: (fake) => ({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'llama3.2', OPENAI_API_KEY: 'sk-test' }),
   credential: 'OPENAI_API_KEY',
-  says: { 429: /^HTTP 429: Rate limit reached for requests\. Please try again in 1s\.$/, 500: /^HTTP 500: The server had an error while processing your request\. Sorry about that!$/ },
-  retryAfter: 'header',
+  ...openaiWire,
 });

@@ -1,10 +1,12 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeSample, startFakeElevenLabs, TRAILING_SILENCE_SECONDS, type FakeElevenLabs } from '../../../tests/fakes/elevenlabs-server';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeSample, startFakeElevenLabs, TRAILING_SILENCE_SECONDS } from '../../../tests/fakes/elevenlabs-server';
 import { SynthesisError } from '../errors';
 import type { Phonemize } from './align';
 import { createElevenLabsSynthesizer } from './elevenlabs';
 import type { SpeechChunk, SynthesisRequest, Viseme } from './port';
 import { synthesizerContract } from '../../../tests/providers/contracts';
+import { elevenlabsVendor } from '../../../tests/providers/vendors';
+import { freshFake } from '../../../tests/providers/scaffold';
 
 /** Stand-ins for eSpeak and its viseme table: every letter is a phoneme. */
 const letters: Phonemize = async (text) =>
@@ -21,12 +23,7 @@ const request = (overrides: Partial<SynthesisRequest> = {}): SynthesisRequest =>
   ...overrides,
 });
 
-let fake: FakeElevenLabs;
-beforeEach(async () => {
-  await fake?.close();
-  fake = await startFakeElevenLabs();
-});
-afterAll(() => fake.close());
+const fake = freshFake(startFakeElevenLabs);
 
 const elevenlabs = (overrides: { timeoutMs?: number; model?: string } = {}) =>
   createElevenLabsSynthesizer({ apiKey: 'test-key', baseUrl: fake.baseUrl, phonemize: letters, phonemeToViseme, timeoutMs: 2000, ...overrides });
@@ -48,10 +45,6 @@ const drain = async (stream: AsyncIterable<SpeechChunk>, hold?: () => Promise<un
 const untilAnswered = async (done: () => boolean): Promise<void> => {
   while (!done()) await new Promise((resolve) => setImmediate(resolve));
 };
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 const samplesOf = (chunks: SpeechChunk[]): number[] => chunks.flatMap((c) => Array.from(c.pcm));
 
@@ -234,14 +227,5 @@ synthesizerContract('elevenlabs', {
   make: (fake) => createElevenLabsSynthesizer({ apiKey: 'test-key', baseUrl: fake!.baseUrl, phonemize: letters, phonemeToViseme, timeoutMs: 2000 }),
   request: request(),
   unspeakable: request({ voice: { espeak: 'en-us' } }),
-  http: {
-    start: startFakeElevenLabs,
-    env: (fake) => ({ ELEVENLABS_API_KEY: 'test-key', ELEVENLABS_BASE_URL: fake.baseUrl }),
-    credential: 'ELEVENLABS_API_KEY',
-    says: {
-      429: /^HTTP 429: Too many concurrent requests\..* \(too_many_concurrent_requests\)$/,
-      500: /^HTTP 500: An internal server error occurred\. Please try again\. \(internal_server_error\)$/,
-    },
-    retryAfter: 'header',
-  },
+  http: elevenlabsVendor,
 });

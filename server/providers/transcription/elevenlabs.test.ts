@@ -1,55 +1,22 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeElevenLabs, type FakeElevenLabs, type MultipartForm } from '../../../tests/fakes/elevenlabs-server';
+import { describe, expect, it } from 'vitest';
+import { startFakeElevenLabs, type MultipartForm } from '../../../tests/fakes/elevenlabs-server';
 import { fileBytes } from '../../../tests/fakes/multipart';
 import { createElevenLabsTranscriber } from './elevenlabs';
-import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
-import { TranscriptionError } from '../errors';
-import { resilientTranscriber } from '../resilience';
 import { untilRequested } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
+import { elevenlabsVendor } from '../../../tests/providers/vendors';
+import { freshFake, resilientTranscriberFor, timesOutThreeAttempts, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
 
-/** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
-const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
-const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({
-  pcm,
-  sampleRate: 16_000,
-  hints: ['Nora Lind', 'Omar Haddad'],
-  ...overrides,
-});
-
-let fake: FakeElevenLabs;
-beforeEach(async () => {
-  await fake?.close();
-  fake = await startFakeElevenLabs();
-});
-afterAll(() => fake.close());
+const fake = freshFake(startFakeElevenLabs);
 
 const scribe = () => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl });
 
-const resilient = (timeoutMs = 2000) => {
-  const sleeps: number[] = [];
-  const lines: string[] = [];
-  const transcriber = resilientTranscriber(scribe(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, log: (line) => lines.push(line) });
-  return { transcriber, sleeps, lines };
-};
-
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
-  promise.then(
-    () => expect.fail('expected the transcription to fail'),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(TranscriptionError);
-      return error as TranscriptionError;
-    },
-  );
+const resilient = (timeoutMs = 2000) => resilientTranscriberFor(scribe(), timeoutMs);
 
 describe('elevenlabs transcriber against the fake ElevenLabs API', () => {
   it('posts a multipart form to /v1/speech-to-text with the key header, model_id and the WAV file', async () => {
-    await scribe().transcribe(utterance({ language: 'en-GB' }));
+    await scribe().transcribe(toneUtterance({ language: 'en-GB' }));
     expect(fake.requests).toHaveLength(1);
     const [sent] = fake.requests;
     expect(sent).toMatchObject({ method: 'POST', path: '/v1/speech-to-text' });
@@ -61,17 +28,17 @@ describe('elevenlabs transcriber against the fake ElevenLabs API', () => {
     const wav = fileBytes(form, 'file');
     expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(wav.readUInt32LE(24)).toBe(16_000);
-    expect(wav.equals(Buffer.from(encodeWav(pcm, 16_000)))).toBe(true);
+    expect(wav.equals(Buffer.from(encodeWav(tone, 16_000)))).toBe(true);
   });
 
   it('returns the text and the detected language as a BCP-47 tag ("eng" -> "en")', async () => {
     fake.script({ chunks: ['Omar, can the backend be ready by March? '] });
-    expect(await scribe().transcribe(utterance())).toEqual({ text: 'Omar, can the backend be ready by March?', language: 'en' });
+    expect(await scribe().transcribe(toneUtterance())).toEqual({ text: 'Omar, can the backend be ready by March?', language: 'en' });
   });
 
   it('sends the hints as keyterms only when asked to (they cost extra)', async () => {
     const withKeyterms = createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl, model: 'scribe_v2', keyterms: true });
-    await withKeyterms.transcribe(utterance());
+    await withKeyterms.transcribe(toneUtterance());
     const form = fake.requests[0]!.body as MultipartForm;
     expect(form.fields.model_id).toBe('scribe_v2');
     expect(form.fields.keyterms).toEqual(['Nora Lind', 'Omar Haddad']);
@@ -83,7 +50,7 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
   it('retries a 429 after its Retry-After, then returns the transcript', async () => {
     fake.script({ status: 429, retryAfterSeconds: 1 }, { chunks: ['March works.'] });
     const { transcriber, sleeps } = resilient();
-    expect(await transcriber.transcribe(utterance())).toEqual({ text: 'March works.', language: 'en' });
+    expect(await transcriber.transcribe(toneUtterance())).toEqual({ text: 'March works.', language: 'en' });
     expect(fake.requests).toHaveLength(2);
     expect(sleeps).toEqual([1000]);
   });
@@ -91,7 +58,7 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
   it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
     fake.failNext(3, { status: 500 });
     const { transcriber, sleeps, lines } = resilient();
-    const error = await failure(transcriber.transcribe(utterance()));
+    const error = await transcriptionFailure(transcriber.transcribe(toneUtterance()));
     expect(error.message).toBe('elevenlabs could not transcribe the utterance');
     expect(lines).toEqual(['vendor elevenlabs (transcription) failed: HTTP 500: An internal server error occurred. Please try again. (internal_server_error) (3 attempts); the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(3);
@@ -101,7 +68,7 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
   it('does not retry a 401 invalid_api_key', async () => {
     fake.setDefault({ status: 401 });
     const { transcriber, sleeps, lines } = resilient();
-    const error = await failure(transcriber.transcribe(utterance()));
+    const error = await transcriptionFailure(transcriber.transcribe(toneUtterance()));
     expect(error.message).toBe('elevenlabs could not transcribe the utterance');
     expect(lines).toEqual(['vendor elevenlabs (transcription) failed: HTTP 401: Invalid API key (invalid_api_key); the utterance was not transcribed']);
     expect(error.details.status).toBe(401);
@@ -109,27 +76,12 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('times out a request ElevenLabs does not answer, and retries it', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fake.setDefault({ delayMs: 3000 });
-    const { transcriber, lines } = resilient(100);
-    const failed = failure(transcriber.transcribe(utterance()));
-    // Each attempt's time runs out, on fake time, once the server holds its request.
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      await untilRequested(fake, attempt);
-      await vi.advanceTimersByTimeAsync(100);
-    }
-    const error = await failed;
-    expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('elevenlabs could not transcribe the utterance in time');
-    expect(lines).toEqual(['vendor elevenlabs (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
-    expect(fake.requests).toHaveLength(3);
-  });
+  it('times out a request ElevenLabs does not answer, and retries it', timesOutThreeAttempts('elevenlabs', fake, resilient, toneUtterance));
 
   it('rejects with the caller’s reason when the caller aborts, without retrying', async () => {
     fake.setDefault({ delayMs: 3000 });
     const controller = new AbortController();
-    const transcribed = resilient().transcriber.transcribe(utterance(), controller.signal);
+    const transcribed = resilient().transcriber.transcribe(toneUtterance(), controller.signal);
     await untilRequested(fake, 1);
     controller.abort(new Error('the speaker left'));
     await expect(transcribed).rejects.toThrow('the speaker left');
@@ -137,14 +89,4 @@ describe('elevenlabs transcriber behind resilientTranscriber', () => {
   });
 });
 
-transcriberContract('elevenlabs', {
-  start: startFakeElevenLabs,
-  vendor: (fake) => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
-  env: (fake) => ({ ELEVENLABS_API_KEY: 'test-key', ELEVENLABS_BASE_URL: fake.baseUrl }),
-  credential: 'ELEVENLABS_API_KEY',
-  says: {
-    429: /^HTTP 429: Too many concurrent requests\..* \(too_many_concurrent_requests\)$/,
-    500: /^HTTP 500: An internal server error occurred\. Please try again\. \(internal_server_error\)$/,
-  },
-  retryAfter: 'header',
-});
+transcriberContract('elevenlabs', { ...elevenlabsVendor, vendor: (fake) => createElevenLabsTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }) });

@@ -1,52 +1,20 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeGemini, type FakeGemini } from '../../../tests/fakes/gemini-server';
+import { describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../../../tests/fakes/gemini-server';
 import { createGeminiTranscriber } from './gemini';
 import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
-import { TranscriptionError } from '../errors';
-import { resilientTranscriber } from '../resilience';
 import { untilRequested } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
+import { geminiVendor } from '../../../tests/providers/vendors';
+import { freshFake, resilientTranscriberFor, timesOutThreeAttempts, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
 
-/** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
-const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
-const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({
-  pcm,
-  sampleRate: 16_000,
-  language: 'en',
-  hints: ['Nora Lind', 'Omar Haddad'],
-  ...overrides,
-});
+const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => toneUtterance({ language: 'en', ...overrides });
 
-let fake: FakeGemini;
-beforeEach(async () => {
-  await fake?.close();
-  fake = await startFakeGemini();
-});
-afterAll(() => fake.close());
+const fake = freshFake(startFakeGemini);
 
 const gemini = () => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl });
 
-/** The vendor behind the real retry wrapper, with a sleep that only records. */
-const resilient = (timeoutMs = 2000) => {
-  const sleeps: number[] = [];
-  const lines: string[] = [];
-  const transcriber = resilientTranscriber(gemini(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, log: (line) => lines.push(line) });
-  return { transcriber, sleeps, lines };
-};
-
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
-  promise.then(
-    () => expect.fail('expected the transcription to fail'),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(TranscriptionError);
-      return error as TranscriptionError;
-    },
-  );
+const resilient = (timeoutMs = 2000) => resilientTranscriberFor(gemini(), timeoutMs);
 
 describe('gemini transcriber against the fake Gemini API', () => {
   it('posts the utterance as base64 WAV inline data to :generateContent with the key header', async () => {
@@ -61,7 +29,7 @@ describe('gemini transcriber against the fake Gemini API', () => {
     expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(wav.subarray(8, 12).toString('latin1')).toBe('WAVE');
     expect(wav.readUInt32LE(24)).toBe(16_000);
-    expect(wav.equals(Buffer.from(encodeWav(pcm, 16_000)))).toBe(true);
+    expect(wav.equals(Buffer.from(encodeWav(tone, 16_000)))).toBe(true);
     expect(instruction.text).toMatch(/^Transcribe the speech in this audio verbatim/);
     expect(instruction.text).toContain('Names and terms that may be said: Nora Lind, Omar Haddad.');
     expect(instruction.text).toContain('The expected language is "en".');
@@ -99,7 +67,7 @@ describe('gemini transcriber behind resilientTranscriber', () => {
   it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
     fake.failNext(3, { status: 500 });
     const { transcriber, sleeps, lines } = resilient();
-    const error = await failure(transcriber.transcribe(utterance()));
+    const error = await transcriptionFailure(transcriber.transcribe(utterance()));
     expect(error.message).toBe('gemini could not transcribe the utterance');
     expect(lines).toEqual([expect.stringMatching(/^vendor gemini \(transcription\) failed: HTTP 500: An internal error has occurred.* \(3 attempts\); the utterance was not transcribed$/)]);
     expect(error.details.status).toBe(500);
@@ -111,29 +79,14 @@ describe('gemini transcriber behind resilientTranscriber', () => {
   it('does not retry a 401: a bad key does not get better', async () => {
     fake.setDefault({ status: 401 });
     const { transcriber, sleeps, lines } = resilient();
-    const error = await failure(transcriber.transcribe(utterance()));
+    const error = await transcriptionFailure(transcriber.transcribe(utterance()));
     expect(error.message).toBe('gemini could not transcribe the utterance');
     expect(lines).toEqual([expect.stringMatching(/^vendor gemini \(transcription\) failed: HTTP 401: API key not valid.*; the utterance was not transcribed$/)]);
     expect(fake.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
 
-  it('times out a request Gemini does not answer, and retries it', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fake.setDefault({ delayMs: 3000 });
-    const { transcriber, lines } = resilient(100);
-    const failed = failure(transcriber.transcribe(utterance()));
-    // Each attempt's time runs out, on fake time, once the server holds its request.
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      await untilRequested(fake, attempt);
-      await vi.advanceTimersByTimeAsync(100);
-    }
-    const error = await failed;
-    expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('gemini could not transcribe the utterance in time');
-    expect(lines).toEqual(['vendor gemini (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
-    expect(fake.requests).toHaveLength(3);
-  });
+  it('times out a request Gemini does not answer, and retries it', timesOutThreeAttempts('gemini', fake, resilient, utterance));
 
   it('stops at once when the caller aborts', async () => {
     fake.setDefault({ delayMs: 3000 });
@@ -147,11 +100,4 @@ describe('gemini transcriber behind resilientTranscriber', () => {
   });
 });
 
-transcriberContract('gemini', {
-  start: startFakeGemini,
-  vendor: (fake) => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }),
-  env: (fake) => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl }),
-  credential: 'GEMINI_API_KEY',
-  says: { 429: /^HTTP 429: You exceeded your current quota/, 500: /^HTTP 500: An internal error has occurred/ },
-  retryAfter: 'body',
-});
+transcriberContract('gemini', { ...geminiVendor, vendor: (fake) => createGeminiTranscriber({ apiKey: 'test-key', baseUrl: fake.baseUrl }) });

@@ -1,52 +1,21 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileBytes } from '../../../tests/fakes/multipart';
-import { startFakeWhisper, type FakeWhisper, type MultipartForm } from '../../../tests/fakes/whisper-server';
+import { startFakeWhisper, type MultipartForm } from '../../../tests/fakes/whisper-server';
 import { createOpenAITranscriber } from './openai';
 import type { TranscriptionRequest } from './port';
 import { encodeWav } from '../../media/wav';
-import { TranscriptionError } from '../errors';
 import { resilientTranscriber } from '../resilience';
-import { untilRequested } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
+import { openaiWire } from '../../../tests/providers/vendors';
+import { freshFake, resilientTranscriberFor, timesOutThreeAttempts, tone, toneUtterance, transcriptionFailure } from '../../../tests/providers/scaffold';
 
-/** 100 ms of a loud tone at 16 kHz: every byte value occurs, so mangled audio cannot pass. */
-const pcm = Int16Array.from({ length: 1600 }, (_, i) => Math.round(Math.sin(i / 3) * 30_000));
-const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({
-  pcm,
-  sampleRate: 16_000,
-  language: 'en',
-  hints: ['Nora Lind', 'Omar Haddad'],
-  ...overrides,
-});
+const utterance = (overrides: Partial<TranscriptionRequest> = {}): TranscriptionRequest => toneUtterance({ language: 'en', ...overrides });
 
-let fake: FakeWhisper;
-beforeEach(async () => {
-  await fake?.close();
-  fake = await startFakeWhisper();
-});
-afterAll(() => fake.close());
+const fake = freshFake(startFakeWhisper);
 
 const whisper = () => createOpenAITranscriber({ apiKey: 'sk-local', baseUrl: fake.baseUrl });
 
-const resilient = (timeoutMs = 2000) => {
-  const sleeps: number[] = [];
-  const lines: string[] = [];
-  const transcriber = resilientTranscriber(whisper(), { timeoutMs, breaker: null, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5, log: (line) => lines.push(line) });
-  return { transcriber, sleeps, lines };
-};
-
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const failure = (promise: Promise<unknown>): Promise<TranscriptionError> =>
-  promise.then(
-    () => expect.fail('expected the transcription to fail'),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(TranscriptionError);
-      return error as TranscriptionError;
-    },
-  );
+const resilient = (timeoutMs = 2000) => resilientTranscriberFor(whisper(), timeoutMs);
 
 describe('openai transcriber against a fake Whisper server', () => {
   it('posts a multipart form to /v1/audio/transcriptions with a bearer key, model, language, prompt and the WAV file', async () => {
@@ -62,7 +31,7 @@ describe('openai transcriber against a fake Whisper server', () => {
     const wav = fileBytes(form, 'file');
     expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(wav.readUInt32LE(24)).toBe(16_000);
-    expect(wav.equals(Buffer.from(encodeWav(pcm, 16_000)))).toBe(true);
+    expect(wav.equals(Buffer.from(encodeWav(tone, 16_000)))).toBe(true);
   });
 
   it('leaves out language and prompt when there are none, and uses the configured model', async () => {
@@ -90,7 +59,7 @@ describe('openai transcriber behind resilientTranscriber', () => {
   it('gives up after repeated 500s with an error naming the vendor, the reason and the attempts', async () => {
     fake.failNext(3, { status: 500 });
     const { transcriber, sleeps, lines } = resilient();
-    const error = await failure(transcriber.transcribe(utterance()));
+    const error = await transcriptionFailure(transcriber.transcribe(utterance()));
     expect(error.message).toBe('openai could not transcribe the utterance');
     expect(lines).toEqual(['vendor openai (transcription) failed: HTTP 500: The server had an error while processing your request. Sorry about that! (3 attempts); the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(3);
@@ -100,34 +69,19 @@ describe('openai transcriber behind resilientTranscriber', () => {
   it('does not retry a 401', async () => {
     fake.setDefault({ status: 401 });
     const { transcriber, sleeps, lines } = resilient();
-    const error = await failure(transcriber.transcribe(utterance()));
+    const error = await transcriptionFailure(transcriber.transcribe(utterance()));
     expect(error.message).toBe('openai could not transcribe the utterance');
     expect(lines).toEqual(['vendor openai (transcription) failed: HTTP 401: Incorrect API key provided: [redacted].; the utterance was not transcribed']);
     expect(fake.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
 
-  it('times out a request the server does not answer, and retries it', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fake.setDefault({ delayMs: 3000 });
-    const { transcriber, lines } = resilient(100);
-    const failed = failure(transcriber.transcribe(utterance()));
-    // Each attempt's time runs out, on fake time, once the server holds its request.
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      await untilRequested(fake, attempt);
-      await vi.advanceTimersByTimeAsync(100);
-    }
-    const error = await failed;
-    expect(error.details.timeout).toBe(true);
-    expect(error.message).toBe('openai could not transcribe the utterance in time');
-    expect(lines).toEqual(['vendor openai (transcription) failed: timed out after 100 ms (3 attempts); the utterance was not transcribed']);
-    expect(fake.requests).toHaveLength(3);
-  });
+  it('times out a request the server does not answer, and retries it', timesOutThreeAttempts('openai', fake, resilient, utterance));
 
   it('says why in the log when the server cannot be reached', async () => {
     const nowhere = createOpenAITranscriber({ apiKey: 'none', baseUrl: 'http://127.0.0.1:9/v1' });
     const lines: string[] = [];
-    const error = await failure(resilientTranscriber(nowhere, { retries: 0, timeoutMs: 2000, log: (line) => lines.push(line) }).transcribe(utterance()));
+    const error = await transcriptionFailure(resilientTranscriber(nowhere, { retries: 0, timeoutMs: 2000, log: (line) => lines.push(line) }).transcribe(utterance()));
     expect(error.message).toBe('openai could not transcribe the utterance');
     expect(lines).toEqual([expect.stringMatching(/^vendor openai \(transcription\) failed: Connection error/)]);
   });
@@ -138,6 +92,5 @@ transcriberContract('openai', {
   vendor: (fake) => createOpenAITranscriber({ apiKey: 'sk-local', baseUrl: fake.baseUrl }),
   env: (fake) => ({ WHISPER_BASE_URL: fake.baseUrl, WHISPER_API_KEY: 'sk-local' }),
   credential: 'WHISPER_API_KEY',
-  says: { 429: /^HTTP 429: Rate limit reached for requests\. Please try again in 1s\.$/, 500: /^HTTP 500: The server had an error while processing your request\. Sorry about that!$/ },
-  retryAfter: 'header',
+  ...openaiWire,
 });
