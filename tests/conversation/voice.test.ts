@@ -24,6 +24,14 @@ const scene = makeScene({
   snippets: [{ id: 'a', initiator: 'ada', turns: 4 }],
 });
 
+/** The scene with Ada opening on the authored `lines`. */
+const withLines = (lines: { speaker: string; text: string; to?: string }[]) =>
+  makeScene({
+    participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
+    turnTaking: { policy: 'round-robin' },
+    snippets: [{ id: 'a', initiator: 'ada', turns: 4, lines }],
+  });
+
 const durationOf = (piece: AudioPiece) => (piece.pcm.length / piece.sampleRate) * 1000;
 
 
@@ -171,21 +179,10 @@ describe('when speech was heard, in realtime', () => {
   });
 
   it("voices a scene's scripted line once the reply before it has been heard, never over it", async () => {
-    const scripted = makeScene({
-      participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
-      turnTaking: { policy: 'round-robin' },
-      snippets: [
-        {
-          id: 'a',
-          initiator: 'ada',
-          turns: 4,
-          lines: [
-            { speaker: 'ada', text: 'Ben, how did the pilot go last week?', to: 'ben' },
-            { speaker: 'ada', text: 'Thank you, Ben. Let us move on to the budget now.' },
-          ],
-        },
-      ],
-    });
+    const scripted = withLines([
+      { speaker: 'ada', text: 'Ben, how did the pilot go last week?', to: 'ben' },
+      { speaker: 'ada', text: 'Thank you, Ben. Let us move on to the budget now.' },
+    ]);
     let clock = 1_000_000;
     const spans = new Map<string, { from: number; ms: number }>();
     const conversation = openConversation(scripted, {
@@ -383,21 +380,10 @@ describe('the spoken reply pipeline', () => {
 
 describe('a line said before the question it would answer was heard', () => {
   it("is the human's own, and the question queued behind speech still waits for their answer", async () => {
-    const scripted = makeScene({
-      participants: [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), human('tara', 'Tara Quinn')],
-      turnTaking: { policy: 'round-robin' },
-      snippets: [
-        {
-          id: 'a',
-          initiator: 'ada',
-          turns: 4,
-          lines: [
-            { speaker: 'ada', text: 'Good morning. Before we start, a word on the client: they signed on Monday, they want a demo on Friday, and their IT team has asked for a security review first.' },
-            { speaker: 'ada', text: 'Tara, what did the client say about the deadline?', to: 'tara' },
-          ],
-        },
-      ],
-    });
+    const scripted = withLines([
+      { speaker: 'ada', text: 'Good morning. Before we start, a word on the client: they signed on Monday, they want a demo on Friday, and their IT team has asked for a security review first.' },
+      { speaker: 'ada', text: 'Tara, what did the client say about the deadline?', to: 'tara' },
+    ]);
     // A clock that moves only when the test says: sleepers wake once it has passed their time.
     let clock = 1_000_000;
     let sleepers: { at: number; wake: () => void }[] = [];

@@ -8,9 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createApp } from '../../server/api/app';
@@ -24,7 +22,7 @@ import { createRooms } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
 import type { LoadedScene } from '../../server/scene/schema';
 import { openStore, type Store } from '../../server/store/store';
-import { ADMIN, Client, closeClients, createSession, startServer, tempDir, until, type Created, type InProcessServer, type TestServer } from './helpers';
+import { ADMIN, Client, closeClients, createSession, listen, startServer, tempDir, until, type Created, type InProcessServer, type TestServer } from './helpers';
 
 const repoRoot = new URL('../../', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -53,14 +51,10 @@ const startSite = async (): Promise<TestServer & { config: Config; rooms: Rooms 
   const files = staticFiles({ root: siteRoot() });
   expect(files.clientBuilt).toBe(true);
   app.route('/', files.app);
-  let server!: ServerType;
-  const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
-  });
-  injectWebSocket(server);
+  const { server, base, wsBase } = await listen(app, injectWebSocket);
   return {
-    base: `http://127.0.0.1:${port}`,
-    wsBase: `ws://127.0.0.1:${port}`,
+    base,
+    wsBase,
     admin: ADMIN,
     dataDir,
     config,

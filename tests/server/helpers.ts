@@ -40,6 +40,16 @@ import { until, WAIT_MS } from '../until';
 
 export { until, WAIT_MS };
 
+/** Serves `app` on a free local port, its sockets too: the real server users meet, not `app.request()`. */
+export const listen = async (app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> }, injectWebSocket: (server: ServerType) => void): Promise<{ server: ServerType; base: string; wsBase: string }> => {
+  let server!: ServerType;
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
+  });
+  injectWebSocket(server);
+  return { server, base: `http://127.0.0.1:${port}`, wsBase: `ws://127.0.0.1:${port}` };
+};
+
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'rehearsal-server-test-'));
 
 // ---------------------------------------------------------------------------------------------
@@ -109,14 +119,10 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
   const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
-  let server!: ServerType;
-  const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
-  });
-  injectWebSocket(server);
+  const { server, base, wsBase } = await listen(app, injectWebSocket);
   return {
-    base: `http://127.0.0.1:${port}`,
-    wsBase: `ws://127.0.0.1:${port}`,
+    base,
+    wsBase,
     admin: ADMIN,
     dataDir,
     config,
