@@ -306,6 +306,17 @@ export interface Viewer {
   seat: string | null;
 }
 
+/**
+ * An event as participants see it: a line the instructor said for a seat (`say-as`) is that
+ * seat's own, a persona's or, for a human seat (`humans`), a stand-in's; instructors and the log
+ * keep the truth.
+ */
+export const asParticipantsSee = (event: SessionEvent, humans: ReadonlySet<string>): SessionEvent => {
+  if (event.type !== 'utterance' || event.source !== 'instructor') return event;
+  const { sentAt: _typed, ...line } = event;
+  return { ...line, source: humans.has(event.speaker) ? 'simulated-human' : 'ai' };
+};
+
 export const visibleTo = (viewer: Viewer, event: SessionEvent): boolean => {
   const audience = audienceOf(event);
   return audience === 'all' || viewer.instructor || (typeof audience === 'object' && audience.seat === viewer.seat);

@@ -11,7 +11,7 @@
  * ```
  */
 import type { Role } from '../auth/claims';
-import { visibleTo, type SessionEvent } from '../engine/events';
+import { asParticipantsSee, visibleTo, type SessionEvent } from '../engine/events';
 import type { Snapshot } from '../protocol/messages';
 import type { LoadedScene } from '../scene/schema';
 import { sceneViewOf, seatsOf } from '../scene/view';
@@ -26,6 +26,7 @@ export interface ReplayData {
 
 export const replayOf = (session: string, scene: LoadedScene, events: readonly SessionEvent[], access: { role: Role; participant: string | null }): ReplayData => {
   const instructor = access.role !== 'participant';
+  const humans = new Set(scene.participants.filter((p) => p.kind === 'human').map((p) => p.id));
   // A participant sees the public contents and their own parties' (as rooms.ts's snapshot gives them).
   const mine = new Set(scene.parties.filter((p) => access.participant && p.members.includes(access.participant)).map((p) => p.id));
   const start = events.find((e) => e.type === 'session-start');
@@ -34,6 +35,7 @@ export const replayOf = (session: string, scene: LoadedScene, events: readonly S
     session,
     scene: sceneViewOf(scene, (owner) => instructor || mine.has(owner)),
     participants: seatsOf(scene, (id) => presentAtStart.get(id) ?? false),
-    events: events.filter((e) => visibleTo({ instructor, seat: access.participant }, e)),
+    // A participant replays the room as they saw it: an instructor's say-as line is the seat's own.
+    events: events.filter((e) => visibleTo({ instructor, seat: access.participant }, e)).map((e) => (instructor ? e : asParticipantsSee(e, humans))),
   };
 };

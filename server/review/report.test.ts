@@ -211,6 +211,20 @@ describe('the report of a known log', () => {
     expect(reportFor(report, { role: 'author', participant: null })).toEqual(report);
   });
 
+  it("shows a participant the instructor's say-as line as the seat's own: a persona's, or a stand-in's for a human seat", () => {
+    const said = (speaker: string, text: string) => ({ kind: 'utterance' as const, participant: speaker, startMs: 1000, endMs: 2000, text, utterance: `u-${speaker}`, addressee: null, pair: 'none' as const, input: 'instructor' as const });
+    const withSayAs: Report = { ...report, timeline: [...report.timeline, said('ben', 'Let us move on.'), said('cy', 'I agree.')] };
+    const mine = reportFor(withSayAs, { role: 'participant', participant: 'cy' });
+    const lines = mine.timeline.filter((item) => item.utterance === 'u-ben' || item.utterance === 'u-cy');
+    expect(lines.map((item) => [item.participant, item.input])).toEqual([
+      ['ben', undefined],
+      ['cy', 'simulated'],
+    ]);
+    expect(JSON.stringify(mine)).not.toContain('"instructor"');
+    // Instructors see who spoke.
+    expect(reportFor(withSayAs, { role: 'observer', participant: null }).timeline.filter((item) => item.input === 'instructor')).toHaveLength(2);
+  });
+
   it('reads an audience of one seat as that seat\'s and the instructors\', and one it does not know as the instructors\'', () => {
     const log = [
       ...knownLog.slice(0, -1),

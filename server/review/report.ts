@@ -234,11 +234,21 @@ export interface Reader {
   participant: string | null;
 }
 
-/** The report as `reader` may see it: a participant's timeline leaves out instructors' items and other seats' own. */
-export const reportFor = (report: Report, reader: Reader): Report =>
-  reader.role !== 'participant'
-    ? report
-    : { ...report, timeline: report.timeline.filter((item) => !item.audience || (item.audience !== 'observers' && item.audience.seat === reader.participant)) };
+/**
+ * The report as `reader` may see it: a participant's timeline leaves out instructors' items and
+ * other seats' own, and a line the instructor said for a seat (`say-as`) is that seat's own, as it
+ * was in the room (rooms/broadcast.ts): a persona's, or a stand-in's for a human seat.
+ */
+export const reportFor = (report: Report, reader: Reader): Report => {
+  if (reader.role !== 'participant') return report;
+  const humans = new Set(report.participants.filter((p) => p.kind === 'human').map((p) => p.id));
+  const asSaid = (item: TimelineItem): TimelineItem => {
+    if (item.input !== 'instructor') return item;
+    const { input: _instructor, ...line } = item;
+    return humans.has(item.participant ?? '') ? { ...line, input: 'simulated' } : line;
+  };
+  return { ...report, timeline: report.timeline.filter((item) => !item.audience || (item.audience !== 'observers' && item.audience.seat === reader.participant)).map(asSaid) };
+};
 
 /** System codes that record what the instructor did. */
 const instructorCodes = new Set(['direction', 'take-over', 'hand-back', 'stand-in', 'paused', 'resumed', 'turn-skipped', 'session-started']);

@@ -18,7 +18,7 @@
  * ```
  */
 import type { Role } from '../auth/claims';
-import { audienceOf, visibleTo, type SessionEvent } from '../engine/events';
+import { asParticipantsSee, audienceOf, visibleTo, type SessionEvent } from '../engine/events';
 import type { ServerMessage } from '../protocol/messages';
 import type { LoadedScene } from '../scene/schema';
 
@@ -91,11 +91,7 @@ export const sees = (client: Pick<Client, 'role' | 'participant'>, event: Sessio
  */
 export const participantsView = (scene: LoadedScene): ((event: SessionEvent) => SessionEvent) => {
   const humans = new Set(scene.participants.filter((p) => p.kind === 'human').map((p) => p.id));
-  return (event) => {
-    if (event.type !== 'utterance' || event.source !== 'instructor') return event;
-    const { sentAt: _typed, ...line } = event;
-    return { ...line, source: humans.has(event.speaker) ? 'simulated-human' : 'ai' };
-  };
+  return (event) => asParticipantsSee(event, humans);
 };
 
 export const createBroadcast = (options: BroadcastOptions): Broadcast => {

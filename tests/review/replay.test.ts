@@ -64,3 +64,19 @@ describe('the replay data', () => {
     expect((await replayOf('no-such-session', server.admin)).status).toBe(404);
   });
 });
+
+describe("an instructor's say-as line in the replay", () => {
+  it("is the seat's own for a participant, and the instructor's for instructors", async () => {
+    const { loadScene } = await import('../../server/scene/load');
+    const { replayOf: replayFor } = await import('../../server/review/replay');
+    const scene = await loadScene('scenes/team-standup.yaml');
+    const persona = scene.participants.find((p) => p.kind === 'ai')!.id;
+    const line = { type: 'utterance' as const, seq: 2, t: 1000, id: 'u1', speaker: persona, text: 'Let us move on to the blockers.', addressee: null, pair: 'none' as const, act: 'statement' as const, snippet: 'main', source: 'instructor' as const, durationMs: 2000, sentAt: 1000 };
+    const events = [{ seq: 1, t: 0, type: 'session-start' as const, scene: scene.id, title: scene.title, seed: 1, policy: 'round-robin' as const, participants: [] }, line];
+    const theirs = replayFor('s', scene, events, { role: 'participant', participant: 'jordan' }).events.find((e) => e.type === 'utterance');
+    const instructors = replayFor('s', scene, events, { role: 'observer', participant: null }).events.find((e) => e.type === 'utterance');
+    expect(theirs).toMatchObject({ speaker: persona, text: line.text, source: 'ai' });
+    expect(theirs).not.toHaveProperty('sentAt');
+    expect(instructors).toMatchObject({ source: 'instructor', sentAt: 1000 });
+  });
+});
