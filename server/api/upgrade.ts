@@ -2,7 +2,7 @@
  * WebSocket upgrades on Node for a Hono app. The upgrade request goes through the app like any
  * other request (its middleware, its credential check); a route accepts it with `upgrade`, and
  * the socket opens once the handshake is done. A refused upgrade is sent the app's whole answer:
- * status, headers (the security headers with them) and body. (@hono/node-ws, used before, sent a
+ * status, headers (the security headers with them) and body. (The @hono/node-ws package, used before, sent a
  * bare status line: no CSP, no nosniff, no `{ error, message }`.)
  *
  * ```ts
