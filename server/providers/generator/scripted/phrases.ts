@@ -51,8 +51,9 @@ const nounish = (word: string, first: string | undefined, names: ReadonlySet<str
   if (/ly$/.test(lower) || midAdverbs.has(lower) || adverbs.has(lower) || quantifiers.has(lower) || numberWords.has(lower) || names.has(lower.replace(/'s$/, ''))) return false;
   // "it's", "they're", "don't": contractions are no nouns.
   if (/'(s|re|ve|ll|d|t|m)$/.test(lower) && (functionWords.has(lower.split("'")[0]!) || /n't$/.test(lower))) return false;
-  // A capitalised word after a lower-case one starts a name: "the winemaker Henry".
-  return !(first && /^[A-Z]/.test(word) && /^[a-z]/.test(first));
+  // A capitalised word after a lower-case one starts a name: "the winemaker Henry"; an acronym
+  // does not ("the two-way SMS feature").
+  return !(first && /^[A-Z][a-z]/.test(word) && /^[a-z]/.test(first));
 };
 
 const endsBadly = (w: string, before: string | undefined): boolean => {
