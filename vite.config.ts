@@ -19,7 +19,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 2500,
     sourcemap: false,
     // Zod and client/src/no-eval.ts (jitless: the CSP has no 'unsafe-eval') in one chunk, in that
-    // order: schemas built in shared chunks (server/engine/events.ts…) then find jitless set. When
+    // order: schemas built in shared chunks (shared/events.ts…) then find jitless set. When
     // no-eval.ts was inlined into the entry, it ran after those chunks and zod probed for eval.
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|client[\\/]src[\\/]no-eval\.ts$/, priority: 100 }] } } },
   },

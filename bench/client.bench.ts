@@ -17,7 +17,7 @@ import { createTokens } from '../server/auth/tokens';
 import { loadConfig } from '../server/config';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
 import { createRooms } from '../server/rooms/rooms';
-import { Scene, type LoadedScene } from '../server/scene/schema';
+import { Scene, type LoadedScene } from '../shared/scene/schema';
 import { openStore } from '../server/store/store';
 import { buildClient, launchBrowser } from '../tests/client/browser';
 import { tempDir } from '../tests/server/helpers';

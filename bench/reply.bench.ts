@@ -19,7 +19,7 @@ import { createSileroVad } from '../server/media/vad';
 import type { Generator } from '../server/providers/generator/port';
 import { createEspeakSynthesizer } from '../server/providers/synthesis/espeak';
 import type { Synthesizer } from '../server/providers/synthesis/port';
-import { Scene, type LoadedScene } from '../server/scene/schema';
+import { Scene, type LoadedScene } from '../shared/scene/schema';
 import { loadAudioFixture } from '../tests/fixtures/audio/fixtures';
 import { percentile, round, type BenchResult } from './timing';
 

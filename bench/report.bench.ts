@@ -27,12 +27,12 @@
  */
 import { performance as loop } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { SessionEvent } from '../server/engine/events';
-import { rngFrom } from '../server/engine/rng';
+import type { SessionEvent } from '../shared/events';
+import { rngFrom } from '../shared/rng';
 import { buildReport } from '../server/review/build';
 import { readLog, reportOf } from '../server/review/report';
 import { loadScene } from '../server/scene/load';
-import type { LoadedScene } from '../server/scene/schema';
+import type { LoadedScene } from '../shared/scene/schema';
 import { percentile, round, type BenchResult } from './timing';
 
 const sceneFile = fileURLToPath(new URL('../scenes/team-standup.yaml', import.meta.url));

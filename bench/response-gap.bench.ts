@@ -49,7 +49,7 @@ import { createEspeakSynthesizer, type EspeakSynthesizer } from '../server/provi
 import type { Transcriber } from '../server/providers/transcription/port';
 import { createRooms } from '../server/rooms/rooms';
 import { loadScenes } from '../server/scene/load';
-import { Scene, shortNameOf, type LoadedScene } from '../server/scene/schema';
+import { Scene, shortNameOf, type LoadedScene } from '../shared/scene/schema';
 import { openStore } from '../server/store/store';
 import { buildClient, launchBrowser } from '../tests/client/browser';
 import { tempDir } from '../tests/server/helpers';

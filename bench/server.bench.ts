@@ -33,10 +33,10 @@ import WebSocket from 'ws';
 import { createApp } from '../server/api/app';
 import { createTokens } from '../server/auth/tokens';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
-import type { ServerMessage } from '../server/protocol/messages';
+import type { ServerMessage } from '../shared/protocol/messages';
 import { createRooms, type Pace } from '../server/rooms/rooms';
 import { loadScene } from '../server/scene/load';
-import type { LoadedScene } from '../server/scene/schema';
+import type { LoadedScene } from '../shared/scene/schema';
 import { openStore, type Store } from '../server/store/store';
 import { percentile, round, type BenchResult } from './timing';
 

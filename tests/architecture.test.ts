@@ -1,7 +1,8 @@
 /**
  * The tree keeps its shape (STYLE.md): the engine is the core and imports nothing from its shells
- * (providers, conversation, server, media), and no module imports itself through others, so any
- * file can be read, tested and moved with only what it names.
+ * (providers, conversation, server, media); what the browser and the server both use lives in
+ * shared/, which imports neither, and the client imports nothing else of the server's; no module
+ * imports itself through others, so any file can be read, tested and moved with only what it names.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -10,7 +11,7 @@ import { clientSources } from '../server/cli/build-client';
 import { describe, expect, it } from 'vitest';
 
 const repo = new URL('../', import.meta.url).pathname;
-const roots = ['server', 'client/src', 'avatars', 'bench', 'tests'];
+const roots = ['shared', 'server', 'client/src', 'avatars', 'bench', 'tests'];
 const options: ts.CompilerOptions = { moduleResolution: ts.ModuleResolutionKind.Bundler, module: ts.ModuleKind.ESNext, allowJs: false, resolveJsonModule: true, jsx: ts.JsxEmit.ReactJSX };
 
 const sourcesUnder = (dir: string): string[] =>
@@ -81,12 +82,23 @@ describe('the shape of the tree', () => {
     expect(cycles(edges)).toEqual([]);
   });
 
-  it('keeps the engine free of its shells: it imports only itself and the scene format', () => {
-    const outside = [...edges]
-      .filter(([file]) => relative(repo, file).startsWith('server/engine/') && !file.endsWith('.test.ts'))
+  /** `from -> to` for every import of a file under `from` (tests included unless `code` only) into anything `allowed` does not match. */
+  const leaving = (from: RegExp, allowed: RegExp, code = false): string[] =>
+    [...edges]
+      .filter(([file]) => from.test(relative(repo, file)) && !(code && /\.test\.tsx?$/.test(file)))
       .flatMap(([file, targets]) => targets.map((t) => `${relative(repo, file)} -> ${relative(repo, t)}`))
-      .filter((edge) => !/ -> server\/(engine|scene)\//.test(edge));
-    expect(outside).toEqual([]);
+      .filter((edge) => !allowed.test(edge.split(' -> ')[1]!));
+
+  it('keeps the engine free of its shells: it imports only itself and shared/', () => {
+    expect(leaving(/^server\/engine\//, /^(server\/engine|shared)\//, true)).toEqual([]);
+  });
+
+  it('keeps shared/ browser-safe and at the bottom: it imports only itself', () => {
+    expect(leaving(/^shared\//, /^shared\//)).toEqual([]);
+  });
+
+  it('gives the client nothing of the server but shared/ (its tests included)', () => {
+    expect(leaving(/^client\/src\//, /^(client\/src|shared)\//)).toEqual([]);
   });
 
   it('layers the client: the shared pieces (scene, ui, net, audio, state) import no feature; features may use the review\'s pieces, the review no other feature', () => {
@@ -100,7 +112,7 @@ describe('the shape of the tree', () => {
     expect(crossing).toEqual([]);
   });
 
-  it('rebuilds the client when any server module it bundles changes', () => {
+  it('rebuilds the client when any module it bundles changes', () => {
     const reached = new Set<string>();
     const visit = (file: string): void => {
       if (reached.has(file)) return;

@@ -4,15 +4,15 @@
  * sessions run through the simulator's shell; the analysis reads only their logs.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../server/engine/events';
-import { breakdownKinds } from '../server/metrics/breakdowns';
+import type { SessionEvent } from '../shared/events';
+import { breakdownKinds } from '../shared/review/report';
 import { runExperiment } from '../server/conversation/experiment';
 import { compareConditions, formatExperiment, judgeRun, mmagentsConditions, type Condition, type ExperimentResult, type RunResult } from '../server/metrics/experiment';
 import { rulesJudge } from '../server/metrics/judge';
 import type { BreakdownJudge } from '../server/metrics/judge';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
 import { loadScene } from '../server/scene/load';
-import type { LoadedScene } from '../server/scene/schema';
+import type { LoadedScene } from '../shared/scene/schema';
 
 describe('runExperiment (mmagents)', () => {
   let scene: LoadedScene;

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { UtteranceEvent } from '../server/engine/events';
+import type { UtteranceEvent } from '../shared/events';
 import { breakdownsOf } from '../server/metrics/breakdowns';
 import { createModelJudge } from '../server/metrics/judge';
 import { repetitionOf } from '../server/metrics/repetition';

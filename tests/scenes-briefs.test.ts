@@ -5,8 +5,8 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadScene } from '../server/scene/load';
-import { briefOf, secondPerson } from '../server/scene/view';
-import type { LoadedScene, Participant } from '../server/scene/schema';
+import { briefOf, secondPerson } from '../shared/scene/view';
+import type { LoadedScene, Participant } from '../shared/scene/schema';
 
 const scenes = await Promise.all(
   readdirSync('scenes')

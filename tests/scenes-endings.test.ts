@@ -6,12 +6,12 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { driveSession } from '../server/conversation/drive';
-import type { SessionEvent } from '../server/engine/events';
+import type { SessionEvent } from '../shared/events';
 import { understand } from '../server/engine/understanding';
-import { countWords } from '../server/engine/words';
+import { countWords } from '../shared/words';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
 import { loadScene } from '../server/scene/load';
-import type { LoadedScene, Policy } from '../server/scene/schema';
+import type { LoadedScene, Policy } from '../shared/scene/schema';
 
 const scenes = await Promise.all(
   readdirSync('scenes')

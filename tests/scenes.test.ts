@@ -6,11 +6,11 @@ import { voicesOf } from '../server/conversation/voices';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { driveSession } from '../server/conversation/drive';
-import { SessionEvent } from '../server/engine/events';
+import { SessionEvent } from '../shared/events';
 import { runMetrics } from '../server/metrics/metrics';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
 import { loadScene, loadScenes } from '../server/scene/load';
-import { knowledgeOf, type LoadedScene } from '../server/scene/schema';
+import { knowledgeOf, type LoadedScene } from '../shared/scene/schema';
 import { longestSharedRun, MAX_QUOTED_WORDS, wordsOf } from '../server/engine/novelty';
 
 const files = readdirSync('scenes').filter((f) => f.endsWith('.yaml'));

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repo, runCli, type Exit } from './cli';
-import { SessionEvent } from '../server/engine/events';
+import { SessionEvent } from '../shared/events';
 import { aggregateMetrics, runMetrics } from '../server/metrics/metrics';
-import { Report, reportOf } from '../server/review/report';
+import { reportOf } from '../server/review/report';
+import { Report } from '../shared/review/report';
 import { loadScene } from '../server/scene/load';
 
 const scene = existsSync(join(repo, 'scenes/team-standup.yaml'))

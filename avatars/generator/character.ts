@@ -14,7 +14,7 @@
  * width, rounding, upper lip raise, lower lip tuck, lip press, smile, frown) gives each viseme its
  * shape; blinks rotate the upper lids over the eyes; `browInnerUp` lifts the inner brows.
  */
-import { visemeMorph, visemes, type Viseme } from '../../server/media/visemes';
+import { visemeMorph, visemes, type Viseme } from '../../shared/visemes';
 import type { Character, RGB } from './cast';
 import { clamp01, ellipsoid, lerp, loft, MeshBuilder, mix, refine, shade, smoothstep, torus, tube, type Ring, type Skin } from './mesh';
 import { skeletonFor, type Bone, type Vec3 } from './skeleton';

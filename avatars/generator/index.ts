@@ -16,7 +16,7 @@ import { animationClips, animationsDocument } from './animations';
 import { cast, type Character } from './cast';
 import { buildCharacter } from './character';
 import { characterDocument } from './gltf';
-import { visemeMorph, visemes } from '../../server/media/visemes';
+import { visemeMorph, visemes } from '../../shared/visemes';
 import { requiredBones, skeletonFor } from './skeleton';
 
 export interface ManifestEntry {

@@ -16,7 +16,7 @@
  */
 import { morphNames } from './character';
 import { launchChromium } from './chromium';
-import { visemeMorph } from '../../server/media/visemes';
+import { visemeMorph } from '../../shared/visemes';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';

@@ -10,7 +10,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Claims, Role } from '../auth/claims';
+import type { Claims, Role } from '../../shared/claims';
 import type { Tokens } from '../auth/tokens';
 import { problem } from './problem';
 

@@ -29,7 +29,7 @@ import type { Generator } from '../providers/generator/port';
 import type { CircuitState } from '../providers/resilience';
 import type { RecordingStore } from '../recordings/store';
 import type { Rooms } from '../rooms/rooms';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import type { Store } from '../store/store';
 import type { Tokens } from '../auth/tokens';
 import { authorization } from './access';

@@ -10,12 +10,12 @@
  * // { tokens: { nadia: '…', observer: '…' }, links: { nadia: 'https://…/room/<id>?token=…', observer: '…' } }
  * ```
  */
-import type { Claims } from '../auth/claims';
-import type { SessionStatus, SessionSummary } from '../protocol/messages';
-import { recordOf } from '../review/record';
+import type { Claims } from '../../shared/claims';
+import type { SessionStatus, SessionSummary } from '../../shared/protocol/messages';
+import { recordOf } from '../../shared/review/record';
 import { readLog } from '../review/report';
 import type { Rooms } from '../rooms/rooms';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import type { Store } from '../store/store';
 
 /** Every session, newest first, as the sessions page lists them. */

@@ -12,7 +12,7 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { roles } from '../auth/claims';
+import { roles } from '../../shared/claims';
 import type { Config } from '../config';
 import { mintLiveKitToken } from '../livekit/tokens';
 import { createWebhookHandler } from '../livekit/webhooks';

@@ -11,11 +11,12 @@
  * ```
  */
 import type { Rooms } from '../rooms/rooms';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import type { Store } from '../store/store';
 import { buildReport } from '../review/build';
 import { createReportCache } from '../review/cache';
-import { readLog, reportFor, type Reader, type Report } from '../review/report';
+import { readLog, reportFor, type Reader } from '../review/report';
+import { type Report } from '../../shared/review/report';
 
 export interface SessionReportsOptions {
   store: Store;

@@ -30,22 +30,23 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { roles } from '../auth/claims';
+import { roles } from '../../shared/claims';
 import type { Generator } from '../providers/generator/port';
 import { createScriptedGenerator } from '../providers/generator/scripted';
-import { cleanText } from '../protocol/text';
+import { cleanText } from '../../shared/protocol/text';
 import { recordingListOf } from '../recordings/list';
 import { isRecordingId, type RecordingStore } from '../recordings/store';
-import { MAX_QUESTION_CHARS, type Feedback } from '../review/answers';
+import { MAX_QUESTION_CHARS, type Feedback } from '../../shared/review/answers';
 import { createReportCache } from '../review/cache';
 import { reportCsvOf } from '../review/csv';
 import { debriefOf } from '../review/debrief';
 import { answer, cleanQuestion, feedback } from '../review/feedback';
 import { linesOf } from '../review/model';
 import { replayOf } from '../review/replay';
-import { readLog, type Report } from '../review/report';
+import { readLog } from '../review/report';
+import { type Report } from '../../shared/review/report';
 import type { Rooms } from '../rooms/rooms';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import type { SessionRow, Store } from '../store/store';
 import type { Access, Authorize } from './access';
 import { jsonBody } from './input';

@@ -8,7 +8,7 @@
  * ```
  */
 import { Hono } from 'hono';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 
 export interface ScenesOptions {
   scenes: readonly LoadedScene[];

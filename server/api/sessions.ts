@@ -16,13 +16,13 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { roles, type Claims } from '../auth/claims';
-import { endedBecause, visibleTo, type SessionEvent } from '../engine/events';
+import { roles, type Claims } from '../../shared/claims';
+import { endedBecause, visibleTo, type SessionEvent } from '../../shared/events';
 import type { RecordingStore } from '../recordings/store';
-import { recordOf } from '../review/record';
+import { recordOf } from '../../shared/review/record';
 import { readLog } from '../review/report';
 import { UnknownSceneError, type Rooms } from '../rooms/rooms';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import type { Store } from '../store/store';
 import type { ApiEnv, Authorize } from './access';
 import { jsonBody, seqParam } from './input';

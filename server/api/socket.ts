@@ -1,5 +1,5 @@
 /**
- * GET /api/sessions/:id/socket?token=&after=&stream=: the realtime protocol (protocol/messages.ts)
+ * GET /api/sessions/:id/socket?token=&after=&stream=: the realtime protocol (shared/protocol/messages.ts)
  * of a live session, for any role of it. The client gets a welcome with a snapshot, the log after
  * `?after=`, then the live stream (stream=livekit: a participant's comes on LiveKit data topics).
  *
@@ -23,9 +23,9 @@
  */
 import { Hono } from 'hono';
 import type { WebSocket } from 'ws';
-import { roles } from '../auth/claims';
+import { roles } from '../../shared/claims';
 import type { Config } from '../config';
-import { ClientMessage, clientTypes, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../protocol/messages';
+import { ClientMessage, clientTypes, MAX_MIC_FRAME_BYTES, MIC_SAMPLE_RATE, observerTypes, participantTypes, type ServerMessage } from '../../shared/protocol/messages';
 import type { Client, Room, Rooms } from '../rooms/rooms';
 import { credentialOf, type ApiEnv, type Authorize } from './access';
 import { createBucket, type Bucket } from './rate-limit';

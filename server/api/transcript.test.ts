@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { transcriptOf } from './transcript';
 
 const utterance = (seq: number, t: number, speaker: string, text: string, spoken?: { start: number; end: number }): SessionEvent => ({

@@ -2,17 +2,17 @@
  * A readable transcript of a session log: one line per utterance with its addressee, and short
  * notes for interruptions, hand raises, snippets and impromptu phases. Each reader gets what the
  * events' audiences let them see (a participant: nothing instructor-only, no other seat's notices),
- * and every text is printed clean (protocol/text.ts), old logs included. The exports (JSON,
+ * and every text is printed clean (shared/protocol/text.ts), old logs included. The exports (JSON,
  * Markdown, WebVTT, CSV) are written from the session's report, as its viewer may see it. Every
- * format has the record's order, times and count (review/record.ts), as the review does.
+ * format has the record's order, times and count (shared/review/record.ts), as the review does.
  */
-import type { Role } from '../auth/claims';
-import { visibleTo, type SessionEvent } from '../engine/events';
-import { printable } from '../protocol/text';
-import type { LoadedScene } from '../scene/schema';
+import type { Role } from '../../shared/claims';
+import { visibleTo, type SessionEvent } from '../../shared/events';
+import { printable } from '../../shared/protocol/text';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { csvOf, textCell } from '../review/csv';
-import { recordOf } from '../review/record';
-import type { Report } from '../review/report';
+import { recordOf } from '../../shared/review/record';
+import type { Report } from '../../shared/review/report';
 
 const clock = (ms: number): string => {
   const s = Math.floor(ms / 1000);

@@ -11,7 +11,7 @@
  * ```
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Claims } from './claims';
+import { Claims } from '../../shared/claims';
 
 export type Verification = { ok: true; claims: Claims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' };
 

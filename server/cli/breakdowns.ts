@@ -13,8 +13,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SessionEvent, type UtteranceEvent } from '../engine/events';
-import { breakdownKinds } from '../metrics/breakdowns';
+import { SessionEvent, type UtteranceEvent } from '../../shared/events';
+import { breakdownKinds } from '../../shared/review/report';
 import { createModelJudge, rulesJudge, type BreakdownJudge } from '../metrics/judge';
 import { createGenerator } from '../providers/generator/index';
 import { loadScene, SceneError, type LoadedScene } from '../scene/load';

@@ -19,12 +19,12 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { openConversation } from '../conversation/conversation';
-import type { SessionEvent } from '../engine/events';
-import { ServerMessage, type ClientMessage } from '../protocol/messages';
+import type { SessionEvent } from '../../shared/events';
+import { ServerMessage, type ClientMessage } from '../../shared/protocol/messages';
 import { runMetrics } from '../metrics/metrics';
 import { createGenerator, generatorNames, type GeneratorName } from '../providers/generator';
 import { loadScene } from '../scene/load';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { provideWordVectors } from '../engine/embeddings';
 import { installedWordVectors } from '../providers/word-vectors';
 

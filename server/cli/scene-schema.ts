@@ -4,14 +4,14 @@
  *
  *   npm run scene:schema
  *
- * Generated from the zod schema in `server/scene/schema.ts`, never edited by hand; a test fails
+ * Generated from the zod schema in `shared/scene/schema.ts`, never edited by hand; a test fails
  * when the committed file differs from what this produces.
  */
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { Scene } from '../scene/schema';
+import { Scene } from '../../shared/scene/schema';
 
 export const schemaFile = fileURLToPath(new URL('../../scenes/scene.schema.json', import.meta.url));
 

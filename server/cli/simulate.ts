@@ -16,7 +16,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { driveSession } from '../conversation/drive';
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { runExperiment } from '../conversation/experiment';
 import { experimentNames, formatExperiment, mmagentsConditions, type ExperimentName, type ExperimentResult } from '../metrics/experiment';
 import { createModelJudge, rulesJudge, type BreakdownJudge } from '../metrics/judge';

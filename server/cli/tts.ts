@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createEspeakSynthesizer } from '../providers/synthesis/espeak';
 import type { VisemeCue, WordTiming } from '../providers/synthesis/port';
-import { encodeWav } from '../media/wav';
+import { encodeWav } from '../../shared/wav';
 
 const usage = `Usage: npm run -s tts -- --text "<text>" --out <file.wav> [options]
 

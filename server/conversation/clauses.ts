@@ -16,7 +16,7 @@
  * for (const clause of chunker.flush()) speak(clause);
  * ```
  */
-import { countWords } from '../engine/words';
+import { countWords } from '../../shared/words';
 
 const abbreviations = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no', 'fig', 'jr', 'sr', 'mt']);
 

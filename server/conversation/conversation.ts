@@ -23,7 +23,7 @@
  * module (providers/resilience.ts), so the scripted generator writes that turn, and the notices
  * of each call (a fallback, a cut, a voice that failed) become `system` events in the log.
  */
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { GenerateRequest } from '../engine/requests';
 import { createSession, screenDraft, step, type EngineInput, type EngineRequest, type SessionState } from '../engine/session';
 import type { Generator } from '../providers/generator/port';
@@ -31,7 +31,7 @@ import { createScriptedGenerator, isScripted } from '../providers/generator/scri
 import type { Notice } from '../providers/notice';
 import { fallsBack, resilientGenerator } from '../providers/resilience';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import type { Heard } from './listen';
 import { createClauseChunker } from './clauses';
 import { createPacing, type Pace } from './pacing';
@@ -159,7 +159,7 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   const send = (input: EngineInput): void => {
     // The instructor ends a session whose goodbye is still being heard: it ends now.
     if (input.type === 'end' && heldEnd) return releaseEnd();
-    // A typed line's place in the record is when it reached the room (review/record.ts), not the
+    // A typed line's place in the record is when it reached the room (shared/review/record.ts), not the
     // engine's clock, which runs on to the end of the speech it may cut.
     if (input.type === 'say' && pacing.realtime && !input.spoken && input.sentAt === undefined) input = { ...input, sentAt: now() - started };
     // Said while the line before it (an authored question queued behind speech) was still unheard: it cannot answer it.

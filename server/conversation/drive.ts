@@ -3,8 +3,8 @@
  * human is simulated, a human-control proposal is approved or dismissed by a fixed rule (standing
  * in for the instructor's audit panel), and the event log is returned when the session ends.
  */
-import type { LoadedScene } from '../scene/schema';
-import type { SessionEvent } from '../engine/events';
+import type { LoadedScene } from '../../shared/scene/schema';
+import type { SessionEvent } from '../../shared/events';
 import type { Generator } from '../providers/generator/port';
 import { openConversation } from './conversation';
 

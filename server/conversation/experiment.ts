@@ -10,11 +10,11 @@
  * process.stdout.write(formatExperiment(result)); // metrics/experiment.ts
  * ```
  */
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { compareConditions, judgeRun, mmagentsConditions, type Condition, type ExperimentResult, type RunResult } from '../metrics/experiment';
 import { rulesJudge, type BreakdownJudge } from '../metrics/judge';
 import type { Generator } from '../providers/generator/port';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { driveSession } from './drive';
 
 export interface ExperimentOptions {

@@ -16,7 +16,7 @@
  * await pacing.untilTurn(() => stillWanted(id), () => state.paused);
  * ```
  */
-import type { Pace } from '../engine/events';
+import type { Pace } from '../../shared/events';
 
 export type { Pace };
 

@@ -20,14 +20,14 @@
  * reply.close(); // not accepted: its audio stops
  * ```
  */
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { GenerateRequest } from '../engine/requests';
 import type { Cut } from '../engine/session';
-import { countWords } from '../engine/words';
+import { countWords } from '../../shared/words';
 import type { Notice } from '../providers/notice';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
-import type { LoadedScene } from '../scene/schema';
-import type { AudioStopReason } from '../protocol/messages';
+import type { LoadedScene } from '../../shared/scene/schema';
+import type { AudioStopReason } from '../../shared/protocol/messages';
 import type { Pacing } from './pacing';
 import { createSpokenReply, type AudioPiece, type BargeInMode, type SpokenReply } from './speech';
 
@@ -126,7 +126,8 @@ interface Playing {
   draft: string;
   speaker: string;
   speech: SpokenReply;
-  startedAt: number;
+  /** When its first audio went out; null until then. */
+  startedAt: number | null;
   /** Its utterance's id once the engine accepted it. */
   utterance: string | null;
   endsAt: number;
@@ -166,28 +167,39 @@ export const createReplies = (options: RepliesOptions): Replies => {
   const stop = (reply: { speaker: string; draft: string }, atMs: number, reason: AudioStop['reason']): void =>
     options.onAudioStop?.({ speaker: reply.speaker, draft: reply.draft, atMs, reason });
 
+  /**
+   * The one voicing path, for a generated reply and a line the engine wrote alike: its text spoken
+   * clause by clause (speech.ts), its audio sent while `audible()`, and `startedAt` set by its first
+   * audio (clients play on arrival), which is where every stop measures from.
+   */
+  const voice = (line: { speaker: string; draft: string; startedAt: number | null }, report: ((notice: Notice) => void) | undefined, audible: () => boolean): SpokenReply =>
+    createSpokenReply({
+      synthesizer: synthesizer!,
+      voice: voices.get(line.speaker)!,
+      onAudio: (piece) => {
+        if (!audible()) return;
+        line.startedAt ??= now();
+        options.onAudio?.({ ...piece, speaker: line.speaker, draft: line.draft });
+      },
+      ...(report
+        ? {
+            onNotice: report,
+            onError: (error: Error) => report({ code: 'synthesis-failed', message: `${nameOf(line.speaker)} could not be voiced (${error.message}); their words are shown as text` }),
+          }
+        : {}),
+    });
+
   /** Speaks an utterance already in the log; in realtime the floor is free when its audio ends. */
   const voiceLogged = (event: Utterance): void => {
     const { id, speaker } = event;
-    let firstAudioAt: number | null = null;
-    const speech = createSpokenReply({
-      synthesizer: synthesizer!,
-      voice: voices.get(speaker)!,
-      onAudio: (piece) => {
-        if (over) return;
-        firstAudioAt ??= now();
-        options.onAudio?.({ ...piece, speaker, draft: id });
-      },
-      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-    });
-    const line: Playing = { draft: id, speaker, speech, startedAt: now(), utterance: id, endsAt: audibleUntil };
+    const waiting: Omit<Playing, 'speech'> = { draft: id, speaker, startedAt: null, utterance: id, endsAt: audibleUntil };
+    const line: Playing = Object.assign(waiting, { speech: voice(waiting, options.onNotice, () => !over) });
     if (pacing.realtime) playing = line;
-    speech.push(event.text.replace(/—$/, ''));
-    void speech.finish().then(({ durationMs }) => {
+    line.speech.push(event.text.replace(/—$/, ''));
+    void line.speech.finish().then(({ durationMs }) => {
       options.onAudioEnd?.({ speaker, draft: id, durationMs });
-      if (playing !== line || firstAudioAt === null) return;
-      line.startedAt = firstAudioAt;
-      line.endsAt = pacing.heardAt(firstAudioAt, durationMs);
+      if (playing !== line || line.startedAt === null) return;
+      line.endsAt = pacing.heardAt(line.startedAt, durationMs);
       heardUntil(line.endsAt);
     });
   };
@@ -196,22 +208,8 @@ export const createReplies = (options: RepliesOptions): Replies => {
     open(draft, request, report) {
       const speaker = request.cue.speaker.id;
       const controller = new AbortController();
-      const voice = voices.get(speaker);
       const current: Streaming = { draft, speaker, request, controller, partial: '', speech: null, startedAt: null, cutOff: false };
-      if (synthesizer && voice) {
-        current.speech = createSpokenReply({
-          synthesizer,
-          voice,
-          onAudio: (piece) => {
-            if (controller.signal.aborted && streaming !== current) return;
-            current.startedAt ??= now();
-            options.onAudio?.({ ...piece, speaker, draft });
-          },
-          onNotice: report,
-          onError: (error) =>
-            report({ code: 'synthesis-failed', message: `${nameOf(speaker)} could not be voiced (${error.message}); their words are shown as text` }),
-        });
-      }
+      if (synthesizer && voices.has(speaker)) current.speech = voice(current, report, () => !(controller.signal.aborted && streaming !== current));
       unlogged.set(draft, current);
       streaming = current;
       const isCut = () => controller.signal.aborted || streaming !== current;
@@ -298,7 +296,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
       if (!pacing.realtime) return;
       if (audible) {
         audible.utterance = event.id;
-        audible.endsAt = pacing.heardAt(audible.startedAt, endsAtMs);
+        audible.endsAt = pacing.heardAt(audible.startedAt ?? now(), endsAtMs);
         heardUntil(audible.endsAt);
       } else heardUntil(pacing.heardAt(now(), event.durationMs));
     },
@@ -326,10 +324,10 @@ export const createReplies = (options: RepliesOptions): Replies => {
       }
       if (playing && isPlaying()) {
         const current = playing;
-        const { speech } = current;
+        const { speech, startedAt } = current;
         playing = null;
         heardUntil(now());
-        return speech.stop(pacing.heardSince(current.startedAt), bargeInOf(current.speaker)).then((atMs) => {
+        return speech.stop(startedAt === null ? 0 : pacing.heardSince(startedAt), bargeInOf(current.speaker)).then((atMs) => {
           stop(current, atMs, 'barge-in');
           return { cut: { utterance: current.utterance!, atWord: countWords(speech.heardBefore(atMs)), atMs }, retry: null };
         });

@@ -15,7 +15,7 @@
  * Stopping: `polite` cancels at once (the audio stops where the listener is); `persistent`
  * lets the clause being heard finish (its synthesis too, if it is under way) and drops the rest.
  */
-import { spokenWords } from '../engine/words';
+import { spokenWords } from '../../shared/words';
 import type { OnNotice } from '../providers/notice';
 import type { SpeechChunk, Synthesizer, VisemeCue, VoiceSpec, WordTiming } from '../providers/synthesis/port';
 import { createClauseChunker } from './clauses';

@@ -14,7 +14,7 @@
  * scene already has, until all of them are taken.
  */
 import type { VoiceSpec } from '../providers/synthesis/port';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 
 export const defaultEspeakVoices = [
   'en-us+m3', 'en-us+f2', 'en-gb+m4', 'en-us+f4', 'en-gb+m1', 'en-gb+f3',

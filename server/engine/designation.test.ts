@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/designation';
 import { detectDesignation, type Designation, type DesignationInput } from './designation';
-import { pairTypes } from './events';
+import { pairTypes } from '../../shared/events';
 
 const team = ['Nora', 'Omar', 'Pia', 'Quinn'];
 const panel = ['Alexandra Kim', 'Ben Okafor', 'Chen Wei', 'Dr. Priya Raman'];

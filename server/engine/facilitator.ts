@@ -5,7 +5,7 @@
  * the facilitator keeps silent. Between runs it listens. Direct replies (being addressed) are
  * handled by the session's designation rule, which always has the highest priority.
  */
-import type { FacilitatorAct } from '../scene/schema';
+import type { FacilitatorAct } from '../../shared/scene/schema';
 
 export interface TurnRecord {
   speaker: string;

@@ -4,7 +4,7 @@
  * policy, and the plan each speaker is given (DialogLab A.2, MMAgents §3.2, MPOD §3.1,
  * MUCA §3.2.3).
  */
-import { intents as allIntents, type Intent } from '../scene/schema';
+import { intents as allIntents, type Intent } from '../../shared/scene/schema';
 import { taskFor, type Task } from './dialogue';
 import { accusation } from './understanding';
 import { afterRun, arbitratorDue, chooseFacilitatorAct } from './facilitator';

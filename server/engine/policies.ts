@@ -2,7 +2,7 @@
  * Next-speaker policies as small pure functions. The session (session.ts) decides which one
  * applies; these decide who.
  */
-import type { Rng } from './rng';
+import type { Rng } from '../../shared/rng';
 
 export interface Bid {
   participant: string;

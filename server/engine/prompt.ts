@@ -13,7 +13,7 @@
  * <utterance> tags, and the system instruction says so. What the speaker must not reveal is
  * listed once, in the system instruction, and quoted nowhere else.
  */
-import type { Pattern } from '../scene/schema';
+import type { Pattern } from '../../shared/scene/schema';
 import type { Cue, GenerateRequest, Purpose, RolePart } from './requests';
 import type { Roster } from './roster';
 import type { Memory, Remembered } from './memory';

@@ -4,8 +4,8 @@
  * templates instead of reading prompts). The engine owns these types; the generator port and
  * every vendor import them from here, never the reverse.
  */
-import type { ContentKind, Intent, ParticipantKind, Pattern, StructureForm } from '../scene/schema';
-import type { Act, PairType } from './events';
+import type { ContentKind, Intent, ParticipantKind, Pattern, StructureForm } from '../../shared/scene/schema';
+import type { Act, PairType } from '../../shared/events';
 import type { DialogueView } from './dialogue';
 import type { SummaryItem, TopicStatus } from './subtopics';
 

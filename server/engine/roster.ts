@@ -3,7 +3,7 @@
  * for a party (DialogLab §4.1): a party in `representative` mode speaks only through its
  * representative, a party in `subset` mode only through its subset.
  */
-import { shortNameOf, type LoadedScene, type Participant, type Party, type Snippet, type StructureForm } from '../scene/schema';
+import { shortNameOf, type LoadedScene, type Participant, type Party, type Snippet, type StructureForm } from '../../shared/scene/schema';
 import type { RolePart } from './requests';
 
 /** The participants of one scene and their parties, indexed for the engine's lookups. */

@@ -11,10 +11,10 @@
  * `requests`, and humans arrive as `say` inputs. The batch simulator and live rooms drive the same
  * reducer, so they cannot disagree.
  */
-import { intents as allIntents } from '../scene/schema';
+import { intents as allIntents } from '../../shared/scene/schema';
 import { parseBid, parseSelection, selectMostImportant } from './policies';
 import { normalizeKnowledge, rememberThought } from './memory';
-import { defaultSpeakingRate } from './words';
+import { defaultSpeakingRate } from '../../shared/words';
 import { partyAllows, rosterOf } from './roster';
 import { planFor } from './floor';
 import { accept, beginTurn, screen, countTurn, deviate, MAX_RESAMPLES, MAX_SELECTOR_ATTEMPTS, namesOf, onProposal, onUtteranceText, proceed, requestProposal, requestSelection } from './turn';

@@ -3,15 +3,15 @@
  * the initial state, and the small operations that write events (snippets, hands, the end).
  */
 import type { Exchange } from './dialogue';
-import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../scene/schema';
+import type { FacilitatorAct, Intent, LoadedScene, Snippet } from '../../shared/scene/schema';
 import type { GenerateRequest, Move } from './requests';
-import type { Act, EventDraft, EventOf, PairType, Pace, SessionEvent, SessionPhase } from './events';
+import type { Act, EventDraft, EventOf, PairType, Pace, SessionEvent, SessionPhase } from '../../shared/events';
 import { emptyFacilitator, type FacilitatorState, type TurnRecord } from './facilitator';
 import { topicsOf, type Topics } from './subtopics';
 import { emptyMemory, type Memory } from './memory';
 import type { Bid } from './policies';
 import type { SpokenLine } from './novelty';
-import { rngFrom, type Rng } from './rng';
+import { rngFrom, type Rng } from '../../shared/rng';
 import { rosterOf, type Roster } from './roster';
 
 export type FloorReason = Extract<SessionEvent, { type: 'floor' }>['reason'];

@@ -14,7 +14,7 @@
  * has not grown for 9 · Np turns); the scripted generator and the prompts read the statuses and
  * the summary. Plain data, so the session state stays JSON.
  */
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { memoize } from './memo';
 import { contentWords } from './vocabulary';
 

@@ -3,22 +3,22 @@
  * shell (generate, think, select), and what happens when an utterance is accepted: anti-repetition
  * (MPOD §3.2), designation, interruptions, backchannels, memory, budgets and hand raising.
  */
-import { intents, knowledgeOf, type Intent, type LoadedScene } from '../scene/schema';
+import { intents, knowledgeOf, type Intent, type LoadedScene } from '../../shared/scene/schema';
 import { memoize, memoizeByIdentity, rememberLast } from './memo';
 import type { Cue } from './requests';
 import { detectDesignation } from './designation';
-import type { Act, PairType, UtteranceEvent } from './events';
+import type { Act, PairType, UtteranceEvent } from '../../shared/events';
 import { afterTurn } from './facilitator';
 import { RECALL_LIMIT, remember, retrieve, type Remembered } from './memory';
 import { nextInOrder, sampleUtteranceLength } from './policies';
 import { buildNormalizePrompt, buildSelectorPrompt, buildThinkPrompt, buildUtterancePrompt, type PromptParts } from './prompt';
 import { partOf, partyAllows, rolesFor, snippetMembers, type Roster } from './roster';
 import { quotableRuns, screenLine, spokenLine, type ScreenVerdict } from './novelty';
-import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from './words';
+import { countWords, defaultSpeakingRate, speakingMs, tokensOf } from '../../shared/words';
 import { contentWords } from './vocabulary';
 import { candidatesFor, closingTurn, floorIsTheirs, groupSize, openObligation, planFor, selectNextSpeaker, shuffle, takeUpOwed, taskOf } from './floor';
 import { currentTopic, label, moveTo, nextTopic, summaryOf, touchTopics, visibleTopics, type Topics } from './subtopics';
-import { rngFrom } from './rng';
+import { rngFrom } from '../../shared/rng';
 import { echoes, opened, pressed, replied, viewFor } from './dialogue';
 import { humanAsked, lastTurns, windDown } from './ending';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Scene } from '../scene/schema';
+import { Scene } from '../../shared/scene/schema';
 import { canonicalTimes, contentWords, isNegation, publicVocabulary, stemOf } from './vocabulary';
 
 describe('contentWords', () => {

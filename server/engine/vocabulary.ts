@@ -14,7 +14,7 @@
  */
 import { memoize } from './memo';
 import { wordsOf } from './novelty';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 
 const stopwords = new Set(
   `a about above across after again against ago all almost along already also although always am among an and another any anybody

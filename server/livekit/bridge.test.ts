@@ -12,18 +12,18 @@ import { ai, human, makeScene } from '../../tests/engine/harness';
 import { createFakeMediaRoom, framesOf, type FakeMediaRoom } from '../../tests/fakes/livekit-media';
 import { loadAudioFixture } from '../../tests/fixtures/audio/fixtures';
 import { tempDir, until } from '../../tests/server/helpers';
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { Vad } from '../media/vad';
-import { ServerMessage } from '../protocol/messages';
+import { ServerMessage } from '../../shared/protocol/messages';
 import type { Generator } from '../providers/generator/port';
 import { createScriptedGenerator } from '../providers/generator/scripted';
 import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber, TranscriptionRequest } from '../providers/transcription/port';
 import { createRooms, type Client, type Pace, type Room } from '../rooms/rooms';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { openStore } from '../store/store';
 import { createBridge, type Bridge, type BridgedRoom } from './bridge';
-import { CueMessage, topics } from './media';
+import { CueMessage, topics } from '../../shared/protocol/media';
 
 // ---------------------------------------------------------------------------------------------
 // Stand-ins for the vendors

@@ -21,8 +21,9 @@
  *   read missed events from the log by seq (media.ts).
  */
 import type { Room } from '../rooms/rooms';
-import type { ServerMessage } from '../protocol/messages';
-import { topicOf, type CueMessage, type MediaRoom, type PersonaTrack } from './media';
+import type { ServerMessage } from '../../shared/protocol/messages';
+import { topicOf, type CueMessage } from '../../shared/protocol/media';
+import { type MediaRoom, type PersonaTrack } from './media';
 import { isReservedIdentity, personaIdentity } from './tokens';
 
 /** What the bridge uses of a room. */

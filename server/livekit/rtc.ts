@@ -29,7 +29,7 @@ import {
   type RemoteTrack,
   type RemoteTrackPublication,
 } from '@livekit/rtc-node';
-import { MIC_SAMPLE_RATE } from '../protocol/messages';
+import { MIC_SAMPLE_RATE } from '../../shared/protocol/messages';
 import type { MediaRoom, PersonaTrack } from './media';
 
 export interface RtcMediaOptions {

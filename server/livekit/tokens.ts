@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AccessToken, TrackSource } from 'livekit-server-sdk';
-import type { Role } from '../auth/claims';
+import type { Role } from '../../shared/claims';
 import type { LiveKitConfig } from '../config';
 
 const ROOM_PREFIX = 'rehearsal-';

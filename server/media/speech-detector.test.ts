@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rngFrom } from '../engine/rng';
+import { rngFrom } from '../../shared/rng';
 import { loadAudioFixture, type AudioFixture } from '../../tests/fixtures/audio/fixtures';
 import { createSpeechDetector, type SpeechDetectorOptions, type SpeechEvent } from './speech-detector';
 import { createSileroVad, vadFrameSamples, type Vad } from './vad';

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadScenes } from '../scene/load';
 import { cohensKappa, halfOf, parseLabelledTurns, scoreAgainst } from './agreement';
-import { breakdownKinds, breakdownsOf } from './breakdowns';
+import { breakdownsOf } from './breakdowns';
+import { breakdownKinds } from '../../shared/review/report';
 import { repetitionOf } from './repetition';
 
 /** Two raters' labels from a 2x2 table: both yes, only the first, only the second, both no. */

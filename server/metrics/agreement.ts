@@ -14,9 +14,10 @@
  * ```
  */
 import { z } from 'zod';
-import { UtteranceEvent, type PairType } from '../engine/events';
-import type { LoadedScene } from '../scene/schema';
-import { breakdownKinds, type Breakdown, type BreakdownKind } from './breakdowns';
+import { UtteranceEvent, type PairType } from '../../shared/events';
+import type { LoadedScene } from '../../shared/scene/schema';
+import { type Breakdown } from './breakdowns';
+import { breakdownKinds, type BreakdownKind } from '../../shared/review/report';
 
 const Line = z.object({
   id: z.string().optional(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
-import type { UtteranceEvent } from '../engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 import { countAnswers, nameWordsOf, questionsOf } from './answers';
 import { runMetrics } from './metrics';
 

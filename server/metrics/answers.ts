@@ -15,7 +15,7 @@
  * countAnswers(asked); // { questions: 4, answered: 1, partly: 1, not: 2 }
  * ```
  */
-import type { UtteranceEvent } from '../engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 import { answerFit, type Fit } from '../engine/understanding';
 import { contentWords } from '../engine/vocabulary';
 

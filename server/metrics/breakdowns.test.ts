@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
-import type { UtteranceEvent } from '../engine/events';
-import { Scene, type LoadedScene } from '../scene/schema';
-import { breakdownKinds, breakdownsOf, breakdownUtterances, countKinds, taxonomy, type BreakdownKind, type BreakdownRule } from './breakdowns';
+import type { UtteranceEvent } from '../../shared/events';
+import { Scene, type LoadedScene } from '../../shared/scene/schema';
+import { breakdownsOf, breakdownUtterances, countKinds, taxonomy, type BreakdownRule } from './breakdowns';
+import { breakdownKinds, type BreakdownKind } from '../../shared/review/report';
 import { repetitionOf } from './repetition';
 
 const scene: LoadedScene = {

@@ -83,29 +83,15 @@
  * breakdownsOf(utterances, repetitionOf(utterances), scene); // [{ utterance: 'u9', kind: 'ignore-question', rule: 'not-the-addressee' }]
  * ```
  */
-import type { PairType, UtteranceEvent } from '../engine/events';
+import type { PairType, UtteranceEvent } from '../../shared/events';
 import { wordsOf } from '../engine/novelty';
 import { REPETITION_THRESHOLD, similarity } from '../engine/similarity';
 import { contentWords, isNegation } from '../engine/vocabulary';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { bodyOf, expectedKind, hasLeadIn, holdsKind, questionSentence } from './expectation';
 import type { Repetition } from './repetition';
+import { breakdownKinds, type BreakdownKind } from '../../shared/review/report';
 
-/** MMAgents Table 1 (after Higashinaka et al. 2022): the response- and context-level types, in its order. */
-export const breakdownKinds = [
-  'ignore-question',
-  'ignore-request',
-  'ignore-suggestion',
-  'ignore-greeting',
-  'ignore-expectation',
-  'unclear-intention',
-  'topic-change',
-  'lack-of-information',
-  'self-contradiction',
-  'interlocutor-contradiction',
-  'repetition',
-] as const;
-export type BreakdownKind = (typeof breakdownKinds)[number];
 
 /** Each type as Table 1 and Figure 6 name it, and where it sits: level (response, context) and aspect (form, content). */
 export const taxonomy: Record<BreakdownKind, { name: string; level: 'response' | 'context'; aspect: 'form' | 'content' }> = {

@@ -18,9 +18,10 @@
  * process.stdout.write(formatExperiment(result));
  * ```
  */
-import type { EventOf, SessionEvent } from '../engine/events';
-import type { LoadedScene, Policy } from '../scene/schema';
-import { breakdownKinds, breakdownUtterances, countKinds, taxonomy, type BreakdownKind } from './breakdowns';
+import type { EventOf, SessionEvent } from '../../shared/events';
+import type { LoadedScene, Policy } from '../../shared/scene/schema';
+import { breakdownUtterances, countKinds, taxonomy } from './breakdowns';
+import { breakdownKinds, type BreakdownKind } from '../../shared/review/report';
 import type { BreakdownJudge } from './judge';
 import { runMetrics } from './metrics';
 import { bootstrapInterval, dunn, kruskalWallis, mean, type Interval, type KruskalWallis } from './stats';

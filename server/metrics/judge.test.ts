@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
-import type { UtteranceEvent } from '../engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 import type { GenerateRequest } from '../engine/requests';
 import type { Generator } from '../providers/generator/port';
 import type { OnNotice } from '../providers/notice';

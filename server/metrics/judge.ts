@@ -12,12 +12,13 @@
  * ```
  */
 import { z } from 'zod';
-import type { UtteranceEvent } from '../engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 import type { Cue, GenerateRequest } from '../engine/requests';
 import type { Generator } from '../providers/generator/port';
 import { askUntilRead } from '../providers/resilience';
-import type { LoadedScene } from '../scene/schema';
-import { breakdownKinds, breakdownsOf, taxonomy, type Breakdown, type BreakdownKind } from './breakdowns';
+import type { LoadedScene } from '../../shared/scene/schema';
+import { breakdownsOf, taxonomy, type Breakdown } from './breakdowns';
+import { breakdownKinds, type BreakdownKind } from '../../shared/review/report';
 import { repetitionOf } from './repetition';
 
 export interface Judgement {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
-import { Scene, type LoadedScene } from '../scene/schema';
+import { Scene, type LoadedScene } from '../../shared/scene/schema';
 import { leaksOf } from './leaks';
 
 const scene: LoadedScene = {

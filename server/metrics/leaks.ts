@@ -23,9 +23,9 @@
  * leaksOf(utterances, scene); // [{ utterance: 'u12', speaker: 'raj', owner: 'hannah', kind: 'another' }]
  * ```
  */
-import type { UtteranceEvent } from '../engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 import { longestSharedRun, MAX_QUOTED_WORDS, unquotedParts, wordsOf } from '../engine/novelty';
-import { knowledgeOf, type LoadedScene, type Reveal } from '../scene/schema';
+import { knowledgeOf, type LoadedScene, type Reveal } from '../../shared/scene/schema';
 import { contentWords, publicVocabulary } from '../engine/vocabulary';
 
 export type LeakKind = 'quote' | 'another' | 'never' | 'unasked';

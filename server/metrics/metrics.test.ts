@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EventDraft, SessionEvent } from '../engine/events';
-import { countWords } from '../engine/words';
-import { Scene, type LoadedScene } from '../scene/schema';
+import type { EventDraft, SessionEvent } from '../../shared/events';
+import { countWords } from '../../shared/words';
+import { Scene, type LoadedScene } from '../../shared/scene/schema';
 import { aggregateMetrics, numericMetrics, runMetrics, type RunMetrics } from './metrics';
 
 /** Numbers and times the drafts: one event every second. */

@@ -11,11 +11,12 @@
  * const metrics = runMetrics(events, scene);
  * metrics.evenness; // 50 when three participants spoke 10, 20 and 30 words
  */
-import type { EventOf, SessionEvent } from '../engine/events';
+import type { EventOf, SessionEvent } from '../../shared/events';
 import { maxSimilarity, REPETITION_THRESHOLD } from '../engine/similarity';
-import { countWords, speakingMs } from '../engine/words';
-import type { LoadedScene } from '../scene/schema';
-import { breakdownKinds, breakdownsOf, breakdownUtterances, countKinds, type Breakdown, type BreakdownKind } from './breakdowns';
+import { countWords, speakingMs } from '../../shared/words';
+import type { LoadedScene } from '../../shared/scene/schema';
+import { breakdownsOf, breakdownUtterances, countKinds, type Breakdown } from './breakdowns';
+import { breakdownKinds, type BreakdownKind } from '../../shared/review/report';
 import { countAnswers, nameWordsOf, questionsOf, type AnswerCount } from './answers';
 import { leaksOf, type Leak } from './leaks';
 import { meaningRepeatsOf, repetitionOf, topOpeningOf, type TopOpening } from './repetition';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
-import type { UtteranceEvent } from '../engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 import { NEAR_DUPLICATE, tokenOverlap, wordsOf } from '../engine/novelty';
-import { rngFrom } from '../engine/rng';
+import { rngFrom } from '../../shared/rng';
 import { meaningRepeatsOf, repetitionOf, topOpeningOf } from './repetition';
 
 const make = lineMaker();

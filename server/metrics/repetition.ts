@@ -10,7 +10,7 @@
  * topOpeningOf(utterances); // { phrase: 'that is a fair', lines: 4, share: 0.2 }
  * ```
  */
-import type { UtteranceEvent } from '../engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 import { NEAR_DUPLICATE, normalizeLine, OPENING_WORDS, openingOf, wordsOf } from '../engine/novelty';
 import { REPETITION_THRESHOLD, similarityTo } from '../engine/similarity';
 import { contentWords } from '../engine/vocabulary';

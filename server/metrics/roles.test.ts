@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineMaker } from '../../tests/fakes/utterances';
-import type { UtteranceEvent } from '../engine/events';
-import { Scene, type LoadedScene, type SceneInput } from '../scene/schema';
+import type { UtteranceEvent } from '../../shared/events';
+import { Scene, type LoadedScene, type SceneInput } from '../../shared/scene/schema';
 import { roleAdherenceOf } from './roles';
 
 const interview = (structure: SceneInput['structure']): LoadedScene => ({

@@ -7,9 +7,9 @@
  * roleAdherenceOf(utterances, scene); // { adherence: 0.9, questionsByPart: { 'asker->answerer': 9, 'asker->asker': 1 } }
  * ```
  */
-import type { UtteranceEvent } from '../engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 import { partOf, rolesFor, rosterOf } from '../engine/roster';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 
 export interface RoleAdherence {
   /** Of the askers' questions, the share addressed to an answerer; `null` without roles or such questions. */

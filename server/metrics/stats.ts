@@ -9,7 +9,7 @@
  * bootstrapInterval([1, 2, 3, 4]); // { mean: 2.5, low: 1.5, high: 3.5 }
  * ```
  */
-import { rngFrom } from '../engine/rng';
+import { rngFrom } from '../../shared/rng';
 
 export const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventDraft, SessionEvent } from '../engine/events';
+import type { EventDraft, SessionEvent } from '../../shared/events';
 import { aggregateMetrics, runMetrics } from './metrics';
 import { formatTable } from './table';
 

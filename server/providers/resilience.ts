@@ -46,7 +46,7 @@ import type { Notice } from './notice';
 import { GeneratorError, ProviderError, SynthesisError, TranscriptionError, type ProviderErrorDetails } from './errors';
 import type { Synthesizer } from './synthesis/port';
 import type { Transcriber, Transcript } from './transcription/port';
-import { rngFrom } from '../engine/rng';
+import { rngFrom } from '../../shared/rng';
 import { redact } from './redact';
 import type { GenerateRequest } from '../engine/requests';
 

@@ -15,8 +15,8 @@
  * ```
  */
 import { z } from 'zod';
-import { VisemeCue } from '../media/visemes';
-import type { Report } from '../review/report';
+import { VisemeCue } from '../../shared/visemes';
+import type { Report } from '../../shared/review/report';
 import type { Sidecar } from './store';
 
 export const RecordingItem = z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { createRecorder, type Recording, type SpeechPiece } from './recorder';
 
 const RATE = 1000; // one sample a millisecond: lengths read as ms

@@ -26,8 +26,8 @@
  * its words were logged) are dropped, the oldest first past `maxDrafts`; a recording keeps at most
  * `maxMs` of audio.
  */
-import type { SessionEvent } from '../engine/events';
-import type { VisemeCue } from '../media/visemes';
+import type { SessionEvent } from '../../shared/events';
+import type { VisemeCue } from '../../shared/visemes';
 import type { WordTiming } from '../providers/synthesis/port';
 
 /** One utterance's audio, as written: PCM16 mono, cue and word times in ms from its start. */

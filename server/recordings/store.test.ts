@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeWav } from '../media/wav';
+import { decodeWav } from '../../shared/wav';
 import type { Recording } from './recorder';
 import { openRecordings } from './store';
 

@@ -19,8 +19,8 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeWav } from '../media/wav';
-import type { VisemeCue } from '../media/visemes';
+import { encodeWav } from '../../shared/wav';
+import type { VisemeCue } from '../../shared/visemes';
 import type { WordTiming } from '../providers/synthesis/port';
 import type { Recording } from './recorder';
 

@@ -15,10 +15,11 @@
  * ```
  */
 import { Worker } from 'node:worker_threads';
-import type { SessionEvent } from '../engine/events';
-import type { LoadedScene } from '../scene/schema';
+import type { SessionEvent } from '../../shared/events';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { PART, type BuildPart, type BuiltPart } from './builder';
-import { reportOf, type Report } from './report';
+import { reportOf } from './report';
+import { type Report } from '../../shared/review/report';
 
 /**
  * Logs up to this long are built at once: 10-25 ms of CPU once the process has built a report

@@ -16,9 +16,10 @@
  * ```
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { SessionEvent } from '../engine/events';
-import type { LoadedScene } from '../scene/schema';
-import { reportOf, type Report } from './report';
+import type { SessionEvent } from '../../shared/events';
+import type { LoadedScene } from '../../shared/scene/schema';
+import { reportOf } from './report';
+import { type Report } from '../../shared/review/report';
 
 export type BuildPart = { build: number } & ({ scene?: LoadedScene; events: SessionEvent[]; last: boolean } | { abandoned: true } | { next: true });
 

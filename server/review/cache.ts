@@ -13,7 +13,7 @@
  * await reports.get(id, store.lastSeq(id), () => buildReport(readLog(store.events(id)), scene));
  * ```
  */
-import type { Report } from './report';
+import type { Report } from '../../shared/review/report';
 
 /** Reports by default; anything else built from a session's log the same way (the debrief's written feedback, by session and seat). */
 export interface ReportCache<T = Report> {

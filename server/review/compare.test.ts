@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareOf, differencesOf, formatFigure, normalise, type CompareInput } from './compare';
-import type { ParticipantReport, Report } from './report';
+import { compareOf, differencesOf, normalise, type CompareInput } from './compare';
+import { formatFigure } from '../../shared/review/comparison';
+import type { ParticipantReport, Report } from '../../shared/review/report';
 import { quietParticipant } from '../../tests/fixtures/participant-report';
 
 const person = (id: string, over: Partial<ParticipantReport> & { median?: number | null } = {}): ParticipantReport =>

@@ -17,58 +17,8 @@
 //   'Run 2 was more even than run 1: spread 49.9 vs 63.5, lower is more even'] }
  * ```
  */
-import type { Report } from './report';
-
-export type FigureUnit = 'count' | 'ms' | 'share' | 'wpm' | 'score';
-
-export interface Figure {
-  key: string;
-  label: string;
-  unit: FigureUnit;
-  /** The participant it is about; absent for the session's own figures. */
-  participant?: string;
-  /** A plural noun ("turns"): the sentences say "were … those", not "was … that". */
-  plural?: boolean;
-}
-
-export interface ComparedParticipant {
-  id: string;
-  name: string;
-  kind: string;
-  speakingShare: number;
-  turns: number;
-  wordsPerMinute: number | null;
-  responseLatencyMedianMs: number | null;
-}
-
-export interface ComparedSession {
-  id: string;
-  /** A simulated run added from its report file (`report-<k>.json`): the file's name; absent for a session. */
-  file?: string;
-  createdAt: number;
-  status: string;
-  /** As the report has it: `instant` runs on simulated time. */
-  pace?: Report['pace'];
-  durationMs: number;
-  turns: number;
-  answeredNext: number | null;
-  evenness: number | null;
-  breakdowns: number;
-  interruptions: number;
-  participants: ComparedParticipant[];
-  /** Every figure by key, as `figures` lists them. */
-  values: Record<string, number | null>;
-}
-
-export interface Comparison {
-  scene: string | null;
-  title: string | null;
-  sessions: ComparedSession[];
-  figures: Figure[];
-  /** Per figure key, one value per session (in order): 0..1, null where the session lacks it. */
-  normalised: Record<string, (number | null)[]>;
-  differences: string[];
-}
+import type { Report } from '../../shared/review/report';
+import { formatFigure, type ComparedParticipant, type ComparedSession, type Comparison, type Figure } from '../../shared/review/comparison';
 
 export interface CompareInput {
   id: string;
@@ -123,22 +73,6 @@ export const normalise = (values: readonly (number | null)[]): (number | null)[]
   const min = Math.min(...present);
   const max = Math.max(...present);
   return values.map((v) => (v === null ? null : max === min ? 0.5 : Math.round(((v - min) / (max - min)) * 1000) / 1000));
-};
-
-/** A figure as the sentences say it: "1:05", "42%", "148 wpm", "12". */
-export const formatFigure = (value: number, unit: FigureUnit): string => {
-  switch (unit) {
-    case 'ms':
-      return value >= 59_500 ? `${Math.floor(Math.round(value / 1000) / 60)}:${String(Math.round(value / 1000) % 60).padStart(2, '0')}` : `${(Math.round(value / 100) / 10).toFixed(1)} s`;
-    case 'share':
-      return `${Math.round(value * 100)}%`;
-    case 'wpm':
-      return `${Math.round(value)} wpm`;
-    case 'score':
-      return value.toFixed(1);
-    case 'count':
-      return String(Math.round(value));
-  }
 };
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -8,7 +8,7 @@
  * csvOf(['name', 'text'], [['Ana', 'Yes, "now"']]); // 'name,text\r\nAna,"Yes, ""now"""\r\n'
  * ```
  */
-import type { Report } from './report';
+import type { Report } from '../../shared/review/report';
 
 export type Cell = string | number | null;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ParticipantReport, Report, TimelineItem } from './report';
+import type { ParticipantReport, Report, TimelineItem } from '../../shared/review/report';
 import { quietParticipant } from '../../tests/fixtures/participant-report';
 import { createScriptedGenerator } from '../providers/generator/scripted';
 import { clock, debriefOf } from './debrief';
@@ -7,7 +7,7 @@ import { feedback } from './feedback';
 import { linesOf } from './model';
 import { reportOf as reportOfLog } from './report';
 import { lineMaker } from '../../tests/fakes/utterances';
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 
 const person = (id: string, over: Partial<ParticipantReport> = {}): ParticipantReport =>
   quietParticipant(id, { kind: 'human', speakingMs: 60_000, speakingShare: 0.5, turns: 4, words: 150, wordsPerMinute: 150, responseLatencyMs: { median: 500, p90: 900, samples: 3 }, ...over });

@@ -29,9 +29,10 @@
 import { understand } from '../engine/understanding';
 import { contentWords } from '../engine/vocabulary';
 import { offersQuestions, type AnswerCount } from '../metrics/answers';
-import { clock, comfortablePace, gist, type Debrief, type Moment, type Observation, type Outcome, type QuestionPut, type SpeechFigures } from './answers';
-import { fillersIn, fillerWords, type Filler } from './fillers';
-import type { ParticipantReport, Report, TimelineItem } from './report';
+import { clock, comfortablePace, gist, type Debrief, type Moment, type Observation, type Outcome, type QuestionPut, type SpeechFigures } from '../../shared/review/answers';
+import { fillersIn } from './fillers';
+import { fillerWords, type Filler } from '../../shared/review/report';
+import type { ParticipantReport, Report, TimelineItem } from '../../shared/review/report';
 
 export { clock, comfortablePace, gist };
 export type { Debrief, Moment, Observation };

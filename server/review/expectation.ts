@@ -13,7 +13,7 @@
  * ```
  */
 import { partOf, partyAllows, rolesFor, rosterOf, snippetMembers } from '../engine/roster';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 
 export interface Expectation {
   /** 0..1 of everyone's speaking time. */

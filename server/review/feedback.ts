@@ -9,7 +9,7 @@
  * scripted generator), or when the vendor fails or twice answers without the JSON asked for
  * (review/model.ts), the paragraph is written from the seat's figures and debrief.ts's observations.
  *
- * `answer`: the question is a person's text: cleaned (protocol/text.ts), capped, and put inside
+ * `answer`: the question is a person's text: cleaned (shared/protocol/text.ts), capped, and put inside
  * <question> tags as data. A vendor answers from the transcript only, citing moments by time;
  * offline, the lines most like the question in meaning (engine/similarity.ts) are offered instead.
  *
@@ -22,13 +22,13 @@
 import { z } from 'zod';
 import { similarityTo } from '../engine/similarity';
 import type { Generator } from '../providers/generator/port';
-import { cleanText } from '../protocol/text';
+import { cleanText } from '../../shared/protocol/text';
 import { understand } from '../engine/understanding';
 import { fillersIn } from './fillers';
 import { debriefOf, dodges } from './debrief';
-import { clock, comfortablePace, gist, MAX_QUESTION_CHARS, type Answer, type Debrief, type Feedback, type Outcome, type QuestionPut } from './answers';
+import { clock, comfortablePace, gist, MAX_QUESTION_CHARS, type Answer, type Debrief, type Feedback, type Outcome, type QuestionPut } from '../../shared/review/answers';
 import { askForJson, dataRule, isVendor, jsonIn, lineAt, quoteLine, untagged, type Line } from './model';
-import type { Report } from './report';
+import type { Report } from '../../shared/review/report';
 
 /** Lines quoted in a prompt at most: a two-hour session's transcript would not fit, nor be read. */
 export const MAX_QUOTED_LINES = 200;

@@ -19,9 +19,7 @@
  * ```
  */
 
-/** The fillers counted, by the label the report gives them. */
-export const fillerWords = ['um', 'uh', 'er', 'erm', 'like', 'you know', 'i mean', 'basically', 'actually', 'literally', 'sort of', 'kind of'] as const;
-export type Filler = (typeof fillerWords)[number];
+import type { Filler } from '../../shared/review/report';
 
 const hesitations: [RegExp, Filler][] = [
   [/^(u+m+|u+hm+)$/, 'um'],

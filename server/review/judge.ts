@@ -18,10 +18,10 @@
  */
 import { z } from 'zod';
 import type { Generator } from '../providers/generator/port';
-import { cleanText } from '../protocol/text';
-import { criteria, type Criterion, type PairJudgement, type Verdict, type Winner } from './answers';
+import { cleanText } from '../../shared/protocol/text';
+import { criteria, type Criterion, type PairJudgement, type Verdict, type Winner } from '../../shared/review/answers';
 import { askForJson, dataRule, isVendor, jsonIn, linesOf, quoteLine, untagged } from './model';
-import type { Report } from './report';
+import type { Report } from '../../shared/review/report';
 
 export interface Run {
   /** How the run is named to the reader: "Run 2", a file name. */

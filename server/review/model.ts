@@ -19,8 +19,8 @@ import type { GenerateRequest } from '../engine/requests';
 import { judgeCue } from '../metrics/judge';
 import type { Generator } from '../providers/generator/port';
 import { askUntilRead, type Asked } from '../providers/resilience';
-import { clock } from './answers';
-import type { Report } from './report';
+import { clock } from '../../shared/review/answers';
+import type { Report } from '../../shared/review/report';
 
 /** One utterance of the transcript, times from the session's start. */
 export interface Line {

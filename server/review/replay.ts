@@ -1,7 +1,7 @@
 /**
  * What a 3D replay of a session needs (`GET /api/sessions/:id/replay`, issue 17 part 4): the room
  * as its scene sets it (formation, the contents this viewer may see, who sits where and with which
- * avatar) and the log as this viewer may see it (engine/events.ts `visibleTo`, as `/events` and the
+ * avatar) and the log as this viewer may see it (shared/events.ts `visibleTo`, as `/events` and the
  * report filter it). The client folds the events as the live room folds them (client/src/state/room.ts),
  * so the replay and the room cannot disagree. Pure: events and the scene in.
  *
@@ -10,19 +10,11 @@
  * data.events.some((e) => e.type === 'approval-needed'); // false: instructors' only
  * ```
  */
-import type { Role } from '../auth/claims';
-import { asParticipantsSee, visibleTo, type SessionEvent } from '../engine/events';
-import type { Snapshot } from '../protocol/messages';
-import type { LoadedScene } from '../scene/schema';
-import { sceneViewOf, seatsOf } from '../scene/view';
-
-export interface ReplayData {
-  session: string;
-  scene: Snapshot['scene'];
-  /** Everyone seated, as a snapshot lists them (`present` from the log's start: who was there then). */
-  participants: Snapshot['participants'];
-  events: SessionEvent[];
-}
+import type { Role } from '../../shared/claims';
+import { asParticipantsSee, visibleTo, type SessionEvent } from '../../shared/events';
+import type { LoadedScene } from '../../shared/scene/schema';
+import { sceneViewOf, seatsOf } from '../../shared/scene/view';
+import type { ReplayData } from '../../shared/review/replay';
 
 export const replayOf = (session: string, scene: LoadedScene, events: readonly SessionEvent[], access: { role: Role; participant: string | null }): ReplayData => {
   const instructor = access.role !== 'participant';

@@ -7,14 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { knownLog } from '../../tests/fixtures/review-log';
 import { quietParticipant } from '../../tests/fixtures/participant-report';
 import { driveSession } from '../conversation/drive';
-import type { SessionEvent } from '../engine/events';
-import { breakdownKinds } from '../metrics/breakdowns';
+import type { SessionEvent } from '../../shared/events';
+import { breakdownKinds } from '../../shared/review/report';
 import { runMetrics } from '../metrics/metrics';
 import { createScriptedGenerator } from '../providers/generator/scripted';
 import { loadScenes } from '../scene/load';
 import { createReportCache } from './cache';
 import { fillersIn } from './fillers';
-import { readLog, Report, reportFor, reportOf, type ParticipantReport } from './report';
+import { readLog, reportFor, reportOf } from './report';
+import { Report, type ParticipantReport } from '../../shared/review/report';
 
 const noBreakdowns = Object.fromEntries(breakdownKinds.map((k) => [k, 0]));
 const quiet = (id: string, name: string, kind: 'ai' | 'human'): ParticipantReport => quietParticipant(id, { name, kind });

@@ -1,7 +1,7 @@
 /**
  * A room's audiences: the clients connected to it and the other transports subscribed to it, and
  * what each of them is sent. An event goes to the clients its audience names (everyone, the
- * instructors, one seat: engine/events.ts), as they may see it; a message is serialised once for
+ * instructors, one seat: shared/events.ts), as they may see it; a message is serialised once for
  * all the clients that take it as text, however many there are. Backpressure is the socket's own
  * (api/: a client that cannot keep up is dropped and rejoins with `?after=`).
  *
@@ -17,10 +17,10 @@
  * broadcast.close({ code: 4410, reason: 'session deleted' });
  * ```
  */
-import type { Role } from '../auth/claims';
-import { asParticipantsSee, audienceOf, visibleTo, type SessionEvent } from '../engine/events';
-import type { ServerMessage } from '../protocol/messages';
-import type { LoadedScene } from '../scene/schema';
+import type { Role } from '../../shared/claims';
+import { asParticipantsSee, audienceOf, visibleTo, type SessionEvent } from '../../shared/events';
+import type { ServerMessage } from '../../shared/protocol/messages';
+import type { LoadedScene } from '../../shared/scene/schema';
 
 /** How the server closes a connection: a WebSocket close code (4000-4999 are the application's) and why. */
 export interface CloseReason {

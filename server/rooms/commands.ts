@@ -10,8 +10,8 @@
  * ```
  */
 import type { Conversation } from '../conversation/conversation';
-import type { ClientMessage, ServerMessage } from '../protocol/messages';
-import type { LoadedScene } from '../scene/schema';
+import type { ClientMessage, ServerMessage } from '../../shared/protocol/messages';
+import type { LoadedScene } from '../../shared/scene/schema';
 import type { Client } from './broadcast';
 import type { Presence } from './presence';
 import { savingFailedMessage } from './saving';

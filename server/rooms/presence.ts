@@ -15,7 +15,7 @@
  * ```
  */
 import type { Conversation } from '../conversation/conversation';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 
 export interface PresenceOptions {
   /** The session's id, for the server's log line when it starts. */

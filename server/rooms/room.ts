@@ -14,18 +14,18 @@
  * room.close({ code: 4410, reason: 'session deleted' });
  * ```
  */
-import type { Role } from '../auth/claims';
+import type { Role } from '../../shared/claims';
 import { openConversation, type Conversation } from '../conversation/conversation';
 import type { Pace } from '../conversation/pacing';
-import { audienceOf, type SessionEvent } from '../engine/events';
+import { audienceOf, type SessionEvent } from '../../shared/events';
 import type { Vad } from '../media/vad';
 import type { Generator } from '../providers/generator/port';
 import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber } from '../providers/transcription/port';
 import { createRecorder } from '../recordings/recorder';
 import type { RecordingStore } from '../recordings/store';
-import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../protocol/messages';
-import type { LoadedScene } from '../scene/schema';
+import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../../shared/protocol/messages';
+import type { LoadedScene } from '../../shared/scene/schema';
 import type { Journal } from '../store/journal';
 import type { Store } from '../store/store';
 import { createBroadcast, type Client, type CloseReason } from './broadcast';

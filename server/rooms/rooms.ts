@@ -47,13 +47,13 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Pace } from '../conversation/pacing';
-import type { SessionEvent } from '../engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { Vad } from '../media/vad';
 import type { Generator } from '../providers/generator/port';
 import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber } from '../providers/transcription/port';
 import type { RecordingStore } from '../recordings/store';
-import type { LoadedScene } from '../scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { createJournal, type Journal } from '../store/journal';
 import type { Store } from '../store/store';
 import type { CloseReason } from './broadcast';

@@ -13,8 +13,8 @@
  * ```
  */
 import type { Conversation } from '../conversation/conversation';
-import type { SessionEvent } from '../engine/events';
-import type { ServerMessage } from '../protocol/messages';
+import type { SessionEvent } from '../../shared/events';
+import type { ServerMessage } from '../../shared/protocol/messages';
 import type { Journal } from '../store/journal';
 
 export interface SavingOptions {

@@ -8,11 +8,11 @@
  * const snapshot = snapshotOf({ session: id, scene, state: conversation.state, status: 'live', present, emptySeats: [], recording: false }, 'participant', 'jordan');
  * ```
  */
-import type { Role } from '../auth/claims';
+import type { Role } from '../../shared/claims';
 import type { SessionState } from '../engine/session';
-import type { SessionStatus, Snapshot } from '../protocol/messages';
-import type { LoadedScene } from '../scene/schema';
-import { briefOf, sceneViewOf, seatsOf } from '../scene/view';
+import type { SessionStatus, Snapshot } from '../../shared/protocol/messages';
+import type { LoadedScene } from '../../shared/scene/schema';
+import { briefOf, sceneViewOf, seatsOf } from '../../shared/scene/view';
 
 export interface RoomNow {
   session: string;

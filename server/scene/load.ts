@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { Scene, type LoadedScene } from './schema';
+import { Scene, type LoadedScene } from '../../shared/scene/schema';
 
 export type { LoadedScene };
 

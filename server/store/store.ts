@@ -41,7 +41,7 @@ import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDataDir, privateFile } from './data-dir';
 
-import type { Pace } from '../engine/events';
+import type { Pace } from '../../shared/events';
 
 export type { Pace };
 

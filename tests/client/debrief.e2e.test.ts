@@ -11,8 +11,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Debrief } from '../../server/review/answers';
-import type { Report } from '../../server/review/report';
+import type { Debrief } from '../../shared/review/answers';
+import type { Report } from '../../shared/review/report';
 import { api, createSession, type Created } from '../server/helpers';
 import { screenshot } from './browser';
 import { browserSuite, endedStandUp, reportOf as reportOfOn } from './pages';

@@ -13,7 +13,7 @@
  */
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import type { Report } from '../../server/review/report';
+import type { Report } from '../../shared/review/report';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created, type TestServer } from '../server/helpers';
 import { buildClient, launchBrowser, pageProblems, watchPage, type PageProblems } from './browser';

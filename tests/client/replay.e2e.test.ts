@@ -13,9 +13,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { visemes } from '../../server/media/visemes';
-import { encodeWav } from '../../server/media/wav';
-import type { Report, TimelineItem } from '../../server/review/report';
+import { visemes } from '../../shared/visemes';
+import { encodeWav } from '../../shared/wav';
+import type { Report, TimelineItem } from '../../shared/review/report';
 import type { Recording, Recordings } from '../../client/src/review/player';
 import { api, type Created } from '../server/helpers';
 import { screenshot } from './browser';

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../server/review/report';
+import type { Report } from '../../shared/review/report';
 import { createSession, type Created } from '../server/helpers';
 import { screenshot } from './browser';
 import { browserSuite, endedStandUp, waitForChartsDrawn, reportOf as reportOfOn } from './pages';

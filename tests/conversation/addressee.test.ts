@@ -6,10 +6,10 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openConversation } from '../../server/conversation/conversation';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { loadScene } from '../../server/scene/load';
-import { shortNameOf, type LoadedScene } from '../../server/scene/schema';
+import { shortNameOf, type LoadedScene } from '../../shared/scene/schema';
 
 const sceneFiles = readdirSync('scenes').filter((f) => f.endsWith('.yaml')).sort();
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { until } from '../until';
 import { openConversation } from '../../server/conversation/conversation';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import type { Synthesizer } from '../../server/providers/synthesis/port';
 import { ai, human, makeScene } from '../engine/harness';

@@ -9,10 +9,10 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openConversation, type Conversation } from '../../server/conversation/conversation';
-import { endedBecause, type SessionEvent, type UtteranceEvent } from '../../server/engine/events';
+import { endedBecause, type SessionEvent, type UtteranceEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { loadScenes } from '../../server/scene/load';
-import type { LoadedScene } from '../../server/scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { ai, human, makeScene } from '../engine/harness';
 
 let scenes: Map<string, LoadedScene>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openConversation } from '../../server/conversation/conversation';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { Generator } from '../../server/providers/generator/port';
 import type { GenerateRequest } from '../../server/engine/requests';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openConversation } from '../../server/conversation/conversation';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { ai, makeScene } from '../engine/harness';
 

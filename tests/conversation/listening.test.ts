@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSession, step, type EngineInput } from '../../server/engine/session';
-import type { EventOf } from '../../server/engine/events';
+import type { EventOf } from '../../shared/events';
 import { complete } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { loadScene } from '../../server/scene/load';

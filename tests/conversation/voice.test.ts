@@ -8,7 +8,7 @@ import { until } from '../until';
 import { openConversation, type ConversationOptions } from '../../server/conversation/conversation';
 import { createSpokenReply, type AudioPiece } from '../../server/conversation/speech';
 import { voicesOf } from '../../server/conversation/voices';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { Generator } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { createEspeakSynthesizer } from '../../server/providers/synthesis/espeak';

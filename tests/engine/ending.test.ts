@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSession, step, type EngineInput, type SessionState } from '../../server/engine/session';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { ai, cueText, human, makeScene, ofType, run, utterances } from './harness';
 
 const panel = (extra: Record<string, unknown> = {}) =>

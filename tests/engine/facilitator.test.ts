@@ -19,7 +19,7 @@ import {
 } from '../../server/engine/facilitator';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { loadScenes } from '../../server/scene/load';
-import type { FacilitatorAct } from '../../server/scene/schema';
+import type { FacilitatorAct } from '../../shared/scene/schema';
 import { ai, everyPolicy, human, makeScene, ofType, run, utterances } from './harness';
 
 const members = ['ada', 'ben', 'cleo', 'dan'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionEvent } from '../../server/engine/events';
+import { SessionEvent } from '../../shared/events';
 import { createSession, step } from '../../server/engine/session';
 import { ai, human, makeScene, ofType, plain, run, utterances } from './harness';
 

@@ -3,11 +3,11 @@
  * that always produces what the engine planned (so designations are certain), and a loop that
  * answers requests until the engine waits or ends.
  */
-import { Scene, type LoadedScene, type SceneInput } from '../../server/scene/schema';
+import { Scene, type LoadedScene, type SceneInput } from '../../shared/scene/schema';
 import { createSession, step, type EngineInput, type EngineRequest, type SessionState } from '../../server/engine/session';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { GenerateRequest } from '../../server/engine/requests';
-import { rngFrom } from '../../server/engine/rng';
+import { rngFrom } from '../../shared/rng';
 
 export const persona = (backstory = 'A colleague.') => ({ backstory, goals: [], privateKnowledge: [] });
 

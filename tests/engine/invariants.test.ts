@@ -3,9 +3,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { GenerateRequest } from '../../server/engine/requests';
-import { rngFrom } from '../../server/engine/rng';
+import { rngFrom } from '../../shared/rng';
 import { ai, cueText, human, makeScene, run, utterances } from './harness';
 
 const names = ['Ada Park', 'Ben Osei', 'Cleo Ruiz', 'Dev Shah', 'Eli Stone', 'Fay Moss', 'Gus Hale', 'Hal Ito'];

@@ -4,7 +4,7 @@ import { extractFacts, retrieve } from '../../server/engine/memory';
 import { similarity } from '../../server/engine/similarity';
 import { ai, cueText, human, makeScene, ofType, plain, run, utterances } from './harness';
 import type { GenerateRequest } from '../../server/engine/requests';
-import type { FacilitatorAct } from '../../server/scene/schema';
+import type { FacilitatorAct } from '../../shared/scene/schema';
 
 const trio = [ai('ada', 'Ada Park'), ai('ben', 'Ben Osei'), ai('cleo', 'Cleo Ruiz'), human('dan', 'Dan Wu')];
 

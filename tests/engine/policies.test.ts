@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextInOrder, parseBid, parseSelection, sampleUtteranceLength, selectMostImportant } from '../../server/engine/policies';
-import { rngFrom } from '../../server/engine/rng';
+import { rngFrom } from '../../shared/rng';
 import { ai, cueText, human, makeScene, ofType, plain, run, utterances } from './harness';
 import type { GenerateRequest } from '../../server/engine/requests';
 

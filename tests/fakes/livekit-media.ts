@@ -1,5 +1,5 @@
 /**
- * An in-memory LiveKit room for the bridge (server/livekit/media.ts): the test is LiveKit. It
+ * An in-memory LiveKit room for the bridge (shared/protocol/media.ts): the test is LiveKit. It
  * decides who is in the room and what their microphones say, makes connects fail or the
  * connection drop, and reads back what the bridge published: persona tracks with every PCM push
  * and clear, and every data message by topic.
@@ -13,7 +13,8 @@
  * media.messages('rehearsal.events'); // parsed JSON, in order
  * ```
  */
-import type { MediaRoom, PersonaTrack, Topic } from '../../server/livekit/media';
+import type { Topic } from '../../shared/protocol/media';
+import type { MediaRoom, PersonaTrack } from '../../server/livekit/media';
 
 export interface FakePersona extends PersonaTrack {
   identity: string;

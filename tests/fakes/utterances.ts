@@ -7,7 +7,7 @@
  * const log = [line('ana', 'What is the budget?', { addressee: 'ben', pair: 'question', act: 'question' }), line('ben', 'Ten.')];
  * ```
  */
-import type { UtteranceEvent } from '../../server/engine/events';
+import type { UtteranceEvent } from '../../shared/events';
 
 export const lineMaker = () => {
   let count = 0;

@@ -7,13 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { twoHourLog } from '../../bench/report.bench';
 import { driveSession } from '../../server/conversation/drive';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { buildReport, buildReportApart, INLINE_EVENTS } from '../../server/review/build';
 import { createReportCache } from '../../server/review/cache';
-import { reportOf, type Report } from '../../server/review/report';
+import { reportOf } from '../../server/review/report';
+import { type Report } from '../../shared/review/report';
 import { loadScenes } from '../../server/scene/load';
-import type { LoadedScene } from '../../server/scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 
 const scenes = await loadScenes(fileURLToPath(new URL('../../scenes/', import.meta.url)));
 const sceneOf = (id: string): LoadedScene => scenes.find((s) => s.id === id)!;

@@ -6,12 +6,13 @@
  * The written feedback (offline) and the question box are checked against the same logs.
  */
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent, UtteranceEvent } from '../../server/engine/events';
+import type { SessionEvent, UtteranceEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { debriefOf } from '../../server/review/debrief';
 import { answer, feedback } from '../../server/review/feedback';
 import { linesOf } from '../../server/review/model';
-import { reportOf, type Report } from '../../server/review/report';
+import { reportOf } from '../../server/review/report';
+import { type Report } from '../../shared/review/report';
 
 const start: SessionEvent = {
   seq: 0,

@@ -6,8 +6,9 @@
  * reject what those specs do not allow rather than guess.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
-import { Report, reportOf } from '../../server/review/report';
+import type { SessionEvent } from '../../shared/events';
+import { reportOf } from '../../server/review/report';
+import { Report } from '../../shared/review/report';
 import { knownLog } from '../fixtures/review-log';
 import { api, startServer, type InProcessServer } from '../server/helpers';
 

@@ -3,7 +3,7 @@
  * at) when it changes; the room logs it for instructors only, and the report measures it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Report } from '../../server/review/report';
+import { Report } from '../../shared/review/report';
 import { Client, api, closeClients, createSession, createValve, logOf, startServer, type InProcessServer, type Valve } from '../server/helpers';
 
 let valve: Valve = createValve();

@@ -8,9 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { placeEvents } from '../../client/src/replay/replay';
 import { transcriptCsvOf, transcriptJsonOf, transcriptMarkdownOf, transcriptOf, transcriptVttOf } from '../../server/api/transcript';
-import type { SessionEvent } from '../../server/engine/events';
-import { recordOf } from '../../server/review/record';
-import { readLog, reportOf, type Report } from '../../server/review/report';
+import type { SessionEvent } from '../../shared/events';
+import { recordOf } from '../../shared/review/record';
+import { readLog, reportOf } from '../../server/review/report';
+import { type Report } from '../../shared/review/report';
 import { lineMaker } from '../fakes/utterances';
 
 type Line = Extract<SessionEvent, { type: 'utterance' }>;

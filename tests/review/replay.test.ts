@@ -4,8 +4,8 @@
  * has nothing only instructors see, an instructor's is the whole log.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { audienceOf } from '../../server/engine/events';
-import type { ReplayData } from '../../server/review/replay';
+import { audienceOf } from '../../shared/events';
+import type { ReplayData } from '../../shared/review/replay';
 import { Client, api, closeClients, createSession, createValve, logOf, startServer, type InProcessServer, type Valve } from '../server/helpers';
 
 let valve: Valve = createValve();

@@ -7,7 +7,7 @@
  * rules, as is a vendor that keeps failing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { createGenerator } from '../../server/providers/generator';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { debriefOf } from '../../server/review/debrief';

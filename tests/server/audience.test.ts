@@ -10,11 +10,11 @@
  * the scene in memory).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { audienceOf, type SessionEvent } from '../../server/engine/events';
+import { audienceOf, type SessionEvent } from '../../shared/events';
 import type { Vad } from '../../server/media/vad';
-import type { ServerMessage } from '../../server/protocol/messages';
+import type { ServerMessage } from '../../shared/protocol/messages';
 import type { Transcriber } from '../../server/providers/transcription/port';
-import type { LoadedScene } from '../../server/scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { Client, api, closeClients, createSession, logOf, startServer, type InProcessServer } from './helpers';
 
 const eagerCasey = (scenes: LoadedScene[]): LoadedScene[] =>

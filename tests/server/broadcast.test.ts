@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
-import type { ServerMessage } from '../../server/protocol/messages';
+import type { ServerMessage } from '../../shared/protocol/messages';
 import { createRooms, type Client } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
 import { openStore } from '../../server/store/store';

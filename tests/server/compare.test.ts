@@ -3,8 +3,8 @@
  * the author, with their figures exactly as each session's report has them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Comparison } from '../../server/review/compare';
-import type { Report } from '../../server/review/report';
+import type { Comparison } from '../../shared/review/comparison';
+import type { Report } from '../../shared/review/report';
 import { api, createSession, startServer, until, type InProcessServer } from './helpers';
 
 let server: InProcessServer;

@@ -12,10 +12,10 @@
  * ping's round trip shows that nothing more was sent before it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import type { Generator } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
-import type { LoadedScene } from '../../server/scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { Client, closeClients, createSession, createValve, stallingReply, startServer, type InProcessServer, type Valve } from './helpers';
 
 /** The generator for rooms created from now on. */

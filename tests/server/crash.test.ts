@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { Client, api, closeClients, createSession, expectContiguous, logOf, startChild, tempDir, until, type ChildServer } from './helpers';
 
 const dataDir = tempDir();

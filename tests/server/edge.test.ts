@@ -20,7 +20,7 @@ import { createScriptedGenerator } from '../../server/providers/generator/script
 import type { Rooms } from '../../server/rooms/rooms';
 import { createRooms } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
-import type { LoadedScene } from '../../server/scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { openStore, type Store } from '../../server/store/store';
 import { ADMIN, Client, closeClients, createSession, listen, startServer, tempDir, until, type Created, type InProcessServer, type TestServer } from './helpers';
 

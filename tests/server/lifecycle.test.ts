@@ -5,7 +5,7 @@
  * reload that rejoins the same seat with the log so far; an ended session's summary.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { Client, api, closeClients, createSession, logOf, startServer, type InProcessServer, until } from './helpers';
 
 let server: InProcessServer;

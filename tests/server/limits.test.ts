@@ -11,8 +11,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { SessionEvent } from '../../server/engine/events';
-import { ServerMessage } from '../../server/protocol/messages';
+import type { SessionEvent } from '../../shared/events';
+import { ServerMessage } from '../../shared/protocol/messages';
 import { Client, api, closeClients, createSession, expectContiguous, logOf, startServer, until, type InProcessServer } from './helpers';
 
 const T0 = Date.now();

@@ -10,13 +10,13 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
-import { decodeWav } from '../../server/media/wav';
+import type { SessionEvent } from '../../shared/events';
+import { decodeWav } from '../../shared/wav';
 import type { Vad } from '../../server/media/vad';
 import { createEspeakSynthesizer } from '../../server/providers/synthesis/espeak';
 import type { Transcriber } from '../../server/providers/transcription/port';
 import { RecordingList } from '../../server/recordings/list';
-import { Report } from '../../server/review/report';
+import { Report } from '../../shared/review/report';
 import { ai, human, makeScene } from '../engine/harness';
 import { Client, api, closeClients, createSession, logOf, startServer, until, type Created, type InProcessServer } from './helpers';
 

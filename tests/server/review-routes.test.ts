@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGenerator } from '../../server/providers/generator';
-import type { Comparison } from '../../server/review/compare';
-import type { PairJudgement } from '../../server/review/answers';
-import type { Report } from '../../server/review/report';
+import type { Comparison } from '../../shared/review/comparison';
+import type { PairJudgement } from '../../shared/review/answers';
+import type { Report } from '../../shared/review/report';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
 import { api, createSession, startServer, until, type Created, type InProcessServer } from './helpers';
 

@@ -8,9 +8,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
-import type { ServerMessage } from '../../server/protocol/messages';
+import type { ServerMessage } from '../../shared/protocol/messages';
 import { createRooms, type Client, type CloseReason } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
 import { openStore } from '../../server/store/store';

@@ -8,7 +8,7 @@
  * The sprint retro: Riley joins as herself; Casey (a human seat) is stood in for; Morgan is a persona.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { Client, closeClients, createSession, logOf, startServer, type InProcessServer } from './helpers';
 
 let server: InProcessServer;

@@ -16,7 +16,7 @@ import { loadConfig } from '../../server/config';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { createRooms } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
-import type { LoadedScene } from '../../server/scene/schema';
+import type { LoadedScene } from '../../shared/scene/schema';
 import { openStore, type Store } from '../../server/store/store';
 import { ADMIN, api, closeClients, startServer, tempDir, upgradeStatus, type InProcessServer } from './helpers';
 

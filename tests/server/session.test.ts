@@ -4,7 +4,7 @@
  * with `?after=`, and two sessions at once.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { Client, api, closeClients, createSession, createValve, expectContiguous, logOf, startServer, type InProcessServer, type Valve } from './helpers';
 
 const openValve = (): Valve => {

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../server/engine/events';
+import type { SessionEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { createRooms, savingFailedMessage } from '../../server/rooms/rooms';
 import { openStore, type Store } from '../../server/store/store';

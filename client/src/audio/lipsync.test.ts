@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visemes, type Viseme, type VisemeCue } from '../../../server/media/visemes';
+import { visemes, type Viseme, type VisemeCue } from '../../../shared/visemes';
 import { createLipSync } from './lipsync';
 
 const cues: VisemeCue[] = [

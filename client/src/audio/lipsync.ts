@@ -21,7 +21,7 @@
  * Pure and allocation-light: it runs every frame for every avatar, so `weightsAt` fills and
  * returns one object per draft instead of a new one; read it before asking again for that draft.
  */
-import { visemes, type Viseme, type VisemeCue } from '../../../server/media/visemes';
+import { visemes, type Viseme, type VisemeCue } from '../../../shared/visemes';
 
 /** Morph target weights 0..1 by viseme; a missing viseme is 0. */
 export type VisemeWeights = Readonly<Partial<Record<Viseme, number>>>;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { VisemeCue } from '../../../server/media/visemes';
+import type { VisemeCue } from '../../../shared/visemes';
 import { createVoiceOutput, decodePcm16, type VoiceOutput, type VoicePiece } from './playback';
 
 /** Just enough of Web Audio to watch what gets scheduled, on a clock the test moves. */

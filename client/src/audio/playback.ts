@@ -25,7 +25,7 @@
  * so lips move with the sound rather than ahead of it. Audio that arrives while the context is
  * not running (no user gesture yet) is dropped: it would otherwise all play at once on resume.
  */
-import { visemes, type Viseme, type VisemeCue } from '../../../server/media/visemes';
+import { visemes, type Viseme, type VisemeCue } from '../../../shared/visemes';
 import { closedMouth, createLipSync, type VisemeWeights } from './lipsync';
 
 /** One piece of a persona's reply, as in the `audio` message with `pcm` decoded. */

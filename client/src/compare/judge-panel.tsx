@@ -6,8 +6,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '../net/api';
-import { criteria, criterionIds, type Criterion, type PairJudgement, type Winner } from '../../../server/review/answers';
-import type { Report } from '../../../server/review/report';
+import { criteria, criterionIds, type Criterion, type PairJudgement, type Winner } from '../../../shared/review/answers';
+import type { Report } from '../../../shared/review/report';
 import { slim } from './report-files';
 
 /** A compared run: a session by id, or a simulated run's report from its file. */

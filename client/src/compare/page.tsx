@@ -10,7 +10,7 @@
  * back, no error.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { formatFigure, type ComparedSession, type Comparison, type Figure } from '../../../server/review/compare';
+import { formatFigure, type ComparedSession, type Comparison, type Figure } from '../../../shared/review/comparison';
 import { paths, request } from '../net/api';
 import { ChartCard } from '../review/charts';
 import { Chart, type ChartOption } from '../review/chart';

@@ -8,7 +8,7 @@
  * <ReportFiles added={added} onChange={setAdded} />
  * ```
  */
-import { Report } from '../../../server/review/report';
+import { Report } from '../../../shared/review/report';
 
 export interface ReportFile {
   /** The file's name, made unique among those added ("report-1.json (2)"). */

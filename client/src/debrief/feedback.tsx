@@ -6,7 +6,7 @@
  * links into the review at that time. The question box is for the screen only (no-print).
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { clock, gist, MAX_QUESTION_CHARS, type Answer, type Feedback } from '../../../server/review/answers';
+import { clock, gist, MAX_QUESTION_CHARS, type Answer, type Feedback } from '../../../shared/review/answers';
 import { api } from '../net/api';
 
 /** Where a moment's link goes: the review with its playhead at `ms`. */

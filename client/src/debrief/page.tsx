@@ -11,10 +11,10 @@
  * (styles.css, `@media print`), without the question box.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { ParticipantReport, Report } from '../../../server/review/report';
+import type { ParticipantReport, Report } from '../../../shared/review/report';
 import { readToken } from '../net/connection';
 import { Chart, type ChartOption } from '../review/chart';
-import { comfortablePace, type Debrief } from '../../../server/review/answers';
+import { comfortablePace, type Debrief } from '../../../shared/review/answers';
 import { api } from '../net/api';
 import { QuestionBox, WrittenFeedback } from './feedback';
 import { openReport, type OpenedReport } from '../review/load';

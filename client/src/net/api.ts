@@ -14,10 +14,10 @@
  * try { await api.endSession(admin, id); } catch (error) { show((error as ApiError).message); }
  * ```
  */
-import type { Pace } from '../../../server/engine/events';
-import type { SessionSummary } from '../../../server/protocol/messages';
-import type { Formation } from '../../../server/scene/schema';
-import type { Answer, Debrief, Feedback, PairJudgement } from '../../../server/review/answers';
+import type { Pace } from '../../../shared/events';
+import type { SessionSummary } from '../../../shared/protocol/messages';
+import type { Formation } from '../../../shared/scene/schema';
+import type { Answer, Debrief, Feedback, PairJudgement } from '../../../shared/review/answers';
 import type { Health } from './media';
 
 /** A scene as GET /api/scenes lists it (titles and formations are not secret; the personas are). */

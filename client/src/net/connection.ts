@@ -1,6 +1,6 @@
 /**
  * The room's connection to the session server: the realtime protocol over a WebSocket
- * (server/protocol/messages.ts), reconnecting with `?after=<last seq>` so no event is lost or
+ * (shared/protocol/messages.ts), reconnecting with `?after=<last seq>` so no event is lost or
  * repeated, plus microphone frames as binary messages. The transport interface is what the rest
  * of the client uses; the LiveKit transport will implement the same one.
  *
@@ -10,8 +10,8 @@
  * link.sendAudio(pcm16);
  * ```
  */
-import { Claims } from '../../../server/auth/claims';
-import { ServerMessage, type ClientMessage } from '../../../server/protocol/messages';
+import { Claims } from '../../../shared/claims';
+import { ServerMessage, type ClientMessage } from '../../../shared/protocol/messages';
 
 export interface Transport {
   send(message: ClientMessage): void;

@@ -14,7 +14,7 @@
  */
 import { api } from './api';
 import { Room, RoomEvent, Track } from 'livekit-client';
-import type { ServerMessage } from '../../../server/protocol/messages';
+import type { ServerMessage } from '../../../shared/protocol/messages';
 import { fromTopic, participantOf, type CuePiece } from './media';
 
 export interface LiveKitMedia {

@@ -3,8 +3,8 @@
  * can do here. Small on purpose: the LiveKit SDK itself (net/livekit.ts) is only loaded when
  * LiveKit is in use.
  */
-import { CueMessage, topics } from '../../../server/livekit/media';
-import { ServerMessage, type VoiceOffer } from '../../../server/protocol/messages';
+import { CueMessage, topics } from '../../../shared/protocol/media';
+import { ServerMessage, type VoiceOffer } from '../../../shared/protocol/messages';
 
 export interface Health {
   providers: { transport: string };
@@ -48,7 +48,7 @@ export const recognitionPrivacy = (onDevice: boolean): string =>
 export type CuePiece = Extract<ServerMessage, { type: 'audio' }> & { durationMs: number };
 
 /**
- * A LiveKit data message as the protocol message it carries (server/livekit/media.ts documents the
+ * A LiveKit data message as the protocol message it carries (shared/protocol/media.ts documents the
  * topics), or null for other topics and anything malformed. Cue messages become `audio` messages
  * without samples: the persona's voice itself arrives on its LiveKit track.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../../server/protocol/messages';
+import type { Snapshot } from '../../../shared/protocol/messages';
 import { readSessionResponse } from './sessions';
 
 const snapshot: Snapshot = {

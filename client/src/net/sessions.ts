@@ -10,8 +10,8 @@
  * ```
  */
 import { z } from 'zod';
-import { Snapshot } from '../../../server/protocol/messages';
-import { participantKinds } from '../../../server/scene/schema';
+import { Snapshot } from '../../../shared/protocol/messages';
+import { participantKinds } from '../../../shared/scene/schema';
 import { paths, request } from './api';
 import { readToken } from './connection';
 

@@ -6,8 +6,8 @@
  * (the log as the role may see it). Opened from the review's "Watch in 3D", at its playhead.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { ReplayData } from '../../../server/review/replay';
-import type { Report } from '../../../server/review/report';
+import type { ReplayData } from '../../../shared/review/replay';
+import type { Report } from '../../../shared/review/report';
 import { readToken } from '../net/connection';
 import { PlayerControls, usePlayer, usePlayhead } from '../review/controls';
 import { openRecordings, openReplay, openReport } from '../review/load';

@@ -4,7 +4,7 @@
  * playhead, so presence, the floor and the addressee, hands, nods, cuts and slides are what the
  * room showed then; and who speaks at the playhead, from the report's timeline. Pure.
  *
- * Each event is placed on the record's clock (ms from the session's start, server/review/record.ts):
+ * Each event is placed on the record's clock (ms from the session's start, shared/review/record.ts):
  * an utterance at its start on the report's timeline (when the room heard it begin), anything else
  * where the record places it, so the replay's order is the review's and the transcript's.
  *
@@ -14,11 +14,11 @@
  * replay.speakingAt(42_000); // 'nora'
  * ```
  */
-import type { Role } from '../../../server/auth/claims';
-import type { SessionEvent } from '../../../server/engine/events';
-import { recordOf } from '../../../server/review/record';
-import type { ReplayData } from '../../../server/review/replay';
-import type { Report } from '../../../server/review/report';
+import type { Role } from '../../../shared/claims';
+import type { SessionEvent } from '../../../shared/events';
+import { recordOf } from '../../../shared/review/record';
+import type { ReplayData } from '../../../shared/review/replay';
+import type { Report } from '../../../shared/review/report';
 import { emptyRoom, reduceRoom, type RoomView } from '../state/room';
 import { utteranceAt, utterancesOf } from '../review/series';
 

@@ -1,6 +1,6 @@
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
-import type { Formation } from '../../../server/scene/schema';
+import type { Formation } from '../../../shared/scene/schema';
 import { headOf } from '../scene/attention';
 import { seatsFor } from '../scene/layout';
 import { overlook } from './viewpoint';

@@ -5,7 +5,7 @@
  * chart and on the timeline.
  */
 import { useMemo, type ReactNode } from 'react';
-import type { Report } from '../../../server/review/report';
+import type { Report } from '../../../shared/review/report';
 import { Chart, type ChartOption } from './chart';
 import { clock, cumulativeSpeaking, lanesOf, paceOf } from './series';
 

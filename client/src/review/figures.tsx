@@ -4,7 +4,7 @@
  * breakdowns and interruptions.
  * Each card carries its raw value (`data-value`) beside the formatted one.
  */
-import type { Report } from '../../../server/review/report';
+import type { Report } from '../../../shared/review/report';
 import { formatDuration } from '../ui/format';
 
 const kindsOf = (report: Report) =>

@@ -11,8 +11,8 @@
  * if (opened.kind === 'report') draw(opened.report);
  * ```
  */
-import type { ReplayData } from '../../../server/review/replay';
-import type { Report } from '../../../server/review/report';
+import type { ReplayData } from '../../../shared/review/replay';
+import type { Report } from '../../../shared/review/report';
 import { ApiError, messageOf, paths, request } from '../net/api';
 import { readToken } from '../net/connection';
 import { readSessionResponse, type LinkProblem } from '../net/sessions';

@@ -10,7 +10,7 @@
  * state.
  */
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import type { Report } from '../../../server/review/report';
+import type { Report } from '../../../shared/review/report';
 import { readToken } from '../net/connection';
 import { Analytics, TimeCharts } from './charts';
 import { Figures } from './figures';

@@ -1,5 +1,5 @@
 /** Each participant's figures in one table: speaking, pace, fillers, questions, answers by content, interruptions, latency, gaze. */
-import type { Report } from '../../../server/review/report';
+import type { Report } from '../../../shared/review/report';
 import { lanesOf } from './series';
 
 const seconds = (ms: number | null) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { decodeWav, encodeWav } from '../../../server/media/wav';
+import { decodeWav, encodeWav } from '../../../shared/wav';
 import { activeAt, createPlayer, overlapping, positionAt, startOf, type AudioLike, type Player, type Recording } from './player';
 
 const clip = (utterance: string, participant: string, startMs: number, durationMs: number): Recording => ({

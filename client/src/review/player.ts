@@ -20,7 +20,7 @@
  * anchor starts at `at + (startMs - ms) / (1000 * rate)`; one already under way starts now,
  * `(position - startMs) / 1000` seconds into its buffer (buffer time: the rate does not change it).
  */
-import type { VisemeCue } from '../../../server/media/visemes';
+import type { VisemeCue } from '../../../shared/visemes';
 import { createLipSync, type VisemeWeights } from '../audio/lipsync';
 
 /** One utterance's recording, as `GET /api/sessions/:id/recordings` lists it. */

@@ -3,8 +3,8 @@
  * the room's for events of no one), each participant's colour, speaking time accumulated over the
  * session and pace in windows. Pure, so the figures can be checked without a browser.
  */
-import { countWords } from '../../../server/engine/words';
-import type { Report, TimelineItem } from '../../../server/review/report';
+import { countWords } from '../../../shared/words';
+import type { Report, TimelineItem } from '../../../shared/review/report';
 
 /** Distinct at a glance and readable on white; a participant keeps their colour on every chart. */
 export const palette = ['#2857c5', '#d9822b', '#2e9e6a', '#b03a7a', '#6a4fc4', '#1d8fa8', '#a8892b', '#c4453c', '#5a6b7c'];

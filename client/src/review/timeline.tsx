@@ -6,7 +6,7 @@
  * page moves the playhead, and the timeline keeps it in view.
  */
 import { useEffect, useMemo, useRef } from 'react';
-import type { Report, TimelineItem } from '../../../server/review/report';
+import type { Report, TimelineItem } from '../../../shared/review/report';
 import { Chart, clipRect, escapeHtml, type ChartInstance, type ChartOption } from './chart';
 import { clock, lanesOf, ROOM, utterancesOf, type Lane } from './series';
 

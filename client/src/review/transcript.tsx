@@ -7,7 +7,7 @@
  * play says so, quietly.
  */
 import { useEffect, useMemo, useRef } from 'react';
-import type { Report } from '../../../server/review/report';
+import type { Report } from '../../../shared/review/report';
 import { clock, lanesOf, ROOM, utterancesOf } from './series';
 
 interface Props {

@@ -4,8 +4,8 @@
  * name and role. Shown before joining and on demand in the room. It shows only what the server sends this viewer: your own goals, nobody else's.
  * A session that records participants' microphones says so here, before you join (issue 17).
  */
-import type { Role } from '../../../server/auth/claims';
-import type { Snapshot } from '../../../server/protocol/messages';
+import type { Role } from '../../../shared/claims';
+import type { Snapshot } from '../../../shared/protocol/messages';
 import { Portrait } from '../ui/portrait';
 
 export const BriefCard = ({ snapshot, role, seat }: { snapshot: Snapshot; role: Role; seat: string | null }) => {

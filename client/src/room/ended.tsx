@@ -3,7 +3,7 @@
  * who took part, and the review when there is one (and, for a participant, their debrief first) (opened with the viewer's own token: the
  * review shows what their role may see).
  */
-import type { Role } from '../../../server/auth/claims';
+import type { Role } from '../../../shared/claims';
 import type { EndedSummary } from '../net/sessions';
 import { formatDuration } from '../ui/format';
 

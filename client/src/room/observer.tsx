@@ -7,8 +7,8 @@
  * dismiss, regenerate with another intent), with the time left before the scene's default decides.
  */
 import { useEffect, useState } from 'react';
-import type { EventOf } from '../../../server/engine/events';
-import { intents } from '../../../server/scene/schema';
+import type { EventOf } from '../../../shared/events';
+import { intents } from '../../../shared/scene/schema';
 import { nameOf, type Proposal, type RoomView } from '../state/room';
 import type { Session } from './session';
 import { StatusLine, useRoomStatus } from './status-line';

@@ -5,8 +5,8 @@
  * does not work and what to do (net/sessions.ts tells which).
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { Role } from '../../../server/auth/claims';
-import type { Snapshot } from '../../../server/protocol/messages';
+import type { Role } from '../../../shared/claims';
+import type { Snapshot } from '../../../shared/protocol/messages';
 import { meterLevel, openMicrophone, type Microphone } from '../audio/mic';
 import { readToken } from '../net/connection';
 import { api } from '../net/api';

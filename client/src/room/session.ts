@@ -14,7 +14,7 @@
  * session.visemes('nora'); // { aa: 0.7, E: 0.2 } while Nora's audio plays
  * ```
  */
-import type { ClientMessage, ServerMessage } from '../../../server/protocol/messages';
+import type { ClientMessage, ServerMessage } from '../../../shared/protocol/messages';
 import { openMicrophone, type Microphone } from '../audio/mic';
 import type { VisemeWeights } from '../audio/lipsync';
 import { createVoiceOutput, type VoiceOutput } from '../audio/playback';

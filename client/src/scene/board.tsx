@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo } from 'react';
 import { CanvasTexture, SRGBColorSpace } from 'three';
-import type { ContentKind } from '../../../server/scene/schema';
+import type { ContentKind } from '../../../shared/scene/schema';
 import type { BoardPlace } from './layout';
 
 /** What the board needs of a scene's content (`Scene['contents'][number]` fits, so does a snapshot's). */

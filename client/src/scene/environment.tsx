@@ -10,7 +10,7 @@
  * ```
  */
 import { useEffect, useMemo } from 'react';
-import type { Formation } from '../../../server/scene/schema';
+import type { Formation } from '../../../shared/scene/schema';
 import { Board, type BoardContent } from './board';
 import { roomGeometry } from './furniture';
 import type { BoardPlace, Seat } from './layout';

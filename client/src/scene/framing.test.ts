@@ -1,6 +1,6 @@
 import { PerspectiveCamera, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
-import { formations } from '../../../server/scene/schema';
+import { formations } from '../../../shared/scene/schema';
 import { frameSeat, freeRegions, headRadius, type Rect } from './framing';
 import { seatsFor, type Seat, type Vec3 } from './layout';
 

@@ -1,6 +1,6 @@
 import { Box3, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
-import { contentKinds, formations } from '../../../server/scene/schema';
+import { contentKinds, formations } from '../../../shared/scene/schema';
 import { roomGeometry } from './furniture';
 import { boardSize, boardsFor, focusFor, seatsFor, wallHeight } from './layout';
 

@@ -11,7 +11,7 @@
  */
 import { BoxGeometry, Color, Float32BufferAttribute, PlaneGeometry, type BufferGeometry } from 'three';
 import { mergeGeometries } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
-import type { Formation } from '../../../server/scene/schema';
+import type { Formation } from '../../../shared/scene/schema';
 import { focusFor, tableFor, tableHeight, wallHeight, type BoardPlace, type Seat, type Vec3 } from './layout';
 
 /** A light, warm room; dark frames and legs so furniture reads against it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formations, type Formation } from '../../../server/scene/schema';
+import { formations, type Formation } from '../../../shared/scene/schema';
 import { boardHit, boardsFor, focusFor, seatsFor, tableFor, type Seat, type Vec3 } from './layout';
 
 const people = (n: number, humans = 1) =>

@@ -13,7 +13,7 @@
  * const tables = tableFor('panel', seats);             // one tabletop per interviewer, a curved desk
  * ```
  */
-import type { ContentKind, Formation, ParticipantKind } from '../../../server/scene/schema';
+import type { ContentKind, Formation, ParticipantKind } from '../../../shared/scene/schema';
 
 export type Vec3 = [number, number, number];
 

@@ -29,8 +29,8 @@ import {
   type Mesh,
   type Object3D,
 } from 'three';
-import { rngFrom, type Rng } from '../../../server/engine/rng';
-import { visemeMorph, visemes, type Viseme } from '../../../server/media/visemes';
+import { rngFrom, type Rng } from '../../../shared/rng';
+import { visemeMorph, visemes, type Viseme } from '../../../shared/visemes';
 
 export interface RigInput {
   /** Lip-sync weights 0..1 per viseme, already smoothed; null when silent. */

@@ -7,7 +7,7 @@
  * kept for this tab only (sessionStorage), as the home page keeps it.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { SessionSummary } from '../../../server/protocol/messages';
+import type { SessionSummary } from '../../../shared/protocol/messages';
 import { api, type Links, type SceneSummary } from '../net/api';
 import { formatDuration } from '../ui/format';
 import './sessions.css';

@@ -2,8 +2,8 @@
  * A small room for the state tests: Alex (you) and Mia are human, Sofia is an AI persona; events
  * and messages made the way the server sends them.
  */
-import type { SessionEvent } from '../../../server/engine/events';
-import type { ServerMessage, Snapshot, VoiceOffer } from '../../../server/protocol/messages';
+import type { SessionEvent } from '../../../shared/events';
+import type { ServerMessage, Snapshot, VoiceOffer } from '../../../shared/protocol/messages';
 import { emptyRoom, reduceRoom, type LocalMessage, type RoomView } from './room';
 
 export const snapshot: Snapshot = {

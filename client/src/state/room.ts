@@ -16,9 +16,9 @@
  * What the HUD says follows from the view (state/status.ts), and so does which lines are shown
  * and how much of each (state/transcript.ts).
  */
-import type { Role } from '../../../server/auth/claims';
-import { endedBecause, type EventOf, type SessionEvent } from '../../../server/engine/events';
-import type { ServerMessage, SessionStatus, Snapshot, VoiceOffer } from '../../../server/protocol/messages';
+import type { Role } from '../../../shared/claims';
+import { endedBecause, type EventOf, type SessionEvent } from '../../../shared/events';
+import type { ServerMessage, SessionStatus, Snapshot, VoiceOffer } from '../../../shared/protocol/messages';
 
 export interface Line {
   /** The utterance id, or `draft:<id>` while a reply is still streaming. */

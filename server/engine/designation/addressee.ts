@@ -7,7 +7,7 @@
  *
  *   addressee(t, { pair: 'question', unit: 0, clause: 0, at: 0 }, 'Omar'); // "What do you think?" → 'Omar'
  */
-import type { PairType } from '../events';
+import type { PairType } from '../../../shared/events';
 import { isName, type ParsedUtterance, type Span, textOf, type Unit, wordAt } from './tokens';
 import { AUX, PLURAL_YOU, POINTED, SINGULAR_YOU } from './pair-rules';
 import { isAddressOnly, isBare, selected, vocativesOf } from './vocatives';

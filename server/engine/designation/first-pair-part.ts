@@ -8,7 +8,7 @@
  *
  *   unitPair(t, t.units[0]!, 0); // for "So, Omar, can you send it?": { pair: 'request', unit: 0, clause: 2, at: 2 }
  */
-import type { PairType } from '../events';
+import type { PairType } from '../../../shared/events';
 import { ADDRESS_ONLY, ADDRESS_WORDS, AUX_WORDS, BARE_ONLY, BREAKERS, GROUP_SUBJECTS, MARKERS, TAG_ONLY, THANKED_GROUP, THANKS_FILLER, THANKS_WORDS, WH_WORDS, words, YOU_WORDS } from './lexicon';
 import { isName, isVocativeWord, type ParsedUtterance, type Span, textOf, type Unit, wordAt } from './tokens';
 import { AUX, HOW_ARE_YOU, IMPERATIVE, INVITATION_ANYWHERE, N, OFFER_ANYWHERE, pairAt, RIGHT_TAG, SINGULAR_YOU, TAG_QUESTION, WH } from './pair-rules';

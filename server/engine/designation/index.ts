@@ -19,7 +19,7 @@
  *      selects nobody), else "you", meaning the previous speaker.
  * A turn with no first pair part may still oblige someone it calls or names (below).
  */
-import type { PairType } from '../events';
+import type { PairType } from '../../../shared/events';
 import { memoize } from '../memo';
 import { APOSTROPHES, fold } from './lexicon';
 import { nameIndexFor } from './names';

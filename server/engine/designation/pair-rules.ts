@@ -8,7 +8,7 @@
  *   pairAt('can you send the deck', true, false); // 'request'
  *   pairAt('what did the client say', true, true); // 'question'
  */
-import type { PairType } from '../events';
+import type { PairType } from '../../../shared/events';
 import { AUX_WORDS, words } from './lexicon';
 
 export const N = 'qqn\\d+';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { detectDesignation } from '../../engine/designation';
-import type { Act, PairType } from '../../engine/events';
+import type { Act, PairType } from '../../../shared/events';
 import { longestSharedRun, MAX_QUOTED_WORDS, normalizeLine, tokenOverlap, wordsOf } from '../../engine/novelty';
-import type { Intent } from '../../scene/schema';
+import type { Intent } from '../../../shared/scene/schema';
 import { complete } from './port';
 import type { Cue, GenerateRequest, Purpose } from '../../engine/requests';
 import { quietCue } from '../../../tests/fakes/cue';

@@ -23,7 +23,7 @@
  * `cue.variant` seeds every choice, so the same request always gives the same text and a resample
  * with another variant gives a different one (MPOD §3.2 anti-repetition).
  */
-import { rngFrom } from '../../engine/rng';
+import { rngFrom } from '../../../shared/rng';
 import type { GenerateRequest } from '../../engine/requests';
 import type { Generator } from './port';
 import { answer } from './scripted/acts/answer';

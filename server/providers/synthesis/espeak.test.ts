@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEspeakSynthesizer, phonemize, type EspeakSynthesizer } from './espeak';
 import type { SpeechChunk, Synthesizer, VisemeCue, VoiceSpec, WordTiming } from './port';
 import { phonemesToVisemes } from './visemes';
-import { decodeWav, encodeWav } from '../../media/wav';
+import { decodeWav, encodeWav } from '../../../shared/wav';
 import { synthesizerContract } from '../../../tests/providers/contracts';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));

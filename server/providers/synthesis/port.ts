@@ -5,10 +5,10 @@
  * Times are milliseconds from the start of the synthesized audio of this request. The 15 Oculus
  * visemes are the avatars' morph targets `viseme_<name>` (Ready Player Me convention).
  */
-import type { VisemeCue } from '../../media/visemes';
+import type { VisemeCue } from '../../../shared/visemes';
 import type { OnNotice } from '../notice';
 
-export type { Viseme, VisemeCue } from '../../media/visemes';
+export type { Viseme, VisemeCue } from '../../../shared/visemes';
 
 export interface WordTiming {
   word: string;

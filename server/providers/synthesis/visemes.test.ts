@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visemes, type Viseme } from '../../media/visemes';
+import { visemes, type Viseme } from '../../../shared/visemes';
 import { phonemesToVisemes, phonemeVisemes, visemeCuesFrom } from './visemes';
 
 /**

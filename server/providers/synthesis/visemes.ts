@@ -16,7 +16,7 @@
  * `sil`; a language switch marker such as "(fr)" has no viseme; a symbol the table lacks is
  * skipped, and a phoneme made only of such symbols falls back to `sil`.
  */
-import type { Viseme } from '../../media/visemes';
+import type { Viseme } from '../../../shared/visemes';
 import type { VisemeCue } from './port';
 
 /** One phoneme and when it sounds, in ms. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startFakeElevenLabs, type MultipartForm } from '../../../tests/fakes/elevenlabs-server';
 import { fileBytes } from '../../../tests/fakes/multipart';
 import { createElevenLabsTranscriber } from './elevenlabs';
-import { encodeWav } from '../../media/wav';
+import { encodeWav } from '../../../shared/wav';
 import { untilRequested } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
 import { elevenlabsVendor } from '../../../tests/providers/vendors';

@@ -14,7 +14,7 @@
  */
 import type { Transcriber } from './port';
 import { elevenLabsFailure, TranscriptionError } from '../errors';
-import { encodeWav } from '../../media/wav';
+import { encodeWav } from '../../../shared/wav';
 import { elevenLabsClient, elevenLabsSdk } from '../elevenlabs-sdk';
 
 export interface ElevenLabsTranscriberOptions {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../../../tests/fakes/gemini-server';
 import { createGeminiTranscriber } from './gemini';
 import type { TranscriptionRequest } from './port';
-import { encodeWav } from '../../media/wav';
+import { encodeWav } from '../../../shared/wav';
 import { untilRequested } from '../../../tests/fakes/vendor-server';
 import { transcriberContract } from '../../../tests/providers/contracts';
 import { geminiVendor } from '../../../tests/providers/vendors';

@@ -15,7 +15,7 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { geminiErrorText, geminiRetryDelayMs, TranscriptionError } from '../errors';
 import type { Transcriber, TranscriptionRequest } from './port';
-import { encodeWav } from '../../media/wav';
+import { encodeWav } from '../../../shared/wav';
 
 export interface GeminiTranscriberOptions {
   apiKey: string;

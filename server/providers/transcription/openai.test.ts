@@ -3,7 +3,7 @@ import { fileBytes } from '../../../tests/fakes/multipart';
 import { startFakeWhisper, type MultipartForm } from '../../../tests/fakes/whisper-server';
 import { createOpenAITranscriber } from './openai';
 import type { TranscriptionRequest } from './port';
-import { encodeWav } from '../../media/wav';
+import { encodeWav } from '../../../shared/wav';
 import { resilientTranscriber } from '../resilience';
 import { transcriberContract } from '../../../tests/providers/contracts';
 import { openaiWire } from '../../../tests/providers/vendors';

@@ -15,7 +15,7 @@
 import OpenAI, { APIError, toFile } from 'openai';
 import { TranscriptionError, retryAfterMs } from '../errors';
 import type { Transcriber } from './port';
-import { encodeWav } from '../../media/wav';
+import { encodeWav } from '../../../shared/wav';
 
 export interface OpenAITranscriberOptions {
   /** Local servers ignore it; the SDK still needs a value. */

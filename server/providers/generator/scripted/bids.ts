@@ -3,7 +3,7 @@
  * think() (MMAgents §3.2.1), answered as the JSON their prompts ask for.
  */
 import type { Cue } from '../../../engine/requests';
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../../shared/rng';
 import { functionWords, mentions, tokens } from './words';
 
 /** MPOD §3.1 turn selector: the addressee when it is a candidate, else a seeded pick. */

@@ -4,7 +4,7 @@
  * and a frame around the content. Frames are data: `{x}` is a noun phrase picked up from what
  * was said, and a frame whose slot has no value is not drawn.
  */
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../../shared/rng';
 import type { Turn } from './turn';
 import { capitalise, clause, lowerFirst, question, sentence } from './words';
 

@@ -9,7 +9,7 @@ import { memoize } from '../../../engine/memo';
 import type { Cue } from '../../../engine/requests';
 import { firstPerson, pronounForms, selfNames, toAddressee, listenerOf } from './person';
 import { capitalise, escapeRegExp, mentions, sentence, wordCount } from './words';
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../../shared/rng';
 
 /** Goals to hide something: never voiced, and what they name is not volunteered. */
 export const concealment = /^(hide|conceal|cover up|never\b|avoid (the subject|mentioning|talking|discussing|any mention)|keep\b.*\b(private|secret|quiet|hidden|out of it|to (her|him|them)sel(f|ves)))/i;

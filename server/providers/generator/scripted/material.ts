@@ -12,7 +12,7 @@
  */
 import type { Cue } from '../../../engine/requests';
 import { memoize, memoizeByIdentity } from '../../../engine/memo';
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../../shared/rng';
 import { concealment, roleReference, voicedGoals, type VoicedGoal } from './goals';
 import { isHedged, quoting, retellings, type Quoting } from './paraphrase';
 import { backstoryForms, backstoryVoice, firstPerson, listenerOf, selfNames, speakerForms, toAddressee } from './person';

@@ -12,7 +12,7 @@
  */
 import { memoize } from '../../../engine/memo';
 import { MAX_QUOTED_WORDS, unquotedParts, wordsOf } from '../../../engine/novelty';
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../../shared/rng';
 import { capitalise, clause, sentence, verbWords, wordCount } from './words';
 
 const small = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'quarter', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];

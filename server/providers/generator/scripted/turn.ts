@@ -5,7 +5,7 @@
  */
 import { memoizeByIdentity } from '../../../engine/memo';
 import type { Cue } from '../../../engine/requests';
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../../shared/rng';
 import { agendaItem } from './goals';
 import { gather, type Gathered } from './material';
 import { keyPhrases, topicRef } from './phrases';

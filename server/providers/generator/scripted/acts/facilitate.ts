@@ -3,7 +3,7 @@
  * up, moving to the next part, calming a conflict and chiming in (DialogLab A.3.8, MUCA §3.2.3).
  * A hand-over names the addressee; a summary is one sentence made of what was just said.
  */
-import type { Act } from '../../../../engine/events';
+import type { Act } from '../../../../../shared/events';
 import { ranked } from '../material';
 import { fill, line, marker, shuffled, withMarker } from '../compose';
 import { firstNovel, type Expect } from '../novel';

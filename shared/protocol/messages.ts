@@ -19,15 +19,15 @@
  * `dismiss`, `regenerate`, `inject`, `end`; everyone `ping`.
  */
 import { z } from 'zod';
-import { Role } from '../auth/claims';
-import { SessionEvent, sessionPhases } from '../engine/events';
-import { VisemeCue } from '../media/visemes';
+import { Role } from '../claims';
+import { SessionEvent, sessionPhases } from '../events';
+import { VisemeCue } from '../visemes';
 import { contentKinds, formations, intents, participantKinds } from '../scene/schema';
 import { cleanText } from './text';
 
 export const PROTOCOL_VERSION = 1;
 
-/** Text from people is cleaned as it arrives (NFC, one line, no controls or bidi overrides: protocol/text.ts). */
+/** Text from people is cleaned as it arrives (NFC, one line, no controls or bidi overrides: shared/protocol/text.ts). */
 const text = z.string().overwrite(cleanText).min(1, 'expected some text').max(2000, 'at most 2000 characters');
 const id = z.string().overwrite(cleanText).min(1).max(64);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../../server/engine/events';
-import type { ReplayData } from '../../../server/review/replay';
-import { reportOf } from '../../../server/review/report';
-import { createReplay, placeEvents } from './replay';
+import type { SessionEvent } from '../../shared/events';
+import type { ReplayData } from '../../shared/review/replay';
+import { reportOf } from '../../server/review/report';
+import { createReplay, placeEvents } from '../../client/src/replay/replay';
 
 const T0 = 50_000;
 let seq = 0;

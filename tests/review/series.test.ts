@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ParticipantReport, Report, TimelineItem } from '../../../server/review/report';
-import { quietParticipant } from '../../../tests/fixtures/participant-report';
-import { clock, cumulativeSpeaking, lanesOf, paceOf, utteranceAt, windowFor } from './series';
+import type { ParticipantReport, Report, TimelineItem } from '../../shared/review/report';
+import { quietParticipant } from '../fixtures/participant-report';
+import { clock, cumulativeSpeaking, lanesOf, paceOf, utteranceAt, windowFor } from '../../client/src/review/series';
 
 const person = (id: string): ParticipantReport => quietParticipant(id, { name: id.toUpperCase() });
 

@@ -7,7 +7,7 @@
  * session started (simulated from speaking rates in the simulator, wall-clock in live rooms).
  */
 import { z } from 'zod';
-import { facilitatorActs, intents, participantKinds, policies } from '../scene/schema';
+import { facilitatorActs, intents, participantKinds, policies } from './scene/schema';
 
 export const pairTypes = ['question', 'request', 'offer', 'greeting', 'invitation', 'none'] as const;
 export const PairType = z.enum(pairTypes);

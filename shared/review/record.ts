@@ -23,8 +23,8 @@
  * record.turns; // the lines logged: the summary, the report and the transcript say the same
  * ```
  */
-import type { EventOf, SessionEvent } from '../engine/events';
-import { countWords, speakingMs } from '../engine/words';
+import type { EventOf, SessionEvent } from '../events';
+import { countWords, speakingMs } from '../words';
 
 export interface PlacedLine {
   event: EventOf<'utterance'>;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTokens } from '../../../server/auth/tokens';
-import { connect, readToken } from './connection';
+import { createTokens } from '../../server/auth/tokens';
+import { connect, readToken } from '../../client/src/net/connection';
 
 describe('reading a join token in the browser', () => {
   const tokens = createTokens('a secret the browser never sees');

@@ -1,12 +1,11 @@
 /**
  * What the review's features answer (issue 17, parts 3 and 5): the trainee's debrief
- * (review/debrief.ts), its written feedback and answers (review/feedback.ts), and the pairwise
- * judge of two runs (review/judge.ts), with the judge's criteria. Types, data and formatting only,
- * browser-safe: the server's routes (api/review.ts) send these shapes and the client's pages
+ * (server/review/debrief.ts), its written feedback and answers (server/review/feedback.ts), and the
+ * pairwise judge of two runs (server/review/judge.ts), with the judge's criteria. Types, data and formatting only,
+ * browser-safe: the server's routes (server/api/review.ts) send these shapes and the client's pages
  * read them.
  */
-import type { AnswerCount } from '../metrics/answers';
-import type { ParticipantReport } from './report';
+import type { Answers, ParticipantReport } from './report';
 
 /** 192000 → "3:12" (whole seconds elapsed, as a player shows). */
 export const clock = (ms: number): string => {
@@ -88,7 +87,7 @@ export interface Debrief {
    * Questions put to them by name: how many, after how many they spoke next, how their replies
    * answered them by content (`byContent`, null in a report without it), and each with its outcome.
    */
-  questions: { received: number; answeredNext: number; byContent: AnswerCount | null; put: QuestionPut[]; dodged: number };
+  questions: { received: number; answeredNext: number; byContent: Answers | null; put: QuestionPut[]; dodged: number };
   observations: Observation[];
 }
 
