@@ -6,12 +6,16 @@
  * A clause ends at a sentence end (. ! ? …) followed by a space, or at a comma, semicolon, colon
  * or dash once it has at least `minWords` words (a two-word "Well, " is not worth a synthesis
  * round trip). Abbreviations ("Dr.", "e.g."), decimals ("3.5") and times ("9:30") never end one.
- * The first clause may be shorter (`firstMinWords`; speech uses 1): a reply that opens with
+ * The first clause may be shorter (`firstMinWords`; a line's uses 1): a reply that opens with
  * "Nadia, …" or "Well, …" is heard as soon as that word is synthesized, while the rest of the
  * sentence is synthesized behind it, and a speaker pauses at that comma anyway.
  *
+ * A line is chunked once (`lineChunker`): the conversation's screen reads its first clauses
+ * (`enoughToScreen`: a sentence, or four words) before anything is shown or heard, and speech
+ * (speech.ts) speaks the same clauses; a line the engine wrote itself is chunked whole (`clausesOf`).
+ *
  * ```ts
- * const chunker = createClauseChunker();
+ * const chunker = lineChunker();
  * for await (const delta of generator.stream(request)) for (const clause of chunker.push(delta)) speak(clause);
  * for (const clause of chunker.flush()) speak(clause);
  * ```
@@ -71,3 +75,19 @@ export const createClauseChunker = (options: { minWords?: number; firstMinWords?
     },
   };
 };
+
+/** A line's chunker: its first clause may be one word ("Nadia,"), so its first audio comes sooner. */
+export const lineChunker = (): ClauseChunker => createClauseChunker({ firstMinWords: 1 });
+
+/** A whole text's clauses, as a line's chunker cuts them. */
+export const clausesOf = (text: string): string[] => {
+  const chunker = lineChunker();
+  return [...chunker.push(text), ...chunker.flush()];
+};
+
+/** The fewest words the screen judges a line's start by, unless a sentence ends sooner. */
+export const SCREEN_MIN_WORDS = 4;
+
+/** Whether a line's first clauses are enough for the screen to judge it: a whole sentence, or SCREEN_MIN_WORDS words. */
+export const enoughToScreen = (clauses: readonly string[]): boolean =>
+  clauses.length > 0 && (/[.!?…]$/.test(clauses.at(-1)!) || countWords(clauses.join(' ')) >= SCREEN_MIN_WORDS);

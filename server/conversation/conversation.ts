@@ -33,7 +33,7 @@ import { fallsBack, resilientGenerator } from '../providers/resilience';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
 import type { LoadedScene } from '../../shared/scene/schema';
 import type { Heard } from './listen';
-import { createClauseChunker } from './clauses';
+import { enoughToScreen, lineChunker } from './clauses';
 import { createPacing, type Pace } from './pacing';
 import { createReplies, type AudioStop, type HeldCut, type Reply } from './replies';
 import type { AudioPiece } from './speech';
@@ -156,6 +156,17 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   /** Whether the room is waiting for this human: a line they type then answers, it never cuts anyone off. */
   const theirTurn = (participant: string): boolean => state.awaiting?.speaker === participant;
 
+  /**
+   * Barge-in, decided here and only here: a human's voice stops whatever persona speech is audible
+   * (replies.ts stops it where the room heard it: two people do not talk over each other); a typed
+   * line cuts a reply off only when it is not their turn (then it answers) and the session is not
+   * paused (then it is kept for the resume). Resolves with what the engine logs with their words.
+   */
+  const bargeIn = (participant: string, by: 'voice' | 'typing'): ReturnType<typeof replies.interrupt> => {
+    if (by === 'typing' && (!replies.busy() || theirTurn(participant) || state.paused)) return null;
+    return replies.interrupt();
+  };
+
   const send = (input: EngineInput): void => {
     // The instructor ends a session whose goodbye is still being heard: it ends now.
     if (input.type === 'end' && heldEnd) return releaseEnd();
@@ -164,10 +175,9 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     if (input.type === 'say' && pacing.realtime && !input.spoken && input.sentAt === undefined) input = { ...input, sentAt: now() - started };
     // Said while the line before it (an authored question queued behind speech) was still unheard: it cannot answer it.
     if (input.type === 'say' && pacing.realtime && state.last && replies.unheardAt(state.last.id, input.spoken?.start ?? input.sentAt ?? now() - started)) input = { ...input, before: state.last.id };
-    // A line during a pause cuts nobody off: the engine keeps it for the resume.
-    if (input.type === 'say' && !input.cut && replies.busy() && !theirTurn(input.participant) && !state.paused) {
-      // A typed barge-in: stop the reply where the human cut in, then log their words.
-      const cut = replies.interrupt();
+    // A typed barge-in: stop the reply where the human cut in, then log their words.
+    if (input.type === 'say' && !input.cut) {
+      const cut = bargeIn(input.participant, 'typing');
       if (cut instanceof Promise) {
         void cut.then((held) => send({ ...input, ...(held ? { cut: held.cut } : {}) }));
         return;
@@ -344,24 +354,30 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       const forward = () => stop.abort(opened.signal.reason);
       if (opened.signal.aborted) forward();
       else opened.signal.addEventListener('abort', forward, { once: true });
-      const gate = createClauseChunker();
+      // The line is chunked once: the screen reads its first clauses, speech speaks them all.
+      const clauses = lineChunker();
       let held = '';
+      const heldClauses: string[] = [];
       let verdict = 'pending' as 'pending' | 'pass' | 'fail';
       let whole = false;
       const judge = (complete: boolean) => {
         whole = complete;
         verdict = screenDraft(state, request.id, held, complete) ? 'pass' : 'fail';
         if (verdict === 'fail') stop.abort();
-        else opened.push(held);
+        else opened.push(held, heldClauses);
       };
       const text = await generate(request.request, report, stop.signal, (delta) => {
-        if (verdict === 'pass') return opened.push(delta);
+        if (verdict === 'pass') return opened.push(delta, clauses.push(delta));
         if (verdict === 'fail') return;
         held += delta;
-        if (gate.push(delta).length > 0) judge(false);
+        heldClauses.push(...clauses.push(delta));
+        if (enoughToScreen(heldClauses)) judge(false);
       });
       opened.signal.removeEventListener('abort', forward);
-      if (verdict === 'pending' && !opened.signal.aborted) judge(true);
+      if (verdict === 'pending' && !opened.signal.aborted) {
+        heldClauses.push(...clauses.flush());
+        judge(true);
+      } else if (verdict === 'pass') opened.push('', clauses.flush());
       if (verdict === 'fail') {
         opened.discard();
         inputs.push({ type: 'generated', request: request.id, text: held, ...(whole ? {} : { partial: true }) });
@@ -399,7 +415,7 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   const voiceStarted = (participant: string): void => {
     pacing.voiceStarted(participant);
     if (cuts.has(participant)) return;
-    const cut = replies.interrupt();
+    const cut = bargeIn(participant, 'voice');
     if (cut) cuts.set(participant, Promise.resolve(cut));
   };
 

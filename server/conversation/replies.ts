@@ -14,7 +14,8 @@
  *
  * ```ts
  * const reply = replies.open(id, request, report);
- * for await (const delta of generator.stream(request, reply.signal)) reply.push(delta);
+ * for await (const delta of generator.stream(request, reply.signal)) reply.push(delta, chunker.push(delta));
+ * reply.push('', chunker.flush());
  * const spoken = await reply.finish(); // null: a human cut it off
  * if (spoken) conversation.send({ type: 'generated', request: id, text, ...spoken });
  * reply.close(); // not accepted: its audio stops
@@ -29,6 +30,7 @@ import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
 import type { LoadedScene } from '../../shared/scene/schema';
 import type { AudioStopReason } from '../../shared/protocol/messages';
 import type { Pacing } from './pacing';
+import { clausesOf } from './clauses';
 import { createSpokenReply, type AudioPiece, type BargeInMode, type SpokenReply } from './speech';
 
 type Utterance = Extract<SessionEvent, { type: 'utterance' }>;
@@ -72,8 +74,8 @@ export interface RepliesOptions {
 export interface Reply {
   /** Aborted when the reply is cut off or the session ends: its generation stops. */
   readonly signal: AbortSignal;
-  /** More of the generated text: shown to the room and voiced. */
-  push(delta: string): void;
+  /** More of the generated text, shown to the room, and the clauses it completed (the line's one chunker, clauses.ts), voiced. */
+  push(delta: string, clauses: readonly string[]): void;
   /** The text is complete: resolves once it is spoken, with the audio's length (none when text only), or null if it was cut off. */
   /**
    * The reply's audio length, and in realtime `heardFrom`: when its first audio went out (session
@@ -195,7 +197,7 @@ export const createReplies = (options: RepliesOptions): Replies => {
     const waiting: Omit<Playing, 'speech'> = { draft: id, speaker, startedAt: null, utterance: id, endsAt: audibleUntil };
     const line: Playing = Object.assign(waiting, { speech: voice(waiting, options.onNotice, () => !over) });
     if (pacing.realtime) playing = line;
-    line.speech.push(event.text.replace(/—$/, ''));
+    line.speech.push(clausesOf(event.text.replace(/—$/, '')));
     void line.speech.finish().then(({ durationMs }) => {
       options.onAudioEnd?.({ speaker, draft: id, durationMs });
       if (playing !== line || line.startedAt === null) return;
@@ -215,10 +217,12 @@ export const createReplies = (options: RepliesOptions): Replies => {
       const isCut = () => controller.signal.aborted || streaming !== current;
       return {
         signal: controller.signal,
-        push(delta) {
-          current.partial += delta;
-          options.onDelta?.({ speaker, draft, text: delta });
-          current.speech?.push(delta);
+        push(delta, clauses) {
+          if (delta) {
+            current.partial += delta;
+            options.onDelta?.({ speaker, draft, text: delta });
+          }
+          current.speech?.push(clauses);
         },
         async finish() {
           if (isCut()) return null;

@@ -1,12 +1,12 @@
 /**
- * A spoken reply: the generator's text stream in, the persona's audio and viseme cues out, as
- * soon as each clause is complete (DESIGN §3: the first audio follows the first clause, not the
+ * A spoken reply: a line's clauses in (cut by the line's one chunker, clauses.ts), the persona's
+ * audio and viseme cues out, as soon as each clause is complete (DESIGN §3: the first audio follows the first clause, not the
  * whole generation). Clauses are synthesized one after another and their audio is laid end to
  * end, so `offsetMs` runs from the start of the reply's speech without gaps.
  *
  * ```ts
  * const reply = createSpokenReply({ synthesizer, voice, onAudio: (piece) => broadcast(piece) });
- * for await (const delta of generator.stream(request)) reply.push(delta);
+ * reply.push(clausesOf('Well, the numbers are in. Revenue grew.')); // a line's clauses (clauses.ts), as they come
  * const { durationMs } = await reply.finish();
  * // or, when a human barges in 1.2 s into the audio:
  * const stoppedAt = await reply.stop(1200, 'polite'); reply.heardBefore(stoppedAt);
@@ -18,7 +18,6 @@
 import { spokenWords } from '../../shared/words';
 import type { OnNotice } from '../providers/notice';
 import type { SpeechChunk, Synthesizer, VisemeCue, VoiceSpec, WordTiming } from '../providers/synthesis/port';
-import { createClauseChunker } from './clauses';
 
 /** One chunk of a reply's audio; times are ms from the start of the reply's speech. */
 export interface AudioPiece {
@@ -45,8 +44,8 @@ export interface SpokenReplyOptions {
 }
 
 export interface SpokenReply {
-  /** More of the reply's text. */
-  push(delta: string): void;
+  /** More of the reply's clauses, in order. */
+  push(clauses: readonly string[]): void;
   /** The text is complete: resolves once every clause is spoken, with the reply's audio length. */
   finish(): Promise<{ durationMs: number }>;
   /** Stops the reply; resolves with where its audio ends now, in ms (see the modes above). */
@@ -60,8 +59,6 @@ export interface SpokenReply {
 }
 
 export const createSpokenReply = (options: SpokenReplyOptions): SpokenReply => {
-  // The first clause may be a single word ("Nadia,"): the sooner the first audio, the shorter the gap.
-  const chunker = createClauseChunker({ firstMinWords: 1 });
   const queue: string[] = [];
   const words: WordTiming[] = [];
   /** Where each finished clause's audio ends. */
@@ -120,23 +117,21 @@ export const createSpokenReply = (options: SpokenReplyOptions): SpokenReply => {
     worker = null;
   };
 
-  const enqueue = (clauses: string[]) => {
+  const enqueue = (clauses: readonly string[]) => {
     if (stopped || clauses.length === 0) return;
     queue.push(...clauses);
     worker ??= drain();
   };
 
   return {
-    push: (delta) => enqueue(chunker.push(delta)),
+    push: enqueue,
     async finish() {
-      enqueue(chunker.flush());
       while (worker) await worker;
       return { durationMs: producedMs };
     },
     async stop(atMs, mode) {
       stopped = true;
       queue.length = 0;
-      chunker.flush();
       const heard = Math.max(0, atMs);
       if (mode === 'persistent') {
         // The clause being heard is finished, whether its audio is all here or still coming.

@@ -327,7 +327,8 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   state.awaiting = null;
   if (!state.present.includes(participant)) state.present = [...state.present, participant];
   const plan: Plan = expected ?? { ...planFor(c, participant, 'human'), act: 'statement', ...(unheard ? { addressee: null, obligation: null } : {}) };
-  if (!expected) emit(c, { type: 'floor', speaker: participant, reason: 'human' });
+  // The instructor speaking for a seat unasked: the seat took the floor, as far as the room can tell.
+  if (!expected) emit(c, { type: 'floor', speaker: participant, reason: instructor ? 'self-selected' : 'human' });
   accept(c, plan, text.trim(), instructor ? 'instructor' : 'human', { durationMs: input.durationMs, ...(input.spoken ? { spoken: input.spoken } : {}), ...(input.sentAt !== undefined ? { sentAt: input.sentAt } : {}) });
   // Said before the question was heard, and asking nobody anything itself: the question still waits for their answer.
   if (owed && unheard && state.phase === 'running' && state.last?.pair === 'none') return beginTurn(c, owed);

@@ -175,6 +175,8 @@ export const beginTurn = (c: Ctx, plan: Plan): void => {
       addressedBy: plan.obligation?.from ?? null,
       pair: plan.obligation?.pair ?? 'none',
       ...(floorIsTheirs(plan) ? {} : { open: true }),
+      // A seat the instructor took over waits for the instructor: participants must not learn it is held.
+      ...(state.controlled.includes(plan.speaker) ? { audience: 'observers' as const } : {}),
     });
     refresh();
     return;

@@ -1,8 +1,8 @@
 /**
  * A room's ears: each participant's microphone frames through a listener of their own
  * (conversation/listen.ts: VAD, endpointing, transcription) into the conversation. Speech start
- * is a barge-in at once; the transcript, cleaned like a typed line (shared/protocol/text.ts), is the
- * participant's utterance. A participant's listener is made on their first frame and closed with
+ * is a barge-in at once; the transcript, checked and cleaned as a typed line is (the protocol's
+ * LineText), is the participant's utterance. A participant's listener is made on their first frame and closed with
  * their last connection, so a turn in progress ends where it stopped. Without a transcriber
  * nothing is heard (humans type), and with `recording` off a human's audio is never kept.
  *
@@ -15,8 +15,7 @@
 import type { Conversation } from '../conversation/conversation';
 import { createListener, type Listener } from '../conversation/listen';
 import type { Vad } from '../media/vad';
-import { MIC_SAMPLE_RATE } from '../../shared/protocol/messages';
-import { cleanText } from '../../shared/protocol/text';
+import { LineText, MAX_LINE_CHARS, MIC_SAMPLE_RATE } from '../../shared/protocol/messages';
 import type { Transcriber } from '../providers/transcription/port';
 import type { Recorder } from '../recordings/recorder';
 import type { LoadedScene } from '../../shared/scene/schema';
@@ -85,8 +84,9 @@ export const createVoiceInput = (options: VoiceInputOptions): VoiceInput => {
         },
         onEnd: (heard) => {
           speaking(participant, false);
-          // Speech is text from a person too: cleaned like typed lines (shared/protocol/text.ts).
-          const text = heard ? cleanText(heard.text) : '';
+          // Speech is a line from a person too: the protocol's LineText, as a typed line is (an overlong transcript is cut, not refused).
+          const line = heard ? LineText.safeParse(heard.text.slice(0, MAX_LINE_CHARS)) : null;
+          const text = line?.success ? line.data : '';
           // Kept only when the session records and the participant was told so at join.
           if (recording && heard?.audio && text) recorder?.heard(participant, { pcm: heard.audio, sampleRate: MIC_SAMPLE_RATE, durationMs: Math.max(0, Math.round(heard.end - heard.start)) });
           if (!closed) conversation.voiceEnded(participant, heard && text ? { ...heard, text } : null);

@@ -27,8 +27,16 @@ import { cleanText } from './text';
 
 export const PROTOCOL_VERSION = 1;
 
-/** Text from people is cleaned as it arrives (NFC, one line, no controls or bidi overrides: shared/protocol/text.ts). */
-const text = z.string().overwrite(cleanText).min(1, 'expected some text').max(2000, 'at most 2000 characters');
+/** The longest line a person may say or type, in characters. */
+export const MAX_LINE_CHARS = 2000;
+
+/**
+ * A line from a person, typed or spoken: cleaned as it arrives (NFC, one line, no controls or
+ * bidi overrides: shared/protocol/text.ts), then trusted inside. A typed line is parsed with the
+ * message it comes in; a transcript (server/rooms/voice-input.ts) with this, cut to the limit first.
+ */
+export const LineText = z.string().overwrite(cleanText).min(1, 'expected some text').max(MAX_LINE_CHARS, `at most ${MAX_LINE_CHARS} characters`);
+const text = LineText;
 const id = z.string().overwrite(cleanText).min(1).max(64);
 
 export const ParticipantMessage = z.discriminatedUnion('type', [

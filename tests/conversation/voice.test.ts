@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { until } from '../until';
 import { openConversation, type ConversationOptions } from '../../server/conversation/conversation';
+import { clausesOf } from '../../server/conversation/clauses';
 import { createSpokenReply, type AudioPiece } from '../../server/conversation/speech';
 import { voicesOf } from '../../server/conversation/voices';
 import type { SessionEvent } from '../../shared/events';
@@ -366,8 +367,7 @@ describe('the spoken reply pipeline', () => {
   it('hears the words that started before the stop point, as written', async () => {
     const pieces: AudioPiece[] = [];
     const reply = createSpokenReply({ synthesizer: espeak, voice: { espeak: 'en-us' }, onAudio: (p) => pieces.push(p) });
-    reply.push('Well, the numbers are in, and they look good. ');
-    reply.push('Revenue grew by nine percent.');
+    reply.push(clausesOf('Well, the numbers are in, and they look good. Revenue grew by nine percent.'));
     const { durationMs } = await reply.finish();
     expect(durationMs).toBeCloseTo(reply.producedMs, 5);
     const words = pieces.flatMap((p) => p.words);

@@ -23,7 +23,7 @@ import type { SessionEvent } from '../../shared/events';
 import { complete, type Generator } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import { ServerMessage } from '../../shared/protocol/messages';
-import { createClauseChunker } from '../../server/conversation/clauses';
+import { clausesOf, enoughToScreen } from '../../server/conversation/clauses';
 import { createRooms, type Rooms, type RoomsOptions } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
 import type { LoadedScene } from '../../shared/scene/schema';
@@ -493,6 +493,17 @@ export const createValve = (): Valve => {
   };
 };
 
+/** What of `text` the screen judges before anything is shown: its first clauses until a sentence or four words (clauses.ts). */
+const screenedStart = (text: string): string => {
+  const clauses = clausesOf(text);
+  const start: string[] = [];
+  for (const clause of clauses) {
+    start.push(clause);
+    if (enoughToScreen(start)) break;
+  }
+  return start.join(' ');
+};
+
 /**
  * The scripted generator's replies streamed word by word. The room's first utterance reply waits
  * for `start` (so the test's clients are in before its first word), streams its first clause (at
@@ -515,7 +526,7 @@ export const stallingReply = (words: number, start: Promise<void>): Generator =>
       if (stall) await start;
       // Nothing is shown before the first clause passes the screen, so the stall comes after it,
       // and a one-clause line gets a second clause so there is something left to stall on.
-      const first = createClauseChunker().push(`${text} .`)[0] ?? text;
+      const first = screenedStart(text);
       const full = first.trim() === text.trim() ? `${text} Let me finish that thought properly.` : text;
       const pieces = full.split(/(?<=\s)/);
       const clause = first;

@@ -50,6 +50,9 @@ describe("an instructor's say-as line", () => {
     ]);
     for (const line of heard) expect(line).not.toHaveProperty('sentAt');
     expect(riley.events().some((e) => e.type === 'utterance' && e.source === 'instructor')).toBe(false);
+    // Nothing else tells her a seat is held: no wait for a held seat's input, no floor taken "by a human" for a persona.
+    expect(riley.events().filter((e) => e.type === 'human-input-required' && ['casey', 'morgan'].includes(e.participant))).toEqual([]);
+    expect(riley.events().filter((e) => e.type === 'floor' && e.reason === 'human' && e.speaker !== 'riley')).toEqual([]);
 
     // The instructor sees who spoke, and the log keeps it.
     expect([lineOf(observer.events(), forCasey)!.source, lineOf(observer.events(), forMorgan)!.source]).toEqual(['instructor', 'instructor']);
