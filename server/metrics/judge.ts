@@ -72,20 +72,8 @@ const figure6Conditions: Record<BreakdownKind, string> = {
   'interlocutor-contradiction': 'The statement contradicts what the other party has said or includes questions that negate the content of their statement.',
 };
 
-/** The order Figure 6 lists them in (repetition before lack of information, unlike Table 1). */
-const figure6Order: readonly BreakdownKind[] = [
-  'ignore-question',
-  'ignore-request',
-  'ignore-suggestion',
-  'ignore-greeting',
-  'ignore-expectation',
-  'unclear-intention',
-  'topic-change',
-  'repetition',
-  'lack-of-information',
-  'self-contradiction',
-  'interlocutor-contradiction',
-];
+/** The order Figure 6 lists them in: Table 1's, but repetition before lack of information. */
+const figure6Order: readonly BreakdownKind[] = breakdownKinds.flatMap((kind): BreakdownKind[] => (kind === 'repetition' ? [] : kind === 'lack-of-information' ? ['repetition', kind] : [kind]));
 
 /**
  * The paper prints the prompt but not "the following JSON format" its system prompt announces:

@@ -2,22 +2,16 @@
  * Issue 17, gaze at the speaker: a participant's client in VR sends `gaze` (whom the head points
  * at) when it changes; the room logs it for instructors only, and the report measures it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Report } from '../../shared/review/report';
-import { Client, api, closeClients, createSession, createValve, logOf, startServer, type InProcessServer, type Valve } from '../server/helpers';
+import { Client, api, closeClients, createSession, createValve, logOf, serverPerFile, type Valve } from '../server/helpers';
 
 let valve: Valve = createValve();
-let server: InProcessServer;
 
-beforeAll(async () => {
-  server = await startServer({ generator: () => valve.generator() });
-});
+const server = serverPerFile({ generator: () => valve.generator() });
 afterEach(async () => {
   valve.allow();
   await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe('gaze', () => {

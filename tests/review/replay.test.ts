@@ -3,23 +3,17 @@
  * (formation, contents, seats with avatars) and its log, as the caller may see it: a participant's
  * has nothing only instructors see, an instructor's is the whole log.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { audienceOf } from '../../shared/events';
 import type { ReplayData } from '../../shared/review/replay';
-import { Client, api, closeClients, createSession, createValve, logOf, startServer, type InProcessServer, type Valve } from '../server/helpers';
+import { Client, api, closeClients, createSession, createValve, logOf, serverPerFile, type Valve } from '../server/helpers';
 
 let valve: Valve = createValve();
-let server: InProcessServer;
 
-beforeAll(async () => {
-  server = await startServer({ generator: () => valve.generator() });
-});
+const server = serverPerFile({ generator: () => valve.generator() });
 afterEach(async () => {
   valve.allow();
   await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const replayOf = async (id: string, token: string | null): Promise<{ status: number; body: ReplayData }> => {

@@ -9,13 +9,13 @@
  * human control, proposing a deviation whenever the engine lets them (derailProbability 1, set on
  * the scene in memory).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { audienceOf, type SessionEvent } from '../../shared/events';
 import type { Vad } from '../../server/media/vad';
 import type { ServerMessage } from '../../shared/protocol/messages';
 import type { Transcriber } from '../../server/providers/transcription/port';
 import type { LoadedScene } from '../../shared/scene/schema';
-import { Client, api, closeClients, createSession, logOf, startServer, type InProcessServer } from './helpers';
+import { Client, api, createSession, logOf, serverPerFile } from './helpers';
 
 const eagerCasey = (scenes: LoadedScene[]): LoadedScene[] =>
   scenes.map((scene) =>
@@ -43,17 +43,8 @@ const failing: Transcriber = {
   },
 };
 
-let server: InProcessServer;
 
-beforeAll(async () => {
-  server = await startServer({ scenes: eagerCasey, transcriber: failing, vad: loudnessVad });
-});
-afterEach(async () => {
-  await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = serverPerFile({ scenes: eagerCasey, transcriber: failing, vad: loudnessVad });
 
 const instructorOnly = (e: SessionEvent) => e.type === 'approval-needed' || e.type === 'approval-resolved' || (e.type === 'system' && e.audience === 'observers');
 

@@ -3,19 +3,10 @@
  * instructor, for everyone, and each change is an event in the log; a participant sees the public
  * contents and their own party's.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, closeClients, createSession, logOf, startServer, type InProcessServer } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { Client, createSession, logOf, serverPerFile } from './helpers';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startServer({ env: { SEAT_GRACE_S: '60' } });
-});
-afterEach(async () => {
-  await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = serverPerFile({ env: { SEAT_GRACE_S: '60' } });
 
 describe('slides', () => {
   it('move for everyone when the presenter or the instructor changes them, and the log keeps each change', async () => {

@@ -11,16 +11,15 @@
  * No test waits for a fixed time: a room moves on only as far as its generator lets it, and a
  * ping's round trip shows that nothing more was sent before it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events';
 import type { Generator } from '../../server/providers/generator/port';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import type { LoadedScene } from '../../shared/scene/schema';
-import { Client, closeClients, createSession, createValve, stallingReply, startServer, type InProcessServer, type Valve } from './helpers';
+import { Client, closeClients, createSession, createValve, stallingReply, serverPerFile, type Valve } from './helpers';
 
 /** The generator for rooms created from now on. */
 let nextGenerator: () => Generator = () => createScriptedGenerator();
-let server: InProcessServer;
 
 /** Sam (performance review, human-control) proposes a deviation whenever the engine lets them; nobody cuts Sam off. */
 const eagerSam = (scenes: LoadedScene[]): LoadedScene[] =>
@@ -36,15 +35,10 @@ const eagerSam = (scenes: LoadedScene[]): LoadedScene[] =>
         },
   );
 
-beforeAll(async () => {
-  server = await startServer({ generator: () => nextGenerator(), scenes: eagerSam });
-});
+const server = serverPerFile({ generator: () => nextGenerator(), scenes: eagerSam });
 afterEach(async () => {
   nextGenerator = () => createScriptedGenerator();
   await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const isSystem = (code: string) => (e: SessionEvent) => e.type === 'system' && e.code === code;

@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import WebSocket from 'ws';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../server/api/app';
 import { createTokens, type Tokens } from '../../server/auth/tokens';
 import { loadConfig, type Config } from '../../server/config';
@@ -166,6 +167,32 @@ export interface ChildOptions {
   /** How long it may take to print LISTENING (it compiles the server with tsx first). */
   timeoutMs?: number;
 }
+
+/**
+ * One in-process server for a test file: started before its tests, closed after them, and the
+ * clients a test opened closed after each test. The server is there from the first test on.
+ *
+ * ```ts
+ * const server = serverPerFile({ speed: 50 });
+ * it('…', async () => { const created = await createSession(server, 'team-standup'); });
+ * ```
+ */
+export const serverPerFile = (options: InProcessOptions = {}): InProcessServer => {
+  let started: InProcessServer | undefined;
+  beforeAll(async () => {
+    started = await startServer(options);
+  });
+  afterEach(closeClients);
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as InProcessServer, {
+    get: (_, key) => {
+      if (!started) throw new Error('the test server starts in beforeAll: use it inside a test or hook');
+      return Reflect.get(started, key);
+    },
+  });
+};
 
 /** `node --import tsx server/main.ts` with PORT=0; resolves once it prints `LISTENING <port>`. */
 export const startChild = async (dataDir: string, options: ChildOptions = {}): Promise<ChildServer> => {

@@ -4,22 +4,13 @@
  * grace period, then a pause until they are back); stand-ins only on the instructor's word; a
  * reload that rejoins the same seat with the log so far; an ended session's summary.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events';
-import { Client, api, closeClients, createSession, logOf, startServer, type InProcessServer, until } from './helpers';
+import { Client, api, createSession, logOf, serverPerFile, until } from './helpers';
 
-let server: InProcessServer;
 const GRACE_MS = 400;
 
-beforeAll(async () => {
-  server = await startServer({ env: { SEAT_GRACE_S: String(GRACE_MS / 1000) } });
-});
-afterEach(async () => {
-  await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = serverPerFile({ env: { SEAT_GRACE_S: String(GRACE_MS / 1000) } });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const status = async (id: string, token: string) => ((await (await api(server, `/api/sessions/${id}`, { token })).json()) as { status: string; pausedFor?: unknown }).status;

@@ -9,26 +9,20 @@
  * test's back; the heartbeat beats every 500 ms, the send buffer's bound is 64 KB and a token holds
  * two sockets, so the tests see in moments what takes 15-30 s, 4 MB and 256 sockets in production.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { SessionEvent } from '../../shared/events';
 import { ServerMessage } from '../../shared/protocol/messages';
-import { Client, api, closeClients, createSession, expectContiguous, logOf, startServer, until, type InProcessServer } from './helpers';
+import { Client, api, closeClients, createSession, expectContiguous, logOf, serverPerFile, until } from './helpers';
 
 const T0 = Date.now();
 let ahead = 0;
-let server: InProcessServer;
 
-beforeAll(async () => {
-  server = await startServer({ now: () => T0 + ahead, sockets: { heartbeatMs: 500, maxBufferedBytes: 64 * 1024, maxSocketsPerToken: 2 } });
-});
+const server = serverPerFile({ now: () => T0 + ahead, sockets: { heartbeatMs: 500, maxBufferedBytes: 64 * 1024, maxSocketsPerToken: 2 } });
 afterEach(async () => {
   await closeClients();
   // Every test starts with full budgets.
   ahead += 60_000;
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const url = (session: string, token: string, query: Record<string, string> = {}) => `${server.wsBase}/api/sessions/${session}/socket?${new URLSearchParams({ token, ...query })}`;

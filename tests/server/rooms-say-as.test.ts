@@ -7,20 +7,11 @@
  *
  * The sprint retro: Riley joins as herself; Casey (a human seat) is stood in for; Morgan is a persona.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events';
-import { Client, closeClients, createSession, logOf, startServer, type InProcessServer } from './helpers';
+import { Client, createSession, logOf, serverPerFile } from './helpers';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  server = await startServer({ speed: 50 });
-});
-afterEach(async () => {
-  await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = serverPerFile({ speed: 50 });
 
 const lineOf = (events: SessionEvent[], text: string) => events.find((e): e is Extract<SessionEvent, { type: 'utterance' }> => e.type === 'utterance' && e.text === text);
 

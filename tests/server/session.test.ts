@@ -3,9 +3,9 @@
  * answered by the persona it names, instructor directions seen only by observers, reconnecting
  * with `?after=`, and two sessions at once.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events';
-import { Client, api, closeClients, createSession, createValve, expectContiguous, logOf, startServer, type InProcessServer, type Valve } from './helpers';
+import { Client, api, closeClients, createSession, createValve, expectContiguous, logOf, serverPerFile, type Valve } from './helpers';
 
 const openValve = (): Valve => {
   const valve = createValve();
@@ -14,18 +14,12 @@ const openValve = (): Valve => {
 };
 /** Rooms created from now on generate behind this valve: open, unless a test holds it. */
 let valve = openValve();
-let server: InProcessServer;
 
-beforeAll(async () => {
-  server = await startServer({ generator: () => valve.generator() });
-});
+const server = serverPerFile({ generator: () => valve.generator() });
 afterEach(async () => {
   valve.allow();
   valve = openValve();
   await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 const utterances = (events: readonly SessionEvent[]) => events.flatMap((e) => (e.type === 'utterance' ? [e] : []));

@@ -5,20 +5,11 @@
  * see the switch: participants are sent the line as the seat's own (issue 26); a seat whose human
  * is here cannot be taken.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, closeClients, createSession, startServer, type InProcessServer } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { Client, createSession, serverPerFile } from './helpers';
 
-let server: InProcessServer;
-beforeAll(async () => {
-  // Realtime at fifty times real speed: turns follow each other quickly, but one at a time.
-  server = await startServer({ speed: 50 });
-});
-afterEach(async () => {
-  await closeClients();
-});
-afterAll(async () => {
-  await server?.close();
-});
+// Realtime at fifty times real speed: turns follow each other quickly, but one at a time.
+const server = serverPerFile({ speed: 50 });
 
 describe('taking over a seat', () => {
   it('waits for the instructor on the seat’s turns, logs their line as the seat’s, and hands it back', async () => {
