@@ -66,6 +66,8 @@ const Environment = z.object({
   PORT: wholeNumber(0, 65_535).default(8787),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /** Where the local models are kept (server/models/store.ts); default `<DATA_DIR>/models`. */
+  MODELS_DIR: z.string().optional(),
   ADMIN_TOKEN: z.string().optional(),
   TOKEN_SECRET: z
     .string()
@@ -112,6 +114,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** MODELS_DIR: the local models' folder, `<dataDir>/models` unless set. */
+  modelsDir: string;
   adminToken: string;
   /** True when ADMIN_TOKEN was unset and `adminToken` was made up now: print it once at start-up. */
   adminTokenGenerated: boolean;
@@ -181,6 +185,9 @@ const generatorProblem = (error: unknown, env: Record<string, string | undefined
   return { variable, message, value: env[variable]?.trim() || undefined };
 };
 
+/** MODELS_DIR, else `<DATA_DIR>/models`: also for `npm run models`, which needs no other setting. */
+export const modelsDirFrom = (env: Record<string, string | undefined>): string => env.MODELS_DIR?.trim() || join(env.DATA_DIR?.trim() || './data', 'models');
+
 export const loadConfig = (env: Record<string, string | undefined>): Config => {
   const present = Object.fromEntries(
     configVariables.map((name) => [name, env[name]?.trim() || undefined] as const).filter(([, value]) => value !== undefined),
@@ -245,6 +252,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     port: vars.PORT,
     host: vars.HOST,
     dataDir: vars.DATA_DIR,
+    modelsDir: modelsDirFrom({ MODELS_DIR: vars.MODELS_DIR, DATA_DIR: vars.DATA_DIR }),
     adminToken: vars.ADMIN_TOKEN ?? newSecret(),
     adminTokenGenerated: vars.ADMIN_TOKEN === undefined,
     tokenSecret: vars.TOKEN_SECRET,

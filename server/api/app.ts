@@ -31,6 +31,7 @@ import type { RecordingStore } from '../recordings/store';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
 import type { Store } from '../store/store';
+import type { ModelKind, ModelStatus } from '../../shared/models';
 import type { Tokens } from '../auth/tokens';
 import { authorization } from './access';
 import { compare } from './compare';
@@ -62,6 +63,8 @@ export interface AppOptions {
   liveKitProbe?: LiveKitProbe;
   /** Each vendor's circuit, for /api/health: `open` while a vendor that kept failing is not called. */
   circuits?: () => Record<string, CircuitState>;
+  /** The local models' state, for /api/health (server/models/store.ts `statuses`). */
+  models?: () => Partial<Record<ModelKind, ModelStatus>>;
   /** A human joined (true) or left (false) a session's LiveKit room, as LiveKit's webhooks report it. */
   onLiveKitPresence?(session: string, participant: string, present: boolean): void;
   now?: () => number;
@@ -96,7 +99,7 @@ export const createApp = (options: AppOptions) => {
     return c.json({ error: 'internal', message: 'Something went wrong on the server.' }, 500);
   });
 
-  app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}) }));
+  app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}), ...(options.models ? { models: options.models } : {}) }));
   app.route('/api/scenes', scenes({ scenes: options.scenes }));
   app.route(
     '/api/sessions',

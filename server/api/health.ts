@@ -1,6 +1,7 @@
 /**
  * GET /api/health, open to anyone: the version, the active providers, the live sessions, each
- * vendor's circuit and, with LiveKit configured, whether it answers. With LiveKit the transport stays
+ * vendor's circuit, the local models' state while one is asked for (fetching, ready, or why it
+ * failed; file names only) and, with LiveKit configured, whether it answers. With LiveKit the transport stays
  * 'livekit' while it is down: clients fall back to the embedded WebSocket, and `livekit.fallback` says so.
  *
  * ```ts
@@ -13,6 +14,7 @@ import type { Config } from '../config';
 import type { LiveKitProbe } from '../livekit/health';
 import type { CircuitState } from '../providers/resilience';
 import type { Rooms } from '../rooms/rooms';
+import type { ModelKind, ModelStatus } from '../../shared/models';
 
 export interface HealthOptions {
   version: string;
@@ -22,6 +24,8 @@ export interface HealthOptions {
   liveKitProbe: LiveKitProbe | null;
   /** Each vendor's circuit: `open` while a vendor that kept failing is not called. */
   circuits?: () => Record<string, CircuitState>;
+  /** The local models' state (server/models/store.ts `statuses`): only the kinds asked for. */
+  models?: () => Partial<Record<ModelKind, ModelStatus>>;
 }
 
 export const health = (options: HealthOptions): Hono => {
@@ -29,6 +33,7 @@ export const health = (options: HealthOptions): Hono => {
   const app = new Hono();
   app.get('/', async (c) => {
     const livekit = liveKitProbe ? await liveKitProbe.status() : null;
+    const models = options.models?.();
     return c.json({
       status: 'ok',
       version: options.version,
@@ -36,6 +41,7 @@ export const health = (options: HealthOptions): Hono => {
       ...(livekit ? { livekit: { ...livekit, ...(livekit.reachable ? {} : { fallback: 'websocket' }) } } : {}),
       sessions: rooms.list().filter((r) => !r.ended()).length,
       ...(options.circuits ? { circuits: options.circuits() } : {}),
+      ...(models && Object.keys(models).length > 0 ? { models } : {}),
     });
   });
   return app;

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { SessionSummary } from '../../../shared/protocol/messages';
 import { api, type Links, type SceneSummary } from '../net/api';
 import { formatDuration } from '../ui/format';
+import { ModelsNotice } from './models';
 import './sessions.css';
 
 
@@ -150,6 +151,7 @@ export const SessionsPage = () => {
   return (
     <main className="page sessions" data-page="sessions">
       <h1>Sessions</h1>
+      <ModelsNotice />
       {!admin || (error && sessions === null) ? (
         <form
           className="sign-in"

@@ -1,0 +1,30 @@
+/** GET /api/health over a real socket shows the local models' state: file names, never where they are. */
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { health } from '../../server/api/health';
+import type { Rooms } from '../../server/rooms/rooms';
+import type { ModelKind, ModelStatus } from '../../shared/models';
+
+const served = async (models: () => Partial<Record<ModelKind, ModelStatus>>) => {
+  const app = health({ version: 't', config: { generator: 'scripted', synthesizer: 'none', transcriber: 'none' }, rooms: { list: () => [] } as unknown as Rooms, liveKitProbe: null, models });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { get: async () => (await fetch(`${base}/`)).json() as Promise<Record<string, unknown>>, close: () => new Promise((resolve) => server.close(resolve)) };
+};
+
+describe('/api/health', () => {
+  it('shows a model downloading, with its bytes and percent', async () => {
+    const status: ModelStatus = { state: 'downloading', file: 'qwen2.5-1.5b-instruct-q4_k_m.gguf', bytes: 458_000_000, totalBytes: 1_117_320_736, percent: 40 };
+    const api = await served(() => ({ llm: status }));
+    expect((await api.get()).models).toEqual({ llm: status });
+    await api.close();
+  });
+
+  it('says nothing of models when none is used', async () => {
+    const api = await served(() => ({}));
+    expect(await api.get()).not.toHaveProperty('models');
+    await api.close();
+  });
+});
