@@ -81,6 +81,8 @@ const Environment = z.object({
   MESSAGE_RATE_PER_S: positiveNumber().default(20),
   MESSAGE_BURST: wholeNumber(1, 1_000_000).default(40),
   LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
+  /** 1: the editor's saves of a shipped scene write scenes/<id>.yaml (developers); 0: they become authored copies in DATA_DIR. */
+  SCENES_WRITABLE: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
   TRANSCRIBER: z.enum(transcriberNames, { error: `must be one of ${transcriberNames.join(', ')}` }).default('none'),
   SYNTHESIZER: z.enum(synthesizerNames, { error: `must be one of ${synthesizerNames.join(', ')}` }).default('espeak'),
   LIVEKIT_URL: z
@@ -130,6 +132,8 @@ export interface Config {
   messageRatePerS: number;
   messageBurst: number;
   logLevel: LogLevel;
+  /** SCENES_WRITABLE=1: saving a shipped scene in the editor writes its file in scenes/. */
+  scenesWritable: boolean;
   /** Speech-to-text for microphones; 'none' means humans type. */
   transcriber: TranscriberName;
   /** The personas' voices; 'none' means text only. */
@@ -263,6 +267,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     messageRatePerS: vars.MESSAGE_RATE_PER_S,
     messageBurst: vars.MESSAGE_BURST,
     logLevel: vars.LOG_LEVEL,
+    scenesWritable: vars.SCENES_WRITABLE === '1',
     transcriber: vars.TRANSCRIBER,
     synthesizer: vars.SYNTHESIZER,
     livekit:

@@ -26,7 +26,8 @@ import { createEspeakSynthesizer } from './providers/synthesis/espeak';
 import { createTranscriber } from './providers/transcription';
 import { openRecordings } from './recordings/store';
 import { createRooms } from './rooms/rooms';
-import { loadScenes } from './scene/load';
+import { openSceneLibrary } from './scene/library';
+import { openUploads } from './scene/uploads';
 import { claimDataDir, DataDirError } from './store/data-dir';
 import { createJournal } from './store/journal';
 import { openStore } from './store/store';
@@ -82,7 +83,9 @@ const main = async (): Promise<void> => {
     throw new StartupError((error as Error).message);
   }
   const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  const scenes = new Map((await loadScenes('scenes')).map((s) => [s.id, s]));
+  // Shipped scenes and those authored in the editor (DATA_DIR/scenes), in one live library the rooms and routes share.
+  const library = await openSceneLibrary({ dir: 'scenes', dataDir: config.dataDir, writable: config.scenesWritable });
+  const scenes = library.scenes;
   // With LiveKit, each new room is bridged to its LiveKit room; rtc-node (native) loads only then.
   const livekit = config.livekit;
   // rtc-node logs every debug line to stdout unless NODE_ENV says production.
@@ -157,7 +160,8 @@ const main = async (): Promise<void> => {
     tokens,
     version,
     recordings,
-    scenes: [...scenes.values()],
+    scenes: library.list,
+    editor: { library, uploads: openUploads(config.dataDir) },
     log,
     // The review's written feedback, answers and judge ask the rooms' generator: the same retries and circuit.
     generator,

@@ -7,7 +7,8 @@
  * `{ error, message }` (problem.ts).
  *
  *   /api/health                         health.ts    version, providers, their vendors' circuits
- *   /api/scenes                         scenes.ts    the scenes this server runs
+ *   /api/scenes, /api/scenes/:id/…      scenes.ts    the scenes this server runs; the editor's open, check, save, copy, upload, simulate
+ *   /api/uploads/:scene/:name           uploads.ts   a scene's uploaded files (images, PDFs, text)
  *   /api/sessions, /api/sessions/:id    sessions.ts  create, list, links, snapshot, events, end, purge
  *   /api/sessions/:id/…                 review.ts    transcript, report, replay, recordings, debrief, feedback, ask
  *   /api/sessions/:id/socket            socket.ts    the realtime protocol (upgrade.ts: the upgrade on Node)
@@ -33,6 +34,8 @@ import type { LoadedScene } from '../../shared/scene/schema';
 import type { Store } from '../store/store';
 import type { ModelKind, ModelStatus } from '../../shared/models';
 import type { Tokens } from '../auth/tokens';
+import type { SceneLibrary } from '../scene/library';
+import type { UploadStore } from '../scene/uploads';
 import { authorization } from './access';
 import { compare } from './compare';
 import { health } from './health';
@@ -44,6 +47,7 @@ import { limitBodies, publicOrigin, securityHeaders } from './security';
 import { sessions } from './sessions';
 import { sessionSocket } from './socket';
 import { createUpgrades } from './upgrade';
+import { uploadFiles } from './uploads';
 
 export interface AppOptions {
   /** Without `livekit` (or with null) media stays on the embedded WebSocket transport. */
@@ -52,8 +56,10 @@ export interface AppOptions {
   rooms: Rooms;
   store: Store;
   tokens: Tokens;
-  /** The scenes rooms can be made of, for GET /api/scenes. */
+  /** The scenes rooms can be made of, for GET /api/scenes; with an editor, its library's live `list`. */
   scenes: readonly LoadedScene[];
+  /** The scene editor's routes (open, check, save, copy, upload, simulate) and the uploads; absent: only the list. */
+  editor?: { library: SceneLibrary; uploads: UploadStore };
   version: string;
   /** What the review's written feedback, answers and judge ask: the rooms' generator; default the scripted one (rules only). */
   generator?: Generator;
@@ -100,7 +106,11 @@ export const createApp = (options: AppOptions) => {
   });
 
   app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}), ...(options.models ? { models: options.models } : {}) }));
-  app.route('/api/scenes', scenes({ scenes: options.scenes }));
+  app.route('/api/scenes', scenes({ scenes: options.scenes, ...(options.editor ? { editor: { ...options.editor, authorize } } : {}) }));
+  if (options.editor) {
+    const sceneOf = (session: string) => rooms.get(session)?.scene ?? options.scenes.find((s) => s.id === store.session(session)?.scene);
+    app.route('/api/uploads', uploadFiles({ authorize, uploads: options.editor.uploads, sceneOf }));
+  }
   app.route(
     '/api/sessions',
     sessions({

@@ -73,8 +73,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /**
  * The routes that take reports (review/report.ts) in their body: simulated runs compared or judged
  * from their files. A simulated run's report is tens of kilobytes; a long session's, half a megabyte.
+ * Scenes from the editor: the largest shipped scene is 17 KB, so 256 KB is room for any real one.
+ * Uploads: the largest file allowed (a 10 MB PDF, server/scene/uploads.ts) and its multipart wrapping.
+ * A `:name` segment stands for any one path segment.
  */
-export const LARGER_BODIES: Readonly<Record<string, number>> = { '/api/compare': 4 * 1024 * 1024, '/api/compare/judge': 2 * 1024 * 1024 };
+export const LARGER_BODIES: Readonly<Record<string, number>> = {
+  '/api/compare': 4 * 1024 * 1024,
+  '/api/compare/judge': 2 * 1024 * 1024,
+  '/api/scenes/:id': 256 * 1024,
+  '/api/scenes/:id/uploads': 10 * 1024 * 1024 + 64 * 1024,
+};
 
 /**
  * Refuses a body over `maxBytes` (over its own limit on a route of `larger`) with 413 and a message
@@ -88,8 +96,8 @@ export const limitBodies = (maxBytes = MAX_BODY_BYTES, larger: Readonly<Record<s
       onError: (c) => problem(c, 413, 'too-large', `Request bodies are limited to ${size} bytes.`, { Connection: 'close' }),
     });
   const common = limit(maxBytes);
-  const byPath = new Map(Object.entries(larger).map(([path, size]) => [path, limit(size)]));
-  return (c, next) => (byPath.get(c.req.path) ?? common)(c, next);
+  const byPath = Object.entries(larger).map(([path, size]) => ({ pattern: new RegExp(`^${path.replace(/:[^/]+/g, '[^/]+')}$`), limit: limit(size) }));
+  return (c, next) => (byPath.find((p) => p.pattern.test(c.req.path))?.limit ?? common)(c, next);
 };
 
 export interface PublicOriginOptions {

@@ -142,6 +142,12 @@ export const Participant = z
   })
   .strict();
 
+/**
+ * An uploaded file as the upload answered it, `<scene>/<name>`: the scene it was uploaded to and the
+ * random name the server gave it. It is served at /api/uploads/<scene>/<name> and nowhere else.
+ */
+export const UPLOAD_FILE = /^[a-z][a-z0-9-]{0,63}\/[A-Za-z0-9_-]{24}\.(png|jpg|webp|pdf|md|txt)$/;
+
 export const Content = z
   .object({
     id,
@@ -150,6 +156,11 @@ export const Content = z
     owner: z.string().default('public').describe('a party id, or "public"'),
     summary: z.string().default(''),
     sections: z.array(z.string()).default([]),
+    file: z
+      .string()
+      .regex(UPLOAD_FILE, 'expected an uploaded file as the upload answered it: "<scene>/<name>", e.g. "my-scene/3q2-…Xw.png"')
+      .optional()
+      .describe('an uploaded image (PNG, JPEG, WebP), PDF or text document shown on the board: "<scene>/<name>", as POST /api/scenes/<scene>/uploads answered'),
   })
   .strict();
 

@@ -27,6 +27,8 @@ import { ServerMessage } from '../../shared/protocol/messages';
 import { clausesOf, enoughToScreen } from '../../server/conversation/clauses';
 import { createRooms, type Rooms, type RoomsOptions } from '../../server/rooms/rooms';
 import { loadScenes } from '../../server/scene/load';
+import { openSceneLibrary, type SceneLibrary } from '../../server/scene/library';
+import { openUploads } from '../../server/scene/uploads';
 import type { LoadedScene } from '../../shared/scene/schema';
 import { createJournal, type JournalOptions } from '../../server/store/journal';
 import { openStore, type Store } from '../../server/store/store';
@@ -72,10 +74,14 @@ export interface InProcessServer extends TestServer {
   rooms: Rooms;
   recordings: RecordingStore;
   scenes: Map<string, LoadedScene>;
+  /** Shipped and authored scenes (the editor's); `scenes` is its live map. */
+  library: SceneLibrary;
 }
 
 export interface InProcessOptions {
   generator?: RoomsOptions['generator'];
+  /** The shipped scenes' folder (default the repository's scenes/); a copy when a test lets the editor write them (SCENES_WRITABLE=1). */
+  scenesDir?: string;
   /** Changes the loaded scenes in memory (the files are never touched). */
   scenes?: (scenes: LoadedScene[]) => LoadedScene[];
   env?: Record<string, string>;
@@ -101,9 +107,11 @@ export interface InProcessOptions {
 export const startServer = async (options: InProcessOptions = {}): Promise<InProcessServer> => {
   const dataDir = tempDir();
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'silent', GENERATOR: 'scripted', SYNTHESIZER: 'none', ...options.env });
-  let loaded = await loadScenes(join(repoRoot, 'scenes'));
+  const scenesDir = options.scenesDir ?? join(repoRoot, 'scenes');
+  let loaded = await loadScenes(scenesDir);
   if (options.scenes) loaded = options.scenes(loaded);
-  const scenes = new Map(loaded.map((s) => [s.id, s]));
+  const library = await openSceneLibrary({ dir: scenesDir, dataDir, writable: config.scenesWritable, shipped: loaded, warn: () => {} });
+  const scenes = library.scenes;
   const store = (options.openStore ?? openStore)(dataDir);
   const recordings = openRecordings(dataDir, { log: () => {} });
   const rooms = createRooms({
@@ -119,7 +127,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     seatGraceMs: config.seatGraceMs,
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: [...scenes.values()], ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: library.list, editor: { library, uploads: openUploads(dataDir) }, ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
   const { server, base, wsBase } = await listen(app, injectWebSocket);
   return {
     base,
@@ -132,6 +140,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     rooms,
     recordings,
     scenes,
+    library,
     async close() {
       // End every room first, so no generator in flight writes to a closed store.
       for (const room of rooms.list()) if (!room.ended()) room.conversation.send({ type: 'end' });
