@@ -13,9 +13,9 @@
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
 import type { Store } from '../store/store';
-import { buildReport } from '../review/build';
+import { buildStoredReport } from '../review/build';
 import { createReportCache } from '../review/cache';
-import { readLog, reportFor, type Reader } from '../review/report';
+import { reportFor, type Reader } from '../review/report';
 import { type Report } from '../../shared/review/report';
 
 export interface SessionReportsOptions {
@@ -37,7 +37,8 @@ export const sessionReports = ({ store, rooms, scenes }: SessionReportsOptions):
   return {
     async of(id, scene, reader) {
       // The cache shares a build in flight and forgets one that failed (review/cache.ts).
-      const report = cache.get(id, store.lastSeq(id), () => buildReport(readLog(store.events(id)), rooms.get(id)?.scene ?? scenes.find((s) => s.id === scene)));
+      const upTo = store.lastSeq(id);
+      const report = cache.get(id, upTo, () => buildStoredReport(store, id, upTo, rooms.get(id)?.scene ?? scenes.find((s) => s.id === scene)));
       return reportFor(await report, reader);
     },
     forget: (id) => cache.forget(id),

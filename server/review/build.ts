@@ -18,7 +18,7 @@ import { Worker } from 'node:worker_threads';
 import type { SessionEvent } from '../../shared/events';
 import type { LoadedScene } from '../../shared/scene/schema';
 import { PART, type BuildPart, type BuiltPart } from './builder';
-import { reportOf } from './report';
+import { readLog, reportOf } from './report';
 import { type Report } from '../../shared/review/report';
 
 /**
@@ -80,8 +80,14 @@ const startBuilder = (): Builder => {
   return started;
 };
 
-/** `reportOf(events, scene)` on the builder's thread, whatever the log's length. */
-export const buildReportApart = (events: readonly SessionEvent[], scene: LoadedScene | undefined): Promise<Report> =>
+/** One part of a log on its way to the builder: its events, or as stored (JSON text). */
+type LogPart = { events: SessionEvent[] } | { stored: string[] };
+
+/** The log's part after `cursor` (an index, a seq: the reader's), whether it is the last, and the cursor after it. */
+type ReadPart = (cursor: number) => { part: LogPart; last: boolean; next: number };
+
+/** The report of the log `read` gives, part by part, built on the builder's thread. */
+const buildApart = (read: ReadPart, scene: LoadedScene | undefined): Promise<Report> =>
   new Promise<Report>((resolve, reject) => {
     builder ??= startBuilder();
     const { worker, builds } = builder;
@@ -89,24 +95,51 @@ export const buildReportApart = (events: readonly SessionEvent[], scene: LoadedS
     builds.set(build, { resolve, reject, timeline: [], breakdowns: [] });
     // Held open while it builds, however idle the rest of the process.
     worker.ref();
-    const send = (from: number) => {
+    const send = (cursor: number, first: boolean) => {
       if (!builds.has(build)) return;
-      const last = from + PART >= events.length;
+      let next: number;
+      let last: boolean;
       try {
-        worker.postMessage({ build, ...(from === 0 ? { scene } : {}), events: events.slice(from, from + PART), last } satisfies BuildPart);
+        const reading = read(cursor);
+        ({ next, last } = reading);
+        worker.postMessage({ build, ...(first ? { scene } : {}), ...reading.part, last } satisfies BuildPart);
       } catch (error) {
-        // A log or scene that cannot be copied (not plain data): this build fails, the builder goes on.
+        // A log or scene that cannot be read or copied (not plain data): this build fails, the builder goes on.
         builds.delete(build);
         if (builds.size === 0) worker.unref();
-        if (from > 0) worker.postMessage({ build, abandoned: true } satisfies BuildPart);
+        if (!first) worker.postMessage({ build, abandoned: true } satisfies BuildPart);
         reject(error instanceof Error ? error : new Error(String(error)));
         return;
       }
-      if (!last) setImmediate(send, from + PART);
+      if (!last) setImmediate(send, next, false);
     };
-    send(0);
+    send(0, true);
   });
+
+/** `reportOf(events, scene)` on the builder's thread, whatever the log's length. */
+export const buildReportApart = (events: readonly SessionEvent[], scene: LoadedScene | undefined): Promise<Report> =>
+  buildApart((from) => ({ part: { events: events.slice(from, from + PART) }, last: from + PART >= events.length, next: from + PART }), scene);
 
 /** `reportOf(events, scene)`, built at once for a short log, else on the builder's thread. */
 export const buildReport = (events: readonly SessionEvent[], scene: LoadedScene | undefined): Promise<Report> =>
   events.length <= INLINE_EVENTS ? new Promise((resolve) => resolve(reportOf(events, scene))) : buildReportApart(events, scene);
+
+/** What the stored-log build reads: a store's pages of a session's log (store/store.ts). */
+export interface StoredLog {
+  storedEvents(session: string, afterSeq: number, limit: number): { seq: number; json: string }[];
+  events(session: string, afterSeq?: number): unknown[];
+}
+
+/**
+ * Session `session`'s report from the store, up to event `upTo`: a short log read and built at
+ * once; a longer one read a page at a time (the loop free between pages) and parsed, read
+ * (`readLog`) and built on the builder's thread, so no request holds the server for its length.
+ */
+export const buildStoredReport = (store: StoredLog, session: string, upTo: number, scene: LoadedScene | undefined): Promise<Report> => {
+  if (upTo <= INLINE_EVENTS) return new Promise((resolve) => resolve(reportOf(readLog(store.events(session).slice(0, upTo)), scene)));
+  return buildApart((after) => {
+    const rows = store.storedEvents(session, after, PART).filter((row) => row.seq <= upTo);
+    const next = rows.at(-1)?.seq ?? upTo;
+    return { part: { stored: rows.map((row) => row.json) }, last: rows.length < PART || next >= upTo, next };
+  }, scene);
+};

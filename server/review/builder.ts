@@ -3,7 +3,9 @@
  * parts, builds its report with `reportOf`, and sends it back in parts, so that neither thread
  * copies a long session's log or report in one go. One build at a time, in the order asked.
  *
- * In: `{ build, scene?, events, last }`, the log's events in order, `scene` with the first part;
+ * In: `{ build, scene?, events, last }`, the log's events in order, `scene` with the first part, or
+ * `{ build, scene?, stored, last }`, the log as the store keeps it (JSON text), parsed and read
+ * here (`readLog`), so a long log costs the server's thread only its pages' reading;
  * `{ build, abandoned }` when the rest will not come; `{ build, next }` for the report's next part.
  * Out: `{ build, timeline }` and `{ build, breakdowns }` parts in order, then `{ build, report }`
  * with those lists empty, or `{ build, error }`. A part goes only when the last was taken: sent
@@ -18,10 +20,10 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { SessionEvent } from '../../shared/events';
 import type { LoadedScene } from '../../shared/scene/schema';
-import { reportOf } from './report';
+import { readLog, reportOf } from './report';
 import { type Report } from '../../shared/review/report';
 
-export type BuildPart = { build: number } & ({ scene?: LoadedScene; events: SessionEvent[]; last: boolean } | { abandoned: true } | { next: true });
+export type BuildPart = { build: number } & ({ scene?: LoadedScene; last: boolean } & ({ events: SessionEvent[] } | { stored: string[] }) | { abandoned: true } | { next: true });
 
 export type BuiltPart = { build: number } & (
   | { timeline: Report['timeline'] }
@@ -34,7 +36,11 @@ export type BuiltPart = { build: number } & (
 export const PART = 1000;
 
 export const serveBuilds = (port: MessagePort): void => {
-  const logs = new Map<number, { scene: LoadedScene | undefined; events: SessionEvent[] }>();
+  const logs = new Map<number, { scene: LoadedScene | undefined; events: SessionEvent[]; failed?: boolean }>();
+  const failed = (build: number, error: unknown) => {
+    logs.delete(build);
+    port.postMessage({ build, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies BuiltPart);
+  };
   const replies = new Map<number, BuiltPart[]>();
   const sendNext = (build: number) => {
     const parts = replies.get(build);
@@ -49,14 +55,25 @@ export const serveBuilds = (port: MessagePort): void => {
     if ('next' in part) return sendNext(build);
     const log = logs.get(build) ?? { scene: part.scene, events: [] };
     logs.set(build, log);
-    for (const event of part.events) log.events.push(event);
+    try {
+      for (const event of 'events' in part ? part.events : readLog(part.stored.map((json) => JSON.parse(json) as unknown))) log.events.push(event);
+    } catch (error) {
+      // Stored text that is not JSON: this build fails; its other parts are dropped as they come.
+      logs.set(build, { scene: log.scene, events: [], failed: true });
+      if (part.last) failed(build, error);
+      return;
+    }
+    if (log.failed) {
+      if (part.last) failed(build, new Error('the stored log could not be read'));
+      return;
+    }
     if (!part.last) return;
     logs.delete(build);
     let report: Report;
     try {
       report = reportOf(log.events, log.scene);
     } catch (error) {
-      port.postMessage({ build, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies BuiltPart);
+      failed(build, error);
       return;
     }
     const { timeline, breakdowns } = report;

@@ -85,6 +85,8 @@ export interface Store {
   appendEvents(session: string, events: readonly StoredEvent[]): void;
   /** The session's events with seq > afterSeq, in seq order. */
   events(session: string, afterSeq?: number): unknown[];
+  /** Up to `limit` of the session's events with seq > afterSeq, in seq order, as stored (JSON text): a long log read in pages, parsed elsewhere. */
+  storedEvents(session: string, afterSeq: number, limit: number): { seq: number; json: string }[];
   /** The last seq appended, 0 for an empty log. */
   lastSeq(session: string): number;
   session(id: string): SessionRow | undefined;
@@ -209,6 +211,9 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   const selectEvents = db.prepare<[string, number], { json: string }>(
     'SELECT json FROM events WHERE session = ? AND seq > ? ORDER BY seq',
   );
+  const selectStoredEvents = db.prepare<[string, number, number], { seq: number; json: string }>(
+    'SELECT seq, json FROM events WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?',
+  );
   const selectSession = db.prepare<[string], SessionRecord>(`${selectSessions} WHERE s.id = ?`);
   const selectAll = db.prepare<[], SessionRecord>(`${selectSessions} ORDER BY s.created_at, s.id`);
   const selectUnfinished = db.prepare<[], SessionRecord>(
@@ -239,6 +244,7 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     events(session, afterSeq = 0) {
       return selectEvents.all(session, afterSeq).map((r) => JSON.parse(r.json) as unknown);
     },
+    storedEvents: (session, afterSeq, limit) => selectStoredEvents.all(session, afterSeq, limit),
     lastSeq,
     session(id) {
       const record = selectSession.get(id);

@@ -9,9 +9,13 @@ import { twoHourLog } from '../../bench/report.bench';
 import { driveSession } from '../../server/conversation/drive';
 import type { SessionEvent } from '../../shared/events';
 import { createScriptedGenerator } from '../../server/providers/generator/scripted';
-import { buildReport, buildReportApart, INLINE_EVENTS } from '../../server/review/build';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildReport, buildReportApart, buildStoredReport, INLINE_EVENTS } from '../../server/review/build';
+import { openStore } from '../../server/store/store';
 import { createReportCache } from '../../server/review/cache';
-import { reportOf } from '../../server/review/report';
+import { readLog, reportOf } from '../../server/review/report';
 import { type Report } from '../../shared/review/report';
 import { loadScenes } from '../../server/scene/load';
 import type { LoadedScene } from '../../shared/scene/schema';
@@ -66,6 +70,34 @@ describe('a report built off the main thread', () => {
     expect(report.timeline.filter((item) => item.kind === 'utterance')).toHaveLength(10_000);
     expect(ticksWhileBuilding).toBeGreaterThan(0);
   }, 60_000);
+
+  it("reads a stored 10,000-utterance log a page at a time and builds reportOf's report off the loop, up to the seq asked", async () => {
+    const scene = sceneOf('team-standup');
+    const dir = mkdtempSync(join(tmpdir(), 'rehearsal-build-'));
+    const store = openStore(dir);
+    try {
+      const events = twoHourLog(scene, 1, 10_000);
+      store.createSession({ id: 's1', scene: scene.id, seed: 1, pace: 'instant', createdAt: 0 });
+      for (let i = 0; i < events.length; i += 5000) store.appendEvents('s1', events.slice(i, i + 5000));
+      const upTo = store.lastSeq('s1');
+      let ticks = 0;
+      const probe = setInterval(() => ticks++, 1);
+      const report = await buildStoredReport(store, 's1', upTo, scene);
+      const ticksWhileBuilding = ticks;
+      clearInterval(probe);
+      expectSameReport(report, reportOf(readLog(store.events('s1')), scene));
+      expect(report.turns).toBe(10_000);
+      expect(ticksWhileBuilding).toBeGreaterThan(0);
+      // Up to a seq: the report of the log as it was then, events after it left out.
+      const earlier = await buildStoredReport(store, 's1', 2500, scene);
+      expectSameReport(earlier, reportOf(readLog(store.events('s1')).slice(0, 2500), scene));
+      // A short log at once.
+      expectSameReport(await buildStoredReport(store, 's1', INLINE_EVENTS, scene), reportOf(readLog(store.events('s1')).slice(0, INLINE_EVENTS), scene));
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('fails a build the log cannot give, and builds the next', async () => {
     const scene = sceneOf('team-standup');

@@ -50,6 +50,7 @@ const failingOnce = (store: Store): Store => {
     createSession: once('createSession', store.createSession),
     appendEvents: once('appendEvents', store.appendEvents),
     events: once('events', store.events),
+    storedEvents: once('storedEvents', store.storedEvents),
     lastSeq: once('lastSeq', store.lastSeq),
     session: once('session', store.session),
     sessions: once('sessions', store.sessions),
