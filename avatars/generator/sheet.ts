@@ -1,7 +1,8 @@
 /**
  * The contact sheet: every avatar of the manifest rendered side by side into one PNG, so a person
  * can judge the cast at a glance. Each avatar gets a cell with its full body in the `idle-standing`
- * pose on top and a close-up of its face below, its id and name under the cell. Every other avatar
+ * pose on top, seen from the front at eye level, and a close-up of its face below, its id and name
+ * under the cell. Every other avatar
  * (the second, fourth, ...) has its mouth at `viseme_aa`, so open and closed mouths sit next to
  * each other.
  *
@@ -37,7 +38,7 @@ export interface SheetOptions {
   cellHeight?: number;
   /**
    * Instead of the cast, one avatar once per morph target (each at weight 1, the first cell at
-   * rest): its faces side by side, to check every viseme and expression by eye.
+   * rest): a face sheet, its face alone in each cell, to check every viseme and expression by eye.
    */
   morphsOf?: string;
 }
@@ -96,7 +97,8 @@ export const renderSheet = async (options: SheetOptions): Promise<Sheet> => {
   const entries = morphSheet ? [null, ...morphNames].map((morph) => ({ avatar: morphSheet, morph })) : manifest.avatars.map((avatar, i) => ({ avatar, morph: i % 2 === 1 ? openMouth : null }));
 
   const rows = Math.ceil(entries.length / columns);
-  const faceHeight = Math.round(cellHeight * faceShare);
+  // A morph sheet is a face sheet: each cell is the face alone, to see every mouth shape up close.
+  const faceHeight = morphSheet ? cellHeight : Math.round(cellHeight * faceShare);
   const plan: Plan = {
     width: gutter + Math.min(columns, entries.length) * (cellWidth + gutter),
     height: gutter + rows * (cellHeight + labelHeight + gutter),

@@ -216,7 +216,8 @@ export const createVoiceMouth = (options?: VoiceMouthOptions): VoiceMouth => {
       if (samples && samples.length > 0 && sampleRate > 0) {
         analyseVoice(samples, sampleRate, features, scratch);
         peak = Math.max(PEAK_FLOOR, features.rms, peak * Math.exp(-step / settings.peakMemory));
-        if (features.rms >= settings.silenceLevel) loudness = Math.min(1, features.rms / (0.6 * peak));
+        // The square root, as loudness is heard: speech's softer syllables still open the mouth.
+        if (features.rms >= settings.silenceLevel) loudness = Math.min(1, Math.sqrt(features.rms / (0.5 * peak)));
       } else features.rms = 0;
       shapeOf(features, loudness, target);
       let open = false;
