@@ -74,7 +74,9 @@ const enter = async (link: string, speaks: boolean): Promise<Page> => {
 
 /**
  * Watches `who`'s mouth on `page` every 50 ms until their voice has been heard and then silent for
- * 1.5 s: the widest it opened while they were heard, and the widest in the last 0.5 s.
+ * 4 s (software WebGL on a loaded machine may draw a frame a second, and the mouth closes over a
+ * few): the widest it opened while they were heard (or within a second after), and the widest in
+ * the last 0.5 s.
  */
 const watchMouth = (page: Page, who: string, timeoutMs: number) =>
   page.evaluate(
@@ -91,13 +93,14 @@ const watchMouth = (page: Page, who: string, timeoutMs: number) =>
           const mouth = room.mouthOpen(who);
           const heard = room.speaking() === who;
           if (heard) {
-            whileHeard = Math.max(whileHeard, mouth);
             heardMs += 50;
             quietSince = -1;
           } else if (heardMs > 0 && quietSince < 0) quietSince = now;
+          // Frames lag the audio clock here: the mouth a frame shows up to a second after the voice counts too.
+          if (heardMs > 0 && (quietSince < 0 || now - quietSince < 1000)) whileHeard = Math.max(whileHeard, mouth);
           recent.push({ at: now, open: mouth });
           while (recent[0]!.at < now - 500) recent.shift();
-          if ((quietSince >= 0 && now - quietSince > 1500) || now - start > timeoutMs) {
+          if ((quietSince >= 0 && now - quietSince > 4000) || now - start > timeoutMs) {
             clearInterval(timer);
             resolve({ whileHeard, after: Math.max(...recent.map((r) => r.open)), heardMs });
           }
