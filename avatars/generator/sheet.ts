@@ -38,7 +38,7 @@ export interface SheetOptions {
   cellHeight?: number;
   /**
    * Instead of the cast, one avatar once per morph target (each at weight 1, the first cell at
-   * rest): a face sheet, its face alone in each cell, to check every viseme and expression by eye.
+   * rest): its faces side by side, to check every viseme and expression by eye.
    */
   morphsOf?: string;
 }
@@ -97,8 +97,7 @@ export const renderSheet = async (options: SheetOptions): Promise<Sheet> => {
   const entries = morphSheet ? [null, ...morphNames].map((morph) => ({ avatar: morphSheet, morph })) : manifest.avatars.map((avatar, i) => ({ avatar, morph: i % 2 === 1 ? openMouth : null }));
 
   const rows = Math.ceil(entries.length / columns);
-  // A morph sheet is a face sheet: each cell is the face alone, to see every mouth shape up close.
-  const faceHeight = morphSheet ? cellHeight : Math.round(cellHeight * faceShare);
+  const faceHeight = Math.round(cellHeight * faceShare);
   const plan: Plan = {
     width: gutter + Math.min(columns, entries.length) * (cellWidth + gutter),
     height: gutter + rows * (cellHeight + labelHeight + gutter),
