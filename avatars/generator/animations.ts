@@ -224,13 +224,31 @@ const motions: Motion[] = [
     name: 'idle-standing',
     duration: 4,
     loop: true,
-    pose: (t) => ({ ...armsDown(), ...breathing(t, 4) }),
+    pose: (t) => {
+      // A small shift of weight from one foot to the other and back, under the breathing.
+      const trunk = breathing(t, 4);
+      const shift = wave(t, 4, 1, 0.25);
+      return { ...armsDown(), ...trunk, Hips: fromEuler(0, 0, 1.2 * shift), Spine: multiply(fromEuler(0, 0, -1.6 * shift), trunk.Spine) };
+    },
   },
   {
     name: 'idle-seated',
     duration: 4,
     loop: true,
-    pose: (t) => ({ ...arms(armOnThigh, armOnThigh), ...seatedLegs(), ...breathing(t, 4) }),
+    pose: (t) => {
+      // Seated people lean a little forward from the hips, attentive, the neck keeping the head level:
+      // upright to the eye, where the chest's breathing alone tipped the trunk back.
+      const trunk = breathing(t, 4);
+      return {
+        ...arms(armOnThigh, armOnThigh),
+        ...seatedLegs(),
+        ...trunk,
+        Spine: multiply(fromEuler(4, 0, 0), trunk.Spine),
+        Spine1: multiply(fromEuler(2, 0, 0), trunk.Spine1),
+        Neck: multiply(fromEuler(-4, 0, 0), trunk.Neck),
+        Head: multiply(fromEuler(-2, 0, 0), trunk.Head),
+      };
+    },
   },
   {
     name: 'nod',

@@ -16,7 +16,7 @@
  */
 import { visemeMorph, visemes, type Viseme } from '../../shared/visemes';
 import type { Character, RGB } from './cast';
-import { clamp01, ellipsoid, lerp, loft, MeshBuilder, mix, refine, shade, smoothstep, torus, tube, type Ring, type Skin } from './mesh';
+import { clamp01, ellipsoid, lerp, loft, MeshBuilder, mix, refine, shade, sheet, smoothstep, torus, tube, type Ring, type Skin } from './mesh';
 import { skeletonFor, type Bone, type Vec3 } from './skeleton';
 
 export interface Morph {
@@ -144,57 +144,96 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
 
   const head = new MeshBuilder();
   const onHead = rigid('Head');
-  const lipColor = mix(shade(skinColor, 0.82), [0.62, 0.28, 0.3], feminine ? 0.45 : 0.3);
-  const cheek = mix(skinColor, [0.85, 0.45, 0.45], 0.12);
+  // Lips redder on fair skin, a deeper shade of the skin on dark skin.
+  const luminance = 0.3 * skinColor[0] + 0.59 * skinColor[1] + 0.11 * skinColor[2];
+  const lipColor = mix(shade(skinColor, 0.78), [0.62, 0.26, 0.28], (feminine ? 0.2 : 0.1) + 0.35 * luminance);
+  const blush = mix(skinColor, [0.86, 0.4, 0.38], feminine ? 0.2 : 0.13);
+  // Brows and lashes darker than the hair, as they are: grey or fair hair would leave the face blank.
+  const browColor = mix(character.hair.color, [0.12, 0.09, 0.07], 0.45);
+  const lashColor: RGB = [0.07, 0.05, 0.045];
 
-  ellipsoid(head, c, R, 24, 32, (p, u) => (u[2] > 0.5 && Math.abs(p[1] - (eyeY - 0.03 * hs)) < 0.02 * hs && Math.abs(p[0]) > 0.03 * hs ? cheek : skinColor), () => onHead, 'skin', {
-    deform: headDeform,
-  });
+  // Skin shaded in its vertex colours, as light falls on a face: warm cheeks, the eye sockets, the
+  // sides of the face and the underside of the jaw a little darker, the forehead a little lighter.
+  const faceShading = (p: Vec3, u: Vec3): RGB => {
+    const front = smoothstep(0.2, 0.7, u[2]);
+    const cheekAt = Math.hypot(Math.abs(p[0]) - 0.036 * hs, p[1] - (eyeY - 0.032 * hs)) / (0.022 * hs);
+    const socketAt = Math.hypot(Math.abs(p[0]) - eyeX, (p[1] - eyeY) * 1.4) / (0.02 * hs);
+    let color = mix(skinColor, blush, front * (1 - smoothstep(0.4, 1, cheekAt)));
+    color = shade(color, 1 - 0.09 * front * (1 - smoothstep(0.5, 1, socketAt)));
+    color = shade(color, 1 - 0.1 * (1 - smoothstep(0.05, 0.6, u[2])) * smoothstep(-0.4, 0.2, u[1]));
+    color = shade(color, 1 - 0.18 * smoothstep(-0.55, -0.9, u[1]));
+    return shade(color, 1 + 0.05 * front * smoothstep(0.3, 0.6, u[1]));
+  };
+  ellipsoid(head, c, R, 24, 32, faceShading, () => onHead, 'skin', { deform: headDeform });
   // Ears.
   for (const side of [1, -1]) {
-    ellipsoid(head, [side * R[0] * 0.93, eyeY - 0.01 * hs, c[2] - 0.008 * hs], [0.011 * hs, 0.026 * hs, 0.017 * hs], 8, 10, () => shade(skinColor, 0.93), () => onHead, 'skin');
+    ellipsoid(head, [side * R[0] * 0.93, eyeY - 0.01 * hs, c[2] - 0.008 * hs], [0.011 * hs, 0.026 * hs, 0.017 * hs], 8, 10, (_p, u) => shade(mix(skinColor, blush, 0.4), side * u[0] > 0.3 ? 0.93 : 0.8), () => onHead, 'skin');
   }
-  // Nose: a bridge and a rounded tip.
+  // Nose: a bridge and a rounded tip, darker underneath where the nostrils are.
   const noseY = eyeY - 0.03 * hs;
-  ellipsoid(head, [0, noseY + 0.004 * hs, surfaceZ(0, noseY) + 0.001 * hs], [0.012 * hs, 0.021 * hs, 0.013 * hs], 10, 12, () => shade(skinColor, 0.97), () => onHead, 'skin', {
+  ellipsoid(head, [0, noseY + 0.004 * hs, surfaceZ(0, noseY) + 0.001 * hs], [0.012 * hs, 0.021 * hs, 0.013 * hs], 10, 12, () => shade(skinColor, 1.02), () => onHead, 'skin', {
     // Wider at the bottom, like a nose, not a stick.
     deform: (p) => [p[0] * (1 + 0.45 * smoothstep(noseY + 0.02 * hs, noseY - 0.015 * hs, p[1])), p[1], p[2]],
   });
-  ellipsoid(head, [0, noseY - 0.012 * hs, surfaceZ(0, noseY - 0.012 * hs) + 0.008 * hs], [0.0145 * hs, 0.0095 * hs, 0.01 * hs], 8, 12, () => shade(skinColor, 0.95), () => onHead, 'skin');
-  // Eyes: white, iris and pupil by the angle from the eye's forward axis.
+  ellipsoid(head, [0, noseY - 0.012 * hs, surfaceZ(0, noseY - 0.012 * hs) + 0.008 * hs], [0.0145 * hs, 0.0095 * hs, 0.01 * hs], 8, 12, (_p, u) => shade(mix(skinColor, blush, 0.35), 1 - 0.45 * smoothstep(-0.3, -0.8, u[1]) * (1 - Math.abs(u[0]) * 0.5)), () => onHead, 'skin');
+  // Eyes: the white (darker toward its edge), an iris with a darker rim, the pupil and a catchlight.
   for (const side of [1, -1]) {
     const centre: Vec3 = [side * eyeX, eyeY, eyeZ];
     const tag = side > 0 ? 'eyeL' : 'eyeR';
-    ellipsoid(
-      head,
-      centre,
-      [eyeR, eyeR, eyeR],
-      12,
-      14,
-      () => [0.96, 0.95, 0.93],
-      () => rigid(side > 0 ? 'LeftEye' : 'RightEye'),
-      tag,
-    );
-    // Iris and pupil: thin discs on the front of the eyeball, so they stay round.
     const onEye = () => rigid(side > 0 ? 'LeftEye' : 'RightEye');
-    ellipsoid(head, [centre[0], centre[1], centre[2] + eyeR * 0.9], [eyeR * 0.52, eyeR * 0.52, eyeR * 0.14], 6, 16, () => character.eyes, onEye, tag);
-    ellipsoid(head, [centre[0], centre[1], centre[2] + eyeR * 0.98], [eyeR * 0.24, eyeR * 0.24, eyeR * 0.1], 5, 12, () => [0.03, 0.025, 0.025], onEye, tag);
-    // The upper lid: a cap over the top of the eye, open; the blink rotates it down.
-    ellipsoid(head, centre, [eyeR * 1.13, eyeR * 1.13, eyeR * 1.13], 6, 14, () => shade(skinColor, 0.9), () => onHead, side > 0 ? 'lidL' : 'lidR', {
-      from: 0,
-      to: (az) => around(az, 1.18, 1.45, 0.6),
+    ellipsoid(head, centre, [eyeR, eyeR, eyeR], 10, 12, (_p, u) => shade([0.97, 0.95, 0.93], 0.8 + 0.2 * smoothstep(0.3, 0.9, u[2])), onEye, tag);
+    // Iris and pupil: thin discs on the front of the eyeball, so they stay round.
+    ellipsoid(head, [centre[0], centre[1], centre[2] + eyeR * 0.88], [eyeR * 0.58, eyeR * 0.58, eyeR * 0.16], 5, 14, (_p, u) => shade(character.eyes, 0.55 + 0.55 * smoothstep(0.3, 0.8, u[2])), onEye, tag);
+    ellipsoid(head, [centre[0], centre[1], centre[2] + eyeR * 0.98], [eyeR * 0.26, eyeR * 0.26, eyeR * 0.1], 4, 10, () => [0.02, 0.018, 0.018], onEye, tag);
+    ellipsoid(head, [centre[0] - 0.2 * eyeR, centre[1] + 0.22 * eyeR, centre[2] + eyeR * 1.06], [eyeR * 0.11, eyeR * 0.11, eyeR * 0.04], 3, 6, () => [1, 1, 1], onEye, tag);
+    // The upper lid: a cap over the top of the eye, open; the blink rotates it down. Its edge
+    // carries the lashes, a dark line that makes the eye read from across the room.
+    const lidTag = side > 0 ? 'lidL' : 'lidR';
+    const lidEdge = (az: number) => around(az, 1.08, 1.4, 0.6);
+    ellipsoid(head, centre, [eyeR * 1.13, eyeR * 1.13, eyeR * 1.13], 6, 14, () => shade(skinColor, 0.88), () => onHead, lidTag, { from: 0, to: lidEdge });
+    const lash = Array.from({ length: 7 }, (_, i) => {
+      const az = lerp(-1.05, 1.05, i / 6);
+      const polar = lidEdge(az) - 0.06;
+      const outward = side * Math.sin(az) > 0 ? smoothstep(0.5, 1.05, Math.abs(az)) : 0;
+      const r = eyeR * (1.16 + (feminine ? 0.05 : 0.02) * outward);
+      return { p: [centre[0] + r * Math.sin(polar) * Math.sin(az), centre[1] + r * Math.cos(polar) + (feminine ? 0.002 : 0.0008) * hs * outward, centre[2] + r * Math.sin(polar) * Math.cos(az)] as Vec3, r: (feminine ? 0.0011 : 0.0008) * hs * (1 - 0.4 * Math.abs(i - 3.5) / 3.5) };
     });
-    // Brows, angled down toward the temples.
-    const brow: Vec3 = [side * (eyeX + 0.001 * hs), eyeY + 0.024 * hs, surfaceZ(eyeX, eyeY + 0.024 * hs) + 0.001 * hs];
-    ellipsoid(head, brow, [0.017 * hs, 0.0032 * hs * (feminine ? 0.85 : 1.2), 0.005 * hs], 6, 12, () => shade(character.hair.color, 0.8), () => onHead, side > 0 ? 'browL' : 'browR', {
-      deform: (p) => [p[0], p[1] - 0.12 * Math.abs(p[0] - brow[0]) * (Math.sign(p[0] - brow[0]) === side ? 1 : 0), p[2] - 0.25 * Math.abs(p[0] - brow[0]) ** 1.5],
+    tube(head, lash, 5, () => lashColor, () => onHead, lidTag);
+    // Brows: thick in the middle, tapering and angled down toward the temples.
+    const brow: Vec3 = [side * (eyeX + 0.002 * hs), eyeY + 0.024 * hs, surfaceZ(eyeX, eyeY + 0.024 * hs) + 0.0015 * hs];
+    ellipsoid(head, brow, [0.018 * hs, 0.0034 * hs * (feminine ? 0.9 : 1.3), 0.005 * hs], 6, 12, (_p, u) => shade(browColor, 0.9 + 0.2 * u[1]), () => onHead, side > 0 ? 'browL' : 'browR', {
+      deform: (p) => {
+        const along = (p[0] - brow[0]) * side; // toward the temple is positive
+        const arch = feminine ? 0.004 * hs * Math.exp(-(((along - 0.004 * hs) / (0.008 * hs)) ** 2)) : 0;
+        return [p[0], p[1] + arch - 0.16 * Math.max(0, along) - 0.03 * Math.max(0, -along), p[2] - 0.3 * Math.abs(p[0] - brow[0]) ** 1.5 / Math.sqrt(hs)];
+      },
     });
   }
   // The mouth: a dark inside, teeth, and the lips around them.
   ellipsoid(head, [0, mouth[1] - 0.0005 * hs, mouth[2] - 0.0032 * hs], [lipA * 0.92, 0.0042 * hs, 0.0028 * hs], 8, 16, () => [0.22, 0.06, 0.07], () => onHead, 'mouth');
   ellipsoid(head, [0, mouth[1] + 0.0026 * hs, mouth[2] - 0.0016 * hs], [lipA * 0.66, 0.0026 * hs, 0.0024 * hs], 6, 14, () => [0.94, 0.93, 0.88], () => onHead, 'teethU');
   ellipsoid(head, [0, mouth[1] - 0.0032 * hs, mouth[2] - 0.002 * hs], [lipA * 0.6, 0.0024 * hs, 0.0022 * hs], 6, 14, () => [0.9, 0.89, 0.84], () => onHead, 'teethL');
-  torus(head, mouth, [lipA, lipB], lipTube, 28, 8, () => lipColor, () => onHead, (a) => (Math.sin(a) >= 0 ? 'lipU' : 'lipL'));
+  // Lips: thin at the corners, the upper one with a bow, the lower one fuller; darker where they meet.
+  torus(
+    head,
+    mouth,
+    [lipA, lipB],
+    lipTube,
+    28,
+    8,
+    (_p, a, b) => shade(lipColor, (Math.sin(a) >= 0 ? 0.9 : 1.04) * (1 - 0.3 * smoothstep(0.3, 1, -Math.cos(b)))),
+    () => onHead,
+    (a) => (Math.sin(a) >= 0 ? 'lipU' : 'lipL'),
+    {
+      thickness: (a) => {
+        const middle = Math.abs(Math.sin(a));
+        const upper = Math.sin(a) >= 0;
+        const bow = upper ? 1 - 0.25 * Math.exp(-((Math.cos(a) / 0.12) ** 2)) : 1;
+        return (0.45 + 0.55 * middle ** 0.6) * (upper ? 0.85 : 1.15) * bow;
+      },
+      depth: 0.8,
+    },
+  );
 
   // Beard and moustache: shells over the lower face that move with the jaw.
   if (character.beard) {
@@ -235,9 +274,15 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
   const collar = ['suit', 'blazer', 'shirt', 'lab-coat'].includes(character.outfit);
   const neckRings: Ring[] = [neckBottom, neckBottom + 0.05 * s, lerp(neckBottom, neckTop, 0.6), neckTop].map((y, i) => ({
     c: [0, y, at('Neck')[2] + 0.005 * s],
-    r: [((feminine ? 0.047 : 0.053) + (i === 0 ? 0.012 : 0)) * s * Math.sqrt(girth), ((feminine ? 0.049 : 0.055) + (i === 0 ? 0.01 : 0)) * s * Math.sqrt(girth)],
+    r: [((feminine ? 0.042 : 0.048) + (i === 0 ? 0.014 : 0)) * s * Math.sqrt(girth), ((feminine ? 0.045 : 0.051) + (i === 0 ? 0.01 : 0)) * s * Math.sqrt(girth)],
   }));
-  loft(body, 'y', neckRings, 14, (p) => (collar && p[1] < neckBottom + 0.045 * s ? inner : character.outfit === 'hoodie' && p[1] < neckBottom + 0.03 * s ? top : skinColor), (p) =>
+  // A shirt's collar is its own cloth; under a jacket or coat it is the shirt's.
+  const collarColor = character.outfit === 'shirt' ? top : inner;
+  const collarTop = neckBottom + 0.045 * s;
+  // The neck darkens toward the jaw, in its shadow.
+  const neckColor = (p: Vec3): RGB =>
+    collar && p[1] < collarTop ? collarColor : character.outfit === 'hoodie' && p[1] < neckBottom + 0.03 * s ? top : shade(skinColor, 1 - 0.2 * smoothstep(neckBottom + 0.04 * s, neckTop, p[1]));
+  loft(body, 'y', refine(neckRings, 1, [collarTop - 0.002 * s, collarTop + 0.002 * s, neckBottom + 0.028 * s, neckBottom + 0.032 * s]), 14, neckColor, (p) =>
     p[1] < at('Neck')[1] ? blend('Spine2', 'Neck', smoothstep(neckBottom, at('Neck')[1], p[1])) : blend('Neck', 'Head', smoothstep(at('Neck')[1], neckTop, p[1])),
   );
 
@@ -264,32 +309,18 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
   );
   const vBottom = character.outfit === 'suit' || character.outfit === 'blazer' ? spine1[1] + 0.02 * s : character.outfit === 'lab-coat' ? spine1[1] + 0.06 * s : spine2[1] + 0.02 * s;
   const neckY = shoulderY + 0.068 * s;
+  // The torso is one colour per band (trousers, garment, hem); everything on the front (a shirt's
+  // V, lapels, a tie, a placket, a pocket) is a sheet of its own laid over it, so its edges stay
+  // sharp: painted into the torso's vertices they smeared across its large faces.
   const torsoColor = (p: Vec3): RGB => {
-    const front = p[2] > 0.05 * s;
-    const vWidth = p[1] > vBottom ? 0.09 * s * ((p[1] - vBottom) / (neckY - vBottom)) : -1;
-    const below = p[1] < hips[1] + 0.015 * s;
-    if (!coat && below) return legs;
+    if (!coat && p[1] < hips[1] + 0.015 * s) return legs;
     switch (character.outfit) {
-      case 'suit':
-      case 'blazer':
-      case 'lab-coat':
-        if (front && Math.abs(p[0]) < vWidth) {
-          if (character.outfit === 'suit' && !feminine && Math.abs(p[0]) < 0.011 * s && p[1] < neckY - 0.025 * s) return accent;
-          return inner;
-        }
-        if (front && Math.abs(p[0]) < vWidth + 0.012 * s) return shade(top, 0.8);
-        if (coat && front && Math.abs(p[0]) < 0.004 * s) return shade(top, 0.85);
-        return top;
       case 'cardigan':
-        if (front && p[1] > hips[1] + 0.05 * s && Math.abs(p[0]) < Math.max(0.034 * s, vWidth)) return inner;
         return p[1] < hips[1] + 0.04 * s ? shade(top, 0.88) : top;
-      case 'shirt':
-        return top;
-      case 'hoodie':
-        if (front && p[1] < hips[1] + 0.15 * s && p[1] > hips[1] + 0.03 * s && Math.abs(p[0]) < 0.085 * s) return shade(top, 0.86);
-        return top;
       case 'sweater':
         return p[1] < hips[1] + 0.045 * s ? shade(top, 0.85) : top;
+      default:
+        return top;
     }
   };
   const torsoSkin = (p: Vec3): Skin => {
@@ -310,7 +341,98 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
     return [...base.map(([b, wt]) => [b, wt * (1 - toShoulder)] as [number, number]), [index.get(shoulder)!, toShoulder]];
   };
   const torsoCuts = [hips[1] + 0.011 * s, hips[1] + 0.019 * s, vBottom, lerp(vBottom, neckY, 0.35), lerp(vBottom, neckY, 0.7), hips[1] + 0.041 * s, hips[1] + 0.049 * s];
-  loft(body, 'y', refine(torso, 1, torsoCuts), 40, (p) => torsoColor(p), (p) => torsoSkin(p));
+  const torsoRings = refine(torso, 1, torsoCuts);
+  loft(body, 'y', torsoRings, 40, (p) => torsoColor(p), (p) => torsoSkin(p));
+
+  /** A point on the torso's front at (x, y), `lift` metres out from it (rings interpolated as the loft does). */
+  const onTorso = (x: number, y: number, lift: number): Vec3 => {
+    let i = 0;
+    while (i < torsoRings.length - 2 && torsoRings[i + 1]!.c[1] < y) i++;
+    const a = torsoRings[i]!;
+    const b = torsoRings[i + 1]!;
+    const t = clamp01((y - a.c[1]) / (b.c[1] - a.c[1]));
+    const cx = lerp(a.c[0], b.c[0], t);
+    const cz = lerp(a.c[2], b.c[2], t);
+    const rx = lerp(a.r[0], b.r[0], t);
+    const rz = lerp(a.r[1], b.r[1], t);
+    const across = Math.min(0.97, Math.abs(x - cx) / rx);
+    const depth = Math.sqrt(1 - across * across);
+    // Out along the ellipse's normal, so a sheet near the sides does not sink into them.
+    const nx = (across / rx) * Math.sign(x - cx);
+    const nz = depth / rz;
+    const len = Math.hypot(nx, nz);
+    return [x + (lift * nx) / len, y, cz + rz * depth + (lift * nz) / len];
+  };
+  /** A sheet on the torso's front between heights `from` and `to`, spanning `left(y)`..`right(y)` in x. */
+  const frontSheet = (from: number, to: number, left: (y: number) => number, right: (y: number) => number, lift: number, color: RGB, rows = 6, columns = 5) => {
+    // Rows at the torso's own rings too: between them the torso is straight, and a sheet row
+    // spanning a ring would cut into the chest's curve.
+    const even = Array.from({ length: rows }, (_, i) => lerp(from, to, i / (rows - 1)));
+    const ys = [...new Set([...even, ...torsoRings.map((r) => r.c[1]).filter((y) => y > from && y < to)])].sort((a, b) => a - b);
+    sheet(
+      body,
+      ys.length,
+      columns,
+      (u, v) => {
+        const y = ys[Math.round(u * (ys.length - 1))]!;
+        return onTorso(lerp(left(y), right(y), v), y, lift);
+      },
+      () => color,
+      (p) => torsoSkin(p),
+    );
+  };
+  const vTop = shoulderY + 0.035 * s;
+  const vHalf = (y: number) => 0.075 * s * smoothstep(vBottom, vTop, y) ** 0.9;
+  const mm = 0.001 * s;
+  switch (character.outfit) {
+    case 'suit':
+    case 'blazer':
+    case 'lab-coat': {
+      // The shirt in the V, the lapels either side of it, and a tie on a suit.
+      frontSheet(vBottom, vTop, (y) => -vHalf(y), (y) => vHalf(y), 1.5 * mm, inner);
+      const lapel = coat ? shade(top, 0.9) : shade(top, 0.82);
+      for (const side of [1, -1]) {
+        const edge = (y: number) => side * vHalf(y);
+        const outer = (y: number) => side * (vHalf(y) + lerp(0.012, 0.032, smoothstep(vBottom, vTop, y)) * s);
+        frontSheet(vBottom - 0.01 * s, vTop - 0.006 * s, side > 0 ? edge : outer, side > 0 ? outer : edge, 3 * mm, lapel);
+      }
+      if (character.outfit === 'suit' && !feminine) {
+        const tieColor = shade(accent, 0.85);
+        const knotY = vTop - 0.028 * s;
+        const tip = vBottom + 0.005 * s;
+        // A blade widening from the knot, then coming to a point.
+        const half = (y: number) => (y > tip + 0.03 * s ? lerp(0.022, 0.011, smoothstep(tip + 0.03 * s, knotY, y)) : 0.022 * ((y - tip) / (0.03 * s))) * s;
+        frontSheet(tip, knotY, (y) => -half(y), (y) => half(y), 2.5 * mm, tieColor, 8, 3);
+        ellipsoid(body, onTorso(0, knotY + 0.006 * s, 3 * mm), [0.012 * s, 0.01 * s, 0.007 * s], 5, 8, () => shade(tieColor, 0.92), (p) => torsoSkin(p));
+      }
+      if (coat) frontSheet(hem! + 0.005 * s, vBottom - 0.01 * s, () => -0.002 * s, () => 0.002 * s, 1.5 * mm, shade(top, 0.8), 4, 2);
+      break;
+    }
+    case 'cardigan': {
+      // The blouse between the open fronts, and the button bands.
+      const half = (y: number) => Math.max(0.03 * s, vHalf(y));
+      frontSheet(hips[1] + 0.05 * s, vTop, (y) => -half(y), (y) => half(y), 1.5 * mm, inner);
+      for (const side of [1, -1]) {
+        frontSheet(hips[1] + 0.04 * s, vTop, (y) => side * half(y) - (side < 0 ? 0.012 * s : 0), (y) => side * half(y) + (side > 0 ? 0.012 * s : 0), 2.5 * mm, shade(top, 0.86), 6, 2);
+      }
+      break;
+    }
+    case 'shirt': {
+      // An open collar (skin in a small V) and the button placket below it.
+      const openFrom = vTop - 0.06 * s;
+      frontSheet(openFrom, vTop, (y) => -0.04 * s * smoothstep(openFrom, vTop, y), (y) => 0.04 * s * smoothstep(openFrom, vTop, y), 1.5 * mm, shade(skinColor, 0.93), 4, 3);
+      frontSheet(hips[1] + 0.02 * s, openFrom, () => -0.007 * s, () => 0.007 * s, 1.5 * mm, shade(top, 0.9), 6, 2);
+      break;
+    }
+    case 'hoodie': {
+      // The front pocket and the drawstrings.
+      frontSheet(hips[1] + 0.03 * s, hips[1] + 0.15 * s, (y) => -0.085 * s + 0.02 * s * smoothstep(hips[1] + 0.1 * s, hips[1] + 0.15 * s, y), (y) => 0.085 * s - 0.02 * s * smoothstep(hips[1] + 0.1 * s, hips[1] + 0.15 * s, y), 2 * mm, shade(top, 0.88), 4, 4);
+      for (const side of [1, -1]) frontSheet(vTop - 0.14 * s, vTop - 0.01 * s, () => side * 0.03 * s - 0.003 * s, () => side * 0.03 * s + 0.003 * s, 2.5 * mm, character.colors.accent ?? inner, 4, 2);
+      break;
+    }
+    case 'sweater':
+      break;
+  }
   if (character.outfit === 'hoodie') {
     // The hood, lying on the shoulders behind the neck.
     ellipsoid(body, [0, shoulderY + 0.045 * s, -0.07 * s], [0.1 * s, 0.05 * s, 0.06 * s], 8, 16, () => shade(top, 0.92), () => rigid('Spine2'));
@@ -410,10 +532,10 @@ export const buildCharacter = (character: Character): BuiltCharacter => {
   const style = character.hair.style;
   const volume = { short: 0.007, buzz: 0.003, 'side-part': 0.011, curly: 0.02, receding: 0.005, bob: 0.012, long: 0.011, bun: 0.005, ponytail: 0.006, puffs: 0.005 }[style] * hs;
   const reach: Record<typeof style, [number, number, number]> = {
-    short: [0.95, 1.5, 1.95],
-    buzz: [0.9, 1.45, 1.9],
-    'side-part': [0.88, 1.55, 1.95],
-    curly: [0.85, 1.6, 2.0],
+    short: [1.0, 1.62, 1.98],
+    buzz: [0.98, 1.58, 1.95],
+    'side-part': [0.95, 1.64, 1.98],
+    curly: [0.92, 1.68, 2.02],
     receding: [1.28, 1.78, 2.0],
     bob: [1.0, 2.05, 2.2],
     long: [0.98, 2.35, 2.45],

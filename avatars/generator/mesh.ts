@@ -38,14 +38,15 @@ export class MeshBuilder {
 
   /**
    * Adds a grid surface: `rows` rings of `columns` vertices (closed around), from `vertex(row, column)`.
-   * `flip` turns the faces inside out (for surfaces whose rows run the other way).
+   * `flip` turns the faces inside out (for surfaces whose rows run the other way); `open` leaves
+   * the last column unjoined to the first (a sheet, not a tube).
    */
-  grid(rows: number, columns: number, vertex: (row: number, column: number) => Vertex, flip = false): void {
+  grid(rows: number, columns: number, vertex: (row: number, column: number) => Vertex, flip = false, open = false): void {
     const first = this.vertexCount;
     for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) this.push(vertex(r, c));
     const start = this.indices.length;
     for (let r = 0; r < rows - 1; r++) {
-      for (let c = 0; c < columns; c++) {
+      for (let c = 0; c < (open ? columns - 1 : columns); c++) {
         const a = first + r * columns + c;
         const b = first + r * columns + ((c + 1) % columns);
         const d = first + (r + 1) * columns + c;
@@ -185,7 +186,11 @@ export const ellipsoid = (
   });
 };
 
-/** A torus around the Z axis (facing +Z): major radii (x, y), tube radius `tube`. */
+/**
+ * A torus around the Z axis (facing +Z): major radii (x, y), tube radius `tube`, scaled around the
+ * ring by `thickness(angle)` (lips: thin at the corners, fuller below) and squashed in depth by
+ * `depth`. `paint` is told the angle around the ring and around the tube (0 outward, π/2 forward).
+ */
 export const torus = (
   mesh: MeshBuilder,
   centre: Vec3,
@@ -193,20 +198,22 @@ export const torus = (
   tube: number,
   rows: number,
   columns: number,
-  paint: (p: Vec3, angle: number) => RGB,
+  paint: (p: Vec3, angle: number, around: number) => RGB,
   skin: (p: Vec3) => Skin,
   tag: (angle: number) => string,
+  shape: { thickness?: (angle: number) => number; depth?: number } = {},
 ): void => {
   mesh.grid(rows + 1, columns, (row, column) => {
     const a = (row / rows) * Math.PI * 2; // around the ring
     const b = (column / columns) * Math.PI * 2; // around the tube
     const ring: Vec3 = [Math.cos(a), Math.sin(a), 0];
+    const r = tube * (shape.thickness?.(a) ?? 1);
     const p: Vec3 = [
-      centre[0] + (major[0] + tube * Math.cos(b)) * ring[0],
-      centre[1] + (major[1] + tube * Math.cos(b)) * ring[1],
-      centre[2] + tube * Math.sin(b),
+      centre[0] + (major[0] + r * Math.cos(b)) * ring[0],
+      centre[1] + (major[1] + r * Math.cos(b)) * ring[1],
+      centre[2] + r * (shape.depth ?? 1) * Math.sin(b),
     ];
-    return { p, color: paint(p, a), skin: skin(p), tag: tag(a) };
+    return { p, color: paint(p, a, b), skin: skin(p), tag: tag(a) };
   });
 };
 
@@ -246,6 +253,34 @@ export const tube = (
     const p = add(ring.c, add(scale(u, Math.cos(a) * ring.r), scale(v, -Math.sin(a) * ring.r)));
     return { p, color: paint(p, row / total), skin: skin(p, ring.segment, ring.t), tag };
   });
+};
+
+/**
+ * An open sheet laid over another surface, like a shirt front on a torso: `rows × columns`
+ * vertices at `at(u, v)`, u and v from 0 to 1. Faces point toward the viewer when u runs up and v
+ * runs to the viewer's right seen from the front (−X to +X, the character's right to its left).
+ */
+export const sheet = (
+  mesh: MeshBuilder,
+  rows: number,
+  columns: number,
+  at: (u: number, v: number) => Vec3,
+  paint: (p: Vec3, u: number, v: number) => RGB,
+  skin: (p: Vec3) => Skin,
+  tag = 'body',
+): void => {
+  mesh.grid(
+    rows,
+    columns,
+    (row, column) => {
+      const u = row / (rows - 1);
+      const v = column / (columns - 1);
+      const p = at(u, v);
+      return { p, color: paint(p, u, v), skin: skin(p), tag };
+    },
+    true,
+    true,
+  );
 };
 
 export const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];

@@ -1,7 +1,8 @@
 /**
  * The contact sheet: every avatar of the manifest rendered side by side into one PNG, so a person
  * can judge the cast at a glance. Each avatar gets a cell with its full body in the `idle-standing`
- * pose on top and a close-up of its face below, its id and name under the cell. Every other avatar
+ * pose on top, seen from the front at eye level, and a close-up of its face below, its id and name
+ * under the cell. Every other avatar
  * (the second, fourth, ...) has its mouth at `viseme_aa`, so open and closed mouths sit next to
  * each other.
  *

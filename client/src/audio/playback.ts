@@ -129,6 +129,12 @@ export interface VoiceOutput {
    */
   visemes(participant: string): VisemeWeights | null;
   /**
+   * The last samples heard of the participant's voice (a human's relayed frames or a live track),
+   * for lip sync from the voice itself (voice-visemes.ts); null when nothing of theirs plays here.
+   * The buffer is reused: read it within the frame.
+   */
+  waveform(participant: string): { samples: Float32Array; sampleRate: number } | null;
+  /**
    * A live track for the participant (LiveKit: a remote microphone or a persona's track): it
    * plays through the same gain and panner, and its level drives `speaking()` and the jaw.
    */
@@ -193,6 +199,8 @@ interface Channel {
   /** A live track (LiveKit), with an analyser for its level. */
   stream: { source: MediaStreamAudioSourceNode; analyser: AnalyserNode; samples: Float32Array<ArrayBuffer> } | undefined;
   jaw: Record<Viseme, number>;
+  /** What waveform() reads a human's relayed voice through: made on its first call, fed every frame scheduled after. */
+  tap: { analyser: AnalyserNode; samples: Float32Array<ArrayBuffer> } | undefined;
 }
 
 /** Decodes a protocol `pcm` field: base64 of PCM16 little-endian samples. */
@@ -229,7 +237,7 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
       const panner = context.createPanner();
       Object.assign(panner, pannerSettings);
       gain.connect(panner).connect(context.destination);
-      channel = { gain, panner, muted: false, draft: undefined, voice: undefined, stream: undefined, jaw: closedMouth() };
+      channel = { gain, panner, muted: false, draft: undefined, voice: undefined, stream: undefined, jaw: closedMouth(), tap: undefined };
       channels.set(participant, channel);
     }
     return channel;
@@ -380,7 +388,9 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
 
       const start = voice.playhead;
       const end = start + pcm.length / sampleRate;
-      schedule(channel, pcm, sampleRate, start);
+      const source = schedule(channel, pcm, sampleRate, start);
+      // Heard before the gain, so a voice muted here still moves its avatar's lips.
+      if (channel.tap) source.connect(channel.tap.analyser);
       const previous = voice.chunks.at(-1);
       const continues = previous !== undefined && previous.end === start && previous.loudSince !== -Infinity;
       const loudSince = rms < settings.silenceLevel ? -Infinity : continues ? previous.loudSince : start;
@@ -438,6 +448,23 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
         return channel.jaw;
       }
       return null;
+    },
+
+    waveform(participant) {
+      const channel = channels.get(participant);
+      if (!channel) return null;
+      if (channel.stream) {
+        channel.stream.analyser.getFloatTimeDomainData(channel.stream.samples);
+        return { samples: channel.stream.samples, sampleRate: context.sampleRate };
+      }
+      if (!channel.voice) return null;
+      if (!channel.tap) {
+        const analyser = context.createAnalyser();
+        analyser.fftSize = 1024;
+        channel.tap = { analyser, samples: new Float32Array(analyser.fftSize) };
+      }
+      channel.tap.analyser.getFloatTimeDomainData(channel.tap.samples);
+      return { samples: channel.tap.samples, sampleRate: context.sampleRate };
     },
 
     attach(participant, track) {

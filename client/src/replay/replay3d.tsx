@@ -32,6 +32,8 @@ export interface ReplayHandle {
   speaking(): string | null;
   /** A morph target's current influence on that avatar (`viseme_aa`…). */
   morph(participant: string, name: string): number;
+  /** Where that avatar's head is turned by gaze, in degrees (pitch down; negative: up), or null before it is built. */
+  gaze(participant: string): { yaw: number; pitch: number } | null;
   position(): number;
   playing(): boolean;
   rate(): number;
@@ -81,6 +83,7 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
       stats: () => stats.current,
       speaking: () => replay.speakingAt(player.position()),
       morph: (participant, name) => rigs.current.get(participant)?.morph(name) ?? 0,
+      gaze: (participant) => rigs.current.get(participant)?.gaze() ?? null,
       position: () => player.position(),
       playing: () => player.playing(),
       rate: () => player.rate(),

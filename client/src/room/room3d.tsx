@@ -212,6 +212,7 @@ const Animate = ({
   const reportGaze = useMemo(() => gazeReporter((at) => session.send({ type: 'gaze', at })), [session]);
   const { drive, heads } = useAvatarDriver(seats, rigs, stats, {
     visemes: (id) => session.visemes(id),
+    waveform: (id) => session.voices?.waveform(id) ?? null,
     // Whoever looks at you looks into your eyes: the camera.
     lookAt: (target) => (target === me ? camera.getWorldPosition(viewer) : null),
     // A voice sounds from its avatar's mouth.

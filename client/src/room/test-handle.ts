@@ -8,6 +8,10 @@
  * - `progress(draft)`: how far a reply's speech has been heard here (`VoiceOutput.progress`), read
  *   with `performance.now()` in the same task to place its first audible sample on the page's clock
  * - `morph(participant, name)`: a morph target's current influence on that avatar
+ * - `mouthOpen(participant)`: how open that avatar's mouth is, 0..1 (rig.mouthOpen)
+ * - `playTrack(participant, seconds)`: plays a vowel-like voice (a 120 Hz buzz through the formants of
+ *   "ah") as a live track of that participant, the way LiveKit delivers a remote microphone, for
+ *   `seconds`; the track stays attached and silent after
  * - `say(text)`, `state()`: the client's view of the session (`participants: [{ id, name, kind }]` …)
  * - `heads()`: every avatar's head as a box on the page (CSS pixels): its posed head box seen through
  *   the camera; `box` is null for a head behind the camera
@@ -49,6 +53,8 @@ export interface RoomHandle {
   voicedMs(participant: string): number;
   progress(draft: string): SpeechProgress | null;
   morph(participant: string, name: string): number;
+  mouthOpen(participant: string): number;
+  playTrack(participant: string, seconds: number): boolean;
   say(text: string): void;
   state(): unknown;
   /** Frames rendered while in VR (the XR session's own loop). */
@@ -146,6 +152,29 @@ export const installTestHandle = (options: {
     voicedMs: (participant) => session.voices?.voicedMs(participant) ?? 0,
     progress: (draft) => session.voices?.progress(draft) ?? null,
     morph: (participant, name) => options.rigs().get(participant)?.morph(name) ?? 0,
+    mouthOpen: (participant) => options.rigs().get(participant)?.mouthOpen() ?? 0,
+    playTrack(participant, seconds) {
+      const voices = session.voices;
+      if (!voices) return false;
+      const context = new AudioContext();
+      const buzz = context.createOscillator();
+      buzz.type = 'sawtooth';
+      buzz.frequency.value = 120;
+      const out = context.createMediaStreamDestination();
+      for (const [hz, q, level] of [[730, 6, 1], [1090, 8, 0.5]] as const) {
+        const formant = context.createBiquadFilter();
+        formant.type = 'bandpass';
+        formant.frequency.value = hz;
+        formant.Q.value = q;
+        const gain = context.createGain();
+        gain.gain.value = level;
+        buzz.connect(formant).connect(gain).connect(out);
+      }
+      buzz.start();
+      buzz.stop(context.currentTime + seconds);
+      voices.attach(participant, out.stream.getAudioTracks()[0]!);
+      return true;
+    },
     say: (text) => session.say(text),
     state: () => {
       const view = session.view;

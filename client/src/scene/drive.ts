@@ -3,7 +3,9 @@
  * replay (replay/replay3d.tsx): each rig gets its visemes (lip sync), whom to look at (the speaker
  * looks at whom they address, everyone else at the speaker: attention.ts), nods, a raised hand,
  * a cut; the frame's avatar time is tallied for the stats. Only where the words come from differs:
- * the live session's audio clock or the replay's playhead, given as `FrameSource`.
+ * the live session's audio clock or the replay's playhead, given as `FrameSource`. A human's mouth
+ * follows their voice as it is heard (audio/voice-visemes.ts) when the source gives the waveform;
+ * a persona's follows its speech's viseme cues.
  *
  * No allocation per frame: the heads, the rig input and the tally are made once.
  *
@@ -15,6 +17,7 @@
 import { useThree } from '@react-three/fiber';
 import { useMemo, useRef } from 'react';
 import type * as THREE from 'three';
+import { createVoiceMouth, type VoiceMouth } from '../audio/voice-visemes';
 import type { RoomView } from '../state/room';
 import { attend, headOf, speakerOf } from './attention';
 import { frameTally, tallyFrame, type RoomStats } from './frame-stats';
@@ -25,6 +28,8 @@ import type { AvatarRig, RigInput } from './rig';
 export interface FrameSource {
   /** Someone's mouth shapes now, if they are speaking. */
   visemes(id: string): RigInput['visemes'];
+  /** The last samples heard of a human's voice (VoiceOutput.waveform): their mouth is read from it. */
+  waveform?(id: string): { samples: Float32Array; sampleRate: number } | null;
   /** Where to look when `target` is not an avatar of the room (the viewer in a headset); null: at their avatar's head. */
   lookAt?(target: string): THREE.Vector3 | null;
   /** An avatar's head height became known once it was built (the live room moves its voice there). */
@@ -39,13 +44,16 @@ export const useAvatarDriver = (seats: Map<string, Seat>, rigs: React.RefObject<
   const heads = useMemo(() => new Map([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
   const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
   const frames = useRef(frameTally());
+  /** A voice-read mouth per human, made the first time they are drawn. */
+  const mouths = useRef(new Map<string, VoiceMouth>());
   const from = useRef(source);
   from.current = source;
 
   const drive: Drive = (delta, view, audible) => {
     const speaker = speakerOf(view, audible);
     const begin = performance.now();
-    const { visemes, lookAt, onHead } = from.current;
+    const { visemes, lookAt, onHead, waveform } = from.current;
+    const participants = view.snapshot?.participants;
     for (const [id, rig] of rigs.current) {
       // Once an avatar is built its head height is known: gaze (and a live voice) use it.
       const head = heads.get(id);
@@ -56,6 +64,13 @@ export const useAvatarDriver = (seats: Map<string, Seat>, rigs: React.RefObject<
       }
       const i = input.current;
       i.visemes = visemes(id);
+      // A human whose own voice plays here (not a stand-in's synthesized lines, which come with cues).
+      const heard = waveform && isHuman(participants, id) ? waveform(id) : null;
+      if (heard) {
+        let mouth = mouths.current.get(id);
+        if (!mouth) mouths.current.set(id, (mouth = createVoiceMouth()));
+        i.visemes = mouth.update(heard.samples, heard.sampleRate, delta);
+      }
       const target = attend(i, view, id, audible, speaker);
       i.lookAt = target ? (lookAt?.(target) ?? heads.get(target) ?? null) : null;
       rig.update(Math.min(delta, 0.1), i);
@@ -65,4 +80,11 @@ export const useAvatarDriver = (seats: Map<string, Seat>, rigs: React.RefObject<
     return begin;
   };
   return { drive, heads };
+};
+
+/** Whether `id` is a human of the room (a loop, not a lookup table: it runs every frame without allocating). */
+const isHuman = (participants: readonly { id: string; kind: string }[] | undefined, id: string): boolean => {
+  if (!participants) return false;
+  for (const p of participants) if (p.id === id) return p.kind === 'human';
+  return false;
 };

@@ -141,6 +141,25 @@ describe('gaze', () => {
   });
 });
 
+describe('sitting', () => {
+  it('sits upright with the head level, looking at a seated neighbour across the room', () => {
+    const { rig, root } = rigged({ seated: true, seed: 5 });
+    const across = new Vector3(0, rig.headTop - 0.1, 2.4);
+    const leans: number[] = [];
+    const tips: number[] = [];
+    run(rig, 4, { ...still(), lookAt: across }, () => {
+      // Back from the vertical (+Z is the avatar's front): positive is reclined.
+      const spine = new Vector3().setFromMatrixColumn(bone(root, 'Spine2').matrixWorld, 1).normalize();
+      leans.push((Math.atan2(-spine.z, spine.y) * 180) / Math.PI);
+      const face = forwardOf(root, 'Head');
+      tips.push((Math.asin(face.y) * 180) / Math.PI);
+    });
+    expect(Math.max(...leans), 'degrees the chest leans back, at most').toBeLessThan(2);
+    expect(Math.min(...leans), 'degrees it leans forward, at most').toBeGreaterThan(-10);
+    expect(Math.max(...tips.map(Math.abs)), 'degrees the face tips up or down, at most').toBeLessThan(8);
+  });
+});
+
 describe('gestures', () => {
   it('nods once per increment, then the head comes back', () => {
     const [calm, nodding] = twins({ seated: true, seed: 5 });

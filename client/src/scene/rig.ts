@@ -1,6 +1,7 @@
 /**
  * One avatar's body language, frame by frame, without React: idle breathing (standing or seated),
- * talking gestures, nods, a raised hand, lip sync, blinks, and head and eyes turned toward a point.
+ * talking gestures, nods, a raised hand, lip sync, blinks, and head and eyes turned toward a point;
+ * a speaker's head also dips on stresses, sways, and looks aside now and then.
  *
  * The body clips come from `avatars/animations.glb` (rotations only). The idle plays all the time;
  * every other clip is made additive against the idle's first frame, so it moves each bone from the
@@ -65,6 +66,14 @@ const cut = { hold: 0.25, rise: 0.04, fall: 0.26, jerk: 6 * degrees };
 /** How far each viseme opens the jaw; jawOpen follows lightly, on top of the viseme shapes. */
 const jawShare: Partial<Record<Viseme, number>> = { aa: 0.3, O: 0.22, E: 0.15, U: 0.1, I: 0.1, CH: 0.08, kk: 0.08, DD: 0.06 };
 const talkClips = ['talk-1', 'talk-2', 'talk-3'] as const;
+/** How far each viseme opens the mouth (the jaw of its shape in avatars/generator/character.ts), for `mouthOpen`. */
+const openness: Partial<Record<Viseme, number>> = { aa: 1, O: 0.62, E: 0.45, kk: 0.45, DD: 0.32, TH: 0.28, RR: 0.25, nn: 0.22, I: 0.22, U: 0.22, CH: 0.18, FF: 0.12, SS: 0.08 };
+/**
+ * A speaker's head while talking: it dips on the voice's stresses (a rise of the mouth's opening
+ * over its recent mean), sways slowly, and the eyes leave the listener now and then, as people's
+ * do when they think aloud (Argyle & Cook, "Gaze and Mutual Gaze": speakers look away more than listeners).
+ */
+const talkingHead = { stress: 10 * degrees, sway: 2.5 * degrees, aside: 12 * degrees, asideEvery: [2.5, 5] as const, asideFor: [0.5, 1.1] as const };
 
 interface Layers {
   idle: AnimationClip;
@@ -157,6 +166,15 @@ export class AvatarRig {
   private eyeYaw = 0;
   private eyePitch = 0;
   private readonly drop: number;
+  /** The mouth's opening (the last frame's), its slow mean, and the stress dip it drives. */
+  private open = 0;
+  private openMean = 0;
+  private stress = 0;
+  /** The speaking share of the head motion (eases in and out), and the next look aside while speaking. */
+  private talking = 0;
+  private asideAt = 0;
+  private asideUntil = 0;
+  private asideYaw = 0;
 
   // Scratch objects for the per-frame maths.
   private readonly target = new Vector3();
@@ -221,6 +239,7 @@ export class AvatarRig {
     this.headTop = gltfScene.worldToLocal(top.getWorldPosition(this.target)).y - this.drop + (this.crown ? 0 : 0.2);
     this.posed = this.gazed.map((b) => b.quaternion.clone());
     this.nextBlink = this.gap();
+    this.asideAt = talkingHead.asideEvery[0] + this.rng.next() * (talkingHead.asideEvery[1] - talkingHead.asideEvery[0]);
   }
 
   /**
@@ -259,6 +278,16 @@ export class AvatarRig {
   /** Whether the last input had this avatar speaking. */
   get speaking(): boolean {
     return this.wasSpeaking;
+  }
+
+  /** Where the head is turned by gaze now, in degrees: yaw toward the avatar's left, pitch down (negative: up). */
+  gaze(): { yaw: number; pitch: number } {
+    return { yaw: this.headYaw / degrees, pitch: this.headPitch / degrees };
+  }
+
+  /** How open the mouth is now, 0 (shut) to 1 (a full "aa"), from the visemes shown. */
+  mouthOpen(): number {
+    return this.open;
   }
 
   /** A morph target's current influence on the first mesh that has it; 0 if none has it. */
@@ -324,6 +353,21 @@ export class AvatarRig {
       yaw = Math.atan2(p.x, p.z);
       pitch = Math.atan2(-p.y, Math.sqrt(p.x * p.x + p.z * p.z));
     }
+    // While speaking: stresses dip the head, it sways, and the eyes now and then look aside.
+    this.talking += ((this.wasSpeaking ? 1 : 0) - this.talking) * (1 - Math.exp(-step / 0.4));
+    this.openMean += (this.open - this.openMean) * (1 - Math.exp(-step / 0.35));
+    this.stress += (Math.max(0, this.open - this.openMean - 0.1) - this.stress) * (1 - Math.exp(-step / 0.08));
+    if (this.wasSpeaking && this.time >= this.asideAt) {
+      const [min, max] = talkingHead.asideFor;
+      this.asideUntil = this.time + min + (max - min) * this.rng.next();
+      this.asideYaw = (this.rng.next() < 0.5 ? -1 : 1) * talkingHead.aside;
+      const [every, most] = talkingHead.asideEvery;
+      this.asideAt = this.asideUntil + every + (most - every) * this.rng.next();
+    }
+    const aside = this.wasSpeaking && this.time < this.asideUntil ? this.asideYaw : 0;
+    yaw += aside;
+    pitch += (aside !== 0 ? -0.3 * Math.abs(aside) : 0) + this.talking * (talkingHead.stress * Math.min(1, 2 * this.stress) + talkingHead.sway * 0.3 * Math.sin(this.time * 2.1));
+    yaw += this.talking * talkingHead.sway * Math.sin(this.time * 0.9);
     const head = 1 - Math.exp(-step / headLag);
     const eyes = 1 - Math.exp(-step / eyeLag);
     this.headYaw += (clamp(yaw, limits.headYaw) - this.headYaw) * head;
@@ -346,6 +390,7 @@ export class AvatarRig {
     // Silence lets the mouth close over a few frames; a cut closes it at once.
     const decay = Math.exp(-step / 0.05);
     let jaw = 0;
+    let open = 0;
     for (let v = 0; v < visemes.length; v++) {
       const name = visemes[v]!;
       const slots = this.visemeSlots[v]!;
@@ -353,10 +398,14 @@ export class AvatarRig {
         const slot = slots[s]!;
         const value = shut ? 0 : weights ? (weights[name] ?? 0) : slot.influences[slot.index]! * decay;
         slot.influences[slot.index] = value;
-        if (s === 0) jaw += value * (jawShare[name] ?? 0);
+        if (s === 0) {
+          jaw += value * (jawShare[name] ?? 0);
+          open += value * (openness[name] ?? 0);
+        }
       }
     }
     for (const slot of this.jawSlots) slot.influences[slot.index] = Math.min(jaw, 0.35);
+    this.open = Math.min(1, open);
 
     const since = this.time - this.nextBlink;
     let lid = 0;
