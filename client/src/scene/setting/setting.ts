@@ -268,6 +268,8 @@ const boundsOf = (formation: Formation, seats: readonly Seat[], items: readonly 
   const back = onTheWall.includes(formation) ? focus.position[2] - 0.06 : Math.min(...zs, focus.position[2] - 0.8);
   let [minX, maxX, minZ, maxZ] = [Math.min(...xs), Math.max(...xs), back, Math.max(...zs)];
   if (!onTheWall.includes(formation)) minZ = Math.min(minZ, ...zs);
+  // A poster hall goes on past the crowd at this poster: visitors stand, and walk on to the next.
+  if (formation === 'poster') maxZ += 1.5;
   const [growX, growZ] = [Math.max(0, smallest - (maxX - minX)) / 2, Math.max(0, smallest - (maxZ - minZ))];
   [minX, maxX] = [minX - growX, maxX + growX];
   maxZ += growZ;
