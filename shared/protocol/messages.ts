@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { Role } from '../claims';
 import { SessionEvent, sessionPhases } from '../events';
 import { VisemeCue } from '../visemes';
-import { contentKinds, formations, intents, participantKinds } from '../scene/schema';
+import { contentKinds, formations, intents, participantKinds, structureForms } from '../scene/schema';
 import { cleanText } from './text';
 
 export const PROTOCOL_VERSION = 1;
@@ -96,6 +96,8 @@ export const Snapshot = z.object({
     title: z.string(),
     topic: z.string(),
     formation: z.enum(formations),
+    /** The shape of the meeting (the scene's `structure.form`): which setting a formation is furnished as (a lunch table, a retro's whiteboard). */
+    form: z.enum(structureForms).nullable().optional(),
     /** Shared material on the room's board: public contents only (a party's private notes stay out). */
     /** The contents this viewer may see: the public ones, their own party's; observers see all. `owner`: a party id or "public". */
     contents: z.array(z.object({ id: z.string(), kind: z.enum(contentKinds), title: z.string(), summary: z.string(), sections: z.array(z.string()), owner: z.string().optional() })),

@@ -10,6 +10,7 @@ export const sceneViewOf = (scene: LoadedScene, mayRead: (owner: string) => bool
   title: scene.title,
   topic: scene.topic,
   formation: scene.formation,
+  form: scene.structure?.form ?? null,
   contents: scene.contents.filter((c) => c.owner === 'public' || mayRead(c.owner)).map(({ id, kind, title, summary, sections, owner }) => ({ id, kind, title, summary, sections, owner })),
   moderated: scene.turnTaking.partyMode === 'moderated',
   context: scene.context,

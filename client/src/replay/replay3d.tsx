@@ -101,7 +101,7 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
   return (
     <Canvas className="canvas" camera={{ fov: viewpoint.fov, near: 0.05, far: 80, position: viewpoint.position }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
       <color attach="background" args={['#cfd3d6']} />
-      <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={view.slides} />
+      <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} />
       {participants.map((p) => {
         const seat = seatOf.get(p.id);
         return (

@@ -127,7 +127,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
       <Canvas className="canvas" camera={{ fov: desktopFov, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
         <XR store={store}>
           <color attach="background" args={['#cfd3d6']} />
-          <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={view.slides} chairless={chairless} />
+          <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} chairless={chairless} />
           {participants.map((p) => {
             const seat = seatOf.get(p.id);
             // In first person you do not see your own body; everyone else does.

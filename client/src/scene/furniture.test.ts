@@ -1,7 +1,8 @@
 import { Box3, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { contentKinds, formations } from '../../../shared/scene/schema';
-import { roomGeometry } from './furniture';
+import { furnish, roomGeometry } from './furniture';
+import { settingFor } from './setting/setting';
 import { boardSize, boardsFor, focusFor, seatsFor, wallHeight } from './layout';
 
 const people = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: i === 0 ? ('human' as const) : ('ai' as const) }));
@@ -24,6 +25,24 @@ describe.each(formations)('the %s room', (formation) => {
     expect(room.containsPoint(new Vector3(...focus.position))).toBe(true);
     for (const board of boards) expect(room.containsPoint(new Vector3(...board.position))).toBe(true);
     geometry.dispose();
+  });
+});
+
+describe('the glow', () => {
+  it('draws the ceiling, the sky in the windows and the ceiling lights unlit, in a second geometry of its own', () => {
+    const seats = seatsFor('panel', people(4));
+    const setting = settingFor({ formation: 'panel', form: 'interview', seats, boards: [] });
+    const { solid, glow } = furnish(setting, { chairless: ['p0'] });
+    expect(glow.groups).toHaveLength(0);
+    expect(Object.keys(glow.attributes).sort()).toEqual(['color', 'normal', 'position']);
+    glow.computeBoundingBox();
+    // The ceiling at the top of the walls, the windows' sky on the right-hand wall.
+    expect(glow.boundingBox!.max.y).toBeCloseTo(wallHeight);
+    expect(glow.boundingBox!.max.x).toBeCloseTo(setting.bounds.maxX, 1);
+    // Without the viewer's own chair: one chair fewer than a room drawn whole.
+    const whole = furnish(setting).solid;
+    expect(whole.getAttribute('position').count).toBeGreaterThan(solid.getAttribute('position').count);
+    for (const g of [solid, glow, whole]) g.dispose();
   });
 });
 

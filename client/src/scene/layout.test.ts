@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formations, type Formation } from '../../../shared/scene/schema';
-import { boardHit, boardsFor, focusFor, seatsFor, tableFor, type Seat, type Vec3 } from './layout';
+import { boardHit, boardsFor, focusFor, seatsFor, stageHeight, tableFor, type Seat, type Vec3 } from './layout';
 
 const people = (n: number, humans = 1) =>
   Array.from({ length: n }, (_, i) => ({ id: `p${i}`, kind: i < humans ? ('human' as const) : ('ai' as const) }));
@@ -53,7 +53,8 @@ describe.each(formations)('%s', (formation) => {
     expect(seats.map((s) => s.id)).toEqual(people(n).map((p) => p.id));
     expect(closest(seats)).toBeGreaterThanOrEqual(0.7);
     for (const seat of seats) {
-      expect(seat.position[1]).toBe(0);
+      // On the floor, but for the presenters of an audience, who stand on its stage.
+      expect(seat.position[1]).toBe(formation === 'audience' && !seat.seated ? stageHeight : 0);
       expect(Math.min(...targetsOf(formation, seats, seat).map((t) => offBy(seat, t)))).toBeLessThan(35);
     }
   });

@@ -10,7 +10,7 @@
  * const seats = seatsFor('panel', scene.participants); // [{ id: 'alex', position: [0, 0, 1.4], yaw: Math.PI, seated: true }, ...]
  * const board = focusFor('panel');                     // { position: [0, 2.05, -2.4], yaw: 0, width: 1.6 }
  * const boards = boardsFor('panel', ['slides', 'document'], seats); // the slides at the focus, the page beside them
- * const tables = tableFor('panel', seats);             // one tabletop per interviewer, a curved desk
+ * const tables = tableFor('panel', seats);             // one tabletop per interviewer: a straight desk
  * ```
  */
 import type { ContentKind, Formation, ParticipantKind } from '../../../shared/scene/schema';
@@ -60,6 +60,8 @@ const spacing = 0.8;
 /** From a table's edge back to the seat point (the hips of whoever sits there). */
 const clearance = 0.38;
 export const tableHeight = 0.74;
+/** The audience formation's stage: the presenters stand on it, beside the screen. */
+export const stageHeight = 0.2;
 /** A chair stays square to its table edge unless that faces further than this from the table's middle. */
 const maxChairTurn = (30 * Math.PI) / 180;
 
@@ -157,21 +159,24 @@ const circlePlaces = (n: number): Place[] => {
   });
 };
 
-// Panel: interviewers on an arc behind a curved desk, all facing one chair at the arc's centre.
-// The arc widens with the panel so nobody has to turn more than 50° from its middle.
+// Panel: the interviewers side by side behind one straight desk, each turned toward the single
+// chair in front of it. The chair moves back as the panel grows, so the row stays within 40° either
+// side of the candidate's straight ahead (a straight desk on an arc of tops looked bent).
+
+/** Interviewers a little further apart than at a meeting table: each has their papers in front of them. */
+const deskSpacing = 0.85;
 
 const panelPlan = (interviewers: number) => {
-  const radius = Math.max(2.4, ((interviewers - 1) * 0.85) / ((100 * Math.PI) / 180));
-  const step = 0.85 / radius;
-  const middle = -1;
-  return { radius, step, chair: { x: 0, z: middle + radius }, angles: spread(interviewers, step) };
+  const row = -0.96;
+  const half = ((Math.max(interviewers, 1) - 1) * deskSpacing) / 2 + 0.3;
+  const distance = Math.max(2.4, half / Math.tan((40 * Math.PI) / 180));
+  return { row, chair: { x: 0, z: row + distance }, xs: spread(interviewers, deskSpacing) };
 };
 
 const panelPlaces = (interviewers: number): { front: Place[]; rest: Place[] } => {
-  const { radius, chair, angles } = panelPlan(interviewers);
+  const { row, chair, xs } = panelPlan(interviewers);
   const panel = middleOut(interviewers).map((i) => {
-    const angle = angles[i]!;
-    const seat = { x: chair.x + radius * Math.sin(angle), z: chair.z - radius * Math.cos(angle) };
+    const seat = { x: xs[i]!, z: row };
     return { ...seat, yaw: toward(seat, chair) };
   });
   return { front: [{ ...chair, yaw: Math.PI }], rest: panel };
@@ -256,8 +261,8 @@ const seat = (id: string, place: Place, seated: boolean): Seat => ({ id, positio
 
 /**
  * A place for every participant, in the participants' order. Seated formations (table, circle,
- * panel, u-shape) seat everyone; `poster` stands everyone; `audience` stands the presenters and
- * seats the rest in rows.
+ * panel, u-shape) seat everyone; `poster` stands everyone; `audience` stands the presenters on
+ * the stage (`stageHeight` up) and seats the rest in rows.
  */
 export const seatsFor = (
   formation: Formation,
@@ -293,7 +298,9 @@ export const seatsFor = (
       return frontAndRest(candidate === undefined ? [] : [candidate], (_, rest) => panelPlaces(rest), { front: true, rest: true });
     }
     case 'audience':
-      return frontAndRest(presenters, audiencePlaces, { front: false, rest: true });
+      return frontAndRest(presenters, audiencePlaces, { front: false, rest: true }).map((s) =>
+        s.seated ? s : { ...s, position: [s.position[0], stageHeight, s.position[2]] },
+      );
     case 'poster':
       return frontAndRest(presenters, posterPlaces, { front: false, rest: false });
   }
@@ -351,7 +358,7 @@ export const boardHit = (board: BoardPlace, origin: Vec3, direction: Vec3): { ac
 
 /**
  * The tabletops of a formation with `seats.length` people (the layout depends only on the count):
- * one long table, a curved desk of one top per interviewer, three tops for the U, none otherwise.
+ * one long table, a straight desk of one top per interviewer, three tops for the U, none otherwise.
  */
 export const tableFor = (formation: Formation, seats: readonly Seat[]): Table[] => {
   const n = seats.length;
@@ -361,17 +368,10 @@ export const tableFor = (formation: Formation, seats: readonly Seat[]): Table[] 
       return [{ position: [centre.x, tableHeight, centre.z], size: [depth, length], yaw: 0 }];
     }
     case 'panel': {
-      const { radius, step, chair, angles } = panelPlan(n - 1);
+      // One top per interviewer, side by side: together one straight desk.
+      const { row, xs } = panelPlan(n - 1);
       const depth = 0.7;
-      // Each top is as wide as the arc at its outer edge, so neighbours meet there.
-      const width = 2 * (radius - clearance) * Math.sin(step / 2);
-      const middle = radius - clearance - depth / 2;
-      return angles.map((angle) => ({
-        position: [chair.x + middle * Math.sin(angle), tableHeight, chair.z - middle * Math.cos(angle)],
-        size: [width, depth],
-        // Square to the interviewer behind it, who faces the chair: yaw -angle on this arc.
-        yaw: -angle,
-      }));
+      return xs.map((x) => ({ position: [x, tableHeight, row + clearance + depth / 2], size: [deskSpacing, depth], yaw: 0 }));
     }
     case 'u-shape': {
       const { inner, depth, open, arm } = uPlan(n);
