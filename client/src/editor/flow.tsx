@@ -48,14 +48,16 @@ const nodeTypes = { snippet: SnippetBox };
 
 export const Flow = ({ selected, onSelect }: { selected: string | null; onSelect: (id: string | null) => void }) => {
   const { draft, edit, problems } = useEditor();
-  // Where each node sits is the editor's own: the scene format has no place for it.
-  const [places, setPlaces] = useState<Record<string, NodePlace>>({});
+  // Where each node sits is the editor's own (the scene format has no place for it), and so is its
+  // measured size, which React Flow needs back before it shows a node.
+  const [places, setPlaces] = useState<Record<string, { position: NodePlace; measured?: SnippetNode['measured'] }>>({});
   const names = new Map(draft.participants.map((p) => [p.id, p.name || p.id]));
   const transitions = useMemo(() => transitionsOf(draft.snippets), [draft.snippets]);
   const nodes: SnippetNode[] = draft.snippets.map((s, i) => ({
     id: s.id,
     type: 'snippet',
-    position: places[s.id] ?? placeOf(i),
+    position: places[s.id]?.position ?? placeOf(i),
+    ...(places[s.id]?.measured ? { measured: places[s.id]!.measured } : {}),
     selected: s.id === selected,
     data: {
       title: s.title || s.id,
@@ -85,8 +87,8 @@ export const Flow = ({ selected, onSelect }: { selected: string | null; onSelect
           fitView
           fitViewOptions={{ maxZoom: 1.1 }}
           onNodesChange={(changes: NodeChange<SnippetNode>[]) => {
-            const moved = applyNodeChanges(changes.filter((c) => c.type === 'position'), nodes);
-            setPlaces(Object.fromEntries(moved.map((n) => [n.id, n.position])));
+            const placed = applyNodeChanges(changes.filter((c) => c.type === 'position' || c.type === 'dimensions'), nodes);
+            setPlaces(Object.fromEntries(placed.map((n) => [n.id, { position: n.position, ...(n.measured ? { measured: n.measured } : {}) }])));
           }}
           onNodeClick={(_, node) => onSelect(node.id)}
           onNodesDelete={(deleted) => deleted.forEach((n) => edit(deleteSnippet(n.id)))}
