@@ -205,6 +205,7 @@ describe('the scene editor', () => {
     const backstory = page.locator('.field[data-path="participants[2].persona.backstory"]');
     expect(await backstory.locator('.problem').textContent()).toBe('a persona needs a backstory');
     expect(await page.locator('.tabs [role=tab]', { hasText: 'Participants' }).locator('.count').textContent()).toBe('1');
+    await screenshot(page, 'editor-problem');
     await backstory.locator('textarea').fill('Knows the pay bands and guards the budget.');
     await expect.poll(() => backstory.locator('.problem').count()).toBe(0);
     await field(page, inspector, 'Goals').fill('keep the raise inside the band\nhear the case first');
@@ -224,6 +225,7 @@ describe('the scene editor', () => {
     await page.getByRole('button', { name: 'Add a poster' }).click();
     await page.locator('[aria-label=Contents]').getByLabel('Title', { exact: true }).fill('Pay bands 2025');
     await page.locator('[aria-label=Contents]').getByLabel('Sections', { exact: true }).fill('Band C: 70-92k\nBand D: 88-110k');
+    await screenshot(page, 'editor-parties');
 
     // The flow: a second snippet, opened by the new persona; cut the transition, undo, redraw it by hand.
     await tab(page, 'Flow');

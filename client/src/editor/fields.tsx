@@ -93,14 +93,15 @@ export const NumberField = ({ label, path, optional, hint, step, min, max }: Fie
   );
 };
 
-export const ChoiceField = ({ label, path, optional, hint, options, labels }: FieldProps & { options: readonly string[]; labels?: Record<string, string> }) => {
+/** `unset` names what an optional field means when left out (its schema default: "neutral (default)"). */
+export const ChoiceField = ({ label, path, optional, hint, options, labels, unset }: FieldProps & { options: readonly string[]; labels?: Record<string, string>; unset?: string }) => {
   const id = useId();
   const { value, set, invalid } = useBound(path);
   const current = typeof value === 'string' ? value : '';
   return (
     <Frame label={label} path={path} hint={hint} id={id}>
       <select id={id} value={current} aria-invalid={invalid} onChange={(e) => set(e.target.value === '' && optional ? undefined : e.target.value)}>
-        {(optional || !options.includes(current)) && <option value="">{optional ? '(not set)' : '(choose)'}</option>}
+        {(optional || !options.includes(current)) && <option value="">{optional ? (unset ?? '(not set)') : '(choose)'}</option>}
         {options.map((o) => (
           <option key={o} value={o}>
             {labels?.[o] ?? o}
@@ -111,12 +112,13 @@ export const ChoiceField = ({ label, path, optional, hint, options, labels }: Fi
   );
 };
 
-export const CheckField = ({ label, path, hint }: FieldProps) => {
+/** A yes or no; left out of the scene while it says what the schema's default says (`fallback`). */
+export const CheckField = ({ label, path, hint, fallback = false }: FieldProps & { fallback?: boolean }) => {
   const id = useId();
   const { value, set } = useBound(path);
   return (
     <Frame label={label} path={path} hint={hint} id={id}>
-      <input id={id} type="checkbox" checked={value === true} onChange={(e) => set(e.target.checked ? true : undefined)} />
+      <input id={id} type="checkbox" checked={typeof value === 'boolean' ? value : fallback} onChange={(e) => set(e.target.checked === fallback ? undefined : e.target.checked)} />
     </Frame>
   );
 };

@@ -9,9 +9,9 @@
  * <Flow selected="opening" onSelect={setSnippet} />
  * ```
  */
-import { Background, Controls, Handle, Position, ReactFlow, applyNodeChanges, type Edge, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
+import { Background, Controls, Handle, Position, ReactFlow, applyNodeChanges, type Edge, type Node, type NodeChange, type NodeProps, type ReactFlowInstance } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { patterns } from '../../../shared/scene/schema';
 import { addSnippet, addTransition, cutTransition, deleteSnippet } from './actions';
 import { under, useEditor } from './context';
@@ -76,6 +76,12 @@ export const Flow = ({ selected, onSelect }: { selected: string | null; onSelect
     ...(t.implicit ? { label: 'next in order' } : {}),
   }));
   const index = draft.snippets.findIndex((s) => s.id === selected);
+  // A snippet added or removed: the whole flow is framed again, so the new one is in view.
+  const flow = useRef<ReactFlowInstance<SnippetNode> | null>(null);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => void flow.current?.fitView({ maxZoom: 1.1, duration: 200 }));
+    return () => cancelAnimationFrame(frame);
+  }, [draft.snippets.length]);
 
   return (
     <div className="flow-tab">
@@ -86,6 +92,7 @@ export const Flow = ({ selected, onSelect }: { selected: string | null; onSelect
           nodeTypes={nodeTypes}
           fitView
           fitViewOptions={{ maxZoom: 1.1 }}
+          onInit={(instance) => void (flow.current = instance)}
           onNodesChange={(changes: NodeChange<SnippetNode>[]) => {
             const placed = applyNodeChanges(changes.filter((c) => c.type === 'position' || c.type === 'dimensions'), nodes);
             setPlaces(Object.fromEntries(placed.map((n) => [n.id, { position: n.position, ...(n.measured ? { measured: n.measured } : {}) }])));
@@ -146,7 +153,7 @@ const SnippetInspector = ({ index, onRemoved }: { index: number; onRemoved: () =
         <TextField label="Id" path={at('id')} />
         <TextField label="Title" path={at('title')} optional />
         <ChoiceField label="Initiator" path={at('initiator')} options={people} labels={labels} hint="who opens it" />
-        <ChoiceField label="Tone" path={at('pattern')} options={patterns} optional />
+        <ChoiceField label="Tone" path={at('pattern')} options={patterns} optional unset="neutral (default)" />
       </div>
       <TextField label="Goal" path={at('goal')} optional long hint="what this phase of the conversation is for" />
       <LinesField label="Sub-topics" path={at('subtopics')} hint="the agenda, in order, one per line" rows={2} />
@@ -202,9 +209,9 @@ const SnippetInspector = ({ index, onRemoved }: { index: number; onRemoved: () =
       <h3>Backchannels</h3>
       {list('backchannels').map((_, j) => (
         <div key={j} className="grid line">
-          <ChoiceField label="Listener" path={at('backchannels', j, 'from')} options={['*', ...people]} labels={{ '*': 'every listener', ...labels }} optional />
+          <ChoiceField label="Listener" path={at('backchannels', j, 'from')} options={people} labels={labels} optional unset="every listener (default)" />
           <NumberField label="Probability" path={at('backchannels', j, 'probability')} step={0.05} min={0} max={1} />
-          <ChoiceField label="Kind" path={at('backchannels', j, 'kind')} options={['verbal', 'nod', 'either']} optional />
+          <ChoiceField label="Kind" path={at('backchannels', j, 'kind')} options={['verbal', 'nod']} optional unset="either (default)" />
           <LinesField label="Cues" path={at('backchannels', j, 'cues')} rows={2} />
           <LinesField label="Triggers" path={at('backchannels', j, 'triggers')} rows={2} hint="words that invite it; none: any" />
           <button className="danger" aria-label={`Remove backchannel ${j + 1}`} onClick={() => setList('backchannels', list('backchannels').filter((_, k) => k !== j), 'Remove a backchannel')}>

@@ -77,7 +77,7 @@ const Inspector = ({ index, onRemoved }: { index: number; onRemoved: () => void 
         <TextField label="Name" path={at('name')} />
         <TextField label="Short name" path={at('shortName')} optional hint="what others call them" />
         <TextField label="Role" path={at('role')} optional />
-        <ChoiceField label="Kind" path={at('kind')} options={['ai', 'human']} labels={{ ai: 'AI persona', human: 'human (simulated when away)' }} />
+        <ChoiceField label="Kind" path={at('kind')} options={['ai', 'human']} labels={{ ai: 'AI persona', human: 'human seat' }} />
       </div>
       <AvatarLibrary index={index} />
       <h3>Voice</h3>
@@ -96,7 +96,7 @@ const Inspector = ({ index, onRemoved }: { index: number; onRemoved: () => void 
           <LinesField label="Goals" path={at('brief', 'goals')} />
           <h3>Stand-in (when nobody sits here)</h3>
           <div className="grid">
-            <ChoiceField label="Mode" path={at('simulated', 'mode')} options={humanAgentModes} optional />
+            <ChoiceField label="Mode" path={at('simulated', 'mode')} options={humanAgentModes} optional unset="reactive (default)" />
             <NumberField label="Derail probability" path={at('simulated', 'derailProbability')} optional step={0.05} min={0} max={1} />
           </div>
           <PickField label="Intents" path={at('simulated', 'intents')} options={intents} optional hint="the deviations the stand-in may bring (default: all)" />
@@ -150,7 +150,7 @@ const PersonaFields = ({ index }: { index: number }) => {
         <LinesField label="Talking points" path={at('points')} hint="things they want to say, one per line" />
       </div>
       <h4>Private knowledge</h4>
-      <ChoiceField label="Reveal (for items without their own rule)" path={at('reveal')} options={reveals} optional />
+      <ChoiceField label="Reveal (for items without their own rule)" path={at('reveal')} options={reveals} optional unset="never (default)" />
       <ol className="knowledge">
         {knowledge.map((item, k) => (
           <li key={k}>
@@ -174,7 +174,7 @@ const PersonaFields = ({ index }: { index: number }) => {
         ))}
       </ol>
       <button onClick={() => setKnowledge([...knowledge, { text: '', reveal: 'never' }], 'Add a fact')}>Add a fact</button>
-      <ChoiceField label="When a person talks over them" path={at('bargeIn')} options={['polite', 'persistent']} optional labels={{ polite: 'polite: stops at once', persistent: 'persistent: finishes the clause' }} />
+      <ChoiceField label="When a person talks over them" path={at('bargeIn')} options={['polite', 'persistent']} optional unset="polite (default)" labels={{ polite: 'polite: stops at once', persistent: 'persistent: finishes the clause' }} />
     </>
   );
 };

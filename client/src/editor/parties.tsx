@@ -37,7 +37,7 @@ const Parties = () => {
             <TextField label="Id" path={['parties', i, 'id']} />
             <TextField label="Name" path={['parties', i, 'name']} optional />
             <TextField label="Role" path={['parties', i, 'role']} optional />
-            <ChoiceField label="Who speaks for it" path={['parties', i, 'speakingMode']} options={speakingModes} optional />
+            <ChoiceField label="Who speaks for it" path={['parties', i, 'speakingMode']} options={speakingModes} optional unset="all (default)" />
           </div>
           <PickField label="Members" path={['parties', i, 'members']} options={people} labels={names} />
           {party.speakingMode === 'representative' && <ChoiceField label="Representative" path={['parties', i, 'representative']} options={party.members} labels={names} optional />}
@@ -50,17 +50,17 @@ const Parties = () => {
       <button onClick={() => edit(addParty())}>Add a party</button>
       <h2>Who asks whom</h2>
       <div className="grid">
-        <ChoiceField label="Turn policy" path={['turnTaking', 'policy']} options={policies} optional />
+        <ChoiceField label="Turn policy" path={['turnTaking', 'policy']} options={policies} optional unset="cssn-or-ss (default)" />
         <ChoiceField label="Party mode" path={['turnTaking', 'partyMode']} options={partyModes} optional hint="how the floor passes between parties (party policy)" />
         <ChoiceField label="Moderator" path={['turnTaking', 'moderator']} options={people} labels={names} optional />
-        <NumberField label="Most turns per session" path={['turnTaking', 'maxTurns']} optional min={1} />
+        <NumberField label="Most turns per session" path={['turnTaking', 'maxTurns']} optional min={1} hint="default 60" />
       </div>
       {draft.structure ? (
         <>
           <div className="grid">
             <ChoiceField label="Structure" path={['structure', 'form']} options={structureForms} />
             <ChoiceField label="Chair" path={['structure', 'chair']} options={people} labels={names} optional />
-            <CheckField label="Askers may follow up" path={['structure', 'followUps']} />
+            <CheckField label="Askers may follow up" path={['structure', 'followUps']} fallback />
           </div>
           <PickField label="Askers" path={['structure', 'askers']} options={refs} labels={names} />
           <PickField label="Answerers" path={['structure', 'answerers']} options={refs} labels={names} />
@@ -95,7 +95,7 @@ const Contents = () => {
             <TextField label="Id" path={['contents', i, 'id']} />
             <ChoiceField label="Kind" path={['contents', i, 'kind']} options={contentKinds} />
             <TextField label="Title" path={['contents', i, 'title']} />
-            <ChoiceField label="Visible to" path={['contents', i, 'owner']} options={owners} optional labels={{ public: 'everyone' }} hint="everyone, or one party" />
+            <ChoiceField label="Visible to" path={['contents', i, 'owner']} options={owners.filter((o) => o !== 'public')} optional unset="everyone" hint="everyone, or one party" />
           </div>
           <TextField label="Summary" path={['contents', i, 'summary']} optional long />
           <LinesField label={content.kind === 'slides' ? 'Slides' : 'Sections'} path={['contents', i, 'sections']} hint={content.kind === 'slides' ? 'one slide per line' : 'one section per line'} />

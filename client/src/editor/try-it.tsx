@@ -12,20 +12,22 @@ import { useState } from 'react';
 import { api, sceneApi, type Links, type SimulationSummary } from '../net/api';
 
 /** The figures worth an author's glance, in the order they read; the rest stay in the simulator's files. */
-const figures: { key: string; label: string; percent?: boolean }[] = [
+const figures: { key: string; label: string; unit?: 'share' | 'percent' }[] = [
   { key: 'turns', label: 'Turns' },
   { key: 'wordsPerTurn', label: 'Words per turn' },
-  { key: 'evenness', label: 'Evenness of the talk', percent: true },
-  { key: 'answeredNext', label: 'Questions answered next', percent: true },
-  { key: 'answeredByContent', label: 'Answered by content', percent: true },
-  { key: 'roleAdherence', label: 'Role adherence', percent: true },
-  { key: 'repetitionRate', label: 'Repetition', percent: true },
+  { key: 'evenness', label: 'Spread of words per person (lower: more even)', unit: 'percent' },
+  { key: 'answeredNext', label: 'Questions answered next', unit: 'share' },
+  { key: 'answeredByContent', label: 'Answered by content', unit: 'share' },
+  { key: 'roleAdherence', label: 'Role adherence', unit: 'share' },
+  { key: 'repetitionRate', label: 'Repetition', unit: 'share' },
   { key: 'breakdowns', label: 'Breakdowns' },
   { key: 'leaks', label: 'Private-knowledge leaks' },
   { key: 'interruptions', label: 'Interruptions' },
 ];
 
-const shown = (value: number, percent?: boolean) => (percent ? `${Math.round(value * 100)}%` : Number.isInteger(value) ? String(value) : value.toFixed(1));
+/** A share (0..1) and a percentage both read as a percentage; counts with one decimal where they have one. */
+const shown = (value: number, unit?: 'share' | 'percent') =>
+  unit === 'share' ? `${Math.round(value * 100)}%` : unit === 'percent' ? `${Math.round(value)}%` : Number.isInteger(value) ? String(value) : value.toFixed(1);
 
 export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; ready: boolean; why: string }) => {
   const [runs, setRuns] = useState(3);
@@ -75,14 +77,14 @@ export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; re
               </tr>
             </thead>
             <tbody>
-              {figures.map(({ key, label, percent }) => {
+              {figures.map(({ key, label, unit }) => {
                 const stats = summary.metrics[key];
                 return (
                   stats !== undefined && (
                     <tr key={key} data-figure={key}>
                       <td>{label}</td>
-                      <td>{stats ? shown(stats.mean, percent) : '–'}</td>
-                      <td>{stats ? `${shown(stats.min, percent)} – ${shown(stats.max, percent)}` : 'not measured'}</td>
+                      <td>{stats ? shown(stats.mean, unit) : '–'}</td>
+                      <td>{stats ? `${shown(stats.min, unit)} – ${shown(stats.max, unit)}` : 'not measured'}</td>
                     </tr>
                   )
                 );
