@@ -223,8 +223,8 @@ const SnippetInspector = ({ index, onRemoved }: { index: number; onRemoved: () =
       <h3>Who asks whom here</h3>
       {snippet.roles ? (
         <>
-          <PickField label="Askers" path={at('roles', 'askers')} options={refs} labels={labels} />
-          <PickField label="Answerers" path={at('roles', 'answerers')} options={refs} labels={labels} />
+          <PickField label="Askers" path={at('roles', 'askers')} options={refs} labels={{ '*': 'everyone', ...labels }} />
+          <PickField label="Answerers" path={at('roles', 'answerers')} options={refs} labels={{ '*': 'everyone', ...labels }} />
           <button onClick={() => edit(setAt(at('roles'), undefined, 'Use the scene structure'))}>Use the scene's structure</button>
         </>
       ) : (

@@ -25,7 +25,7 @@ const Parties = () => {
   const { draft, edit } = useEditor();
   const people = draft.participants.map((p) => p.id);
   const parties = draft.parties ?? [];
-  const names = Object.fromEntries(draft.participants.map((p) => [p.id, p.name || p.id]));
+  const names: Record<string, string> = { '*': 'everyone', ...Object.fromEntries(draft.participants.map((p) => [p.id, p.name || p.id])) };
   const refs = ['*', ...people, ...parties.map((p) => p.id)];
   return (
     <section className="card" aria-label="Parties">
