@@ -1,6 +1,6 @@
 /**
  * The client's entry: `/room/<session>?token=…` opens a session's room (its brief first),
- * `/review/<session>?token=…` its review, `/replay/<session>?token=…` its 3D replay, `/debrief/<session>?token=…` a trainee's debrief, `/sessions` the instructors' sessions page, `/compare?sessions=<ids>` sessions side by side, `/` the home page (scenes, and creating a session
+ * `/review/<session>?token=…` its review, `/replay/<session>?token=…` its 3D replay, `/debrief/<session>?token=…` a trainee's debrief, `/sessions` the instructors' sessions page, `/compare?sessions=<ids>` sessions side by side, `/editor?token=<admin>` the scene editor, `/` the home page (scenes, and creating a session
  * with the admin token). An error while rendering shows
  * a page that says so (ui/error-boundary.tsx), never a blank one.
  */
@@ -18,6 +18,8 @@ const ReviewPage = lazy(() => import('./review/page').then((m) => ({ default: m.
 const ReplayPage = lazy(() => import('./replay/page').then((m) => ({ default: m.ReplayPage })));
 const DebriefPage = lazy(() => import('./debrief/page').then((m) => ({ default: m.DebriefPage })));
 const ComparePage = lazy(() => import('./compare/page').then((m) => ({ default: m.ComparePage })));
+// The editor (React Flow, its forms) loads only for authors.
+const EditorPage = lazy(() => import('./editor/page').then((m) => ({ default: m.EditorPage })));
 const room = /^\/room\/([^/]+)\/?$/.exec(location.pathname);
 const review = /^\/review\/([^/]+)\/?$/.exec(location.pathname);
 const debrief = /^\/debrief\/([^/]+)\/?$/.exec(location.pathname);
@@ -43,6 +45,10 @@ createRoot(document.getElementById('root')!).render(
     ) : /^\/compare\/?$/.test(location.pathname) ? (
       <Suspense fallback={<main className="page">Opening the comparison…</main>}>
         <ComparePage ids={(params.get('sessions') ?? '').split(',').filter(Boolean)} />
+      </Suspense>
+    ) : /^\/editor\/?$/.test(location.pathname) ? (
+      <Suspense fallback={<main className="page">Opening the editor…</main>}>
+        <EditorPage token={params.get('token') ?? ''} test={params.get('test') === '1'} />
       </Suspense>
     ) : /^\/sessions\/?$/.test(location.pathname) ? (
       <SessionsPage />

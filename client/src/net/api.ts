@@ -16,7 +16,7 @@
  */
 import type { Pace } from '../../../shared/events';
 import type { SessionSummary } from '../../../shared/protocol/messages';
-import type { Formation } from '../../../shared/scene/schema';
+import type { Formation, SceneInput, StructureForm } from '../../../shared/scene/schema';
 import type { Answer, Debrief, Feedback, PairJudgement } from '../../../shared/review/answers';
 import type { ModelKind, ModelStatus } from '../../../shared/models';
 import type { Health } from './media';
@@ -114,4 +114,100 @@ export const api = {
   ask: (id: string, token: string, body: { seat?: string; question: string }) => json<Answer>(paths.ask(id), token, { method: 'POST', body }),
   livekitToken: (id: string, token: string) => json<{ url?: string; token?: string }>(paths.livekitToken(id), token, { method: 'POST' }),
   judge: (admin: string, body: unknown) => json<PairJudgement>(paths.judge, admin, { method: 'POST', body }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Authoring (the editor): scenes read, checked and written with the admin token; a save carries
+// the version it was made from (`If-Match`), so a second save of the same version is refused with
+// the other one (409) rather than silently overwriting it.
+
+/** A scene as the editor lists it: shipped with the server (scenes/) or authored through the API. */
+export interface SceneListing {
+  id: string;
+  title: string;
+  structure: StructureForm | null;
+  formation: Formation;
+  source: 'shipped' | 'authored';
+  etag: string;
+}
+
+/** One problem of a scene, as POST /api/scenes/validate and a refused save word it (`npm run scene:check`'s words). */
+export interface SceneProblem {
+  path: string;
+  message: string;
+  line?: number;
+}
+
+/** A figure over the simulated runs (metrics/metrics.ts `Stats`). */
+export interface FigureStats {
+  mean: number;
+  std: number;
+  min: number;
+  max: number;
+}
+
+/** What N simulated runs of a scene came to: the simulator's aggregated figures (metrics/metrics.ts `AggregateMetrics`). */
+export interface SimulationSummary {
+  runs: number;
+  metrics: Record<string, FigureStats | null>;
+  endReasons?: Record<string, number>;
+}
+
+/** What became of a save: written (its new version), refused as invalid, or refused because someone saved first. */
+export type SaveOutcome =
+  | { kind: 'saved'; id: string; etag: string }
+  | { kind: 'invalid'; errors: SceneProblem[] }
+  | { kind: 'conflict'; message: string; current: { etag: string; yaml: string } };
+
+const sceneAt = (id: string) => `/api/scenes/${encodeURIComponent(id)}`;
+
+/** The authoring paths (beside `paths.scenes`, which lists them). */
+export const scenePaths = {
+  scene: sceneAt,
+  validate: '/api/scenes/validate',
+  duplicate: (id: string) => `${sceneAt(id)}/duplicate`,
+  uploads: (id: string) => `${sceneAt(id)}/uploads`,
+  simulate: (id: string) => `${sceneAt(id)}/simulate`,
+} as const;
+
+/** A request with headers of its own (If-Match, Accept, a raw body's type); the answer whatever its status. */
+const authoring = (path: string, token: string, init: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: BodyInit } = {}): Promise<Response> =>
+  fetch(path, { method: init.method ?? 'GET', headers: { authorization: `Bearer ${token}`, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}) });
+
+const parsed = async <T>(response: Response): Promise<T> => {
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok || body === null) throw new ApiError(messageOf(body) ?? `The server answered ${response.status}.`, response.status);
+  return body as T;
+};
+
+const asJson = { 'content-type': 'application/json' };
+
+export const sceneApi = {
+  list: (admin: string) => json<{ scenes: SceneListing[] }>(paths.scenes, admin),
+  /** The scene as its file holds it (the schema's input shape), and its version. */
+  get: async (admin: string, id: string): Promise<{ scene: SceneInput; etag: string }> => {
+    const response = await authoring(sceneAt(id), admin, { headers: { accept: 'application/json' } });
+    const scene = await parsed<SceneInput>(response);
+    return { scene, etag: response.headers.get('etag') ?? '' };
+  },
+  validate: (admin: string, scene: unknown) =>
+    authoring(scenePaths.validate, admin, { method: 'POST', headers: asJson, body: JSON.stringify(scene) }).then((r) => parsed<{ ok: boolean; errors: SceneProblem[] }>(r)),
+  /** Writes the scene; `etag` is the version it was edited from (null for a scene not yet on the server). */
+  save: async (admin: string, id: string, scene: unknown, etag: string | null): Promise<SaveOutcome> => {
+    const response = await authoring(sceneAt(id), admin, { method: 'PUT', headers: { ...asJson, ...(etag ? { 'if-match': etag } : {}) }, body: JSON.stringify(scene) });
+    if (response.status === 422) return { kind: 'invalid', errors: ((await response.json()) as { errors: SceneProblem[] }).errors };
+    if (response.status === 409) {
+      const body = (await response.json()) as { message?: string; current: { etag: string; yaml: string } };
+      return { kind: 'conflict', message: body.message ?? 'Someone saved this scene since you opened it.', current: body.current };
+    }
+    return { kind: 'saved', ...(await parsed<{ id: string; etag: string }>(response)) };
+  },
+  duplicate: (admin: string, id: string) => authoring(scenePaths.duplicate(id), admin, { method: 'POST' }).then((r) => parsed<{ id: string; etag: string }>(r)),
+  create: (admin: string, template: StructureForm) =>
+    authoring(paths.scenes, admin, { method: 'POST', headers: asJson, body: JSON.stringify({ template }) }).then((r) => parsed<{ id: string; etag: string }>(r)),
+  /** Stores a file for the scene's contents (an image, a PDF); its URL on this server and its name. */
+  upload: (admin: string, id: string, file: Blob) =>
+    authoring(scenePaths.uploads(id), admin, { method: 'POST', headers: { 'content-type': file.type || 'application/octet-stream' }, body: file }).then((r) => parsed<{ url: string; name: string }>(r)),
+  simulate: (admin: string, id: string, runs: number) =>
+    authoring(scenePaths.simulate(id), admin, { method: 'POST', headers: asJson, body: JSON.stringify({ runs }) }).then((r) => parsed<SimulationSummary>(r)),
 };
