@@ -12,6 +12,7 @@
  * A variable set to an empty or blank string counts as unset, so `ADMIN_TOKEN=` in a `.env`
  * file means "generate one", not "the empty token".
  */
+import { modelsDirFrom } from './models/registry';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -188,9 +189,6 @@ const generatorProblem = (error: unknown, env: Record<string, string | undefined
   const message = (match?.[2] ?? text).replace(/,? got "[^"]*"$/, '');
   return { variable, message, value: env[variable]?.trim() || undefined };
 };
-
-/** MODELS_DIR, else `<DATA_DIR>/models`: also for `npm run models`, which needs no other setting. */
-export const modelsDirFrom = (env: Record<string, string | undefined>): string => env.MODELS_DIR?.trim() || join(env.DATA_DIR?.trim() || './data', 'models');
 
 export const loadConfig = (env: Record<string, string | undefined>): Config => {
   const present = Object.fromEntries(

@@ -8,7 +8,7 @@
  * the environment, as the server does. Fetching does not check this machine's memory (the files may
  * be meant for another one); loading does.
  */
-import { modelsDirFrom } from '../config';
+import { modelsDirFrom } from '../models/registry';
 import { createModelStore, ModelError } from '../models/store';
 import { formatBytes, modelKinds, modelLine, modelNames, type ModelKind, type ModelStatus } from '../../shared/models';
 

@@ -138,3 +138,6 @@ export const modelSource = (kind: ModelKind, env: Record<string, string | undefi
   if (!id) throw new Error(`${variable} ${named} is not a hub id (owner/repo/file, optionally #revision), a URL or a path`);
   return fromHub(kind, hub, { repo: id[1]!, path: id[2]!, revision: id[3] ?? 'main' });
 };
+
+/** MODELS_DIR, else `<DATA_DIR>/models`: for the server's config and `npm run models`, which needs no other setting. */
+export const modelsDirFrom = (env: Record<string, string | undefined>): string => env.MODELS_DIR?.trim() || join(env.DATA_DIR?.trim() || './data', 'models');
