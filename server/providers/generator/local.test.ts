@@ -10,6 +10,8 @@ import type { GenerateRequest } from '../../engine/requests';
 import { GeneratorError } from '../errors';
 import type { Notice } from '../notice';
 import { resilientGenerator } from '../resilience';
+import { createModelJudge } from '../../metrics/judge';
+import { lineMaker } from '../../../tests/fakes/utterances';
 import { createGenerator } from './index';
 import { createLocalGenerator, type LocalGenerator, type LocalOptions, type TurnFigures } from './local';
 import { complete } from './port';
@@ -101,6 +103,18 @@ describe('the local generator (a GGUF model in the process, through node-llama-c
     const bid = parseBid('hugo', text);
     expect(bid).not.toBeNull();
     expect(['speak', 'listen']).toContain(bid!.action);
+  });
+
+  it('serves the breakdown judge as Gemini does: JSON it cannot read is asked again once, then the rules judge', async () => {
+    const turns: TurnFigures[] = [];
+    const generator = resilientGenerator(local({ onTurn: (t) => turns.push(t) }), createScriptedGenerator(), { retries: 0, breaker: null });
+    const line = lineMaker();
+    const transcript = [line('ana', 'Ben, what is the budget for the migration?', { addressee: 'ben', pair: 'question', act: 'question' }), line('ben', 'About forty thousand.')];
+    const judgement = await createModelJudge(generator, { maxTokens: 60 }).judge(transcript);
+    // Random weights write JSON (the grammar's), never a judgement.
+    expect(turns).toHaveLength(2);
+    expect(judgement.judgedBy).toEqual({ model: 0, rules: 1 });
+    expect(judgement.notes).toEqual(['turns 1-2: local answered without the JSON asked for, twice; judged by the rules']);
   });
 
   it("keeps each persona's prompt cached in its own session: a turn evaluates only what changed since its last", async () => {
