@@ -176,6 +176,18 @@ describe('the local generator (a GGUF model in the process, through node-llama-c
     await writing.next().catch(() => undefined);
   });
 
+  it('says when the model is slower than the time limit for a turn, and the scripted generator writes it', async () => {
+    const model = local({ contextSize: 4096 });
+    await model.load();
+    // A 1 ms limit for the first delta, and a prompt of some 3,000 tokens to read first.
+    const generator = resilientGenerator(model, createScriptedGenerator(), { retries: 0, breaker: null, timeoutMs: 1, log: () => undefined });
+    const long = { ...hugo, prompt: Array.from({ length: 60 }, (_, i) => `Line ${i}: the team agreed to meet every week and review the budget.`).join('\n') };
+    const notices: Notice[] = [];
+    expect(await complete(generator, long, undefined, (n) => notices.push(n))).toBe(await complete(createScriptedGenerator(), long));
+    expect(notices.map((n) => n.code)).toEqual(['generator-slow', 'generator-fallback']);
+    expect(notices[0]!.message).toMatch(/a smaller LOCAL_LLM_MODEL, or a longer GENERATOR_TIMEOUT_MS/);
+  });
+
   it('leaves the queue at once when its caller aborts while waiting', async () => {
     const model = local({ maxWaitMs: 60_000 });
     await model.load();
@@ -217,7 +229,13 @@ describe('the local generator (a GGUF model in the process, through node-llama-c
       const file = join(folder, 'cut.gguf');
       const whole = await readFile(path);
       await writeFile(file, whole.subarray(0, Math.floor(whole.length * 0.6)));
-      await expect(complete(local({ model: file }), hugo)).rejects.toThrow(new RegExp(`^the model file ${file} could not be loaded: tensor '.+' data is not within the file bounds, model is corrupted or incomplete: fetch it again$`));
+      await expect(complete(local({ model: file }), hugo)).rejects.toThrow(new RegExp(`^the model file ${file} is incomplete \\(${Math.floor(whole.length * 0.6)} of \\d+ bytes\\): fetch it again$`));
+    });
+
+    it('a header cut short', async () => {
+      const file = join(folder, 'head.gguf');
+      await writeFile(file, (await readFile(path)).subarray(0, 3000));
+      await expect(complete(local({ model: file }), hugo)).rejects.toThrow(new RegExp(`^the model file ${file} (has a broken header|is incomplete) \\(.+\\): fetch it again$`));
     });
 
     it('configured from the environment, the scripted generator writes every turn and the log says why', async () => {

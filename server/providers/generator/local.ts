@@ -25,7 +25,7 @@
  * the scripted generator writes it.
  */
 import { access, constants, open, stat } from 'node:fs/promises';
-import { getLlama, LlamaChatSession, LlamaLogLevel, resolveChatWrapper, type ChatWrapper, type GbnfJsonObjectSchema, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
+import { getLlama, GgufInsights, LlamaChatSession, LlamaLogLevel, readGgufFileInfo, resolveChatWrapper, type ChatWrapper, type GbnfJsonObjectSchema, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
 import type { GenerateRequest } from '../../engine/requests';
 import { GeneratorError } from '../errors';
 import type { OnNotice } from '../notice';
@@ -118,6 +118,13 @@ const checkFile = async (path: string): Promise<string> => {
     await file.close();
   }
   if (magic.toString('latin1') !== 'GGUF') throw new GeneratorError(`the model file ${path} is not a GGUF model (it starts with ${JSON.stringify(magic.toString('latin1'))}): fetch it again`);
+  // A download cut short has a whole header and too few weights: llama.cpp would say so only in its own log.
+  const gguf = await readGgufFileInfo(path, { logWarnings: false }).catch((error: unknown) => {
+    throw new GeneratorError(`the model file ${path} has a broken header (${(error as Error).message}): fetch it again`, { cause: error });
+  });
+  const dataStart = Math.min(...(gguf.tensorInfo ?? []).map((t) => Number(t.fileOffset)));
+  const needed = dataStart + (await GgufInsights.from(gguf)).modelSize;
+  if (info.size < needed) throw new GeneratorError(`the model file ${path} is incomplete (${info.size} of ${needed} bytes): fetch it again`);
   return `${path}:${info.size}:${info.mtimeMs}`;
 };
 
