@@ -91,7 +91,7 @@ describe('loadConfig', () => {
     ).toEqual([
       'PORT: must be a whole number (got "eighty")',
       'TOKEN_TTL_HOURS: must be greater than 0 (got "0")',
-      'GENERATOR: must be one of scripted, gemini, openai (got "claude")',
+      'GENERATOR: must be one of scripted, gemini, openai, local (got "claude")',
       'MAX_MESSAGE_BYTES: must be a whole number (got "1.5")',
       'MESSAGE_RATE_PER_S: must be greater than 0 (got "-1")',
       'MESSAGE_BURST: must be at least 1 (got "0")',
@@ -114,6 +114,14 @@ describe('loadConfig', () => {
     expect(problems).toHaveLength(2);
     expect(problems[0]).toBe('PORT: must be at least 0 (got "-1")');
     expect(problems[1]).toMatch(/^GEMINI_API_KEY: is not set: the gemini generator needs it .* \(not set\)$/);
+  });
+
+  it('needs a model file for the local generator, and reads it only when a turn needs it', () => {
+    expect(problemsOf({ GENERATOR: 'local' })[0]).toMatch(/^LOCAL_LLM_MODEL: is not set: the local generator needs it .* \(not set\)$/);
+    expect(problemsOf({ GENERATOR: 'local', LOCAL_LLM_MODEL: 'model.gguf', LOCAL_LLM_THREADS: '0' })).toEqual([
+      'LOCAL_LLM_THREADS: must be a whole number of threads from 1 (got "0")',
+    ]);
+    expect(loadConfig({ GENERATOR: 'local', LOCAL_LLM_MODEL: '/nowhere/model.gguf' }).generator).toBe('local');
   });
 
   it("reports a generator variable's bad value once, in the same shape", () => {

@@ -32,6 +32,8 @@ export const generatorVariables = [
   'OPENAI_BASE_URL',
   'OPENAI_MODEL',
   'OPENAI_API_KEY',
+  'LOCAL_LLM_MODEL',
+  'LOCAL_LLM_THREADS',
   'GENERATOR_TIMEOUT_MS',
   'GENERATOR_BUDGET_MS',
 ] as const;

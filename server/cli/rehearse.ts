@@ -34,7 +34,7 @@ provideWordVectors(installedWordVectors);
 const usage = `Rehearse a scene in the terminal.
 
   npm run rehearse [-- <scene id or file>] [--as <participant id>] [--speed <x>] [--seed <n>]
-                       [--generator scripted|gemini|openai] [--observe]
+                       [--generator scripted|gemini|openai|local] [--observe]
   npm run rehearse -- --join <socket URL with ?token=>     join a session on a running server
 
 While it runs, type to speak (you may interrupt), or:

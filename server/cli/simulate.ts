@@ -66,18 +66,18 @@ Options:
   --runs <N>              number of sessions per scene, per condition in an experiment (default 1; 20 in an experiment)
   --seed <S>              seed of run 1; run k uses S + k - 1 (default 1)
   --out <dir>             output folder (default out/<scene id>; with --all, the parent folder, default out)
-  --generator <name>      scripted | gemini | openai (default scripted)
+  --generator <name>      scripted | gemini | openai | local (default scripted)
   --approvals <decision>  approve | dismiss: how simulated approvals are resolved
   --experiment <name>     mmagents: rerun a paper's experiment on the scene
   --turns <T>             in an experiment, end each session after T turns (default: the scene's length;
                           the paper judged 10-turn conversations)
-  --judge <name>          in an experiment, who finds the breakdowns: rules | gemini | openai
+  --judge <name>          in an experiment, who finds the breakdowns: rules | gemini | openai | local
                           (default: rules with the scripted generator, else the generator's vendor)
   --json                  in an experiment, print the result as JSON (an array, one object per scene)
   -h, --help              show this help
 
 The gemini generator and judge need GEMINI_API_KEY; openai needs OPENAI_BASE_URL and
-OPENAI_MODEL (OPENAI_API_KEY if the server wants one). Vendor runs are not reproducible byte for
+OPENAI_MODEL (OPENAI_API_KEY if the server wants one); local needs LOCAL_LLM_MODEL. Vendor runs are not reproducible byte for
 byte. A judge that fails, or answers twice without the JSON asked for, leaves those turns to the
 rules, and the experiment's result says so.
 `;
@@ -85,7 +85,7 @@ rules, and the experiment's result says so.
 const approvalDecisions = ['approve', 'dismiss'] as const;
 type ApprovalDecision = (typeof approvalDecisions)[number];
 /** Who finds an experiment's breakdowns: the rules, or a vendor's model. */
-const judgeNames = ['rules', 'gemini', 'openai'] as const satisfies readonly ('rules' | GeneratorName)[];
+const judgeNames = ['rules', 'gemini', 'openai', 'local'] as const satisfies readonly ('rules' | GeneratorName)[];
 type JudgeName = (typeof judgeNames)[number];
 
 /** What each generator cannot start without (see providers/generator/index.ts), to tell the user what to set. */
@@ -93,6 +93,7 @@ const requiredVariables: Record<GeneratorName, string[]> = {
   scripted: [],
   gemini: ['GEMINI_API_KEY'],
   openai: ['OPENAI_BASE_URL', 'OPENAI_MODEL'],
+  local: ['LOCAL_LLM_MODEL'],
 };
 
 interface Options {

@@ -16,8 +16,14 @@
  * | `OPENAI_BASE_URL` | openai | required, e.g. `http://localhost:11434/v1` |
  * | `OPENAI_API_KEY` | openai | `none` (local servers need no key) |
  * | `OPENAI_MODEL` | openai | required |
- * | `GENERATOR_TIMEOUT_MS` | both | `4000`: the longest an attempt waits for its first delta, and for each one after |
- * | `GENERATOR_BUDGET_MS` | both | `6000`: the longest a turn waits for its first delta, all attempts together, before the scripted generator writes it |
+ * | `LOCAL_LLM_MODEL` | local | required: a GGUF file, e.g. `./models/qwen2.5-1.5b-instruct-q4_k_m.gguf` |
+ * | `LOCAL_LLM_THREADS` | local | `1`: CPU threads for the model |
+ * | `GENERATOR_TIMEOUT_MS` | all | `4000`: the longest an attempt waits for its first delta, and for each one after |
+ * | `GENERATOR_BUDGET_MS` | all | `6000`: the longest a turn waits for its first delta, all attempts together, before the scripted generator writes it |
+ *
+ * The local model (local.ts) is tried once per turn, never retried: a failure there is the file or
+ * the machine, which a second try at once does not mend. A turn waits for it at most half of
+ * GENERATOR_TIMEOUT_MS while other rooms' turns use it, so it still has the other half for its prompt.
  *
  * A vendor's failures are logged (`options.log`, default standard error) with the environment's
  * keys blanked; the room hears only that the scripted generator stood in. A vendor that refuses
@@ -25,17 +31,22 @@
  * variable to check.
  */
 import { createGeminiGenerator } from './gemini';
+import { createLocalGenerator } from './local';
 import { createOpenAIGenerator } from './openai';
 import type { Generator } from './port';
 import { createScriptedGenerator } from './scripted';
 import { secretsOf } from '../redact';
 import { limitFrom, resilientGenerator, type ResilienceOptions } from '../resilience';
 
-export const generatorNames = ['scripted', 'gemini', 'openai'] as const;
+export const generatorNames = ['scripted', 'gemini', 'openai', 'local'] as const;
 export type GeneratorName = (typeof generatorNames)[number];
 
-/** Retries, breaker, sleep, jitter and log for the vendor; the time limits come from the environment. */
-export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'>;
+/**
+ * Retries, breaker, sleep, jitter and log for the vendor; the time limits come from the environment.
+ * `preload`: the local model starts loading now, not on the first turn (the server's start; never
+ * the configuration check, which builds a generator only to check its variables).
+ */
+export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'> & { preload?: boolean };
 
 const required = (env: Record<string, string | undefined>, variable: string, vendor: string, hint: string): string => {
   const value = env[variable]?.trim();
@@ -58,6 +69,14 @@ export const generatorLimitsFrom = (env: Record<string, string | undefined>): Pi
   secrets: secretsOf(env),
 });
 
+const localThreadsFrom = (env: Record<string, string | undefined>): number => {
+  const raw = env.LOCAL_LLM_THREADS?.trim();
+  if (!raw) return 1;
+  const threads = Number(raw);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new Error(`LOCAL_LLM_THREADS must be a whole number of threads from 1, got "${raw}"`);
+  return threads;
+};
+
 export const createGenerator = (
   name: GeneratorName,
   env: Record<string, string | undefined>,
@@ -66,6 +85,18 @@ export const createGenerator = (
   const scripted = createScriptedGenerator();
   if (name === 'scripted') return scripted;
   const limits = generatorLimitsFrom(env);
+  if (name === 'local') {
+    const local = createLocalGenerator({
+      model: required(env, 'LOCAL_LLM_MODEL', 'local', 'the path of a GGUF file, e.g. a Qwen2.5-1.5B-Instruct Q4_K_M'),
+      threads: localThreadsFrom(env),
+      maxWaitMs: Math.round(limitFrom(env, 'GENERATOR_TIMEOUT_MS', 4000) / 2),
+      ...(options.log ? { log: options.log } : {}),
+    });
+    const { preload, ...resilience } = options;
+    // Its failure is logged by the model and told to each turn it would have written.
+    if (preload) local.load().catch(() => undefined);
+    return resilientGenerator(local, scripted, { secrets: limits.secrets, retries: 0, ...resilience, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
+  }
   const vendor =
     name === 'gemini'
       ? createGeminiGenerator({
@@ -79,5 +110,6 @@ export const createGenerator = (
           apiKey: env.OPENAI_API_KEY?.trim() || 'none',
         });
   const credential = name === 'gemini' ? 'GEMINI_API_KEY' : 'OPENAI_API_KEY';
-  return resilientGenerator(vendor, scripted, { secrets: limits.secrets, credential, ...options, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
+  const { preload: _, ...resilience } = options;
+  return resilientGenerator(vendor, scripted, { secrets: limits.secrets, credential, ...resilience, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
 };
