@@ -76,17 +76,20 @@ describe('createTranscriber(name, env)', () => {
     ['gemini', {}, /^GEMINI_API_KEY is not set: the gemini transcriber needs it \(.*\)\. Set TRANSCRIBER=none to type instead\.$/],
     ['elevenlabs', {}, /^ELEVENLABS_API_KEY is not set/],
     ['openai', {}, /^WHISPER_BASE_URL is not set: the openai transcriber needs it \(the address of an OpenAI-compatible Whisper server/],
+    ['local', {}, /^LOCAL_ASR_MODEL is not set: the local transcriber needs it \(the path of a whisper.cpp ggml model/],
+    ['local', { LOCAL_ASR_MODEL: '/nowhere/ggml-base.en.bin' }, /^LOCAL_ASR_MODEL: no model file at \/nowhere\/ggml-base.en.bin\. Set TRANSCRIBER=none to type instead\.$/],
     ['openai', { WHISPER_BASE_URL: 'localhost:8000' }, /^WHISPER_BASE_URL must be an http\(s\) URL such as http:\/\/localhost:8000\/v1, got "localhost:8000"$/],
     ['elevenlabs', { ELEVENLABS_API_KEY: 'k', ELEVENLABS_BASE_URL: 'api.elevenlabs.io' }, /^ELEVENLABS_BASE_URL must be an http\(s\) URL/],
     ['gemini', { GEMINI_API_KEY: 'k', TRANSCRIBER_TIMEOUT_MS: 'soon' }, /^TRANSCRIBER_TIMEOUT_MS must be a positive number of milliseconds, got "soon"$/],
-    ['whisper', {}, /^TRANSCRIBER must be one of none, gemini, elevenlabs, openai, got "whisper"$/],
+    ['whisper', {}, /^TRANSCRIBER must be one of none, gemini, elevenlabs, openai, local, got "whisper"$/],
   ] as const)('for %s with %o, names the variable: %s', (name, env, message) => {
     expect(() => createTranscriber(name as TranscriberName, env)).toThrow(message);
   });
 
   it('lists its names and variables for the server configuration', () => {
-    expect(transcriberNames).toEqual(['none', 'gemini', 'elevenlabs', 'openai']);
+    expect(transcriberNames).toEqual(['none', 'gemini', 'elevenlabs', 'openai', 'local']);
     expect(transcriberVariables).toContain('TRANSCRIBER');
     expect(transcriberVariables).toContain('WHISPER_API_KEY');
+    expect(transcriberVariables).toContain('LOCAL_ASR_MODEL');
   });
 });

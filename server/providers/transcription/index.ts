@@ -18,6 +18,7 @@
  * | `WHISPER_BASE_URL` | openai | required, e.g. `http://localhost:8000/v1` |
  * | `WHISPER_MODEL` | openai | `whisper-1` |
  * | `WHISPER_API_KEY` | openai | `none` (local servers need no key) |
+ * | `LOCAL_ASR_MODEL` | local | required: the path of a whisper.cpp ggml model, e.g. `data/models/ggml-base.en-q5_1.bin` |
  * | `TRANSCRIBER_TIMEOUT_MS` | all | `8000`: the limit for one attempt, upload to answer |
  * | `TRANSCRIBER_BUDGET_MS` | all | `12000`: the limit for all attempts together; then the human is asked to type |
  *
@@ -25,13 +26,15 @@
  * keys blanked; the error thrown names the vendor, never its words.
  */
 import { createElevenLabsTranscriber } from './elevenlabs';
+import { existsSync } from 'node:fs';
 import { createGeminiTranscriber } from './gemini';
+import { createLocalTranscriber } from './local';
 import { createOpenAITranscriber } from './openai';
 import type { Transcriber } from './port';
 import { secretsOf } from '../redact';
 import { limitFrom, resilientTranscriber, type ResilienceOptions } from '../resilience';
 
-export const transcriberNames = ['none', 'gemini', 'elevenlabs', 'openai'] as const;
+export const transcriberNames = ['none', 'gemini', 'elevenlabs', 'openai', 'local'] as const;
 export type TranscriberName = (typeof transcriberNames)[number];
 
 /** Every variable `createTranscriber` reads, for the server's configuration check. */
@@ -44,6 +47,7 @@ export const transcriberVariables = [
   'WHISPER_BASE_URL',
   'WHISPER_MODEL',
   'WHISPER_API_KEY',
+  'LOCAL_ASR_MODEL',
   'TRANSCRIBER_TIMEOUT_MS',
   'TRANSCRIBER_BUDGET_MS',
 ] as const;
@@ -75,6 +79,12 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Crea
   }
   const timeoutMs = limitFrom(env, 'TRANSCRIBER_TIMEOUT_MS', 8000);
   const budgetMs = limitFrom(env, 'TRANSCRIBER_BUDGET_MS', 12_000);
+  if (name === 'local') {
+    const modelPath = required(env, 'LOCAL_ASR_MODEL', 'local', 'the path of a whisper.cpp ggml model, e.g. data/models/ggml-base.en-q5_1.bin');
+    if (!existsSync(modelPath)) throw new Error(`LOCAL_ASR_MODEL: no model file at ${modelPath}. Set TRANSCRIBER=none to type instead.`);
+    // A retry would only queue the same work again behind the calls that made this one late.
+    return resilientTranscriber(createLocalTranscriber({ modelPath }), { secrets: secretsOf(env), retries: 0, ...options, timeoutMs, budgetMs });
+  }
   const vendor =
     name === 'gemini'
       ? createGeminiTranscriber({

@@ -1,0 +1,221 @@
+/**
+ * The in-process transcriber: whisper.cpp through `@fugood/whisper.node` (prebuilt, no server to
+ * run, no key) with a ggml model file (`ggml-base.en-q5_1.bin` and the like).
+ *
+ * ```ts
+ * const local = createLocalTranscriber({ modelPath: 'data/models/ggml-base.en-q5_1.bin' });
+ * await local.ready; // loads the model once for the process
+ * const { text } = await local.transcribe({ pcm, sampleRate: 16_000, language: 'en', hints: ['Nora', 'Omar'] });
+ * ```
+ *
+ * One model in memory per process, whatever number of rooms: every transcriber of the same file
+ * shares its context, and calls take turns in one queue, first come first served (whisper.cpp
+ * holds one lock per context, and two transcriptions at once on two cores would only make both
+ * late). A call aborted while it waits leaves the queue without costing anything; one aborted
+ * while it runs is answered at once, and its native pass, which whisper.cpp cannot interrupt,
+ * finishes before the next call starts.
+ *
+ * Speed, for the partial transcripts endpointing asks for at every pause (conversation/listen.ts):
+ * the binding cannot shorten whisper.cpp's 30 s encoder window (`audio_ctx` is not passed
+ * through), so every call costs one full encoder pass whatever the audio's length; transcribing
+ * only the audio since the last partial would save a few decoder steps and nothing of that.
+ * What does cut the time: one decoding pass, greedy, without whisper.cpp's temperature fallback
+ * (which re-decodes up to five times with five decoders on unclear audio: a pause's partial is
+ * better late by nothing than right by seconds); the listener reusing a pause's transcript as
+ * the final one when nobody spoke after it; and the queue, so the machine's cores go to one
+ * call at a time. `npm run bench -- asr` measures the rest.
+ *
+ * Whisper's prompt is text it takes as already said, so the scene's hints (participants' names)
+ * go there as a list, as for the Whisper servers (openai.ts).
+ */
+import { open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import type { TranscribeOptions, WhisperContext } from '@fugood/whisper.node';
+import { TranscriptionError } from '../errors';
+import type { Transcriber, TranscriptionRequest } from './port';
+
+export interface LocalTranscriberOptions {
+  /** A whisper.cpp ggml model file. */
+  modelPath: string;
+  /** Threads per transcription; default: the machine's cores, at most 4. */
+  threads?: number;
+}
+
+/** whisper.cpp hears 16 kHz mono. */
+const sampleRate = 16_000;
+const ggmlMagic = 0x67676d6c;
+
+/** A whisper.cpp context and the queue of calls waiting for it. */
+interface Runtime {
+  context: Promise<WhisperContext>;
+  /** Runs `work` once the calls before it are done. */
+  enqueue<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** One runtime per model file for the whole process (every room, every transcriber). */
+const runtimes = new Map<string, Runtime>();
+
+/** The native library's error lines, kept while a model loads: its reason for refusing a file is there. */
+let loadLog: string[] | null = null;
+let listening = false;
+
+const loadContext = async (modelPath: string): Promise<WhisperContext> => {
+  const problem = await checkModelFile(modelPath);
+  if (problem) throw new TranscriptionError(problem);
+  const whisper = await import('@fugood/whisper.node');
+  if (!listening) {
+    // whisper.cpp prints a page of details on every load and call; only its errors are of use, to say why.
+    whisper.addNativeLogListener((level, text) => level === 'error' && loadLog?.push(text.trim()));
+    await whisper.toggleNativeLog(true);
+    listening = true;
+  }
+  loadLog = [];
+  try {
+    return await whisper.initWhisper({ filePath: modelPath, useGpu: false });
+  } catch (error) {
+    // The loader's lines reach JavaScript on the next turns of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const said = loadLog.filter(Boolean).map((line) => line.replace(/^whisper_[\w_]+: /, ''));
+    throw new TranscriptionError(`${modelPath} could not be loaded as a whisper.cpp model${said.length ? `: ${said.join('; ')}` : ''}`, { cause: error });
+  } finally {
+    loadLog = null;
+  }
+};
+
+/** ggml tensor types a whisper.cpp model file may hold: [values per block, bytes per block]. */
+const tensorTypes = new Map<number, [number, number]>([
+  [0, [1, 4]], [1, [1, 2]], [2, [32, 18]], [3, [32, 20]], [6, [32, 22]], [7, [32, 24]], [8, [32, 34]],
+  [10, [256, 84]], [11, [256, 110]], [12, [256, 144]], [13, [256, 176]], [14, [256, 210]], [30, [1, 2]],
+]);
+/** Model types (`ftype`) whisper.cpp loads: F32, F16, Q4_0, Q4_1, Q8_0, Q5_0, Q5_1, Q2_K..Q6_K. */
+const modelTypes = new Set([0, 1, 2, 3, 7, 8, 9, 10, 11, 12, 13, 14]);
+
+/**
+ * Why `path` is not a whole whisper.cpp model, or null. Read before the native loader sees the
+ * file: a header it cannot handle (an unknown type) stops the whole process inside whisper.cpp
+ * (GGML_ASSERT), and a short file is better named here than as a count of tensors.
+ */
+const checkModelFile = async (path: string): Promise<string | null> => {
+  let file;
+  try {
+    file = await open(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `no model file at ${path}` : `cannot read the model file ${path} (${code ?? (error as Error).message})`;
+  }
+  try {
+    const { size } = await file.stat();
+    const read = async (at: number, length: number): Promise<Buffer> => {
+      const bytes = Buffer.alloc(length);
+      const { bytesRead } = await file.read(bytes, 0, length, at);
+      return bytes.subarray(0, bytesRead);
+    };
+    const head = await read(0, 4 * 12);
+    if (head.length < 4 || head.readUInt32LE(0) !== ggmlMagic) return `${path} is not a whisper.cpp ggml model (it does not start with "ggml")`;
+    const whole = `${path} is cut short or damaged`;
+    if (head.length < 48) return whole;
+    const hparams = Array.from({ length: 11 }, (_, i) => head.readInt32LE(4 + 4 * i));
+    if (hparams.slice(0, 10).some((value) => value <= 0) || !modelTypes.has(hparams[10]! % 1000)) return `${whole}: its header is not a whisper model's`;
+    // The mel filters, then the vocabulary (a length and the bytes of each token).
+    const filters = await read(48, 8);
+    if (filters.length < 8) return whole;
+    let at = 56 + 4 * filters.readInt32LE(0) * filters.readInt32LE(4);
+    const vocabulary = await read(at, 4);
+    if (vocabulary.length < 4) return whole;
+    const tokens = vocabulary.readInt32LE(0);
+    at += 4;
+    const lengths = await read(at, Math.min(size - at, 64 * tokens + 4));
+    for (let i = 0, offset = 0; i < tokens; i++) {
+      if (offset + 4 > lengths.length) return whole;
+      offset += 4 + lengths.readUInt32LE(offset);
+      if (i === tokens - 1) at += offset;
+    }
+    // Each tensor: n_dims, name length, type, the dims, the name, then its data.
+    while (at < size) {
+      const header = await read(at, 12);
+      if (header.length < 12) return whole;
+      const [dims, nameLength, type] = [header.readInt32LE(0), header.readInt32LE(4), header.readInt32LE(8)];
+      const layout = tensorTypes.get(type);
+      if (dims < 1 || dims > 4 || nameLength < 1 || nameLength > 256 || !layout) return `${whole}: a tensor's header at byte ${at} makes no sense`;
+      const shape = await read(at + 12, 4 * dims);
+      if (shape.length < 4 * dims) return whole;
+      const count = Array.from({ length: dims }, (_, i) => shape.readInt32LE(4 * i)).reduce((a, b) => a * b, 1);
+      at += 12 + 4 * dims + nameLength + (count / layout[0]) * layout[1];
+    }
+    return at === size ? null : whole;
+  } finally {
+    await file.close();
+  }
+};
+
+const createRuntime = (modelPath: string): Runtime => {
+  let tail: Promise<unknown> = Promise.resolve();
+  const runtime: Runtime = {
+    context: loadContext(modelPath),
+    enqueue(work, signal) {
+      const turn = tail.then(() => {
+        signal?.throwIfAborted();
+        return work();
+      });
+      // The next call waits for this one's native work, whatever became of its caller.
+      tail = turn.catch(() => undefined);
+      if (!signal) return turn;
+      // A caller that gives up is answered now; a call still waiting then never starts (above).
+      return new Promise((resolve, reject) => {
+        const abandon = () => reject(signal.reason);
+        if (signal.aborted) return abandon();
+        signal.addEventListener('abort', abandon, { once: true });
+        turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', abandon));
+      });
+    },
+  };
+  // A model that fails to load is tried again by the next transcriber made for it.
+  runtime.context.catch(() => runtimes.get(modelPath) === runtime && runtimes.delete(modelPath));
+  return runtime;
+};
+
+const runtimeFor = (modelPath: string): Runtime => runtimes.get(modelPath) ?? runtimes.set(modelPath, createRuntime(modelPath)).get(modelPath)!;
+
+/** The request's audio as the binding takes it: PCM16 at 16 kHz, in an ArrayBuffer of its own. */
+const audioOf = ({ pcm, sampleRate: rate }: TranscriptionRequest): ArrayBuffer => {
+  if (rate !== sampleRate) throw new TranscriptionError(`the local transcriber hears ${sampleRate} Hz audio, got ${rate} Hz`);
+  return pcm.slice().buffer;
+};
+
+export const createLocalTranscriber = (options: LocalTranscriberOptions): Transcriber & { readonly ready: Promise<void> } => {
+  const { modelPath } = options;
+  const threads = options.threads ?? Math.min(4, availableParallelism());
+  // Loaded on first use (or when `ready` is awaited), not when the configuration is checked.
+  const runtime = (): Runtime => runtimeFor(modelPath);
+
+  return {
+    name: 'local',
+    get ready() {
+      return runtime().context.then(() => undefined);
+    },
+    async transcribe(request, signal) {
+      signal?.throwIfAborted();
+      const audio = audioOf(request);
+      const { context, enqueue } = runtime();
+      const whisper = await context;
+      const settings: TranscribeOptions = {
+        // Whisper takes ISO 639-1, not a region: "en-GB" -> "en". English-only models ignore it.
+        language: request.language?.split('-')[0]?.toLowerCase() || 'en',
+        maxThreads: threads,
+        temperature: 0,
+        temperatureInc: 0,
+        ...(request.hints?.length ? { prompt: `${request.hints.join(', ')}.` } : {}),
+      };
+      return enqueue(async () => {
+        // Never `job.stop()`: whisper.cpp only looks at the flag before and after its pass, and in
+        // this binding a stopped job's promise never settles (its error reaches a callback that
+        // wants two arguments), which would hold the queue for good. The caller has its answer
+        // from `enqueue` already; the pass finishes and its text is dropped.
+        const result = await whisper.transcribeData(audio, settings).promise.catch((error: unknown) => {
+          throw TranscriptionError.from(error);
+        });
+        return { text: result.result.trim(), ...(result.language ? { language: result.language } : {}) };
+      }, signal);
+    },
+  };
+};
