@@ -1,7 +1,8 @@
 /**
  * `window.__room` with `?test=1`: what end-to-end tests and browser benchmarks read and drive.
  *
- * - `enterVR(): Promise<boolean>`: starts the immersive session (IWER emulates a Quest 3 on localhost)
+ * - `enterVR(): Promise<boolean>`: starts the immersive session, on the emulated Quest 3 (IWER) the
+ *   test asks for by calling it when the browser has no headset
  * - `stats()`: `{ drawCalls, triangles, avatars, fps, avatarMs }` of the last second
  * - `speaking()`: the participant whose audio is playing now, or null
  * - `voicedMs(participant)`: how much of a human's relayed voice (louder than silence) played here
@@ -25,7 +26,7 @@ import type { Framing, Rect } from '../scene/framing';
 import type { BoardPlace, Seat } from '../scene/layout';
 import type { RoomStats } from '../scene/frame-stats';
 import type { AvatarRig } from '../scene/rig';
-import { emulatedHeadset, emulateHeadsetOnLocalhost } from './emulator';
+import { emulatedHeadset, emulateHeadset } from './emulator';
 import type { Session } from './session';
 
 /** The camera the room is drawn with, and its canvas. */
@@ -127,7 +128,7 @@ export const installTestHandle = (options: {
   const handle: RoomHandle = {
     async enterVR() {
       try {
-        await emulateHeadsetOnLocalhost();
+        await emulateHeadset();
         const xr = await store.enterVR();
         if (!xr) return false;
         const count = (_t: number) => {
