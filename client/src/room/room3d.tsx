@@ -147,7 +147,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   useEffect(() => {
     if (!test) return;
     const room = installTestHandle({ session, store, stats: () => stats.current, rigs: () => rigs.current, viewer: () => viewer.current, framing: () => framed.current, aimable: () => aimable.current });
-    const xr = installXrTestHandle({ store, vr, viewer: () => viewer.current });
+    const xr = installXrTestHandle({ store, vr, viewer: () => viewer.current, rigs: () => rigs.current });
     return () => {
       room();
       xr();

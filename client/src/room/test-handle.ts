@@ -125,18 +125,22 @@ export const installTestHandle = (options: {
 }): (() => void) => {
   const { session, store } = options;
   let vrFrames = 0;
+  // Every immersive session's frames are counted, however it was entered (this handle, the page's button).
+  let counted: XRSession | null = null;
+  const unsubscribe = store.subscribe(({ session: xr }) => {
+    if (!xr || xr === counted) return;
+    counted = xr;
+    const count = (_t: number) => {
+      vrFrames++;
+      xr.requestAnimationFrame(count);
+    };
+    xr.requestAnimationFrame(count);
+  });
   const handle: RoomHandle = {
     async enterVR() {
       try {
         await emulateHeadset();
-        const xr = await store.enterVR();
-        if (!xr) return false;
-        const count = (_t: number) => {
-          vrFrames++;
-          xr.requestAnimationFrame(count);
-        };
-        xr.requestAnimationFrame(count);
-        return true;
+        return (await store.enterVR()) != null;
       } catch (error) {
         console.warn('enterVR failed', error);
         return false;
@@ -176,6 +180,7 @@ export const installTestHandle = (options: {
   };
   window.__room = handle;
   return () => {
+    unsubscribe();
     if (window.__room === handle) delete window.__room;
   };
 };

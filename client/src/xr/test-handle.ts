@@ -13,11 +13,14 @@
  * - `connect(side, on)`: turns an emulated controller on or off (a controller that disconnects)
  * - `stick(x)`: pushes the right thumbstick across (-1 left … 1 right; 0 lets it go)
  * - `exit()`: ends the immersive session as the panel's Exit VR does
+ * - `heads()`: each avatar's head as the current view shows it: its height on screen turned back into
+ *   metres at its distance (the same in a headset and on a desktop when both are at real scale)
  */
 import type { XRStore } from '@react-three/xr';
 import { Quaternion, Vector3, type PlaneGeometry } from 'three';
 import { emulatedHeadset } from '../room/emulator';
 import type { CameraView } from '../room/test-handle';
+import type { AvatarRig } from '../scene/rig';
 import { targetNamed } from './targets';
 import type { VrState, VrStore } from './vr-state';
 
@@ -38,6 +41,7 @@ export interface XrHandle {
   connect(side: 'left' | 'right', on: boolean): boolean;
   stick(x: number): boolean;
   exit(): Promise<void>;
+  heads(): { participant: string; metres: number; distance: number }[];
 }
 
 declare global {
@@ -49,7 +53,7 @@ declare global {
 /** Where the right hand is held, relative to the head: in front of the chest, a little to the right. */
 const handFromHead = new Vector3(0.15, -0.35, -0.25);
 
-export const installXrTestHandle = (options: { store: XRStore; vr: VrStore; viewer: () => CameraView | null }): (() => void) => {
+export const installXrTestHandle = (options: { store: XRStore; vr: VrStore; viewer: () => CameraView | null; rigs: () => Map<string, AvatarRig> }): (() => void) => {
   const { store, vr } = options;
   const right = () => {
     const device = emulatedHeadset();
@@ -119,6 +123,22 @@ export const installXrTestHandle = (options: { store: XRStore; vr: VrStore; view
     },
     async exit() {
       await store.getState().session?.end();
+    },
+    heads() {
+      const viewer = options.viewer();
+      if (!viewer) return [];
+      const { camera } = viewer;
+      camera.updateMatrixWorld();
+      const corners = Array.from({ length: 8 }, () => new Vector3());
+      // ndc y = y / depth * P[5] (P[5] = 1 / tan(fovy / 2)): a height on screen back to metres at its depth.
+      const focal = camera.projectionMatrix.elements[5]!;
+      return [...options.rigs()].map(([participant, rig]) => {
+        rig.headCorners(corners);
+        const centre = rig.headCentre(new Vector3()).applyMatrix4(camera.matrixWorldInverse);
+        const ys = corners.map((c) => c.project(camera).y);
+        const depth = -centre.z;
+        return { participant, metres: ((Math.max(...ys) - Math.min(...ys)) * depth) / focal, distance: depth };
+      });
     },
   };
   window.__xr = handle;
