@@ -28,8 +28,6 @@ beforeAll(async () => {
 });
 const suite = browserSuite({ env, teardown: () => whisper.close() });
 
-type Line = { speaker: string; source: string; text: string; streaming: boolean };
-
 /** Opens Riley's seat of a fresh retro (stand-ins elsewhere) with the recording as her microphone. */
 const openRiley = async (query: string): Promise<{ page: Page; id: string }> => {
   const res = await api(suite.server, '/api/sessions', { method: 'POST', body: { scene: 'sprint-retro', pace: 'realtime', standIns: true } });
@@ -59,11 +57,12 @@ const frames = async (page: Page, n: number) => {
   await page.waitForFunction((until) => window.__room!.vrFrames() >= until, now + n, { timeout: 60_000, polling: 50 });
 };
 
-/** Points the right controller at a button of the panel or the keyboard and pulls the trigger. */
+/** Points the right controller at a button of the panel or the keyboard and pulls the trigger (Exit VR: no frames follow). */
 const press = async (page: Page, surface: string, button: string) => {
   expect(await page.evaluate(([s, b]) => window.__xr!.aim(s, b), [surface, button] as const), `${surface} has ${button}`).toBe(true);
   await frames(page, 2);
   await page.evaluate(() => window.__room!.trigger(true));
+  if (button === 'exit') return;
   await frames(page, 2);
   await page.evaluate(() => window.__room!.trigger(false));
   await frames(page, 2);

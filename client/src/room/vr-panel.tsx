@@ -32,6 +32,8 @@ const HEIGHT = 600;
 export const PANEL_BELOW_DEG = 30;
 /** How far the head turns from the panel before it follows. */
 const FOLLOW_AFTER_DEG = 25;
+/** How far the head moves (leaning, metres) before the panel follows. */
+const MOVE_AFTER = 0.15;
 /** How quickly it glides back in front (1/s). */
 const GLIDE = 5;
 const font = { status: 38, body: 32, button: 30 };
@@ -163,7 +165,7 @@ export const VrPanel = ({ view, session, vr, voiceIn, onExit }: { view: RoomView
     }
   };
 
-  useFollowHead(group, state.pinned);
+  useFollowHead(group, state.pinned, state.placed);
 
   const below = THREE.MathUtils.degToRad(PANEL_BELOW_DEG);
   return (
@@ -188,14 +190,20 @@ export const VrPanel = ({ view, session, vr, voiceIn, onExit }: { view: RoomView
 
 /**
  * Keeps `group` at the eyes, turned to the head's heading, lazily: it follows only once the head has
- * turned FOLLOW_AFTER_DEG away, or moved (a recentre), and then glides until it is in front again.
+ * turned FOLLOW_AFTER_DEG away, or leant MOVE_AFTER away, and then glides until it is in front again.
+ * When the origin moves (`placed`: a recentre, a snap turn, sitting or standing) it comes back in
+ * front at once, as the view itself jumped.
  */
-const useFollowHead = (group: React.RefObject<THREE.Group | null>, pinned: boolean) => {
+const useFollowHead = (group: React.RefObject<THREE.Group | null>, pinned: boolean, placed: number) => {
   const { camera } = useThree();
   const eye = useMemo(() => new THREE.Vector3(), []);
   const forward = useMemo(() => new THREE.Vector3(), []);
-  const follow = useRef({ placed: false, gliding: false });
+  const follow = useRef({ placed: false, gliding: false, origin: placed, wait: 0 });
   useFrame((_, delta) => {
+    const f = follow.current;
+    // The camera takes the new origin on the next frame drawn: place the panel after it.
+    if (f.origin !== placed) [f.origin, f.wait] = [placed, 2];
+    if (f.wait > 0 && --f.wait === 0) f.placed = false;
     const g = group.current;
     if (!g || pinned) return;
     camera.getWorldPosition(eye);
@@ -203,9 +211,8 @@ const useFollowHead = (group: React.RefObject<THREE.Group | null>, pinned: boole
     // Straight up or down the heading is undefined: keep the last.
     if (Math.hypot(forward.x, forward.z) < 0.1) return;
     const heading = Math.atan2(-forward.x, -forward.z);
-    const f = follow.current;
     const turn = Math.atan2(Math.sin(heading - g.rotation.y), Math.cos(heading - g.rotation.y));
-    const moved = g.position.distanceTo(eye) > 0.3;
+    const moved = g.position.distanceTo(eye) > MOVE_AFTER;
     if (!f.placed) {
       g.position.copy(eye);
       g.rotation.set(0, heading, 0);

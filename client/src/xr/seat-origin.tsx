@@ -71,8 +71,11 @@ export const SeatOrigin = ({ seat, eye, vr }: { seat: Seat; eye: Vec3; vr: VrSto
         place.current = snapTurn(place.current, head.current, x > 0 ? 1 : -1);
       } else if (flicked && Math.abs(x) < RELEASE) sticks.current.set(source, false);
     }
-    group.position.set(...place.current.position);
-    group.rotation.set(0, place.current.yaw, 0);
+    if (group.position.x !== place.current.position[0] || group.position.y !== place.current.position[1] || group.position.z !== place.current.position[2] || group.rotation.y !== place.current.yaw) {
+      group.position.set(...place.current.position);
+      group.rotation.set(0, place.current.yaw, 0);
+      vr.set({ placed: vr.get().placed + 1 });
+    }
   });
 
   // Outside a session the origin stands on the seat, facing the room, until the first pose places it.

@@ -23,6 +23,8 @@ export interface VrState {
   recentred: number;
   /** Snap turns taken, each SNAP_TURN_DEG (positive: to the right). */
   turns: number;
+  /** Incremented by SeatOrigin each time it moves the origin: the panel then comes back in front at once. */
+  placed: number;
   pinned: boolean;
   keyboard: boolean;
   brief: boolean;
@@ -47,7 +49,7 @@ export interface VrStore {
 }
 
 export const createVrState = (initial: Partial<VrState> = {}): VrStore => {
-  let state: VrState = { stance: 'seated', recentred: 0, turns: 0, pinned: false, keyboard: false, brief: false, talking: false, muted: false, notices: {}, ...initial };
+  let state: VrState = { stance: 'seated', recentred: 0, turns: 0, placed: 0, pinned: false, keyboard: false, brief: false, talking: false, muted: false, notices: {}, ...initial };
   const listeners = new Set<() => void>();
   const set = (patch: Partial<VrState>) => {
     state = { ...state, ...patch };
