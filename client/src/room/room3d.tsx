@@ -3,33 +3,39 @@
  * participant's avatar at their seat (lip sync, gaze, blinks, nods, hands, a name tag unless turned
  * off), voices placed on the avatars' heads, and the viewer: a participant sits at their own seat
  * (on a desktop a camera framed to show everyone clear of the HUD, with mouse-look and wheel zoom;
- * **Enter VR** in a headset, seated, no locomotion), the instructor looks on with a free orbit
- * camera, hidden from everyone. Whoever may change the slides gets previous / next below the room,
+ * **Enter VR**, offered only where the browser has immersive VR or `?xr=emulate` asks for the
+ * emulated headset, puts their eyes at their seat's (xr/seat-origin.tsx) in their own avatar, with
+ * the panel (vr-panel.tsx) and push-to-talk (xr/input.tsx)), the instructor looks on with a free
+ * orbit camera, hidden from everyone. Whoever may change the slides gets previous / next below the room,
  * and in a headset pulls the trigger at the screen (its left third goes back).
  *
  * With `test`, `window.__room` exposes a handle for end-to-end tests and benchmarks (README).
  */
 import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
-import { createXRStore, XR, XROrigin } from '@react-three/xr';
+import { createXRStore, XR } from '@react-three/xr';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
 import type { RoomView } from '../state/room';
 import { Avatar } from '../scene/avatar';
 import { Environment } from '../scene/environment';
 import { frameSeat, type Rect } from '../scene/framing';
-import { boardHit, boardsFor, seatsFor, type BoardPlace, type Seat, type Vec3 } from '../scene/layout';
+import { boardsFor, seatsFor, type Seat, type Vec3 } from '../scene/layout';
 import type { AvatarRig } from '../scene/rig';
 import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
 import { headOf, headTopOf } from '../scene/attention';
 import { useAvatarDriver } from '../scene/drive';
 import type { RoomStats } from '../scene/frame-stats';
-import { emulateHeadsetOnLocalhost } from './emulator';
 import { gazeReporter, lookingAt } from './looking-at';
-import { maySlide, SlideControls, slideStep } from './slide-controls';
+import { SlideControls } from './slide-controls';
 import { installTestHandle, type Aimable, type FramingReport, type CameraView } from './test-handle';
 import { VrPanel } from './vr-panel';
+import { XrInput } from '../xr/input';
+import { SeatOrigin } from '../xr/seat-origin';
+import { rememberInVr, useImmersiveVr, wasInVr } from '../xr/support';
+import { installXrTestHandle } from '../xr/test-handle';
+import { createVrState, type VrStore } from '../xr/vr-state';
 
 type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
 
@@ -46,28 +52,47 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   const store = useMemo(
     () =>
       createXRStore({
-        // Nothing from a CDN: no controller or hand models, no emulated room; the controllers'
-        // button layouts (trigger for push-to-talk, A/X for the hand) come from public/xr-profiles.
+        // Nothing from a CDN: no controller or hand models (the trainee's own avatar is their body),
+        // no emulated room; the controllers' button layouts (trigger for push-to-talk, A/X for the
+        // hand) come from public/xr-profiles. Controllers and hands point at the panel with a ray;
+        // the trigger or a pinch presses what it points at.
         baseAssetPath: `${window.location.origin}/xr-profiles/`,
-        controller: false,
-        hand: false,
+        controller: { model: false, grabPointer: false, teleportPointer: false, rayPointer: { rayModel: { color: '#9fd3ff' } } },
+        hand: { model: false, grabPointer: false, touchPointer: false, teleportPointer: false, rayPointer: { rayModel: { color: '#9fd3ff' } } },
         transientPointer: false,
         gaze: false,
         screenInput: false,
         offerSession: false,
-        // Emulation is installed by emulator.ts (see there why); the store's own would stand back.
+        // Emulation is installed by emulator.ts, only with ?xr=emulate (see there why); the store's own would stand back.
         emulate: false,
       }),
     [],
   );
   const [inVR, setInVR] = useState(false);
-  const [supported, setSupported] = useState(false);
+  const supported = useImmersiveVr();
+  const [vrProblem, setVrProblem] = useState('');
+  useEffect(() => store.subscribe((state) => setInVR(state.session != null)), [store]);
+  const sessionId = view.snapshot?.session ?? '';
+  const returning = useMemo(() => sessionId !== '' && wasInVr(sessionId), [sessionId]);
   useEffect(() => {
-    void emulateHeadsetOnLocalhost()
-      .then(() => navigator.xr?.isSessionSupported('immersive-vr') ?? false)
-      .then(setSupported, () => setSupported(false));
-    return store.subscribe((state) => setInVR(state.session != null));
-  }, [store]);
+    if (sessionId) rememberInVr(sessionId, inVR);
+  }, [sessionId, inVR]);
+  const exitVR = () => void store.getState().session?.end();
+  const enterVR = () => {
+    setVrProblem('');
+    store.enterVR().catch((error: Error) => setVrProblem(`The headset did not start VR (${error.message}). Try again, or stay on this page.`));
+  };
+  // A session that ends while in VR brings the page back (its summary is a click away there).
+  useEffect(() => {
+    if (inVR && view.status === 'ended') exitVR();
+  }, [inVR, view.status]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Escape leaves VR where a keyboard is at hand (the emulated headset; the headset has its own exit).
+  useEffect(() => {
+    if (!inVR) return;
+    const key = (e: KeyboardEvent) => e.key === 'Escape' && exitVR();
+    addEventListener('keydown', key);
+    return () => removeEventListener('keydown', key);
+  }, [inVR]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const snapshot = view.snapshot;
   const participants = snapshot?.participants ?? [];
@@ -78,6 +103,8 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   const boards = useMemo(() => boardsFor(formation, contents.map((c) => c.kind), seats), [formation, contents, seats]);
   const me = view.you?.role === 'participant' ? view.you.participant : null;
   const mySeat = me ? seatOf.get(me) : undefined;
+  const vr = useMemo(() => createVrState({ stance: mySeat?.seated === false ? 'standing' : 'seated' }), [mySeat?.seated]);
+  const voiceIn = view.voice?.input ?? false;
   // The desktop camera looks past your chair from behind it (Seated): the chair would block the view.
   const chairless = useMemo(() => (me && !inVR ? [me] : []), [me, inVR]);
   const rigs = useRef(new Map<string, AvatarRig>());
@@ -119,8 +146,20 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
   aimable.current = { seat: mySeat ?? null, boards: contents.flatMap((content, i) => (boards[i] ? [{ content: content.id, place: boards[i] }] : [])) };
   useEffect(() => {
     if (!test) return;
-    return installTestHandle({ session, store, stats: () => stats.current, rigs: () => rigs.current, viewer: () => viewer.current, framing: () => framed.current, aimable: () => aimable.current });
-  }, [test, session, store]);
+    const room = installTestHandle({ session, store, stats: () => stats.current, rigs: () => rigs.current, viewer: () => viewer.current, framing: () => framed.current, aimable: () => aimable.current });
+    const xr = installXrTestHandle({ store, vr, viewer: () => viewer.current, rigs: () => rigs.current });
+    return () => {
+      room();
+      xr();
+    };
+  }, [test, session, store, vr]);
+  // Where the trainee's eyes go in the headset: their avatar's, once it is built (a little in front
+  // of the head's centre), else the seat's usual head height.
+  const eye = useMemo((): Vec3 | null => {
+    if (!mySeat) return null;
+    const head = built[mySeat.id]?.head ?? (headOf(mySeat).toArray() as Vec3);
+    return [head[0] + Math.sin(mySeat.yaw) * 0.08, head[1], head[2] + Math.cos(mySeat.yaw) * 0.08];
+  }, [mySeat, built]);
 
   return (
     <>
@@ -130,8 +169,8 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
           <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} chairless={chairless} />
           {participants.map((p) => {
             const seat = seatOf.get(p.id);
-            // In first person you do not see your own body; everyone else does.
-            if (!seat || p.id === me) return null;
+            // On a desktop you look past your own chair from behind it; in the headset you sit in your avatar.
+            if (!seat || (p.id === me && !inVR)) return null;
             return (
               <Avatar
                 key={p.id}
@@ -149,19 +188,21 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
           })}
           <Animate session={session} view={view} seats={seatOf} rigs={rigs} stats={stats} me={me} />
           {mySeat ? (
-            <Seated seat={mySeat} inVR={inVR} inFrame={inFrame} framed={framed} />
+            <Seated seat={mySeat} inVR={inVR} inFrame={inFrame} framed={framed} eye={eye!} vr={vr} />
           ) : (
             <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
           )}
-          {mySeat && inVR && <VrPanel view={view} seat={mySeat} session={session} />}
-          {mySeat && inVR && <ControllerInput session={session} view={view} contents={contents} boards={boards} />}
+          {mySeat && inVR && <VrPanel view={view} session={session} vr={vr} voiceIn={voiceIn} onExit={exitVR} />}
+          {mySeat && inVR && <XrInput session={session} view={view} vr={vr} voiceIn={voiceIn} contents={contents} boards={boards} />}
           {test && <Lens into={viewer} />}
         </XR>
       </Canvas>
       {mySeat && supported && !inVR && (
-        <button className="enter-vr" onClick={() => void store.enterVR()}>
-          Enter VR
-        </button>
+        <div className="enter-vr">
+          {returning && <p>The page reloaded while you were in VR; your seat is kept.</p>}
+          {vrProblem && <p className="error">{vrProblem}</p>}
+          <button onClick={enterVR}>{returning ? 'Back to VR' : 'Enter VR'}</button>
+        </div>
       )}
       {view.you && !inVR && (
         <div className="room-tools">
@@ -268,11 +309,11 @@ const useCovered = (canvas: HTMLCanvasElement): Rect[] => {
 };
 
 /**
- * The participant's own place: a seated XR origin in a headset; on a desktop, a camera framed to
+ * The participant's own place: in a headset, the XR origin that puts their eyes at `eye`; on a desktop, a camera framed to
  * show everyone in `inFrame` clear of the HUD (scene/framing.ts), turned by dragging (at the look
  * speed of the view settings) and zoomed with the wheel to read a board.
  */
-const Seated = ({ seat, inVR, inFrame, framed }: { seat: Seat; inVR: boolean; inFrame: readonly Vec3[]; framed: React.RefObject<FramingReport | null> }) => {
+const Seated = ({ seat, inVR, inFrame, framed, eye, vr }: { seat: Seat; inVR: boolean; inFrame: readonly Vec3[]; framed: React.RefObject<FramingReport | null>; eye: Vec3; vr: VrStore }) => {
   const { camera, gl, size } = useThree();
   const covered = useCovered(gl.domElement);
   const { lookSpeed } = useViewSettings();
@@ -324,76 +365,5 @@ const Seated = ({ seat, inVR, inFrame, framed }: { seat: Seat; inVR: boolean; in
       removeEventListener('pointermove', move);
     };
   }, [framing, inVR, camera, gl, lookSpeed, size.width, size.height, covered, framed]);
-  // In a headset the origin sits on the seat, facing the room; the headset gives the height.
-  return <XROrigin position={[seat.position[0], seat.position[1], seat.position[2]]} rotation={[0, seat.yaw + Math.PI, 0]} />;
-};
-
-/**
- * Controllers: hold the trigger to talk (push-to-talk), A or X raises or lowers the hand. A trigger
- * pulled while pointing at slides you may change shows the next slide (the left third of the
- * screen: the previous one) instead of talking.
- */
-const ControllerInput = ({ session, view, contents, boards }: { session: Session; view: RoomView; contents: readonly Content[]; boards: readonly BoardPlace[] }) => {
-  const { gl } = useThree();
-  const state = useRef({ talking: false, button: false, trigger: false, atSlides: false });
-  const viewRef = useRef(view);
-  viewRef.current = view;
-  const handUp = view.you?.participant ? view.hands.includes(view.you.participant) : false;
-  const handRef = useRef(handUp);
-  handRef.current = handUp;
-  const ray = useMemo(() => ({ pose: new THREE.Matrix4(), origin: new THREE.Vector3(), direction: new THREE.Vector3() }), []);
-  // In the headset the desktop controls are out of sight: the microphone goes to push-to-talk.
-  const voiceIn = view.voice?.input ?? false;
-  useEffect(() => {
-    if (voiceIn && !session.microphone()) session.startMicrophone('push-to-talk').catch((error: Error) => console.warn('no microphone in VR:', error.message));
-  }, [voiceIn, session]);
-
-  /** Changes the slide of the deck `source` points at, if any it may change; whether it pointed at one. */
-  const pointAtSlides = (source: XRInputSource, frame: XRFrame): boolean => {
-    const space = gl.xr.getReferenceSpace();
-    const pose = space && frame.getPose(source.targetRaySpace, space);
-    if (!pose) return false;
-    // Poses are in the XR origin's frame (XROrigin holds the XR camera); the boards are in the room's.
-    ray.pose.fromArray(pose.transform.matrix);
-    const origin = gl.xr.getCamera().parent;
-    if (origin) ray.pose.premultiply(origin.matrixWorld);
-    ray.origin.setFromMatrixPosition(ray.pose);
-    ray.direction.set(0, 0, -1).transformDirection(ray.pose);
-    const v = viewRef.current;
-    let nearest: { content: Content; across: number; distance: number } | null = null;
-    for (const [i, content] of contents.entries()) {
-      const board = boards[i];
-      const hit = board && maySlide(v, content) ? boardHit(board, ray.origin.toArray(), ray.direction.toArray()) : null;
-      if (hit && (!nearest || hit.distance < nearest.distance)) nearest = { content, ...hit };
-    }
-    if (!nearest) return false;
-    const index = slideStep(v, nearest.content, nearest.across < 1 / 3 ? -1 : 1);
-    if (index !== null) session.send({ type: 'slide', content: nearest.content.id, index });
-    return true;
-  };
-
-  useFrame((_state, _delta, frame?: XRFrame) => {
-    const sources = gl.xr.getSession()?.inputSources;
-    if (!sources) return;
-    let trigger: XRInputSource | null = null;
-    let button = false;
-    for (const source of sources) {
-      const buttons = source.gamepad?.buttons;
-      if (!buttons) continue;
-      if (buttons[0]?.pressed) trigger ??= source;
-      button ||= buttons[4]?.pressed ?? false;
-    }
-    const s = state.current;
-    // A pull that began at the slides changes them and is not speech, until it is let go.
-    if (trigger && !s.trigger) s.atSlides = frame !== undefined && pointAtSlides(trigger, frame);
-    s.trigger = trigger !== null;
-    const talking = s.trigger && !s.atSlides;
-    if (talking !== s.talking) {
-      s.talking = talking;
-      session.microphone()?.setTalking(talking);
-    }
-    if (button && !s.button) session.setHand(!handRef.current);
-    s.button = button;
-  });
-  return null;
+  return <SeatOrigin seat={seat} eye={eye} vr={vr} />;
 };

@@ -1,7 +1,8 @@
 /**
  * `window.__room` with `?test=1`: what end-to-end tests and browser benchmarks read and drive.
  *
- * - `enterVR(): Promise<boolean>`: starts the immersive session (IWER emulates a Quest 3 on localhost)
+ * - `enterVR(): Promise<boolean>`: starts the immersive session, on the emulated Quest 3 (IWER) the
+ *   test asks for by calling it when the browser has no headset
  * - `stats()`: `{ drawCalls, triangles, avatars, fps, avatarMs }` of the last second
  * - `speaking()`: the participant whose audio is playing now, or null
  * - `voicedMs(participant)`: how much of a human's relayed voice (louder than silence) played here
@@ -29,7 +30,7 @@ import type { Framing, Rect } from '../scene/framing';
 import type { BoardPlace, Seat } from '../scene/layout';
 import type { RoomStats } from '../scene/frame-stats';
 import type { AvatarRig } from '../scene/rig';
-import { emulatedHeadset, emulateHeadsetOnLocalhost } from './emulator';
+import { emulatedHeadset, emulateHeadset } from './emulator';
 import type { Session } from './session';
 
 /** The camera the room is drawn with, and its canvas. */
@@ -130,18 +131,22 @@ export const installTestHandle = (options: {
 }): (() => void) => {
   const { session, store } = options;
   let vrFrames = 0;
+  // Every immersive session's frames are counted, however it was entered (this handle, the page's button).
+  let counted: XRSession | null = null;
+  const unsubscribe = store.subscribe(({ session: xr }) => {
+    if (!xr || xr === counted) return;
+    counted = xr;
+    const count = (_t: number) => {
+      vrFrames++;
+      xr.requestAnimationFrame(count);
+    };
+    xr.requestAnimationFrame(count);
+  });
   const handle: RoomHandle = {
     async enterVR() {
       try {
-        await emulateHeadsetOnLocalhost();
-        const xr = await store.enterVR();
-        if (!xr) return false;
-        const count = (_t: number) => {
-          vrFrames++;
-          xr.requestAnimationFrame(count);
-        };
-        xr.requestAnimationFrame(count);
-        return true;
+        await emulateHeadset();
+        return (await store.enterVR()) != null;
       } catch (error) {
         console.warn('enterVR failed', error);
         return false;
@@ -204,6 +209,7 @@ export const installTestHandle = (options: {
   };
   window.__room = handle;
   return () => {
+    unsubscribe();
     if (window.__room === handle) delete window.__room;
   };
 };
