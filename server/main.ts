@@ -19,6 +19,7 @@ import { createTokens } from './auth/tokens';
 import { ConfigError, loadConfig, resolveTokenSecret } from './config';
 import { createBridge, type Bridge } from './livekit/bridge';
 import { mintPersonaToken, mintServerToken, personaIdentity } from './livekit/tokens';
+import { createModelStore } from './models/store';
 import { createGenerator } from './providers/generator';
 import { createSynthesizer, espeakWorkersFrom, synthesisLimitsFrom } from './providers/synthesis';
 import { createBreaker, resilientSynthesizer, type Breaker } from './providers/resilience';
@@ -116,9 +117,16 @@ const main = async (): Promise<void> => {
     ...(config.transcriber !== 'none' ? { transcription: createBreaker() } : {}),
   };
   // A vendor's failures are logged here, one line each, keys blanked; rooms hear only what stood in.
-  const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null, log });
+  // Local models (GENERATOR=local, TRANSCRIBER=local) come from MODELS_DIR, fetched on first use and
+  // verified; meanwhile the scripted generator writes and participants type, and the log, /api/health
+  // and the sessions page show the download.
+  const models = createModelStore({ dir: config.modelsDir, env: process.env, log });
+  const localModel = (kind: 'llm' | 'asr') => () => models.ensure(kind, { checkMemory: true });
+  const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null, log, preload: true, model: localModel('llm') });
   const synthesizer = voice && espeak ? resilientSynthesizer(voice, espeak, { ...synthesisLimitsFrom(process.env), breaker: circuits.synthesis ?? null, log }) : voice;
-  const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null, log });
+  const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null, log, model: localModel('asr') });
+  // Fetched at start, not at the first turn that needs it.
+  if (config.transcriber === 'local') void models.ensure('asr').catch(() => undefined);
   const bridges = new Set<Bridge>();
   const rooms = createRooms({
     store,
@@ -165,6 +173,7 @@ const main = async (): Promise<void> => {
     log,
     // The review's written feedback, answers and judge ask the rooms' generator: the same retries and circuit.
     generator,
+    models: () => models.statuses(),
     circuits: () => Object.fromEntries(Object.entries(circuits).map(([port, breaker]) => [port, breaker.state])),
     // LiveKit's signed webhooks report who is in the room; the bridge reports it too, and a room
     // counts one LiveKit presence per person, so the two never add up.
@@ -189,6 +198,7 @@ const main = async (): Promise<void> => {
   const providers = `generator: ${config.generator}, voices: ${config.synthesizer}, transcriber: ${config.transcriber}`;
   log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (${providers}, data: ${config.dataDir})`);
   if (config.transcriber === 'none') log('voice input is off (TRANSCRIBER=none): participants type; see README, "Voice"');
+  if (config.generator === 'scripted' && config.transcriber === 'none') log('no key needed for real models: GENERATOR=local TRANSCRIBER=local npm start (fetched once; README, "No key, real models")');
   if (config.adminTokenGenerated) log(`ADMIN_TOKEN was not set; this run's admin token: ${config.adminToken}`);
 
   const stop = (signal: NodeJS.Signals) => {

@@ -46,7 +46,7 @@ export interface VoiceInput {
 
 /** How to turn voice input on, for clients of a server without a transcriber. */
 export const voiceInputHint =
-  'Voice input is off on this server: it has no transcriber. Type instead, or ask the operator to set TRANSCRIBER (gemini, elevenlabs or openai for a local Whisper server; see README, "Voice").';
+  'Voice input is off on this server: it has no transcriber. Type instead, or ask the operator to set TRANSCRIBER (local for Whisper inside the server, gemini, elevenlabs, or openai for a Whisper server; see README, "Voice").';
 
 /** A VAD that loads on first use, so frames can be pushed at once. */
 const lazyVad = (create: () => Promise<Vad>): Vad => {

@@ -44,9 +44,11 @@ export type GeneratorName = (typeof generatorNames)[number];
 /**
  * Retries, breaker, sleep, jitter and log for the vendor; the time limits come from the environment.
  * `preload`: the local model starts loading now, not on the first turn (the server's start; never
- * the configuration check, which builds a generator only to check its variables).
+ * the configuration check, which builds a generator only to check its variables). `model`: where
+ * the local model's file comes from (the server's model store, server/models/: fetched once,
+ * verified), instead of LOCAL_LLM_MODEL as a path.
  */
-export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'> & { preload?: boolean };
+export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'> & { preload?: boolean; model?: () => Promise<string> };
 
 const required = (env: Record<string, string | undefined>, variable: string, vendor: string, hint: string): string => {
   const value = env[variable]?.trim();
@@ -87,12 +89,12 @@ export const createGenerator = (
   const limits = generatorLimitsFrom(env);
   if (name === 'local') {
     const local = createLocalGenerator({
-      model: required(env, 'LOCAL_LLM_MODEL', 'local', 'the path of a GGUF file, e.g. a Qwen2.5-1.5B-Instruct Q4_K_M'),
+      model: options.model ?? required(env, 'LOCAL_LLM_MODEL', 'local', 'the path of a GGUF file, e.g. a Qwen2.5-1.5B-Instruct Q4_K_M'),
       threads: localThreadsFrom(env),
       maxWaitMs: Math.round(limitFrom(env, 'GENERATOR_TIMEOUT_MS', 4000) / 2),
       ...(options.log ? { log: options.log } : {}),
     });
-    const { preload, ...resilience } = options;
+    const { preload, model: _model, ...resilience } = options;
     // Its failure is logged by the model and told to each turn it would have written.
     if (preload) local.load().catch(() => undefined);
     return resilientGenerator(local, scripted, { secrets: limits.secrets, retries: 0, ...resilience, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
@@ -110,6 +112,6 @@ export const createGenerator = (
           apiKey: env.OPENAI_API_KEY?.trim() || 'none',
         });
   const credential = name === 'gemini' ? 'GEMINI_API_KEY' : 'OPENAI_API_KEY';
-  const { preload: _, ...resilience } = options;
+  const { preload: _, model: _local, ...resilience } = options;
   return resilientGenerator(vendor, scripted, { secrets: limits.secrets, credential, ...resilience, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
 };

@@ -35,8 +35,11 @@ import { TranscriptionError } from '../errors';
 import type { Transcriber, TranscriptionRequest } from './port';
 
 export interface LocalTranscriberOptions {
-  /** A whisper.cpp ggml model file. */
-  modelPath: string;
+  /**
+   * A whisper.cpp ggml model file, or how to get one (the model store: fetched once, verified). While
+   * it is being fetched a call waits within its time limit, so a turn meanwhile falls back to typing.
+   */
+  modelPath: string | (() => Promise<string>);
   /** Threads per transcription; default: the machine's cores, at most 4. */
   threads?: number;
 }
@@ -185,18 +188,25 @@ const audioOf = ({ pcm, sampleRate: rate }: TranscriptionRequest): ArrayBuffer =
 export const createLocalTranscriber = (options: LocalTranscriberOptions): Transcriber & { readonly ready: Promise<void> } => {
   const { modelPath } = options;
   const threads = options.threads ?? Math.min(4, availableParallelism());
+  let resolving: Promise<string> | null = null;
+  const path = (): Promise<string> =>
+    (resolving ??= typeof modelPath === 'string' ? Promise.resolve(modelPath) : modelPath().catch((error: unknown) => {
+      resolving = null;
+      throw TranscriptionError.from(error);
+    }));
   // Loaded on first use (or when `ready` is awaited), not when the configuration is checked.
-  const runtime = (): Runtime => runtimeFor(modelPath);
+  const runtime = async (): Promise<Runtime> => runtimeFor(await path());
 
   return {
     name: 'local',
     get ready() {
-      return runtime().context.then(() => undefined);
+      // A file given is loaded before time limits start; a model still to fetch is the call's time.
+      return typeof modelPath === 'string' ? runtime().then((r) => r.context).then(() => undefined) : Promise.resolve();
     },
     async transcribe(request, signal) {
       signal?.throwIfAborted();
       const audio = audioOf(request);
-      const { context, enqueue } = runtime();
+      const { context, enqueue } = await runtime();
       const whisper = await context;
       const settings: TranscribeOptions = {
         // Whisper takes ISO 639-1, not a region: "en-GB" -> "en". English-only models ignore it.
