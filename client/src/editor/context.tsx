@@ -23,6 +23,10 @@ export interface EditorContext {
   /** Applies an edit; edits with the same `merge` key in a row are one step of undo (typing in a field). */
   edit: (edit: Edit, merge?: string) => void;
   avatars: readonly AvatarEntry[];
+  /** The admin token, for the uploads of this scene's contents. */
+  admin: string;
+  /** The scene's id on the server (a copy's, once a shipped scene was saved as one). */
+  scene: string;
 }
 
 export const Editor = createContext<EditorContext | null>(null);

@@ -63,7 +63,13 @@ export const EditorPage = ({ token, test }: { token: string; test: boolean }) =>
       </main>
     );
   }
-  return id ? <SceneEditor key={id} admin={admin} id={id} test={test} onClose={() => show(null)} /> : <SceneList admin={admin} onOpen={show} />;
+  // A shipped scene saved as an authored copy goes on being edited as the copy: the address follows it, the history stays.
+  const follow = (copy: string) => {
+    const url = new URL(location.href);
+    url.searchParams.set('scene', copy);
+    history.replaceState(null, '', url);
+  };
+  return id ? <SceneEditor key={id} admin={admin} opened={id} test={test} onClose={() => show(null)} onCopied={follow} /> : <SceneList admin={admin} onOpen={show} />;
 };
 
 type Tab = 'scene' | 'room' | 'participants' | 'parties' | 'flow' | 'try';
@@ -77,12 +83,15 @@ const tabs: { id: Tab; label: string; prefixes: string[] }[] = [
 ];
 const tabOf = (path: string): Tab => tabs.find((t) => t.prefixes.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`)))?.id ?? 'scene';
 
-const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; test: boolean; onClose: () => void }) => {
+const SceneEditor = ({ admin, opened, test, onClose, onCopied }: { admin: string; opened: string; test: boolean; onClose: () => void; onCopied: (id: string) => void }) => {
+  // The scene's id: the one opened, until a save of a shipped scene makes an authored copy to go on with.
+  const [id, setId] = useState(opened);
   const [history, setHistory] = useState<History | null>(null);
   const [etag, setEtag] = useState<string | null>(null);
   const [avatars, setAvatars] = useState<AvatarEntry[]>([]);
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
+  const [notice, setNotice] = useState('');
   const [serverProblems, setServerProblems] = useState<SceneProblem[]>([]);
   const [conflict, setConflict] = useState<{ message: string; etag: string; yaml: string } | null>(null);
   const [tab, setTab] = useState<Tab>('scene');
@@ -99,7 +108,9 @@ const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; 
       (e: Error) => setError(`Could not open the scene "${id}": ${e.message}`),
     );
   }, [admin, id]);
-  useEffect(reload, [reload]);
+  // Opened once: when a save makes a copy, `id` moves to it, and the draft is already the copy's.
+  const opening = useRef(reload);
+  useEffect(() => opening.current(), []);
   useEffect(() => {
     loadAvatars().then(setAvatars, (e: Error) => setError(e.message));
   }, []);
@@ -149,10 +160,17 @@ const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; 
         setHistory((h) => (h ? saved(h, history.present) : h));
         setEtag(outcome.etag);
         setConflict(null);
-        setStatus('Saved');
+        if (outcome.id !== id) {
+          setId(outcome.id);
+          onCopied(outcome.id);
+          setStatus(`Saved as ${outcome.id}`);
+          setNotice(`"${id}" ships with the server, so your changes were saved as a new scene, "${outcome.id}"; the shipped one is unchanged. You are now editing the copy.`);
+        } else {
+          setStatus('Saved');
+        }
       } else if (outcome.kind === 'invalid') {
         setServerProblems(outcome.errors);
-        setStatus('The server refused the scene');
+        setStatus(outcome.message);
       } else {
         setConflict({ message: outcome.message, ...outcome.current });
         setStatus('');
@@ -182,9 +200,11 @@ const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; 
             problemsUnder: (prefix) => under(problems, prefix),
             edit,
             avatars,
+            admin,
+            scene: id,
           }
         : null,
-    [draft, problems, edit, avatars],
+    [draft, problems, edit, avatars, admin, id],
   );
 
   if (error && !history) {
@@ -260,6 +280,14 @@ const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; 
         {error && (
           <p className="error" role="alert">
             {error}
+          </p>
+        )}
+        {notice && (
+          <p className="notice" role="status">
+            {notice}{' '}
+            <button className="link" onClick={() => setNotice('')}>
+              OK
+            </button>
           </p>
         )}
         <div className="editor-body">
