@@ -11,15 +11,15 @@
 import { createContext, useContext } from 'react';
 import type { AvatarEntry } from './avatars';
 import type { Draft, Edit } from './model';
-import type { Problem } from './validate';
+import type { FieldProblem } from '../../../shared/scene/check';
 
 export interface EditorContext {
   draft: Draft;
-  problems: readonly Problem[];
+  problems: readonly FieldProblem[];
   /** The problems at exactly `path` (`snippets[1].turns`). */
-  problemsAt: (path: string) => Problem[];
+  problemsAt: (path: string) => FieldProblem[];
   /** The problems at `prefix` or inside it (a node's, a participant's). */
-  problemsUnder: (prefix: string) => Problem[];
+  problemsUnder: (prefix: string) => FieldProblem[];
   /** Applies an edit; edits with the same `merge` key in a row are one step of undo (typing in a field). */
   edit: (edit: Edit, merge?: string) => void;
   avatars: readonly AvatarEntry[];
@@ -38,5 +38,5 @@ export const useEditor = (): EditorContext => {
 };
 
 /** The problems of `problems` at `prefix` or inside it: `snippets[1]` holds `snippets[1].turns`, not `snippets[10]`. */
-export const under = (problems: readonly Problem[], prefix: string): Problem[] =>
+export const under = (problems: readonly FieldProblem[], prefix: string): FieldProblem[] =>
   problems.filter((p) => p.path === prefix || p.path.startsWith(`${prefix}.`) || p.path.startsWith(`${prefix}[`));

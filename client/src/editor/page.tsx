@@ -1,13 +1,14 @@
 /**
  * The scene editor at `/editor?token=<admin>`: the scene list, and a scene opened from it
  * (`&scene=<id>`, so a reload reopens it). The open scene's editor keeps the draft's history
- * (model.ts), checks every change at once (validate.ts) and shows each problem on its field and
+ * (model.ts), checks every change at once (shared/scene/check.ts, as scene:check does) and shows each problem on its field and
  * its node, saves with the version it was opened at (a 409 shows the other version and lets the
  * author choose), and warns before a page with unsaved changes is left.
  *
  * With `test`, `window.__editor` exposes the draft for end-to-end tests (see EditorHandle).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { checkScene, type FieldProblem } from '../../../shared/scene/check';
 import { formations } from '../../../shared/scene/schema';
 import { sceneApi, type SceneProblem } from '../net/api';
 import { loadAvatars, type AvatarEntry } from './avatars';
@@ -20,14 +21,13 @@ import { PartiesAndContents } from './parties';
 import { RoomView } from './room';
 import { SceneList } from './scene-list';
 import { TryIt } from './try-it';
-import { checkScene, type Problem } from './validate';
 import './editor.css';
 
 /** What browser tests read of the editor (`window.__editor` with ?test=1). */
 export interface EditorHandle {
   draft(): Draft;
   dirty(): boolean;
-  problems(): Problem[];
+  problems(): FieldProblem[];
 }
 
 declare global {
