@@ -245,7 +245,7 @@ describe('the scene editor', () => {
     const { sessions } = (await (await api(suite.server, '/api/sessions')).json()) as { sessions: SessionSummary[] };
     expect(sessions.map((s) => s.scene.id)).toEqual(['new-discussion']);
     const session = sessions[0]!.id;
-    expect(await page.locator('.links li').allTextContents()).toEqual([expect.stringMatching(new RegExp(`^you: .*/room/${session}\\?token=`)), expect.stringMatching(/^instructor: /)]);
+    expect(await page.locator('.links li').allTextContents()).toEqual([expect.stringMatching(new RegExp(`^Robin Hart: .*/room/${session}\\?token=`)), expect.stringMatching(/^instructor: /)]);
     await screenshot(page, 'editor-try');
   }, 300_000);
 

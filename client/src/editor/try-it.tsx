@@ -10,6 +10,7 @@
  */
 import { useState } from 'react';
 import { api, sceneApi, type Links, type SimulationSummary } from '../net/api';
+import { useEditor } from './context';
 
 /** The most runs the server simulates at once (server/api/scenes.ts MAX_SIMULATED_RUNS). */
 const MAX_RUNS = 10;
@@ -38,6 +39,8 @@ export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; re
   const [summary, setSummary] = useState<SimulationSummary | null>(null);
   const [links, setLinks] = useState<Links | null>(null);
   const [error, setError] = useState('');
+  const { draft } = useEditor();
+  const names = new Map(draft.participants.map((p) => [p.id, p.name || p.id]));
   const aggregate = summary?.metrics.aggregate;
   const act = async (what: 'simulate' | 'live') => {
     setBusy(what);
@@ -105,7 +108,7 @@ export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; re
           <ul className="links">
             {Object.entries(links).map(([who, link]) => (
               <li key={who}>
-                <b>{who === 'observer' ? 'instructor' : who}</b>: <a href={link} target="_blank" rel="noreferrer">{link}</a>
+                <b>{who === 'observer' ? 'instructor' : (names.get(who) ?? who)}</b>: <a href={link} target="_blank" rel="noreferrer">{link}</a>
               </li>
             ))}
           </ul>

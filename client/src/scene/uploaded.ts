@@ -4,12 +4,15 @@
  * URL that could be copied or logged), so the bytes are fetched with it and shown through an
  * object URL, revoked when the file or the component goes.
  *
+ * A page says which token its boards read files with by providing `UploadToken` (the admin's in
+ * the editor; a session's in the room, which the uploads route accepts for the files its scene shows).
+ *
  * ```tsx
  * const shown = useUploaded(token, content.file); // { url: 'blob:…', type: 'image/png' } once loaded
  * return shown.url ? <img src={shown.url} alt={content.title} /> : null;
  * ```
  */
-import { useEffect, useState } from 'react';
+import { createContext, useEffect, useState } from 'react';
 import { sceneApi } from '../net/api';
 
 export interface Uploaded {
@@ -20,6 +23,9 @@ export interface Uploaded {
   /** The server's words when it could not be loaded. */
   error: string;
 }
+
+/** The token a page's boards read uploaded files with; none: boards draw their text only. */
+export const UploadToken = createContext<string | null>(null);
 
 const none: Uploaded = { url: null, type: '', error: '' };
 
