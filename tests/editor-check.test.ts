@@ -1,13 +1,14 @@
 /**
- * The editor's live check (client/src/editor/validate.ts) says what `npm run scene:check` says
- * (server/scene/load.ts): the same problems at the same paths in the same words, for every shipped
- * scene (none) and for scenes broken in the ways an author breaks them. It lives here because the
- * client's own tests may not import the server (tests/architecture.test.ts).
+ * The editor's live check (shared/scene/check.ts's checkScene, on the scene as data) says what
+ * `npm run scene:check` says (server/scene/load.ts, the same checks placed in a YAML file): the same
+ * problems at the same paths in the same words, for every shipped scene (none) and for scenes
+ * broken in the ways an author breaks them. It lives here because the client's own tests may not
+ * import the server (tests/architecture.test.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { checkScene } from '../client/src/editor/validate';
+import { checkScene } from '../shared/scene/check';
 import { parseScene } from '../server/scene/load';
 
 const avatars = (JSON.parse(readFileSync('avatars/manifest.json', 'utf8')) as { avatars: { id: string }[] }).avatars.map((a) => a.id);

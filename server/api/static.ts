@@ -2,7 +2,7 @@
  * The files the browser loads from the session server, and nothing else: the avatars
  * (`/avatars/<name>.glb` and the `.json` files beside them: manifest, custom), and the built client
  * (dist/client, which holds public/ too) with its pages (`/room/<id>`, `/review/<id>`, `/replay/<id>`,
- * `/debrief/<id>`, `/sessions`, `/compare`) answered by the client's index.html. Sources never
+ * `/debrief/<id>`, `/sessions`, `/compare`, `/editor`) answered by the client's index.html. Sources never
  * leave: not the avatar generator under avatars/generator/, not client/. Mounted last, after the API.
  *
  * ```ts
@@ -28,7 +28,7 @@ export const staticFiles = (options: StaticOptions = {}): { app: Hono; clientBui
   const client = join(root, 'dist/client');
   if (!existsSync(join(client, 'index.html'))) return { app, clientBuilt: false };
   app.use('/*', serveStatic({ root: client }));
-  // The client's own pages: a session's room, its review, the instructors' sessions page.
-  for (const page of ['/room/*', '/review/*', '/replay/*', '/debrief/*', '/sessions', '/compare']) app.get(page, serveStatic({ path: join(client, 'index.html') }));
+  // The client's own pages: a session's room, its review, the instructors' sessions page, the scene editor.
+  for (const page of ['/room/*', '/review/*', '/replay/*', '/debrief/*', '/sessions', '/compare', '/editor']) app.get(page, serveStatic({ path: join(client, 'index.html') }));
   return { app, clientBuilt: true };
 };

@@ -11,18 +11,22 @@
 import { createContext, useContext } from 'react';
 import type { AvatarEntry } from './avatars';
 import type { Draft, Edit } from './model';
-import type { Problem } from './validate';
+import type { FieldProblem } from '../../../shared/scene/check';
 
 export interface EditorContext {
   draft: Draft;
-  problems: readonly Problem[];
+  problems: readonly FieldProblem[];
   /** The problems at exactly `path` (`snippets[1].turns`). */
-  problemsAt: (path: string) => Problem[];
+  problemsAt: (path: string) => FieldProblem[];
   /** The problems at `prefix` or inside it (a node's, a participant's). */
-  problemsUnder: (prefix: string) => Problem[];
+  problemsUnder: (prefix: string) => FieldProblem[];
   /** Applies an edit; edits with the same `merge` key in a row are one step of undo (typing in a field). */
   edit: (edit: Edit, merge?: string) => void;
   avatars: readonly AvatarEntry[];
+  /** The admin token, for the uploads of this scene's contents. */
+  admin: string;
+  /** The scene's id on the server (a copy's, once a shipped scene was saved as one). */
+  scene: string;
 }
 
 export const Editor = createContext<EditorContext | null>(null);
@@ -34,5 +38,5 @@ export const useEditor = (): EditorContext => {
 };
 
 /** The problems of `problems` at `prefix` or inside it: `snippets[1]` holds `snippets[1].turns`, not `snippets[10]`. */
-export const under = (problems: readonly Problem[], prefix: string): Problem[] =>
+export const under = (problems: readonly FieldProblem[], prefix: string): FieldProblem[] =>
   problems.filter((p) => p.path === prefix || p.path.startsWith(`${prefix}.`) || p.path.startsWith(`${prefix}[`));

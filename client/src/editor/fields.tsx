@@ -11,9 +11,9 @@
  * ```
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
+import { formatPath } from '../../../shared/scene/check';
 import { useEditor } from './context';
 import { getAt, setAt, type Path } from './model';
-import { formatPath } from './validate';
 
 interface FieldProps {
   label: string;

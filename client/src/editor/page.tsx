@@ -1,13 +1,14 @@
 /**
  * The scene editor at `/editor?token=<admin>`: the scene list, and a scene opened from it
  * (`&scene=<id>`, so a reload reopens it). The open scene's editor keeps the draft's history
- * (model.ts), checks every change at once (validate.ts) and shows each problem on its field and
+ * (model.ts), checks every change at once (shared/scene/check.ts, as scene:check does) and shows each problem on its field and
  * its node, saves with the version it was opened at (a 409 shows the other version and lets the
  * author choose), and warns before a page with unsaved changes is left.
  *
  * With `test`, `window.__editor` exposes the draft for end-to-end tests (see EditorHandle).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { checkScene, type FieldProblem } from '../../../shared/scene/check';
 import { formations } from '../../../shared/scene/schema';
 import { sceneApi, type SceneProblem } from '../net/api';
 import { loadAvatars, type AvatarEntry } from './avatars';
@@ -20,14 +21,13 @@ import { PartiesAndContents } from './parties';
 import { RoomView } from './room';
 import { SceneList } from './scene-list';
 import { TryIt } from './try-it';
-import { checkScene, type Problem } from './validate';
 import './editor.css';
 
 /** What browser tests read of the editor (`window.__editor` with ?test=1). */
 export interface EditorHandle {
   draft(): Draft;
   dirty(): boolean;
-  problems(): Problem[];
+  problems(): FieldProblem[];
 }
 
 declare global {
@@ -63,7 +63,13 @@ export const EditorPage = ({ token, test }: { token: string; test: boolean }) =>
       </main>
     );
   }
-  return id ? <SceneEditor key={id} admin={admin} id={id} test={test} onClose={() => show(null)} /> : <SceneList admin={admin} onOpen={show} />;
+  // A shipped scene saved as an authored copy goes on being edited as the copy: the address follows it, the history stays.
+  const follow = (copy: string) => {
+    const url = new URL(location.href);
+    url.searchParams.set('scene', copy);
+    history.replaceState(null, '', url);
+  };
+  return id ? <SceneEditor key={id} admin={admin} opened={id} test={test} onClose={() => show(null)} onCopied={follow} /> : <SceneList admin={admin} onOpen={show} />;
 };
 
 type Tab = 'scene' | 'room' | 'participants' | 'parties' | 'flow' | 'try';
@@ -77,12 +83,15 @@ const tabs: { id: Tab; label: string; prefixes: string[] }[] = [
 ];
 const tabOf = (path: string): Tab => tabs.find((t) => t.prefixes.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`)))?.id ?? 'scene';
 
-const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; test: boolean; onClose: () => void }) => {
+const SceneEditor = ({ admin, opened, test, onClose, onCopied }: { admin: string; opened: string; test: boolean; onClose: () => void; onCopied: (id: string) => void }) => {
+  // The scene's id: the one opened, until a save of a shipped scene makes an authored copy to go on with.
+  const [id, setId] = useState(opened);
   const [history, setHistory] = useState<History | null>(null);
   const [etag, setEtag] = useState<string | null>(null);
   const [avatars, setAvatars] = useState<AvatarEntry[]>([]);
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
+  const [notice, setNotice] = useState('');
   const [serverProblems, setServerProblems] = useState<SceneProblem[]>([]);
   const [conflict, setConflict] = useState<{ message: string; etag: string; yaml: string } | null>(null);
   const [tab, setTab] = useState<Tab>('scene');
@@ -99,7 +108,9 @@ const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; 
       (e: Error) => setError(`Could not open the scene "${id}": ${e.message}`),
     );
   }, [admin, id]);
-  useEffect(reload, [reload]);
+  // Opened once: when a save makes a copy, `id` moves to it, and the draft is already the copy's.
+  const opening = useRef(reload);
+  useEffect(() => opening.current(), []);
   useEffect(() => {
     loadAvatars().then(setAvatars, (e: Error) => setError(e.message));
   }, []);
@@ -149,10 +160,17 @@ const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; 
         setHistory((h) => (h ? saved(h, history.present) : h));
         setEtag(outcome.etag);
         setConflict(null);
-        setStatus('Saved');
+        if (outcome.id !== id) {
+          setId(outcome.id);
+          onCopied(outcome.id);
+          setStatus(`Saved as ${outcome.id}`);
+          setNotice(`"${id}" ships with the server, so your changes were saved as a new scene, "${outcome.id}"; the shipped one is unchanged. You are now editing the copy.`);
+        } else {
+          setStatus('Saved');
+        }
       } else if (outcome.kind === 'invalid') {
         setServerProblems(outcome.errors);
-        setStatus('The server refused the scene');
+        setStatus(outcome.message);
       } else {
         setConflict({ message: outcome.message, ...outcome.current });
         setStatus('');
@@ -182,9 +200,11 @@ const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; 
             problemsUnder: (prefix) => under(problems, prefix),
             edit,
             avatars,
+            admin,
+            scene: id,
           }
         : null,
-    [draft, problems, edit, avatars],
+    [draft, problems, edit, avatars, admin, id],
   );
 
   if (error && !history) {
@@ -260,6 +280,14 @@ const SceneEditor = ({ admin, id, test, onClose }: { admin: string; id: string; 
         {error && (
           <p className="error" role="alert">
             {error}
+          </p>
+        )}
+        {notice && (
+          <p className="notice" role="status">
+            {notice}{' '}
+            <button className="link" onClick={() => setNotice('')}>
+              OK
+            </button>
           </p>
         )}
         <div className="editor-body">

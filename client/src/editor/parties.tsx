@@ -2,7 +2,7 @@
  * The parties and contents tab: the parties (who is in each, who speaks for it), how the floor
  * passes between them and who asks whom (the scene's `structure` and `turnTaking`), and the
  * content library: slide decks, posters and documents, each visible to everyone or to one party
- * (`owner`). A text file can be read into a document's sections, one per paragraph.
+ * (`owner`), with its file (content-file.tsx: an image, a PDF, or a text read into its sections).
  *
  * ```tsx
  * <PartiesAndContents />
@@ -10,6 +10,7 @@
  */
 import { contentKinds, partyModes, policies, speakingModes, structureForms } from '../../../shared/scene/schema';
 import { addContent, addParty, removeContent, removeParty } from './actions';
+import { ContentFile } from './content-file';
 import { useEditor } from './context';
 import { CheckField, ChoiceField, LinesField, NumberField, PickField, TextField } from './fields';
 import { setAt } from './model';
@@ -77,14 +78,6 @@ const Contents = () => {
   const { draft, edit } = useEditor();
   const contents = draft.contents ?? [];
   const owners = ['public', ...(draft.parties ?? []).map((p) => p.id)];
-  /** A text file's paragraphs become the document's sections; nothing is uploaded. */
-  const readText = async (index: number, file: File) => {
-    const paragraphs = (await file.text())
-      .split(/\n\s*\n/)
-      .map((p) => p.replace(/\s+/g, ' ').trim())
-      .filter(Boolean);
-    edit(setAt(['contents', index, 'sections'], paragraphs.length > 0 ? paragraphs : undefined, `Read ${file.name}`));
-  };
   return (
     <section className="card" aria-label="Contents">
       <h2>Content library</h2>
@@ -99,11 +92,8 @@ const Contents = () => {
           </div>
           <TextField label="Summary" path={['contents', i, 'summary']} optional long />
           <LinesField label={content.kind === 'slides' ? 'Slides' : 'Sections'} path={['contents', i, 'sections']} hint={content.kind === 'slides' ? 'one slide per line' : 'one section per line'} />
+          <ContentFile index={i} />
           <div className="row">
-            <label className="file">
-              Read a text file into the sections
-              <input type="file" accept=".txt,.md,text/plain,text/markdown" onChange={(e) => e.target.files?.[0] && void readText(i, e.target.files[0])} />
-            </label>
             <button className="danger" onClick={() => edit(removeContent(i))}>
               Remove
             </button>
@@ -117,7 +107,7 @@ const Contents = () => {
           </button>
         ))}
       </div>
-      <p className="note">Images and PDFs: a content is drawn on its board from its title, summary and sections; the scene format has no field for an uploaded file yet.</p>
+      <p className="note">A board shows a content's image when it has one, else its title, summary and sections.</p>
     </section>
   );
 };

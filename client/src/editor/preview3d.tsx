@@ -1,7 +1,8 @@
 /**
  * The room tab's 3D preview: the room (scene/environment.tsx) with every participant's real
  * avatar at their seat, idling, seen from above the formation (replay/viewpoint.ts) with an orbit
- * camera. It redraws as the draft changes: a new avatar, a swapped seat, another formation.
+ * camera. It redraws as the draft changes: a new avatar, a swapped seat, another formation, a
+ * poster's uploaded image (read with the admin token).
  *
  * ```tsx
  * <Preview3D />
@@ -14,6 +15,7 @@ import { overlook } from '../replay/viewpoint';
 import { Avatar } from '../scene/avatar';
 import { Environment } from '../scene/environment';
 import type { RigInput } from '../scene/rig';
+import { UploadToken } from '../scene/uploaded';
 import { useEditor } from './context';
 import { usePlan } from './plan';
 
@@ -22,10 +24,10 @@ const idle: RigInput = { visemes: null, lookAt: null, speaking: false, nod: 0, h
 const still = () => idle;
 
 export const Preview3D = () => {
-  const { draft } = useEditor();
+  const { draft, admin } = useEditor();
   const { formation, seats, boards } = usePlan();
   const contents = useMemo(
-    () => (draft.contents ?? []).map((c) => ({ id: c.id, kind: c.kind, title: c.title, owner: c.owner ?? 'public', summary: c.summary ?? '', sections: c.sections ?? [] })),
+    () => (draft.contents ?? []).map((c) => ({ id: c.id, kind: c.kind, title: c.title, owner: c.owner ?? 'public', summary: c.summary ?? '', sections: c.sections ?? [], ...(c.file ? { file: c.file } : {}) })),
     [draft.contents],
   );
   const view = useMemo(() => overlook(seats, { width: 560, height: 420 }), [seats]);
@@ -34,7 +36,9 @@ export const Preview3D = () => {
     <div className="preview-3d" aria-label="3D preview">
       <Canvas camera={{ fov: view.fov, near: 0.05, far: 80, position: view.position }} dpr={[1, 1.5]}>
         <color attach="background" args={['#cfd3d6']} />
-        <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={{}} />
+        <UploadToken.Provider value={admin}>
+          <Environment formation={formation} seats={seats} contents={contents} boards={boards} slides={{}} />
+        </UploadToken.Provider>
         {seats.map((seat) => {
           const p = byId.get(seat.id);
           return (

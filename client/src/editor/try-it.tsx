@@ -10,6 +10,10 @@
  */
 import { useState } from 'react';
 import { api, sceneApi, type Links, type SimulationSummary } from '../net/api';
+import { useEditor } from './context';
+
+/** The most runs the server simulates at once (server/api/scenes.ts MAX_SIMULATED_RUNS). */
+const MAX_RUNS = 10;
 
 /** The figures worth an author's glance, in the order they read; the rest stay in the simulator's files. */
 const figures: { key: string; label: string; unit?: 'share' | 'percent' }[] = [
@@ -35,6 +39,9 @@ export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; re
   const [summary, setSummary] = useState<SimulationSummary | null>(null);
   const [links, setLinks] = useState<Links | null>(null);
   const [error, setError] = useState('');
+  const { draft } = useEditor();
+  const names = new Map(draft.participants.map((p) => [p.id, p.name || p.id]));
+  const aggregate = summary?.metrics.aggregate;
   const act = async (what: 'simulate' | 'live') => {
     setBusy(what);
     setError('');
@@ -51,23 +58,21 @@ export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; re
     <div className="columns">
       <section className="card" aria-label="Simulated runs">
         <h2>Simulated runs</h2>
-        <p className="note">Everyone is simulated, at instant pace, with the scripted generator or the one this server is configured with.</p>
+        <p className="note">Everyone is simulated, at instant pace, with the scripted generator (free, offline, the same figures for the same seed); up to {MAX_RUNS} runs at a time.</p>
         <div className="row">
           <label>
             Runs{' '}
-            <input type="number" min={1} max={20} value={runs} onChange={(e) => setRuns(Math.max(1, Math.min(20, e.target.valueAsNumber || 1)))} />
+            <input type="number" min={1} max={MAX_RUNS} value={runs} onChange={(e) => setRuns(Math.max(1, Math.min(MAX_RUNS, e.target.valueAsNumber || 1)))} />
           </label>
           <button className="primary" disabled={!ready || busy !== null} title={ready ? undefined : why} onClick={() => void act('simulate')}>
             {busy === 'simulate' ? 'Running…' : 'Run'}
           </button>
         </div>
-        {summary && (
+        {aggregate && summary && (
           <table className="figures-table" aria-label="Summary of the runs">
             <caption>
-              {summary.runs} {summary.runs === 1 ? 'run' : 'runs'}
-              {summary.endReasons && Object.keys(summary.endReasons).length > 0
-                ? `; ended by ${Object.entries(summary.endReasons).map(([reason, n]) => `${reason} (${n})`).join(', ')}`
-                : ''}
+              {summary.runs} {summary.runs === 1 ? 'run' : 'runs'} from seed {summary.seed}
+              {Object.keys(aggregate.endReasons).length > 0 ? `; ended by ${Object.entries(aggregate.endReasons).map(([reason, n]) => `${reason} (${n})`).join(', ')}` : ''}
             </caption>
             <thead>
               <tr>
@@ -78,7 +83,7 @@ export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; re
             </thead>
             <tbody>
               {figures.map(({ key, label, unit }) => {
-                const stats = summary.metrics[key];
+                const stats = aggregate.metrics[key];
                 return (
                   stats !== undefined && (
                     <tr key={key} data-figure={key}>
@@ -103,7 +108,7 @@ export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; re
           <ul className="links">
             {Object.entries(links).map(([who, link]) => (
               <li key={who}>
-                <b>{who === 'observer' ? 'instructor' : who}</b>: <a href={link} target="_blank" rel="noreferrer">{link}</a>
+                <b>{who === 'observer' ? 'instructor' : (names.get(who) ?? who)}</b>: <a href={link} target="_blank" rel="noreferrer">{link}</a>
               </li>
             ))}
           </ul>

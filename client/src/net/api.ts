@@ -131,11 +131,12 @@ export interface SceneListing {
   etag: string;
 }
 
-/** One problem of a scene, as POST /api/scenes/validate and a refused save word it (`npm run scene:check`'s words). */
+/** One problem of a scene, as POST /api/scenes/validate and a refused save word it (`npm run scene:check`'s words); a line and column in YAML only. */
 export interface SceneProblem {
   path: string;
   message: string;
   line?: number;
+  col?: number;
 }
 
 /** A figure over the simulated runs (metrics/metrics.ts `Stats`). */
@@ -146,17 +147,45 @@ export interface FigureStats {
   max: number;
 }
 
-/** What N simulated runs of a scene came to: the simulator's aggregated figures (metrics/metrics.ts `AggregateMetrics`). */
+/** What N simulated runs of a scene came to (POST /api/scenes/:id/simulate): each run's figures and their aggregate (metrics/metrics.ts). */
 export interface SimulationSummary {
+  scene: string;
+  generator: string;
   runs: number;
-  metrics: Record<string, FigureStats | null>;
-  endReasons?: Record<string, number>;
+  /** The first run's seed; run k ran with seed + k - 1. */
+  seed: number;
+  metrics: {
+    runs: unknown[];
+    aggregate: { runs: number; metrics: Record<string, FigureStats | null>; endReasons: Record<string, number> };
+  };
+}
+
+/** A scene written by the server: its id (a new one when a shipped scene was saved as an authored copy) and version. */
+export interface SavedScene {
+  id: string;
+  etag: string;
+  source: 'shipped' | 'authored';
+  created: boolean;
+  /** The scene this one was copied from: a duplicate, or a shipped scene saved on a server that keeps its files as shipped. */
+  copiedFrom?: string;
+}
+
+/** A file stored for a scene's contents: `file` (`<scene>/<name>`) goes into the content's `file`. */
+export interface Upload {
+  file: string;
+  url: string;
+  type: string;
+  bytes: number;
+  /** The name it had on the author's disk, when sent as a form. */
+  name: string | null;
+  /** A text document's words. */
+  text?: string;
 }
 
 /** What became of a save: written (its new version), refused as invalid, or refused because someone saved first. */
 export type SaveOutcome =
-  | { kind: 'saved'; id: string; etag: string }
-  | { kind: 'invalid'; errors: SceneProblem[] }
+  | ({ kind: 'saved' } & SavedScene)
+  | { kind: 'invalid'; message: string; errors: SceneProblem[] }
   | { kind: 'conflict'; message: string; current: { etag: string; yaml: string } };
 
 const sceneAt = (id: string) => `/api/scenes/${encodeURIComponent(id)}`;
@@ -167,6 +196,8 @@ export const scenePaths = {
   validate: '/api/scenes/validate',
   duplicate: (id: string) => `${sceneAt(id)}/duplicate`,
   uploads: (id: string) => `${sceneAt(id)}/uploads`,
+  /** An uploaded file, by the `file` its upload answered (`<scene>/<name>`). */
+  upload: (file: string) => `/api/uploads/${file.split('/').map(encodeURIComponent).join('/')}`,
   simulate: (id: string) => `${sceneAt(id)}/simulate`,
 } as const;
 
@@ -195,19 +226,33 @@ export const sceneApi = {
   /** Writes the scene; `etag` is the version it was edited from (null for a scene not yet on the server). */
   save: async (admin: string, id: string, scene: unknown, etag: string | null): Promise<SaveOutcome> => {
     const response = await authoring(sceneAt(id), admin, { method: 'PUT', headers: { ...asJson, ...(etag ? { 'if-match': etag } : {}) }, body: JSON.stringify(scene) });
-    if (response.status === 422) return { kind: 'invalid', errors: ((await response.json()) as { errors: SceneProblem[] }).errors };
+    if (response.status === 422) {
+      const body = (await response.json()) as { message?: string; errors: SceneProblem[] };
+      return { kind: 'invalid', message: body.message ?? 'The server refused the scene.', errors: body.errors };
+    }
     if (response.status === 409) {
       const body = (await response.json()) as { message?: string; current: { etag: string; yaml: string } };
       return { kind: 'conflict', message: body.message ?? 'Someone saved this scene since you opened it.', current: body.current };
     }
-    return { kind: 'saved', ...(await parsed<{ id: string; etag: string }>(response)) };
+    return { kind: 'saved', ...(await parsed<SavedScene>(response)) };
   },
-  duplicate: (admin: string, id: string) => authoring(scenePaths.duplicate(id), admin, { method: 'POST' }).then((r) => parsed<{ id: string; etag: string }>(r)),
+  duplicate: (admin: string, id: string) => authoring(scenePaths.duplicate(id), admin, { method: 'POST' }).then((r) => parsed<SavedScene>(r)),
   create: (admin: string, template: StructureForm) =>
-    authoring(paths.scenes, admin, { method: 'POST', headers: asJson, body: JSON.stringify({ template }) }).then((r) => parsed<{ id: string; etag: string }>(r)),
-  /** Stores a file for the scene's contents (an image, a PDF); its URL on this server and its name. */
-  upload: (admin: string, id: string, file: Blob) =>
-    authoring(scenePaths.uploads(id), admin, { method: 'POST', headers: { 'content-type': file.type || 'application/octet-stream' }, body: file }).then((r) => parsed<{ url: string; name: string }>(r)),
+    authoring(paths.scenes, admin, { method: 'POST', headers: asJson, body: JSON.stringify({ template }) }).then((r) => parsed<SavedScene>(r)),
+  /** Stores a file for the scene's contents (an image, a PDF, a text document), sent as a form so its name goes along. */
+  upload: (admin: string, id: string, file: File) => {
+    const form = new FormData();
+    // Browsers give some text files no type (.md on Linux); the server goes by the declared type, then checks the bytes.
+    const typed = file.type || !/\.(md|txt)$/i.test(file.name) ? file : new File([file], file.name, { type: /\.md$/i.test(file.name) ? 'text/markdown' : 'text/plain' });
+    form.append('file', typed, file.name);
+    return authoring(scenePaths.uploads(id), admin, { method: 'POST', body: form }).then((r) => parsed<Upload>(r));
+  },
+  /** An uploaded file's bytes: the route wants the token in the header, so an <img> is given an object URL of them. */
+  file: async (token: string, file: string): Promise<Blob> => {
+    const response = await authoring(scenePaths.upload(file), token);
+    if (!response.ok) throw new ApiError(messageOf(await response.json().catch(() => null)) ?? `The server answered ${response.status}.`, response.status);
+    return response.blob();
+  },
   simulate: (admin: string, id: string, runs: number) =>
     authoring(scenePaths.simulate(id), admin, { method: 'POST', headers: asJson, body: JSON.stringify({ runs }) }).then((r) => parsed<SimulationSummary>(r)),
 };

@@ -3,12 +3,14 @@
  * files to fetch) and shown unlit so it reads in any light. Slides show their current slide: the
  * deck's title in a coloured band, that slide's point in large type, and its number; posters and
  * documents a page of title, owner, summary and sections. The type is as large as the page allows,
- * so a short document reads from across the room.
+ * so a short document reads from across the room. A content with an uploaded image (`file`) shows
+ * the image under its title instead, once it has loaded (read with the page's `UploadToken`).
  */
-import { useEffect, useMemo } from 'react';
+import { useContext, useEffect, useMemo, useState } from 'react';
 import { CanvasTexture, SRGBColorSpace } from 'three';
 import type { ContentKind } from '../../../shared/scene/schema';
 import type { BoardPlace } from './layout';
+import { isImageFile, UploadToken, useUploaded } from './uploaded';
 
 /** What the board needs of a scene's content (`Scene['contents'][number]` fits, so does a snapshot's). */
 export interface BoardContent {
@@ -18,6 +20,8 @@ export interface BoardContent {
   owner?: string;
   summary?: string;
   sections?: readonly string[];
+  /** An uploaded file (`<scene>/<name>`); an image is shown on the board. */
+  file?: string;
 }
 
 /** Pixels on the board's long side: sharp enough to read a summary from a few metres. */
@@ -134,6 +138,34 @@ const drawPage = (ctx: CanvasRenderingContext2D, content: BoardContent, perMetre
   fit(ctx, blocks, { left: pad, top: pad, width: width - 2 * pad, height: height - 2 * pad }, 0.06 * perMetre, 0.025 * perMetre);
 };
 
+/** The title in a band, the image below it as large as the board allows, its proportions kept. */
+const drawImage = (ctx: CanvasRenderingContext2D, content: BoardContent, image: HTMLImageElement, perMetre: number) => {
+  const { width, height } = ctx.canvas;
+  const pad = Math.round(Math.min(width, height) * 0.04);
+  const band = Math.round(height * 0.14);
+  fit(ctx, [{ text: content.title, em: 1, weight: 700, colour: '#1d2430' }, ...ownerLine(content)], { left: pad, top: pad, width: width - 2 * pad, height: band - pad }, 0.07 * perMetre, 0.025 * perMetre);
+  const room = { width: width - 2 * pad, height: height - band - 2 * pad };
+  const scale = Math.min(room.width / image.naturalWidth, room.height / image.naturalHeight);
+  const [w, h] = [image.naturalWidth * scale, image.naturalHeight * scale];
+  ctx.drawImage(image, (width - w) / 2, band + pad + (room.height - h) / 2, w, h);
+};
+
+/** The uploaded image `file`, decoded; null until then, or when there is none (or no token to read it with). */
+const useBoardImage = (file: string | undefined): HTMLImageElement | null => {
+  const token = useContext(UploadToken);
+  const { url } = useUploaded(token, isImageFile(file) ? file : undefined);
+  const [image, setImage] = useState<HTMLImageElement | null>(null);
+  useEffect(() => {
+    setImage(null);
+    if (!url) return;
+    const loading = new Image();
+    loading.onload = () => setImage(loading);
+    loading.src = url;
+    return () => void (loading.onload = null);
+  }, [url]);
+  return image;
+};
+
 export interface BoardProps {
   content: BoardContent;
   place: BoardPlace;
@@ -143,6 +175,7 @@ export interface BoardProps {
 
 export const Board = ({ content, place, slide = 0 }: BoardProps) => {
   const [width, height] = place.size;
+  const image = useBoardImage(content.file);
   const texture = useMemo(() => {
     const canvas = document.createElement('canvas');
     const perMetre = resolution / Math.max(width, height);
@@ -152,13 +185,14 @@ export const Board = ({ content, place, slide = 0 }: BoardProps) => {
     if (!ctx) throw new Error('Board: no 2D canvas context to draw the content on');
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    if (content.kind === 'slides') drawSlide(ctx, content, slide, perMetre);
+    if (image) drawImage(ctx, content, image, perMetre);
+    else if (content.kind === 'slides') drawSlide(ctx, content, slide, perMetre);
     else drawPage(ctx, content, perMetre);
     const map = new CanvasTexture(canvas);
     map.colorSpace = SRGBColorSpace;
     map.anisotropy = 4;
     return map;
-  }, [content, slide, width, height]);
+  }, [content, slide, width, height, image]);
   useEffect(() => () => texture.dispose(), [texture]);
   // 2.5 cm in front of the board's centre, just clear of its frame.
   const [x, y, z] = place.position;

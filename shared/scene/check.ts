@@ -1,38 +1,50 @@
 /**
- * The editor's live check: the scene as it is being edited against the scene schema and its
- * cross-references, every problem with its path (`snippets[1].turns`) and the words
- * `npm run scene:check` prints for it, so the editor can show each on the field and the node it
- * concerns. The passes are server/scene/load.ts's schema and reference passes, without the YAML
- * (an edited scene has no file positions) and without reading avatars/manifest.json (the editor
- * passes the avatar ids it loaded). The client may not import server/ (tests/architecture.test.ts),
- * hence the copy; validate.test.ts holds the two to the same messages.
+ * The checks of a scene's content, as data (no YAML, no file): the zod schema, then the
+ * cross-references the schema cannot see (party members, initiators, next snippets, the moderator,
+ * who asks whom, avatars...), every problem with its path and the words `npm run scene:check`
+ * prints. The one copy of them: server/scene/load.ts places each finding at its line and column
+ * in a file, the editor (client/src/editor) shows it on the field and node it concerns as a scene
+ * is edited. Browser-safe: it reads no file, so the avatar ids are given.
  *
  * ```ts
- * const problems = checkScene(draft, ['avatar-01', 'avatar-02']);
- * // [{ path: 'snippets[0].turns', message: 'expected a positive integer' }]
+ * checkScene({ ...scene, snippets: [{ id: 'a', initiator: 'gwen', turns: 'six' }] }, ['avatar-01']);
+ * // [{ path: 'snippets[0].turns', message: 'expected a positive integer, got "six"' }]
  * ```
  */
 import { z } from 'zod';
-import { Scene } from '../../../shared/scene/schema';
+import { Scene } from './schema';
 
-/** A problem as the editor shows it, and as POST /api/scenes/validate answers (without a line). */
-export interface Problem {
+export type Path = readonly (string | number)[];
+
+/** A problem before it has a place. `at: 'key'` points at the key (an unknown key, a field that does not belong) instead of its value. */
+export interface Finding {
+  path: Path;
+  message: string;
+  at?: 'key' | 'value';
+}
+
+/** A problem at a field of a scene: as the editor shows it, and as POST /api/scenes/validate answers it (without a line). */
+export interface FieldProblem {
   /** `snippets[1].turns`; `(scene)` for the scene as a whole. */
   path: string;
   message: string;
 }
 
-type Path = readonly (string | number)[];
+/**
+ * Both passes over `data`, the schema's findings first, each in the order of the scene's fields;
+ * `scene` when the schema accepts it (the references may still find problems). `avatars`: the ids
+ * of avatars/manifest.json, or null to leave avatar ids unchecked.
+ */
+export const checkSceneData = (data: unknown, avatars: readonly string[] | null): { scene?: Scene; findings: Finding[] } => {
+  const validated = validate(data);
+  return { ...(validated.scene ? { scene: validated.scene } : {}), findings: [...validated.findings, ...checkReferences(data, avatars)] };
+};
 
-interface Finding {
-  path: Path;
-  message: string;
-}
+/** Every problem of `data` at its path; none for a scene the engine can run. */
+export const checkScene = (data: unknown, avatars: readonly string[] | null = null): FieldProblem[] =>
+  checkSceneData(data, avatars).findings.map((f) => ({ path: formatPath(f.path), message: f.message }));
 
-/** Every problem of `data`, in the order of the scene's fields; none for a scene the engine can run. */
-export const checkScene = (data: unknown, avatars: readonly string[] | null = null): Problem[] =>
-  [...validate(data), ...checkReferences(data, avatars)].map((f) => ({ path: formatPath(f.path), message: f.message }));
-
+/** `snippets[1].turns`; `(scene)` for the scene as a whole. */
 export const formatPath = (path: Path): string =>
   path.reduce<string>((text, segment) => (typeof segment === 'number' ? `${text}[${segment}]` : text ? `${text}.${segment}` : segment), '') ||
   '(scene)';
@@ -40,9 +52,11 @@ export const formatPath = (path: Path): string =>
 const toPath = (path: readonly PropertyKey[]): Path => path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
 
 // ---------------------------------------------------------------------------------------------
-// Pass 2 of load.ts: the schema. Messages written in the schema win; this error map words the rest.
+// The schema. Messages written in the schema win; this error map words the rest.
 
-const validate = (data: unknown): Finding[] => {
+const validate = (data: unknown): { scene?: Scene; findings: Finding[] } => {
+  // An unknown key is reported at the key itself, with a suggestion from the keys its object allows.
+  // Keyed by the object that has the unknown keys: inside a union the issue's path is relative to the union.
   const allowedKeys = new WeakMap<object, string[]>();
   const result = Scene.safeParse(data, {
     error: (issue) => {
@@ -52,7 +66,7 @@ const validate = (data: unknown): Finding[] => {
       return schemaMessage(issue);
     },
   });
-  if (result.success) return [];
+  if (result.success) return { scene: result.data, findings: [] };
 
   const findingsOf = (issues: readonly z.core.$ZodIssue[], base: Path): Finding[] =>
     issues.flatMap((issue): Finding[] => {
@@ -61,9 +75,11 @@ const validate = (data: unknown): Finding[] => {
       if (issue.code !== 'unrecognized_keys') return [{ path, message: issue.message }];
       const object = valueAt(data, path);
       const allowed = (typeof object === 'object' && object !== null && allowedKeys.get(object)) || [];
-      return issue.keys.map((key) => ({ path: [...path, key], message: unknownKey(key, allowed) }));
+      return issue.keys.map((key) => ({ path: [...path, key], message: unknownKey(key, allowed), at: 'key' }));
     });
 
+  // zod words a failed union as "Invalid input". The options the value has the right type for say
+  // better what is wrong (a knowledge item's bad `reveal`); when it fits none, name the types it could be.
   const unionFindings = (issue: z.core.$ZodIssueInvalidUnion, path: Path): Finding[] => {
     const wrongType = (option: readonly z.core.$ZodIssue[]): boolean => option.some((i) => i.code === 'invalid_type' && i.path.length === 0);
     const fitting = issue.errors.find((option) => !wrongType(option));
@@ -74,7 +90,7 @@ const validate = (data: unknown): Finding[] => {
     return [{ path, message: `expected ${names.join(' or ')}, got ${describe(valueAt(data, path))}` }];
   };
 
-  return findingsOf(result.error.issues, []);
+  return { findings: findingsOf(result.error.issues, []) };
 };
 
 /** The raw value at `path`, or undefined where the path leaves the data. */
@@ -161,8 +177,9 @@ const editDistance = (a: string, b: string): number => {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Pass 3 of load.ts: cross-references, on the raw data, so that a type error elsewhere does not
-// hide them; a value of the wrong type is the schema's to report, so every check here skips it.
+// Cross-references. These run on the raw data, not on the schema's output, so that a
+// type error elsewhere does not hide them. A value of the wrong type is the schema's to report,
+// so every check here skips it.
 
 type Loose = Record<string, unknown>;
 const record = (value: unknown): Loose => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {});
@@ -175,8 +192,8 @@ const known = (ids: readonly string[]): string => {
 
 const checkReferences = (data: unknown, shippedAvatars: readonly string[] | null): Finding[] => {
   const findings: Finding[] = [];
-  const report = (path: Path, message: string): void => {
-    findings.push({ path, message });
+  const report = (path: Path, message: string, at?: 'key'): void => {
+    findings.push({ path, message, at });
   };
 
   const scene = record(data);
@@ -212,8 +229,8 @@ const checkReferences = (data: unknown, shippedAvatars: readonly string[] | null
   participants.forEach((p, i) => {
     const at = ['participants', i];
     if (p.kind === 'ai' && p.persona === undefined) report([...at, 'persona'], 'an AI participant needs a persona');
-    if (p.kind === 'ai' && p.simulated !== undefined) report([...at, 'simulated'], 'only human participants can be simulated');
-    if (p.kind === 'ai' && p.brief !== undefined) report([...at, 'brief'], 'only human seats are briefed; a persona is told its persona');
+    if (p.kind === 'ai' && p.simulated !== undefined) report([...at, 'simulated'], 'only human participants can be simulated', 'key');
+    if (p.kind === 'ai' && p.brief !== undefined) report([...at, 'brief'], 'only human seats are briefed; a persona is told its persona', 'key');
     if (typeof p.avatar === 'string' && p.avatar.trim() === '') report([...at, 'avatar'], 'expected an avatar id, e.g. "avatar-01"');
     else if (typeof p.avatar === 'string' && shippedAvatars && !shippedAvatars.includes(p.avatar)) {
       report([...at, 'avatar'], `unknown avatar "${p.avatar}" (avatars/manifest.json has ${known(shippedAvatars)})`);
