@@ -112,6 +112,7 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
     throw new DatabaseError(`could not open the database ${where} (DATABASE_URL): ${reasonOf(error)}`);
   }
 
+  let ending: Promise<void> | null = null;
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => pool.query<R>(text, values);
   const lastSeq = async (session: string) =>
     (await query<{ last: number }>('SELECT coalesce(max(seq), 0) AS last FROM events WHERE session = $1', [session])).rows[0]!.last;
@@ -173,8 +174,10 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
       const deleted = await query('WITH log AS (DELETE FROM events WHERE session = $1) DELETE FROM sessions WHERE id = $1', [id]);
       return (deleted.rowCount ?? 0) > 0;
     },
-    async close() {
-      await pool.end();
+    close() {
+      // A second close (a test's cleanup after a shutdown) waits for the first.
+      ending ??= pool.end();
+      return ending;
     },
   };
 };
