@@ -3,7 +3,7 @@
  * seq, time and type beside it for ordering and reading), so the store never needs a step when
  * the event schema (shared/events.ts) grows.
  */
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 export default {
   version: 1,

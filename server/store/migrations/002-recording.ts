@@ -1,5 +1,5 @@
 /** Version 2: whether a session records participants' microphones; sessions made before did not. */
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 export default {
   version: 2,

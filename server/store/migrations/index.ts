@@ -13,16 +13,9 @@
  */
 import initial from './001-sessions-and-events';
 import recording from './002-recording';
+import type { Migration } from './migration';
 
-export interface Migration {
-  version: number;
-  /** What the step does, for `schema_version` and the log. */
-  name: string;
-  /** The step in SQLite's dialect (STRICT tables, INTEGER booleans). */
-  sqlite: string;
-  /** The step in Postgres's dialect (BIGINT times, DOUBLE PRECISION). */
-  postgres: string;
-}
+export type { Migration };
 
 export const migrations: readonly Migration[] = [initial, recording];
 
