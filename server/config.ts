@@ -48,6 +48,8 @@ const secretVariables = new Set([
   'WHISPER_API_KEY',
   'LIVEKIT_API_KEY',
   'LIVEKIT_API_SECRET',
+  // Its password.
+  'DATABASE_URL',
 ]);
 
 /** Set all three to carry media over LiveKit; none for the embedded WebSocket transport. */
@@ -69,6 +71,13 @@ const Environment = z.object({
   PORT: wholeNumber(0, 65_535).default(8787),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /** Postgres for the sessions and their logs, shared by several servers; unset: SQLite under DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && ['postgres:', 'postgresql:'].includes(new URL(value).protocol), {
+      error: 'must be a postgres:// or postgresql:// URL such as postgres://rehearsal:secret@db.internal:5432/rehearsal',
+    })
+    .optional(),
   /** Where the local models are kept (server/models/store.ts); default `<DATA_DIR>/models`. */
   MODELS_DIR: z.string().optional(),
   ADMIN_TOKEN: z.string().optional(),
@@ -119,6 +128,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** DATABASE_URL: the sessions and their logs in Postgres; null: SQLite, `<dataDir>/rehearsal.db`. */
+  databaseUrl: string | null;
   /** MODELS_DIR: the local models' folder, `<dataDir>/models` unless set. */
   modelsDir: string;
   adminToken: string;
@@ -256,6 +267,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     port: vars.PORT,
     host: vars.HOST,
     dataDir: vars.DATA_DIR,
+    databaseUrl: vars.DATABASE_URL ?? null,
     modelsDir: modelsDirFrom({ MODELS_DIR: vars.MODELS_DIR, DATA_DIR: vars.DATA_DIR }),
     adminToken: vars.ADMIN_TOKEN ?? newSecret(),
     adminTokenGenerated: vars.ADMIN_TOKEN === undefined,

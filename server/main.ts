@@ -5,10 +5,11 @@
  * new room is also bridged to its LiveKit room (livekit/bridge.ts).
  *
  * Start-up checks everything it can before it touches the data: the environment (config.ts), the
- * data directory and its lock (one server per DATA_DIR, store/data-dir.ts), the port; a problem
- * ends the process with one clear line each on stderr and exit code 1, never a stack trace. Once
- * serving, an error nothing caught is logged on one line and the server goes on: one failure must
- * not end every session.
+ * data directory and its lock (one server per DATA_DIR, store/data-dir.ts), the port, the store
+ * (DATABASE_URL's Postgres reached and migrated, else SQLite's; a schema newer than this server's
+ * is refused); a problem ends the process with one clear line each on stderr and exit code 1,
+ * never a stack trace. Once serving, an error nothing caught is logged on one line and the server
+ * goes on: one failure must not end every session.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +32,9 @@ import { openSceneLibrary } from './scene/library';
 import { openUploads } from './scene/uploads';
 import { claimDataDir, DataDirError } from './store/data-dir';
 import { createJournal } from './store/journal';
-import { openStore } from './store/store';
+import { SchemaTooNewError } from './store/migrations/index';
+import { DatabaseError, describeDatabase, openPostgresStore } from './store/postgres';
+import { openStore, type AnyStore } from './store/store';
 import { SceneError } from './scene/load';
 import { provideWordVectors } from './engine/embeddings';
 import { installedWordVectors } from './providers/word-vectors';
@@ -102,7 +105,15 @@ const main = async (): Promise<void> => {
     server.listen(config.port, config.host, () => resolve((server.address() as AddressInfo).port));
   });
 
-  const store = openStore(config.dataDir);
+  // DATABASE_URL: Postgres (reached and migrated now, or the start ends here); else SQLite under DATA_DIR.
+  const databaseUrl = config.databaseUrl;
+  let store: AnyStore;
+  try {
+    store = databaseUrl ? await openPostgresStore(databaseUrl, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) }) : openStore(config.dataDir);
+  } catch (error) {
+    if (error instanceof DatabaseError || error instanceof SchemaTooNewError) throw new StartupError(error.message);
+    throw error;
+  }
   const journal = createJournal(store, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
   // Utterances' audio, beside the database; a file that cannot be written is a line in the log, never a stopped session.
   const recordings = openRecordings(config.dataDir, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
@@ -159,7 +170,7 @@ const main = async (): Promise<void> => {
         }
       : {}),
   });
-  const recovered = rooms.recover();
+  const recovered = await rooms.recover();
   if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
   const api = createApp({
     config,
@@ -196,7 +207,7 @@ const main = async (): Promise<void> => {
   server.on('error', (error) => process.stderr.write(`server error (the server goes on): ${oneLine(error)}\n`));
 
   const providers = `generator: ${config.generator}, voices: ${config.synthesizer}, transcriber: ${config.transcriber}`;
-  log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (${providers}, data: ${config.dataDir})`);
+  log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (${providers}, data: ${config.dataDir}${databaseUrl ? `, sessions: ${describeDatabase(databaseUrl)}` : ''})`);
   if (config.transcriber === 'none') log('voice input is off (TRANSCRIBER=none): participants type; see README, "Voice"');
   if (config.generator === 'scripted' && config.transcriber === 'none') log('no key needed for real models: GENERATOR=local TRANSCRIBER=local npm start (fetched once; README, "No key, real models")');
   if (config.adminTokenGenerated) log(`ADMIN_TOKEN was not set; this run's admin token: ${config.adminToken}`);
@@ -207,10 +218,11 @@ const main = async (): Promise<void> => {
     server.close();
     // Bridges leave LiveKit first (withdrawing presence writes to the log), for at most 2 s.
     const bridged = Promise.all([...bridges].map((bridge) => bridge.close()));
-    void Promise.race([bridged, new Promise((resolve) => setTimeout(resolve, 2000))]).finally(() => {
-      const held = journal.close();
+    void Promise.race([bridged, new Promise((resolve) => setTimeout(resolve, 2000))]).finally(async () => {
+      // Postgres: the writes in flight are answered (or time out) before the pool closes.
+      const held = await journal.close();
       if (held > 0) process.stderr.write(`${held} event(s) could not be stored before stopping (no client had seen them)\n`);
-      store.close();
+      await Promise.resolve(store.close()).catch((error: unknown) => process.stderr.write(`closing the store: ${oneLine(error)}\n`));
       claim.release();
       void Promise.all([voice?.close?.(), espeak?.close?.()]).finally(() => process.exit(0));
     });

@@ -31,7 +31,7 @@ import type { CircuitState } from '../providers/resilience';
 import type { RecordingStore } from '../recordings/store';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
-import type { Store } from '../store/store';
+import type { AnyStore } from '../store/store';
 import type { ModelKind, ModelStatus } from '../../shared/models';
 import type { Tokens } from '../auth/tokens';
 import type { SceneLibrary } from '../scene/library';
@@ -54,7 +54,7 @@ export interface AppOptions {
   config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'synthesizer' | 'transcriber'> &
     Partial<Pick<Config, 'livekit' | 'publicUrl'>>;
   rooms: Rooms;
-  store: Store;
+  store: AnyStore;
   tokens: Tokens;
   /** The scenes rooms can be made of, for GET /api/scenes; with an editor, its library's live `list`. */
   scenes: readonly LoadedScene[];
@@ -108,7 +108,12 @@ export const createApp = (options: AppOptions) => {
   app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}), ...(options.models ? { models: options.models } : {}) }));
   app.route('/api/scenes', scenes({ scenes: options.scenes, ...(options.editor ? { editor: { ...options.editor, authorize } } : {}) }));
   if (options.editor) {
-    const sceneOf = (session: string) => rooms.get(session)?.scene ?? options.scenes.find((s) => s.id === store.session(session)?.scene);
+    const sceneOf = async (session: string) => {
+      const live = rooms.get(session)?.scene;
+      if (live) return live;
+      const row = await store.session(session);
+      return options.scenes.find((s) => s.id === row?.scene);
+    };
     app.route('/api/uploads', uploadFiles({ authorize, uploads: options.editor.uploads, sceneOf }));
   }
   app.route(

@@ -27,7 +27,7 @@ import { compareOf, type CompareInput } from '../review/compare';
 import { judgePair, type Run } from '../review/judge';
 import { Report } from '../../shared/review/report';
 import type { Rooms } from '../rooms/rooms';
-import type { Store } from '../store/store';
+import type { AnyStore } from '../store/store';
 import type { ApiEnv, Authorize } from './access';
 import { firstIssue, jsonBody } from './input';
 import { problem } from './problem';
@@ -36,7 +36,7 @@ import type { SessionReports } from './reports';
 export interface CompareOptions {
   authorize: Authorize;
   reports: SessionReports;
-  store: Store;
+  store: AnyStore;
   rooms: Rooms;
   /** What the judge asks: the rooms' generator; default the scripted one (the figures decide). */
   generator?: Generator;
@@ -73,7 +73,7 @@ export const compare = (options: CompareOptions): Hono<ApiEnv> => {
 
   /** A session's run: its report as the author sees it, or a problem naming it. */
   const sessionRun = async (c: Context<ApiEnv>, id: string): Promise<{ input: CompareInput } | { status: 404; message: string }> => {
-    const row = store.session(id);
+    const row = await store.session(id);
     if (!row) return { status: 404, message: `No session "${id}".` };
     const room = rooms.get(id);
     return { input: { id, createdAt: row.createdAt, status: room && !room.ended() ? room.status() : 'ended', report: await reports.of(id, row.scene, c.get('access')) } };
@@ -82,7 +82,7 @@ export const compare = (options: CompareOptions): Hono<ApiEnv> => {
   app.get('/', author, async (c) => {
     const ids = [...new Set((c.req.query('sessions') ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
     if (ids.length < MIN_RUNS || ids.length > MAX_RUNS) return problem(c, 400, 'bad-request', `Compare 2 to 8 sessions (?sessions=<id>,<id>,…); got ${ids.length}.`);
-    const rows = ids.map((id) => ({ id, row: store.session(id) }));
+    const rows = await Promise.all(ids.map(async (id) => ({ id, row: await store.session(id) })));
     const unknown = rows.find((r) => !r.row);
     if (unknown) return problem(c, 404, 'not-found', `No session "${unknown.id}".`);
     const common = commonOf(rows.map((r) => r.row!.scene));

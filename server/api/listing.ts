@@ -4,7 +4,7 @@
  * and the scenes, so the routes stay a few lines each.
  *
  * ```ts
- * listSessions({ store, rooms, scenes });
+ * await listSessions({ store, rooms, scenes });
  * // [{ id, scene: { id, title }, status: 'live', pace, createdAt, endedAt, durationMs, turns, participants: [...], recording }, ...]
  * joinLinks(scene, sessionId, (claims) => tokens.sign(claims, ttl, now), 'https://rehearse.example.com');
  * // { tokens: { nadia: '…', observer: '…' }, links: { nadia: 'https://…/room/<id>?token=…', observer: '…' } }
@@ -16,39 +16,38 @@ import { recordOf } from '../../shared/review/record';
 import { readLog } from '../review/report';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
-import type { Store } from '../store/store';
+import type { AnyStore } from '../store/store';
 
 /** Every session, newest first, as the sessions page lists them. */
-export const listSessions = (from: { store: Store; rooms: Rooms; scenes: readonly LoadedScene[] }): SessionSummary[] =>
-  from.store
-    .sessions()
-    .map((row): SessionSummary => {
-      const room = from.rooms.get(row.id);
-      const scene = room?.scene ?? from.scenes.find((s) => s.id === row.scene);
-      const live = room !== undefined && !room.ended();
-      // A session this process does not hold is over (a crashed one is ended at start-up).
-      const status: SessionStatus = live ? room.status() : 'ended';
-      // An ended one's lines and length on the record's clock, as its review counts them (the lobby before the start is not part of it).
-      const record = live ? null : recordOf(readLog(from.store.events(row.id)));
-      const turns = live ? room.conversation.state.turns : record!.turns;
-      const durationMs = live ? room.conversation.state.t : record!.durationMs;
-      const present = new Set(live ? room.snapshot('author', null).participants.filter((p) => p.present).map((p) => p.id) : []);
-      return {
-        id: row.id,
-        scene: { id: row.scene, title: scene?.title ?? row.scene },
-        status,
-        pace: row.pace,
-        seed: row.seed,
-        createdAt: row.createdAt,
-        endedAt: row.endedAt,
-        durationMs: Math.max(0, durationMs),
-        turns,
-        participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind, present: p.kind === 'ai' ? true : present.has(p.id) })),
-        events: row.events,
-        recording: row.recording,
-      };
-    })
-    .sort((a, b) => b.createdAt - a.createdAt);
+export const listSessions = async (from: { store: AnyStore; rooms: Rooms; scenes: readonly LoadedScene[] }): Promise<SessionSummary[]> => {
+  const summaries = (await from.store.sessions()).map(async (row): Promise<SessionSummary> => {
+    const room = from.rooms.get(row.id);
+    const scene = room?.scene ?? from.scenes.find((s) => s.id === row.scene);
+    const live = room !== undefined && !room.ended();
+    // A session this process does not hold is over (a crashed one is ended at start-up).
+    const status: SessionStatus = live ? room.status() : 'ended';
+    // An ended one's lines and length on the record's clock, as its review counts them (the lobby before the start is not part of it).
+    const record = live ? null : recordOf(readLog(await from.store.events(row.id)));
+    const turns = live ? room.conversation.state.turns : record!.turns;
+    const durationMs = live ? room.conversation.state.t : record!.durationMs;
+    const present = new Set(live ? room.snapshot('author', null).participants.filter((p) => p.present).map((p) => p.id) : []);
+    return {
+      id: row.id,
+      scene: { id: row.scene, title: scene?.title ?? row.scene },
+      status,
+      pace: row.pace,
+      seed: row.seed,
+      createdAt: row.createdAt,
+      endedAt: row.endedAt,
+      durationMs: Math.max(0, durationMs),
+      turns,
+      participants: (scene?.participants ?? []).map((p) => ({ id: p.id, name: p.name, kind: p.kind, present: p.kind === 'ai' ? true : present.has(p.id) })),
+      events: row.events,
+      recording: row.recording,
+    };
+  });
+  return (await Promise.all(summaries)).sort((a, b) => b.createdAt - a.createdAt);
+};
 
 /** A token for each human seat and one for the instructor (`observer`), and the room page link of each. */
 export const joinLinks = (

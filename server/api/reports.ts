@@ -12,14 +12,14 @@
  */
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
-import type { Store } from '../store/store';
+import type { AnyStore } from '../store/store';
 import { buildStoredReport } from '../review/build';
 import { createReportCache } from '../review/cache';
 import { reportFor, type Reader } from '../review/report';
 import { type Report } from '../../shared/review/report';
 
 export interface SessionReportsOptions {
-  store: Store;
+  store: AnyStore;
   rooms: Rooms;
   /** The scenes a session that is no longer live is read with. */
   scenes: readonly LoadedScene[];
@@ -37,7 +37,7 @@ export const sessionReports = ({ store, rooms, scenes }: SessionReportsOptions):
   return {
     async of(id, scene, reader) {
       // The cache shares a build in flight and forgets one that failed (review/cache.ts).
-      const upTo = store.lastSeq(id);
+      const upTo = await store.lastSeq(id);
       const report = cache.get(id, upTo, () => buildStoredReport(store, id, upTo, rooms.get(id)?.scene ?? scenes.find((s) => s.id === scene)));
       return reportFor(await report, reader);
     },

@@ -47,7 +47,7 @@ import { readLog } from '../review/report';
 import { type Report } from '../../shared/review/report';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
-import type { SessionRow, Store } from '../store/store';
+import type { AnyStore, SessionRow } from '../store/store';
 import type { Access, Authorize } from './access';
 import { jsonBody } from './input';
 import { problem } from './problem';
@@ -58,7 +58,7 @@ import { transcriptCsvOf, transcriptFormats, transcriptJsonOf, transcriptMarkdow
 export interface ReviewOptions {
   authorize: Authorize;
   reports: SessionReports;
-  store: Store;
+  store: AnyStore;
   rooms: Rooms;
   /** The scenes a session that is no longer live is read with. */
   scenes: readonly LoadedScene[];
@@ -88,7 +88,7 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
   /** The session's row, else 404. */
   const session: MiddlewareHandler<ReviewEnv> = async (c, next) => {
     const id = c.req.param('id') ?? '';
-    const row = store.session(id);
+    const row = await store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     c.set('row', row);
     await next();
@@ -128,7 +128,7 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
     if (!(transcriptFormats as readonly string[]).includes(format)) return problem(c, 400, 'bad-request', `format: expected one of ${transcriptFormats.join(', ')}; got "${format}"`);
     switch (format as TranscriptFormat) {
       case 'text':
-        return c.text(transcriptOf(readLog(store.events(id)), rooms.get(id)?.scene, c.get('access')));
+        return c.text(transcriptOf(readLog(await store.events(id)), rooms.get(id)?.scene, c.get('access')));
       case 'json':
         return download(c, JSON.stringify(transcriptJsonOf(await reportOf(c))), 'application/json; charset=utf-8', 'transcript.json');
       case 'markdown':
@@ -150,18 +150,18 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
   });
 
   /** What a 3D replay of the session needs: its room and its log, as the caller may see them (review/replay.ts). */
-  app.get('/:id/replay', anyRole, session, (c) => {
+  app.get('/:id/replay', anyRole, session, async (c) => {
     const { id, scene: sceneId } = c.get('row');
     const scene = rooms.get(id)?.scene ?? options.scenes.find((s) => s.id === sceneId);
     if (!scene) return problem(c, 404, 'unknown-scene', `The scene "${sceneId}" of this session is no longer on this server.`);
-    return c.json(replayOf(id, scene, readLog(store.events(id)), c.get('access')));
+    return c.json(replayOf(id, scene, readLog(await store.events(id)), c.get('access')));
   });
 
   /** The session's recordings, as the caller may see them: the utterances of their report's timeline. */
   app.get('/:id/recordings', anyRole, session, async (c) => {
     const row = c.get('row');
     if (!options.recordings) return c.json({ recordings: [], missing: [] });
-    return c.json(recordingListOf(row.id, await reportOf(c), store.events(row.id), options.recordings.list(row.id), row.recording));
+    return c.json(recordingListOf(row.id, await reportOf(c), await store.events(row.id), options.recordings.list(row.id), row.recording));
   });
 
   app.get('/:id/recordings/:file', anyRole, async (c) => {
@@ -169,7 +169,7 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
     const file = c.req.param('file') ?? '';
     const utterance = file.endsWith('.wav') ? file.slice(0, -4) : '';
     if (!isRecordingId(utterance)) return problem(c, 404, 'not-found', `No recording "${file}": ask for <utterance id>.wav, as GET /api/sessions/${id}/recordings lists them.`);
-    const row = store.session(id);
+    const row = await store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     // Only what the caller may see: an utterance off their timeline is no recording of theirs.
     const visible = (await reports.of(id, row.scene, c.get('access'))).timeline.some((item) => item.kind === 'utterance' && item.utterance === utterance);
@@ -198,7 +198,7 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
     const report = c.get('report');
     const key = `${id}\n${chosen}\n${c.get('access').role === 'participant' ? 'seat' : 'all'}`;
     // Not the request's signal: one reader leaving must not cancel what another waits for.
-    const pending = written.get(key, store.lastSeq(id), () => feedback(report, linesOf(report), chosen, generator));
+    const pending = written.get(key, await store.lastSeq(id), () => feedback(report, linesOf(report), chosen, generator));
     const result = await pending;
     if (result.by === 'rules' && result.note) written.forget(key);
     return c.json({ seat: chosen, ...result });

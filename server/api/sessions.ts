@@ -23,7 +23,7 @@ import { recordOf } from '../../shared/review/record';
 import { readLog } from '../review/report';
 import { UnknownSceneError, type Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
-import type { Store } from '../store/store';
+import type { AnyStore } from '../store/store';
 import type { ApiEnv, Authorize } from './access';
 import { jsonBody, seqParam } from './input';
 import { joinLinks, listSessions } from './listing';
@@ -36,7 +36,7 @@ const CLOSE_DELETED = 4410;
 export interface SessionsOptions {
   authorize: Authorize;
   rooms: Rooms;
-  store: Store;
+  store: AnyStore;
   reports: SessionReports;
   /** The scenes sessions are made of (and a session no longer live is read with). */
   scenes: readonly LoadedScene[];
@@ -73,7 +73,7 @@ export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
     let room;
     try {
       const { scene, pace, standIns, recording } = read.data;
-      room = rooms.create(scene, { pace, standIns, ...(recording !== undefined ? { recording } : {}) });
+      room = await rooms.create(scene, { pace, standIns, ...(recording !== undefined ? { recording } : {}) });
     } catch (error) {
       // Anything else (the store failing) is the server's problem, not the request's.
       if (!(error instanceof UnknownSceneError)) throw error;
@@ -84,25 +84,25 @@ export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
     return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, recording: room.recording, tokens: issued, links }, 201);
   });
 
-  app.get('/', author, (c) => c.json({ sessions: listSessions({ store, rooms, scenes }) }));
+  app.get('/', author, async (c) => c.json({ sessions: await listSessions({ store, rooms, scenes }) }));
 
-  app.get('/:id/links', author, (c) => {
+  app.get('/:id/links', author, async (c) => {
     const id = c.req.param('id');
-    const row = store.session(id);
+    const row = await store.session(id);
     const scene = rooms.get(id)?.scene ?? scenes.find((s) => s.id === row?.scene);
     if (!row || !scene) return problem(c, 404, 'not-found', `No session "${id}".`);
     return c.json({ id, ...joinLinks(scene, id, sign, linkOrigin(c)) });
   });
 
-  app.get('/:id', authorize(roles), (c) => {
+  app.get('/:id', authorize(roles), async (c) => {
     const id = c.req.param('id');
     const room = rooms.get(id);
     if (room && !room.ended()) return c.json(room.snapshot(c.get('access').role, c.get('access').participant));
-    const row = store.session(id);
+    const row = await store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     // An ended session (or one this process no longer holds): what it was, from its log.
     // Its length and its lines on the record's clock, as the review and the transcript count them.
-    const log = readLog(store.events(id));
+    const log = readLog(await store.events(id));
     const record = recordOf(log);
     const scene = scenes.find((s) => s.id === row.scene);
     const ended = !!row.endedAt || !!room?.ended();
@@ -117,17 +117,17 @@ export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
       review: ended ? `/review/${encodeURIComponent(id)}` : null,
       // Who ended it and why, for everyone ("Ended by the instructor", "Time is up"…).
       endedBecause: ((end) => (end?.type === 'end' ? endedBecause(end) : null))(log.findLast((e) => e.type === 'end')),
-      lastSeq: store.lastSeq(id),
+      lastSeq: await store.lastSeq(id),
     });
   });
 
-  app.get('/:id/events', instructor, (c) => {
+  app.get('/:id/events', instructor, async (c) => {
     const id = c.req.param('id');
-    if (!store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
+    if (!(await store.session(id))) return problem(c, 404, 'not-found', `No session "${id}".`);
     const after = seqParam(c.req.query('after'));
     const { role, participant } = c.get('access');
     const viewer = { instructor: role !== 'participant', seat: participant };
-    const lines = (store.events(id, after) as SessionEvent[]).filter((e) => visibleTo(viewer, e)).map((e) => `${JSON.stringify(e)}\n`);
+    const lines = ((await store.events(id, after)) as SessionEvent[]).filter((e) => visibleTo(viewer, e)).map((e) => `${JSON.stringify(e)}\n`);
     return c.body(lines.join(''), 200, { 'content-type': 'application/x-ndjson; charset=utf-8' });
   });
 
@@ -140,12 +140,12 @@ export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
       if (!room.ended()) room.end(by);
       return c.json({ id, ended: true });
     }
-    if (!room && !store.session(id)) return problem(c, 404, 'not-found', `No session "${id}".`);
+    if (!room && !(await store.session(id))) return problem(c, 404, 'not-found', `No session "${id}".`);
     if (room && !room.ended()) room.end(by);
     // The end is stored before anything is deleted; a log still being saved is not deleted under its writer.
-    if (room && store.session(id)?.endedAt === null) return problem(c, 409, 'still-saving', 'The session ended but its log is still being saved; delete it again in a moment.');
+    if (room && (await store.session(id))?.endedAt === null) return problem(c, 409, 'still-saving', 'The session ended but its log is still being saved; delete it again in a moment.');
     await options.recordings?.remove(id);
-    store.deleteSession(id);
+    await store.deleteSession(id);
     // Its open sockets are told, and closed with a code of their own (4410) so a page can say why.
     rooms.close(id, { code: CLOSE_DELETED, reason: 'session deleted' });
     reports.forget(id);

@@ -22,7 +22,7 @@ export interface UploadFilesOptions {
   authorize: Authorize;
   uploads: UploadStore;
   /** The scene a session runs (live or past), or undefined. */
-  sceneOf: (session: string) => LoadedScene | undefined;
+  sceneOf: (session: string) => LoadedScene | undefined | Promise<LoadedScene | undefined>;
 }
 
 export const uploadFiles = (options: UploadFilesOptions): Hono<ApiEnv> => {
@@ -34,7 +34,7 @@ export const uploadFiles = (options: UploadFilesOptions): Hono<ApiEnv> => {
     if (!found) return notFound();
     const access = c.get('access');
     if (access.role !== 'author') {
-      const shown = options.sceneOf(access.session ?? '')?.contents.some((content) => content.file === `${scene}/${name}`) ?? false;
+      const shown = (await options.sceneOf(access.session ?? ''))?.contents.some((content) => content.file === `${scene}/${name}`) ?? false;
       if (!shown) return problem(c, 403, 'forbidden', "This file is not one of your session's contents.");
     }
     let bytes: Buffer;

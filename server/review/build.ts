@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import type { SessionEvent } from '../../shared/events';
 import type { LoadedScene } from '../../shared/scene/schema';
 import { PART, type BuildPart, type BuiltPart } from './builder';
+import { after } from '../store/answer';
 import { readLog, reportOf } from './report';
 import { type Report } from '../../shared/review/report';
 
@@ -83,8 +84,15 @@ const startBuilder = (): Builder => {
 /** One part of a log on its way to the builder: its events, or as stored (JSON text). */
 type LogPart = { events: SessionEvent[] } | { stored: string[] };
 
-/** The log's part after `cursor` (an index, a seq: the reader's), whether it is the last, and the cursor after it. */
-type ReadPart = (cursor: number) => { part: LogPart; last: boolean; next: number };
+/** What one read of the log gives: its part, whether it is the last, and the cursor after it. */
+interface Reading {
+  part: LogPart;
+  last: boolean;
+  next: number;
+}
+
+/** The log's part after `cursor` (an index, a seq: the reader's): at once, or later (a store that answers later). */
+type ReadPart = (cursor: number) => Reading | Promise<Reading>;
 
 /** The report of the log `read` gives, part by part, built on the builder's thread. */
 const buildApart = (read: ReadPart, scene: LoadedScene | undefined): Promise<Report> =>
@@ -95,23 +103,34 @@ const buildApart = (read: ReadPart, scene: LoadedScene | undefined): Promise<Rep
     builds.set(build, { resolve, reject, timeline: [], breakdowns: [] });
     // Held open while it builds, however idle the rest of the process.
     worker.ref();
-    const send = (cursor: number, first: boolean) => {
+    // A log or scene that cannot be read or copied (not plain data): this build fails, the builder goes on.
+    const abandon = (error: unknown, first: boolean) => {
+      builds.delete(build);
+      if (builds.size === 0) worker.unref();
+      if (!first) worker.postMessage({ build, abandoned: true } satisfies BuildPart);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    const post = (reading: Reading, first: boolean) => {
       if (!builds.has(build)) return;
-      let next: number;
-      let last: boolean;
       try {
-        const reading = read(cursor);
-        ({ next, last } = reading);
-        worker.postMessage({ build, ...(first ? { scene } : {}), ...reading.part, last } satisfies BuildPart);
+        worker.postMessage({ build, ...(first ? { scene } : {}), ...reading.part, last: reading.last } satisfies BuildPart);
       } catch (error) {
-        // A log or scene that cannot be read or copied (not plain data): this build fails, the builder goes on.
-        builds.delete(build);
-        if (builds.size === 0) worker.unref();
-        if (!first) worker.postMessage({ build, abandoned: true } satisfies BuildPart);
-        reject(error instanceof Error ? error : new Error(String(error)));
+        abandon(error, first);
         return;
       }
-      if (!last) setImmediate(send, next, false);
+      if (!reading.last) setImmediate(send, reading.next, false);
+    };
+    const send = (cursor: number, first: boolean) => {
+      if (!builds.has(build)) return;
+      let reading: Reading | Promise<Reading>;
+      try {
+        reading = read(cursor);
+      } catch (error) {
+        abandon(error, first);
+        return;
+      }
+      if (reading instanceof Promise) reading.then((answer) => post(answer, first), (error: unknown) => builds.has(build) && abandon(error, first));
+      else post(reading, first);
     };
     send(0, true);
   });
@@ -124,10 +143,10 @@ export const buildReportApart = (events: readonly SessionEvent[], scene: LoadedS
 export const buildReport = (events: readonly SessionEvent[], scene: LoadedScene | undefined): Promise<Report> =>
   events.length <= INLINE_EVENTS ? new Promise((resolve) => resolve(reportOf(events, scene))) : buildReportApart(events, scene);
 
-/** What the stored-log build reads: a store's pages of a session's log (store/store.ts). */
+/** What the stored-log build reads: a store's pages of a session's log (store/store.ts), now or later. */
 export interface StoredLog {
-  storedEvents(session: string, afterSeq: number, limit: number): { seq: number; json: string }[];
-  events(session: string, afterSeq?: number): unknown[];
+  storedEvents(session: string, afterSeq: number, limit: number): { seq: number; json: string }[] | Promise<{ seq: number; json: string }[]>;
+  events(session: string, afterSeq?: number): unknown[] | Promise<unknown[]>;
 }
 
 /**
@@ -136,10 +155,14 @@ export interface StoredLog {
  * (`readLog`) and built on the builder's thread, so no request holds the server for its length.
  */
 export const buildStoredReport = (store: StoredLog, session: string, upTo: number, scene: LoadedScene | undefined): Promise<Report> => {
-  if (upTo <= INLINE_EVENTS) return new Promise((resolve) => resolve(reportOf(readLog(store.events(session).slice(0, upTo)), scene)));
-  return buildApart((after) => {
-    const rows = store.storedEvents(session, after, PART).filter((row) => row.seq <= upTo);
-    const next = rows.at(-1)?.seq ?? upTo;
-    return { part: { stored: rows.map((row) => row.json) }, last: rows.length < PART || next >= upTo, next };
-  }, scene);
+  if (upTo <= INLINE_EVENTS) return new Promise((resolve) => resolve(after(store.events(session), (events) => reportOf(readLog(events.slice(0, upTo)), scene))));
+  return buildApart(
+    (cursor) =>
+      after(store.storedEvents(session, cursor, PART), (page) => {
+        const rows = page.filter((row) => row.seq <= upTo);
+        const next = rows.at(-1)?.seq ?? upTo;
+        return { part: { stored: rows.map((row) => row.json) }, last: rows.length < PART || next >= upTo, next };
+      }),
+    scene,
+  );
 };

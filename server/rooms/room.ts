@@ -27,7 +27,7 @@ import type { RecordingStore } from '../recordings/store';
 import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../../shared/protocol/messages';
 import type { LoadedScene } from '../../shared/scene/schema';
 import type { Journal } from '../store/journal';
-import type { Store } from '../store/store';
+import { after, type AnyStore } from '../store/store';
 import { createBroadcast, type Client, type CloseReason } from './broadcast';
 import { createCommands } from './commands';
 import { createPresence } from './presence';
@@ -87,7 +87,7 @@ export interface RoomOptions {
   pace: Pace;
   seed: number;
   recording: boolean;
-  store: Store;
+  store: AnyStore;
   journal: Journal;
   generator: Generator;
   synthesizer?: Synthesizer | null;
@@ -119,6 +119,8 @@ export const openRoom = (options: RoomOptions): Room => {
   /** Who ended the session early, for the log line (an engine's end names its own reason). */
   let endedBy: string | null = null;
   const recordings = options.recordings;
+  /** Clients whose backlog a store that answers later is reading: the events committed meanwhile, given after it. */
+  const joining = new Set<{ committed: SessionEvent[] }>();
   const recorder = recordings ? createRecorder({ write: (take) => void recordings.write(id, take) }) : null;
   const conversation = openConversation(scene, {
     seed,
@@ -163,6 +165,7 @@ export const openRoom = (options: RoomOptions): Room => {
     conversation,
     committed: (event) => {
       recorder?.committed(event);
+      for (const pending of joining) pending.committed.push(event);
       broadcast.send({ type: 'event', event }, event);
     },
     tell: (message) => broadcast.send(message),
@@ -224,40 +227,69 @@ export const openRoom = (options: RoomOptions): Room => {
       broadcast.close(how);
     },
     join(client, afterSeq) {
-      // Synchronous from here to `broadcast.add`: no event can slip between the backlog and the live stream.
-      // A seq that is no seq of this log (negative, fractional, past its end) resumes from the start or the end.
-      let backlog: SessionEvent[];
-      let resumedFrom: number;
-      try {
-        resumedFrom = Number.isSafeInteger(afterSeq) && afterSeq > 0 ? Math.min(afterSeq, tryTwice(() => store.lastSeq(id))) : 0;
-        backlog = tryTwice(() => store.events(id, resumedFrom) as SessionEvent[]);
-      } catch {
+      const unreadable = () => {
         client.send({ type: 'error', code: 'storage', message: "The session's log could not be read; reconnect in a moment." });
         client.close?.();
+      };
+      let read: { resumedFrom: number; backlog: SessionEvent[] } | Promise<{ resumedFrom: number; backlog: SessionEvent[] }>;
+      try {
+        // A seq that is no seq of this log (negative, fractional, past its end) resumes from the start or the end.
+        const resumed = Number.isSafeInteger(afterSeq) && afterSeq > 0 ? after(tryTwice(() => store.lastSeq(id)), (last) => Math.min(afterSeq, last)) : 0;
+        read = after(resumed, (resumedFrom) => after(tryTwice(() => store.events(id, resumedFrom) as SessionEvent[] | Promise<SessionEvent[]>), (backlog) => ({ resumedFrom, backlog })));
+      } catch {
+        unreadable();
         return () => {};
       }
-      client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom, snapshot: snapshot(client.role, client.participant), voice });
-      broadcast.replay(client, backlog);
-      if (saving.failing) client.send({ type: 'error', code: 'storage', message: savingFailedMessage });
-      broadcast.add(client);
-      if (client.participant) presence.connect(client.participant, 1);
-      // One seat, one tab: a newer connection takes the seat, and the older one is told why.
-      if (client.participant && client.close !== undefined) {
-        for (const older of broadcast.clients) {
-          if (older === client || older.participant !== client.participant || older.close === undefined) continue;
-          older.send({ type: 'error', code: 'replaced', message: 'Your seat was opened in another tab or on another device; this one is closed.' });
-          older.close();
-        }
-      }
+      // The SQLite store answers at once: synchronous from here to `broadcast.add`, no event can slip between the backlog and the live stream.
+      if (!(read instanceof Promise)) return admit(client, read.resumedFrom, read.backlog);
+      // A store that answers later: what is committed while the backlog is read is kept and given after it, each event once.
+      const pending = { committed: [] as SessionEvent[] };
+      joining.add(pending);
+      let leave: (() => void) | null = null;
       let left = false;
+      read.then(
+        ({ resumedFrom, backlog }) => {
+          joining.delete(pending);
+          if (left) return;
+          const last = backlog.at(-1)?.seq ?? resumedFrom;
+          leave = admit(client, resumedFrom, [...backlog, ...pending.committed.filter((e) => e.seq > last)]);
+        },
+        () => {
+          joining.delete(pending);
+          if (!left) unreadable();
+        },
+      );
       return () => {
-        if (left) return;
         left = true;
-        broadcast.remove(client);
-        if (client.participant) presence.connect(client.participant, -1);
+        joining.delete(pending);
+        leave?.();
       };
     },
     handle: (client, message) => commands(client, message),
+  };
+
+  /** A client with its backlog read: welcome, backlog, live stream; returns how it leaves. */
+  const admit = (client: Client, resumedFrom: number, backlog: readonly SessionEvent[]): (() => void) => {
+    client.send({ type: 'welcome', protocol: 1, you: { participant: client.participant, role: client.role }, resumedFrom, snapshot: snapshot(client.role, client.participant), voice });
+    broadcast.replay(client, backlog);
+    if (saving.failing) client.send({ type: 'error', code: 'storage', message: savingFailedMessage });
+    broadcast.add(client);
+    if (client.participant) presence.connect(client.participant, 1);
+    // One seat, one tab: a newer connection takes the seat, and the older one is told why.
+    if (client.participant && client.close !== undefined) {
+      for (const older of broadcast.clients) {
+        if (older === client || older.participant !== client.participant || older.close === undefined) continue;
+        older.send({ type: 'error', code: 'replaced', message: 'Your seat was opened in another tab or on another device; this one is closed.' });
+        older.close();
+      }
+    }
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      broadcast.remove(client);
+      if (client.participant) presence.connect(client.participant, -1);
+    };
   };
   const commands = createCommands({ scene, conversation, presence, saving: () => saving.failing, end: room.end, ended: room.ended });
   return room;

@@ -55,7 +55,7 @@ import type { Transcriber } from '../providers/transcription/port';
 import type { RecordingStore } from '../recordings/store';
 import type { LoadedScene } from '../../shared/scene/schema';
 import { createJournal, type Journal } from '../store/journal';
-import type { Store } from '../store/store';
+import { after, type Answer, type AnyStore, type SessionRow, type Store, type Timing } from '../store/store';
 import type { CloseReason } from './broadcast';
 import { openRoom, type Room } from './room';
 import { tryTwice } from './saving';
@@ -66,8 +66,9 @@ export { participantsView } from './broadcast';
 export { savingFailedMessage } from './saving';
 export { voiceInputHint } from './voice-input';
 
-export interface RoomsOptions {
-  store: Store;
+export interface RoomsOptions<When extends Timing = Timing> {
+  /** SQLite's store answers at once, and so do `create` and `recover`; Postgres's later, and so do they. */
+  store: Store<When>;
   scenes: ReadonlyMap<string, LoadedScene>;
   /**
    * The generator for a new session. One can serve every session: its notices (a fallback, a
@@ -98,12 +99,13 @@ export interface RoomsOptions {
   log?: (line: string) => void;
 }
 
-export interface Rooms {
+export interface Rooms<When extends Timing = Timing> {
   /**
-   * A new session, in its lobby; `standIns`: started at once, the simulation speaking for every
-   * human not here; `recording`: record participants' microphones (default: the scene's `recording`).
+   * A new session, in its lobby, once its row is stored; `standIns`: started at once, the simulation
+   * speaking for every human not here; `recording`: record participants' microphones (default: the
+   * scene's `recording`).
    */
-  create(scene: string, options: { pace: Pace; seed?: number; standIns?: boolean; recording?: boolean }): Room;
+  create(scene: string, options: { pace: Pace; seed?: number; standIns?: boolean; recording?: boolean }): Answer<Room, When>;
   get(id: string): Room | undefined;
   /** Forgets an ended room at once (its session was deleted). */
   remove(id: string): void;
@@ -115,7 +117,7 @@ export interface Rooms {
   close(id: string, how: CloseReason): boolean;
   list(): Room[];
   /** Marks sessions left unfinished by a previous process as ended; returns their ids. */
-  recover(): string[];
+  recover(): Answer<string[], When>;
 }
 
 /** `Rooms.create` was given a scene this server does not have (any other failure is the server's). */
@@ -123,13 +125,48 @@ export class UnknownSceneError extends Error {
   override name = 'UnknownSceneError';
 }
 
-export const createRooms = (options: RoomsOptions): Rooms => {
-  const { store } = options;
+/** `step` for each item in turn, each once the one before is answered; at once if every answer is. */
+const inTurn = <T, R>(items: readonly T[], step: (item: T) => R | Promise<R>): R[] | Promise<R[]> =>
+  items.reduce<R[] | Promise<R[]>>((done, item) => after(done, (list) => after(step(item), (result) => [...list, result])), []);
+
+export const createRooms = <When extends Timing>(options: RoomsOptions<When>): Rooms<When> => {
+  const store: AnyStore = options.store;
   const journal = options.journal ?? createJournal(store);
   const now = options.now ?? (() => Date.now());
   const rooms = new Map<string, Room>();
   const vad = options.vad ?? (async () => (await import('../media/vad')).createSileroVad());
   const logLine = options.log ?? (() => {});
+
+  /** The room of a session whose row is stored. */
+  const opened = ({ id, scene, pace, seed, records, standIns }: { id: string; scene: LoadedScene; pace: Pace; seed: number; records: boolean; standIns: boolean }): Room => {
+    const synthesizer = options.synthesizer?.() ?? null;
+    const room = openRoom({
+      id,
+      scene,
+      pace,
+      seed,
+      recording: records,
+      store,
+      journal,
+      synthesizer,
+      generator: options.generator(),
+      transcriber: options.transcriber ?? null,
+      vad,
+      recordings: options.recordings,
+      now,
+      speed: options.speed,
+      openFloorMs: options.openFloorMs,
+      seatGraceMs: options.seatGraceMs,
+      keepEndedMs: options.keepEndedMs,
+      forget: () => rooms.delete(id),
+      log: logLine,
+    });
+    rooms.set(id, room);
+    logLine(`session ${id}: created (${scene.id}, ${pace}${records ? ", records participants' microphones" : ''})`);
+    options.onOpen?.(room);
+    if (standIns) room.handle({ participant: null, role: 'author', send: () => {} }, { type: 'start', standIns: true });
+    return room;
+  };
 
   return {
     create(sceneId, { pace, seed = randomInt(0, 2 ** 31 - 1), standIns = false, recording }) {
@@ -138,34 +175,7 @@ export const createRooms = (options: RoomsOptions): Rooms => {
       const id = randomBytes(9).toString('base64url');
       const records = recording ?? scene.recording ?? false;
       const row = { id, scene: scene.id, seed, pace, createdAt: now(), recording: records };
-      tryTwice(() => store.createSession(row));
-      const synthesizer = options.synthesizer?.() ?? null;
-      const room = openRoom({
-        id,
-        scene,
-        pace,
-        seed,
-        recording: records,
-        store,
-        journal,
-        synthesizer,
-        generator: options.generator(),
-        transcriber: options.transcriber ?? null,
-        vad,
-        recordings: options.recordings,
-        now,
-        speed: options.speed,
-        openFloorMs: options.openFloorMs,
-        seatGraceMs: options.seatGraceMs,
-        keepEndedMs: options.keepEndedMs,
-        forget: () => rooms.delete(id),
-        log: logLine,
-      });
-      rooms.set(id, room);
-      logLine(`session ${id}: created (${scene.id}, ${pace}${records ? ", records participants' microphones" : ''})`);
-      options.onOpen?.(room);
-      if (standIns) room.handle({ participant: null, role: 'author', send: () => {} }, { type: 'start', standIns: true });
-      return room;
+      return after(tryTwice(() => store.createSession(row)), () => opened({ id, scene, pace, seed, records, standIns })) as Answer<Room, When>;
     },
     get: (id) => rooms.get(id),
     remove: (id) => void rooms.delete(id),
@@ -178,22 +188,21 @@ export const createRooms = (options: RoomsOptions): Rooms => {
     },
     list: () => [...rooms.values()],
     recover() {
-      const recovered: string[] = [];
-      for (const row of tryTwice(() => store.unfinished())) {
-        const log = tryTwice(() => store.events(row.id) as SessionEvent[]);
-        const seq = log.at(-1)?.seq ?? 0;
-        const at = log.at(-1)?.t ?? 0;
-        const turns = log.filter((e) => e.type === 'utterance').length;
-        const closing = [
-          { seq: seq + 1, t: at, type: 'system', level: 'warn', code: 'server-restarted', message: 'The server stopped during this session; it was ended and its log kept.' },
-          { seq: seq + 2, t: at, type: 'end', reason: 'ended', turns },
-        ];
-        tryTwice(() => store.appendEvents(row.id, closing));
-        const endedAt = now();
-        tryTwice(() => store.markEnded(row.id, endedAt));
-        recovered.push(row.id);
-      }
-      return recovered;
+      const recoverSession = (row: SessionRow) =>
+        after(tryTwice(() => store.events(row.id) as SessionEvent[] | Promise<SessionEvent[]>), (log) => {
+          const seq = log.at(-1)?.seq ?? 0;
+          const at = log.at(-1)?.t ?? 0;
+          const turns = log.filter((e) => e.type === 'utterance').length;
+          const closing = [
+            { seq: seq + 1, t: at, type: 'system', level: 'warn', code: 'server-restarted', message: 'The server stopped during this session; it was ended and its log kept.' },
+            { seq: seq + 2, t: at, type: 'end', reason: 'ended', turns },
+          ];
+          return after(tryTwice(() => store.appendEvents(row.id, closing)), () => {
+            const endedAt = now();
+            return after(tryTwice(() => store.markEnded(row.id, endedAt)), () => row.id);
+          });
+        });
+      return after(tryTwice(() => store.unfinished()), (rows) => inTurn(rows, recoverSession)) as Answer<string[], When>;
     },
   };
 };

@@ -43,13 +43,18 @@ export interface Saving {
 /** What every client of a session is told while its events cannot be stored. */
 export const savingFailedMessage = 'Saving failed; the session is paused until storage recovers.';
 
-/** A store call tried again once when it fails: a lock released a moment ago, a fault that passed. */
+/**
+ * A store call tried again once when it fails (throws, or answers later with a rejection): a lock
+ * released a moment ago, a fault that passed.
+ */
 export const tryTwice = <T>(call: () => T): T => {
+  let answer: T;
   try {
-    return call();
+    answer = call();
   } catch {
     return call();
   }
+  return (answer instanceof Promise ? answer.catch(() => call()) : answer) as T;
 };
 
 export const createSaving = (options: SavingOptions): Saving => {

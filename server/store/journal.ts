@@ -9,6 +9,10 @@
  * (`recovered`: the room resumes). Nothing is dropped on the way: a held event is written before
  * any later one, or the process dies without anyone having seen it.
  *
+ * A store that answers later (Postgres) is written the same way, one batch in flight per session:
+ * events appended meanwhile wait behind it and go in the next batch. The SQLite store answers at
+ * once, and its events are told within `append` itself, as before.
+ *
  * One session's failures never hold up another's: each log has its own queue and retry timer.
  * Another process's lock on the database is the exception: every write would then wait out the
  * store's busy timeout on the event loop, so the logs it holds up wait together and one probe at a
@@ -20,7 +24,7 @@
  * log.append(event); // broadcast as soon as it is stored: now, or after the store recovers
  * ```
  */
-import type { Store, StoredEvent } from './store';
+import type { AnyStore, StoredEvent } from './store';
 
 export interface JournalOptions {
   /** The first retry's delay; each further one doubles it, up to `maxRetryMs`. Default 50 ms. */
@@ -51,8 +55,11 @@ export interface SessionLog {
 
 export interface Journal {
   open(session: string, handlers: SessionLogHandlers): SessionLog;
-  /** Stops retrying (before the store closes): one last attempt for each log; returns the events still held. */
-  close(): number;
+  /**
+   * Stops retrying (before the store closes): one last attempt for each log; returns the events still
+   * held. A store that answers later: once the writes in flight are answered.
+   */
+  close(): number | Promise<number>;
 }
 
 interface Writer {
@@ -60,8 +67,8 @@ interface Writer {
   retry(): void;
   /** An attempt not made because the database is locked: it counts as failed. */
   missed(error: Error): void;
-  /** No more retries: one last attempt; returns how many events are still held. */
-  stop(): number;
+  /** No more retries: one last attempt; how many events are still held once it is answered. */
+  stop(): number | Promise<number>;
 }
 
 /** Another connection holds SQLite's lock (better-sqlite3's codes: SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED…). */
@@ -71,7 +78,7 @@ const lockedError = () => Object.assign(new Error('the database is locked by ano
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
-export const createJournal = (store: Store, options: JournalOptions = {}): Journal => {
+export const createJournal = (store: AnyStore, options: JournalOptions = {}): Journal => {
   const { firstRetryMs = 50, maxRetryMs = 1000, attemptsBeforePause = 3, log = () => {} } = options;
   const backoff = (failures: number) => Math.min(maxRetryMs, firstRetryMs * 2 ** Math.max(0, failures - 1));
   const writers = new Set<Writer>();
@@ -121,51 +128,90 @@ export const createJournal = (store: Store, options: JournalOptions = {}): Journ
       }
     };
 
-    /** Stores what is held, telling `committed` batch by batch; false if a write failed. */
-    const write = (): boolean => {
-      while (held.length > 0 || endedAt !== null) {
-        const batch = held.slice();
-        try {
-          if (batch.length > 0) store.appendEvents(session, batch);
-          else store.markEnded(session, endedAt!);
-        } catch (error) {
-          if (closed) return false;
-          const reason = asError(error);
-          failed(reason);
-          if (isLock(reason)) waitForLock(writer);
-          else {
-            timer = setTimeout(writer.retry, backoff(failures));
-            timer.unref?.();
-          }
-          return false;
-        }
-        if (batch.length === 0) {
-          endedAt = null;
-          writers.delete(writer);
-        } else {
-          held.splice(0, batch.length);
-          // May append more (a listener reacting): this loop writes it next.
-          handlers.committed(batch);
+    const stored = (batch: StoredEvent[]) => {
+      if (batch.length === 0) {
+        endedAt = null;
+        writers.delete(writer);
+      } else {
+        held.splice(0, batch.length);
+        // May append more (a listener reacting): the write loop writes it next.
+        handlers.committed(batch);
+      }
+    };
+
+    const refused = (error: unknown) => {
+      if (closed) return;
+      const reason = asError(error);
+      failed(reason);
+      if (isLock(reason)) waitForLock(writer);
+      else {
+        timer = setTimeout(writer.retry, backoff(failures));
+        timer.unref?.();
+      }
+    };
+
+    /** The write loop has ended: all held stored (`done`), or a write failed and its retry is set. */
+    let settle: (() => void) | null = null;
+    const finish = (done: boolean) => {
+      writing = false;
+      if (done) {
+        failures = 0;
+        if (failing) {
+          failing = false;
+          log(`session ${session}: saving works again; every held event is stored`);
+          handlers.recovered();
         }
       }
-      return true;
+      settle?.();
+    };
+
+    /**
+     * Stores what is held, telling `committed` batch by batch, then `finish`es. A store that
+     * answers at once is written in this call; one that answers later, batch after batch as each
+     * is answered.
+     */
+    const write = (): void => {
+      while (held.length > 0 || endedAt !== null) {
+        const batch = held.slice();
+        let answer: void | Promise<void>;
+        try {
+          answer = batch.length > 0 ? store.appendEvents(session, batch) : store.markEnded(session, endedAt!);
+        } catch (error) {
+          refused(error);
+          return finish(false);
+        }
+        if (answer instanceof Promise) {
+          answer.then(
+            () => {
+              try {
+                stored(batch);
+              } catch (error) {
+                writing = false;
+                throw error;
+              }
+              write();
+            },
+            (error: unknown) => {
+              refused(error);
+              finish(false);
+            },
+          );
+          return;
+        }
+        stored(batch);
+      }
+      finish(true);
     };
 
     const attempt = () => {
       if (writing) return;
       writing = true;
-      let done: boolean;
       try {
-        done = write();
-      } finally {
+        write();
+      } catch (error) {
+        // A listener's throw (committed, recovered): the loop stops as it did before; the next append goes on.
         writing = false;
-      }
-      if (!done) return;
-      failures = 0;
-      if (failing) {
-        failing = false;
-        log(`session ${session}: saving works again; every held event is stored`);
-        handlers.recovered();
+        throw error;
       }
     };
 
@@ -179,7 +225,10 @@ export const createJournal = (store: Store, options: JournalOptions = {}): Journ
         if (timer) clearTimeout(timer);
         timer = null;
         attempt();
-        return held.length;
+        if (!writing) return held.length;
+        return new Promise<number>((resolve) => {
+          settle = () => resolve(held.length);
+        });
       },
     };
     writers.add(writer);
@@ -210,10 +259,10 @@ export const createJournal = (store: Store, options: JournalOptions = {}): Journ
       closed = true;
       if (probe) clearTimeout(probe);
       locked.clear();
-      let held = 0;
-      for (const writer of writers) held += writer.stop();
+      const left = [...writers].map((writer) => writer.stop());
       writers.clear();
-      return held;
+      const count = (counts: number[]) => counts.reduce((sum, n) => sum + n, 0);
+      return left.some((n) => n instanceof Promise) ? Promise.all(left).then(count) : count(left as number[]);
     },
   };
 };

@@ -13,7 +13,8 @@ const standup: NewSession = { id: 's1', scene: 'team-standup', seed: 7, pace: 'i
 const event = (seq: number, type = 'utterance') => ({ seq, t: seq * 100, type, text: `line ${seq}` });
 const seqs = (events: unknown[]) => events.map((e) => (e as { seq: number }).seq);
 
-describe('the session store', () => {
+// What every store does is specified once, for SQLite and Postgres alike: tests/store/store.test.ts.
+describe('the SQLite store', () => {
   const open: Store[] = [];
   const openAt = (dir: string): Store => {
     const store = openStore(dir);
@@ -33,97 +34,6 @@ describe('the session store', () => {
     store.appendEvents('s1', [event(3)]);
     expect(store.events('s1')).toEqual([event(1, 'session-start'), event(2), event(3)]);
     expect(store.lastSeq('s1')).toBe(3);
-  });
-
-  it('reads only the events after a seq, for a client catching up', () => {
-    const store = openAt(tempDir());
-    store.createSession(standup);
-    store.appendEvents('s1', [1, 2, 3, 4, 5].map((seq) => event(seq)));
-    expect(seqs(store.events('s1', 3))).toEqual([4, 5]);
-    expect(store.events('s1', 5)).toEqual([]);
-  });
-
-  it('keeps each session to its own log', () => {
-    const store = openAt(tempDir());
-    store.createSession(standup);
-    store.createSession({ ...standup, id: 's2' });
-    store.appendEvents('s1', [event(1), event(2)]);
-    store.appendEvents('s2', [event(1)]);
-    expect(seqs(store.events('s1'))).toEqual([1, 2]);
-    expect(seqs(store.events('s2'))).toEqual([1]);
-    expect(store.lastSeq('nobody')).toBe(0);
-  });
-
-  it('refuses a duplicate seq and leaves no part of the batch behind', () => {
-    const store = openAt(tempDir());
-    store.createSession(standup);
-    store.appendEvents('s1', [event(1), event(2)]);
-    expect(() => store.appendEvents('s1', [event(3), event(2)])).toThrow(/seq 2 does not follow 3/);
-    expect(() => store.appendEvents('s1', [event(2)])).toThrow(/seq 2 does not follow 2/);
-    expect(seqs(store.events('s1'))).toEqual([1, 2]);
-  });
-
-  it('refuses a gap in the seqs', () => {
-    const store = openAt(tempDir());
-    store.createSession(standup);
-    expect(() => store.appendEvents('s1', [event(2)])).toThrow(/expected 1/);
-    store.appendEvents('s1', [event(1)]);
-    expect(() => store.appendEvents('s1', [event(2), event(4)])).toThrow(/expected 3/);
-    expect(store.lastSeq('s1')).toBe(1);
-  });
-
-  it('refuses events for a session it does not know', () => {
-    const store = openAt(tempDir());
-    expect(() => store.appendEvents('ghost', [event(1)])).toThrow(/FOREIGN KEY/);
-  });
-
-  it('refuses a second session with the same id', () => {
-    const store = openAt(tempDir());
-    store.createSession(standup);
-    expect(() => store.createSession(standup)).toThrow(/UNIQUE/);
-  });
-
-  it('sees everything again after reopening the same directory', () => {
-    const dir = tempDir();
-    const first = openStore(dir);
-    first.createSession({ ...standup, present: ['ana', 'ben'] });
-    first.appendEvents('s1', [event(1), event(2)]);
-    first.close();
-    const again = openAt(dir);
-    expect(again.events('s1')).toEqual([event(1), event(2)]);
-    expect(again.session('s1')).toEqual({ ...standup, present: ['ana', 'ben'], endedAt: null, recording: false, events: 2 });
-  });
-
-  it('lists sessions oldest first with their event counts', () => {
-    const store = openAt(tempDir());
-    store.createSession({ ...standup, id: 'later', createdAt: 2000, pace: 'realtime' });
-    store.createSession(standup);
-    store.appendEvents('later', [event(1), event(2), event(3)]);
-    expect(store.sessions()).toEqual([
-      { ...standup, present: [], endedAt: null, recording: false, events: 0 },
-      { ...standup, id: 'later', createdAt: 2000, pace: 'realtime', present: [], endedAt: null, recording: false, events: 3 },
-    ]);
-    expect(store.session('nobody')).toBeUndefined();
-  });
-
-  it('marks sessions ended, keeping the first end time, and lists the unfinished ones for recovery', () => {
-    const store = openAt(tempDir());
-    store.createSession(standup);
-    store.createSession({ ...standup, id: 's2', createdAt: 2000 });
-    expect(store.unfinished().map((s) => s.id)).toEqual(['s1', 's2']);
-    store.markEnded('s1', 5000);
-    store.markEnded('s1', 9000);
-    expect(store.session('s1')?.endedAt).toBe(5000);
-    expect(store.unfinished().map((s) => s.id)).toEqual(['s2']);
-    expect(() => store.markEnded('nobody', 1)).toThrow(/no session "nobody"/);
-  });
-
-  it("keeps whether a session records participants' microphones", () => {
-    const store = openAt(tempDir());
-    store.createSession({ ...standup, recording: true });
-    store.createSession({ ...standup, id: 's2' });
-    expect(store.session('s1')?.recording).toBe(true);
-    expect(store.session('s2')?.recording).toBe(false);
   });
 
   it('opens a database made before sessions had a recording column: its sessions do not record, new ones may', () => {
@@ -147,19 +57,10 @@ describe('the session store', () => {
     store.close();
     open.splice(open.indexOf(store), 1);
     expect(openAt(dir).session('s1')?.recording).toBe(true);
-  });
-
-  it('deletes a session with its log, leaving the others', () => {
-    const store = openAt(tempDir());
-    store.createSession(standup);
-    store.createSession({ ...standup, id: 's2' });
-    store.appendEvents('s1', [event(1), event(2)]);
-    store.appendEvents('s2', [event(1)]);
-    expect(store.deleteSession('s1')).toBe(true);
-    expect(store.session('s1')).toBeUndefined();
-    expect(store.events('s1')).toEqual([]);
-    expect(store.events('s2')).toHaveLength(1);
-    expect(store.deleteSession('s1')).toBe(false);
+    // Its version is read off its columns and recorded, with the steps after it.
+    const versions = new Database(join(dir, 'rehearsal.db'), { readonly: true });
+    expect(versions.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+    versions.close();
   });
 
   it('leaves a purged log\'s text in neither the WAL nor the database file, while the store stays open', () => {

@@ -1,6 +1,11 @@
 /**
- * The embedded durable store: sessions and their append-only event logs in one SQLite file,
- * `<dir>/rehearsal.db`. Synchronous, like better-sqlite3 itself; a call returns once committed.
+ * The session store's port (`Store`), and its embedded implementation: sessions and their
+ * append-only event logs in one SQLite file, `<dir>/rehearsal.db`. The SQLite store answers at
+ * once (`Store<'now'>`), like better-sqlite3 itself: a call returns once committed. The Postgres
+ * store (postgres.ts, for several servers on one database) answers with promises
+ * (`Store<'later'>`). The server takes either (`AnyStore`) and goes on at once when the answer is
+ * already there (`after`), so the embedded default keeps its synchronous path: no promise, no
+ * extra turn of the event loop per event.
  *
  * ```ts
  * const store = openStore(config.dataDir);
@@ -30,8 +35,8 @@
  * taken. The wait is short because better-sqlite3 blocks the event loop while it waits; longer
  * outages are ridden out asynchronously by the journal (journal.ts), which retries and pauses.
  *
- * Migrations: a database made by an earlier version gets the columns added since, with their
- * defaults, when it is opened (`migrate`); nothing is ever dropped or rewritten.
+ * Migrations: the schema is versioned (migrations/): a database made by an earlier version gets
+ * the steps since when it is opened; one made by a newer server is refused (SchemaTooNewError).
  *
  * The files are the server's alone: the directory is made 0700, the database 0600, and SQLite
  * gives its WAL and shared-memory files the database's mode.
@@ -40,10 +45,13 @@ import Database from 'better-sqlite3';
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDataDir, privateFile } from './data-dir';
+import { migrateSqlite } from './migrations/sqlite';
+import type { Answer, Timing } from './answer';
 
 import type { Pace } from '../../shared/events';
 
 export type { Pace };
+export { after, type Answer, type Timing } from './answer';
 
 export interface NewSession {
   id: string;
@@ -79,62 +87,34 @@ export interface StoredEvent {
   readonly [field: string]: unknown;
 }
 
-export interface Store {
-  createSession(row: NewSession): void;
+/** The session store: SQLite's (`Store`, synchronous), Postgres's (`Store<'later'>`), or either (`AnyStore`). */
+export interface Store<When extends Timing = 'now'> {
+  createSession(row: NewSession): Answer<void, When>;
   /** Appends in one transaction; throws, appending nothing, unless the seqs continue the log one by one. */
-  appendEvents(session: string, events: readonly StoredEvent[]): void;
+  appendEvents(session: string, events: readonly StoredEvent[]): Answer<void, When>;
   /** The session's events with seq > afterSeq, in seq order. */
-  events(session: string, afterSeq?: number): unknown[];
+  events(session: string, afterSeq?: number): Answer<unknown[], When>;
   /** Up to `limit` of the session's events with seq > afterSeq, in seq order, as stored (JSON text): a long log read in pages, parsed elsewhere. */
-  storedEvents(session: string, afterSeq: number, limit: number): { seq: number; json: string }[];
+  storedEvents(session: string, afterSeq: number, limit: number): Answer<{ seq: number; json: string }[], When>;
   /** The last seq appended, 0 for an empty log. */
-  lastSeq(session: string): number;
-  session(id: string): SessionRow | undefined;
-  sessions(): SessionRow[];
+  lastSeq(session: string): Answer<number, When>;
+  session(id: string): Answer<SessionRow | undefined, When>;
+  sessions(): Answer<SessionRow[], When>;
   /** Records when the session ended; a second call keeps the first time. */
-  markEnded(id: string, at: number): void;
+  markEnded(id: string, at: number): Answer<void, When>;
   /** Sessions never marked ended: the ones a crash interrupted, to recover at start-up. */
-  unfinished(): SessionRow[];
+  unfinished(): Answer<SessionRow[], When>;
   /**
    * Deletes the session and its log, in one transaction, then leaves their text in no file: the
-   * pages are zeroed and the WAL is checkpointed and truncated. False if there was no such session.
+   * pages are zeroed and the WAL is checkpointed and truncated (SQLite; see postgres.ts for
+   * Postgres). False if there was no such session.
    */
-  deleteSession(id: string): boolean;
-  close(): void;
+  deleteSession(id: string): Answer<boolean, When>;
+  close(): Answer<void, When>;
 }
 
-const schema = `
-  CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY,
-    scene TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    pace TEXT NOT NULL CHECK (pace IN ('instant', 'realtime')),
-    created_at INTEGER NOT NULL,
-    present TEXT NOT NULL,
-    ended_at INTEGER,
-    recording INTEGER NOT NULL DEFAULT 0
-  ) STRICT;
-  CREATE TABLE IF NOT EXISTS events (
-    session TEXT NOT NULL REFERENCES sessions (id),
-    seq INTEGER NOT NULL,
-    t REAL NOT NULL,
-    type TEXT NOT NULL,
-    json TEXT NOT NULL,
-    PRIMARY KEY (session, seq)
-  ) STRICT, WITHOUT ROWID;
-`;
-
-/** Columns added since the first version, for databases made before them: name -> definition. */
-const addedColumns: Record<string, string> = {
-  recording: 'INTEGER NOT NULL DEFAULT 0',
-};
-
-const migrate = (db: Database.Database): void => {
-  const columns = new Set(db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'sessions\')').all().map((c) => c.name));
-  for (const [name, definition] of Object.entries(addedColumns)) {
-    if (!columns.has(name)) db.exec(`ALTER TABLE sessions ADD COLUMN ${name} ${definition}`);
-  }
-};
+/** What the server is given: either store. */
+export type AnyStore = Store<Timing>;
 
 interface SessionRecord {
   id: string;
@@ -190,8 +170,12 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   db.pragma('secure_delete = ON');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 50}`);
-  db.exec(schema);
-  migrate(db);
+  try {
+    migrateSqlite(db, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
   const insertSession = db.prepare<[string, string, number, Pace, number, string, number]>(
     'INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording) VALUES (?, ?, ?, ?, ?, ?, ?)',
