@@ -9,7 +9,8 @@
  * a recording per persona line, a tone of the line's length with viseme cues, one file missing), so
  * a missing file is checked too. No page may throw
  * or log an error, and nothing may load from outside the origin. Screenshots (1280×720):
- * test-artifacts/replay.png, replay-2x.png, replay-end.png, review-playback-top.png (and review-playback.png, the whole page).
+ * test-artifacts/replay.png, replay-2x.png, replay-end.png, replay-interview.png (a job interview's
+ * candidate and panel), review-playback-top.png (and review-playback.png, the whole page).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -17,9 +18,9 @@ import { visemes } from '../../shared/visemes';
 import { encodeWav } from '../../shared/wav';
 import type { Report, TimelineItem } from '../../shared/review/report';
 import type { Recording, Recordings } from '../../client/src/review/player';
-import { api, type Created } from '../server/helpers';
+import { api, createSession, type Created } from '../server/helpers';
 import { screenshot } from './browser';
-import { browserSuite, endedStandUp } from './pages';
+import { browserSuite, endedStandUp, reportOf, waitForEnded } from './pages';
 
 let ran: Created;
 let report: Report;
@@ -123,12 +124,12 @@ const replayHandle = <T,>(page: Page, read: (replay: ReplayWindow['__replay']) =
 const mouthOf = (page: Page, participant: string) =>
   page.evaluate(({ who, names }) => Math.max(...names.map((n) => (window as unknown as ReplayWindow).__replay.morph(who, `viseme_${n}`))), { who: participant, names: visemes.filter((v) => v !== 'sil') });
 
-const waitForRoom = async (page: Page) => {
+const waitForRoom = async (page: Page, people = report.participants.length) => {
   await page.locator('[data-page="replay"]').waitFor({ timeout: 60_000 });
   await page.waitForFunction((count) => {
     const replay = (window as unknown as Partial<ReplayWindow>).__replay;
     return !!replay && replay.stats().avatars === count && replay.stats().drawCalls > 0;
-  }, report.participants.length, { timeout: 90_000 });
+  }, people, { timeout: 90_000 });
 };
 
 describe('playback in the review', () => {
@@ -261,4 +262,29 @@ describe('the 3D replay', () => {
     const back = page.getByRole('link', { name: 'Back to the review', exact: true });
     expect(await back.getAttribute('href')).toMatch(/^\/review\/.+&t=\d+/);
   }, 120_000);
+
+  it("shows the interview's candidate sitting up, their face to the panel, not tipped to the ceiling", async () => {
+    const interview = await createSession(suite.server, 'job-interview', 'instant', 'stand-ins');
+    await waitForEnded(suite.server, [interview]);
+    const ended = await reportOf(suite.server, interview.id, interview.tokens.observer!);
+    const page = await suite.open();
+    // Between two lines, nobody speaking: the candidate listens, as they do most of the time.
+    await page.goto(`http://localhost:${suite.server.port}/replay/${interview.id}?token=${encodeURIComponent(interview.tokens.observer!)}&test=1&t=1`);
+    await waitForRoom(page, ended.participants.length);
+    await page.waitForTimeout(1500);
+    await screenshot(page, 'replay-interview');
+    type Pose = { pitch: number; tilt: number; seen: number };
+    const poses = (await page.evaluate(`(${((ids: string[]) => Object.fromEntries(ids.map((id) => [id, (window as unknown as { __replay: { head(id: string): unknown } }).__replay.head(id)]))).toString()})(${JSON.stringify(ended.participants.map((p) => p.id))})`)) as Record<string, Pose>;
+    const camera = (await page.evaluate('window.__replay.camera()')) as { pitch: number; height: number };
+    // An observer on their feet inside the room (under its 3 m ceiling), looking down a little.
+    expect(camera.height).toBeLessThan(3);
+    expect(camera.pitch).toBeGreaterThan(-35);
+    // Every head held about level and upright in the room; none shows its chin to the viewer.
+    for (const [id, pose] of Object.entries(poses)) {
+      expect(Math.abs(pose.pitch), id).toBeLessThan(12);
+      expect(pose.tilt, id).toBeLessThan(12);
+      expect(pose.seen, id).toBeLessThan(0);
+    }
+  }, 180_000);
 });
+

@@ -10,13 +10,15 @@
  * With `test`, `window.__replay` exposes a handle for end-to-end tests (see ReplayHandle).
  */
 import { OrbitControls } from '@react-three/drei';
-import { Canvas, useFrame } from '@react-three/fiber';
+import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import * as THREE from 'three';
 import { Avatar } from '../scene/avatar';
 import { useAvatarDriver } from '../scene/drive';
 import type { RoomStats } from '../scene/frame-stats';
 import { Environment } from '../scene/environment';
-import { boardsFor, seatsFor, type Seat } from '../scene/layout';
+import { boardsFor, seatsFor, wallHeight, type Seat } from '../scene/layout';
+import { settingFor } from '../scene/setting/setting';
 import type { AvatarRig } from '../scene/rig';
 import { useViewSettings } from '../scene/view-settings';
 import type { RoomView } from '../state/room';
@@ -34,6 +36,16 @@ export interface ReplayHandle {
   morph(participant: string, name: string): number;
   /** Where that avatar's head is turned by gaze, in degrees (pitch down; negative: up), or null before it is built. */
   gaze(participant: string): { yaw: number; pitch: number } | null;
+  /**
+   * How that avatar's head is held in the room, in degrees, or null before it is built: `pitch`
+   * of the face above level (negative: looking down); `tilt` of its up axis away from upright
+   * (however it leans); `seen`, the face's pitch against the line from it to the camera (0: it
+   * faces the camera's height; positive: it turns its chin to the viewer, as a face tipped to the
+   * ceiling is seen; negative: the viewer looks down onto the top of the head).
+   */
+  head(participant: string): { pitch: number; tilt: number; seen: number } | null;
+  /** The camera's pitch in degrees (negative: looking down) and height in metres. */
+  camera(): { pitch: number; height: number };
   position(): number;
   playing(): boolean;
   rate(): number;
@@ -75,7 +87,14 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
   const shareRig = (id: string) => (rig: AvatarRig | null) => void (rig ? rigs.current.set(id, rig) : rigs.current.delete(id));
   // The canvas fills the window: the view is framed for the window the replay opened in.
   const [screen] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
-  const viewpoint = useMemo(() => overlook(seats, screen), [seats, screen]);
+  // Inside the room's walls (the setting the environment furnishes), looking at the humans' faces.
+  const form = snapshot?.scene.form;
+  const humans = participants.filter((p) => p.kind === 'human').map((p) => p.id).join(' ');
+  const viewpoint = useMemo(() => {
+    const { bounds } = settingFor({ formation, form, seats, boards, kinds: contents.map((c) => c.kind) });
+    return overlook(seats, screen, { bounds, ceiling: wallHeight }, humans.split(' '));
+  }, [formation, form, seats, boards, contents, screen, humans]);
+  const lens = useRef<THREE.Camera | null>(null);
 
   useEffect(() => {
     if (!test) return;
@@ -84,6 +103,17 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
       speaking: () => replay.speakingAt(player.position()),
       morph: (participant, name) => rigs.current.get(participant)?.morph(name) ?? 0,
       gaze: (participant) => rigs.current.get(participant)?.gaze() ?? null,
+      head: (participant) => {
+        const rig = rigs.current.get(participant);
+        const camera = lens.current;
+        return rig && camera ? headPose(rig, camera) : null;
+      },
+      camera: () => {
+        const camera = lens.current;
+        if (!camera) return { pitch: 0, height: 0 };
+        const forward = camera.getWorldDirection(new THREE.Vector3());
+        return { pitch: THREE.MathUtils.radToDeg(Math.asin(forward.y)), height: camera.position.y };
+      },
       position: () => player.position(),
       playing: () => player.playing(),
       rate: () => player.rate(),
@@ -112,9 +142,35 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
       })}
       <Animate replay={replay} player={player} seats={seatOf} rigs={rigs} stats={stats} onView={onView} />
       <OrbitControls makeDefault target={viewpoint.target} maxPolarAngle={Math.PI / 2.05} />
+      {test && <Lens into={lens} />}
     </Canvas>
   );
 });
+
+/** Hands the test handle the camera. */
+const Lens = ({ into }: { into: React.RefObject<THREE.Camera | null> }) => {
+  const { camera } = useThree();
+  useEffect(() => {
+    into.current = camera;
+    return () => void (into.current = null);
+  }, [camera, into]);
+  return null;
+};
+
+/** How a rig's head is held, from its posed box (rig.headCorners), for `ReplayHandle.head`. */
+const headPose = (rig: AvatarRig, camera: THREE.Camera): { pitch: number; tilt: number; seen: number } => {
+  const corners = Array.from({ length: 8 }, () => new THREE.Vector3());
+  rig.headCorners(corners);
+  // Corner i is at the front when i & 4, at the top when i & 2 (rig.ts).
+  const mean = (pick: (i: number) => boolean) => corners.filter((_, i) => pick(i)).reduce((sum, c) => sum.add(c), new THREE.Vector3()).multiplyScalar(0.25);
+  const forward = mean((i) => (i & 4) !== 0).sub(mean((i) => (i & 4) === 0)).normalize();
+  const up = mean((i) => (i & 2) !== 0).sub(mean((i) => (i & 2) === 0)).normalize();
+  const centre = mean(() => true).multiplyScalar(0.5);
+  const toCamera = camera.getWorldPosition(new THREE.Vector3()).sub(centre).normalize();
+  const deg = THREE.MathUtils.radToDeg;
+  const pitch = deg(Math.asin(forward.y));
+  return { pitch, tilt: deg(Math.acos(Math.min(1, up.y))), seen: pitch - deg(Math.asin(toCamera.y)) };
+};
 
 /** Drives every avatar once a frame from the room at the playhead and the recordings' cues. */
 const Animate = ({

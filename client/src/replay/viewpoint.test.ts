@@ -2,7 +2,8 @@ import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import type { Formation } from '../../../shared/scene/schema';
 import { headOf } from '../scene/attention';
-import { seatsFor } from '../scene/layout';
+import { seatsFor, wallHeight } from '../scene/layout';
+import { settingFor } from '../scene/setting/setting';
 import { overlook } from './viewpoint';
 
 const formations: Formation[] = ['circle', 'table', 'panel', 'audience', 'poster', 'u-shape'];
@@ -52,4 +53,41 @@ describe("the replay's starting view", () => {
       });
     }
   }
+});
+
+describe("the replay's starting view of an interview (the candidate and a panel of three, scenes/job-interview.yaml)", () => {
+  const seats = seatsFor('panel', [
+    { id: 'alex', kind: 'human' as const },
+    ...['hannah', 'raj', 'sofia'].map((id) => ({ id, kind: 'ai' as const })),
+  ]);
+  const { bounds } = settingFor({ formation: 'panel', form: 'interview', seats, boards: [] });
+  const view = overlook(seats, screen, { bounds, ceiling: wallHeight }, ['alex']);
+  const camera = new THREE.PerspectiveCamera(view.fov, screen.width / screen.height, 0.05, 80);
+  camera.position.set(...view.position);
+  camera.lookAt(...view.target);
+  camera.updateMatrixWorld();
+
+  it('stands inside the room, under the ceiling, a standing observer looking down a little, every head on screen', () => {
+    const [x, y, z] = view.position;
+    expect(x).toBeGreaterThan(bounds.minX);
+    expect(x).toBeLessThan(bounds.maxX);
+    expect(z).toBeGreaterThan(bounds.minZ);
+    expect(z).toBeLessThan(bounds.maxZ);
+    expect(y).toBeLessThan(wallHeight);
+    expect(y).toBeGreaterThan(view.target[1] + 1);
+    const down = (Math.atan2(y - view.target[1], Math.hypot(x - view.target[0], z - view.target[2])) * 180) / Math.PI;
+    expect(down).toBeLessThan(35);
+    for (const seat of seats) {
+      const p = headOf(seat).project(camera);
+      expect(Math.abs(p.x), seat.id).toBeLessThan(0.95);
+      expect(Math.abs(p.y), seat.id).toBeLessThan(0.65);
+    }
+  });
+
+  it("sees the candidate's face, not the back of their head", () => {
+    const alex = seats[0]!;
+    const toCamera = Math.atan2(view.position[0] - alex.position[0], view.position[2] - alex.position[2]);
+    const off = Math.abs(Math.atan2(Math.sin(toCamera - alex.yaw), Math.cos(toCamera - alex.yaw)));
+    expect((off * 180) / Math.PI).toBeLessThan(100);
+  });
 });

@@ -56,8 +56,12 @@ export interface Session {
  */
 const SPEECH_GRACE_MS = 5000;
 
+// A plain loop: Uint8Array.from(text, mapper) iterates the string and calls the mapper per byte,
+// and was the room's costliest script while personas spoke (bench/client.bench.ts).
 const decode = (base64: string): Int16Array => {
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return new Int16Array(bytes.buffer, 0, bytes.byteLength >> 1);
 };
 

@@ -112,6 +112,10 @@ const useGltfs = (urls: string[]): GLTF[] | null => {
   return loaded?.key === key ? loaded.gltfs : null;
 };
 
+/** Whether two skeletons move a mesh the same way: the same bones, bound with the same inverses. */
+const sameBinding = (a: SkinnedMesh['skeleton'], b: SkinnedMesh['skeleton']): boolean =>
+  a.bones.length === b.bones.length && a.bones.every((bone, i) => bone === b.bones[i] && a.boneInverses[i]!.equals(b.boneInverses[i]!));
+
 export const Avatar = (props: AvatarProps) => {
   const gltfs = useGltfs([`${avatarsUrl}${props.file}`, `${avatarsUrl}animations.glb`]);
   return gltfs ? <Body {...props} gltf={gltfs[0]!} animations={gltfs[1]!.animations} /> : null;
@@ -120,8 +124,16 @@ export const Avatar = (props: AvatarProps) => {
 const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tagScale = 1, speaking, rigRef, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
   const body = useMemo(() => {
     const copy = clone(gltf.scene);
+    // Head and body are bound to the same bones, but the loader gives each mesh a skeleton of its
+    // own, and three.js uploads every skeleton's bone texture every frame: one shared skeleton
+    // halves those uploads (the profile's texSubImage2D calls, bench/client.bench.ts).
+    let skeleton: SkinnedMesh['skeleton'] | null = null;
     copy.traverse((o) => {
-      if ((o as SkinnedMesh).isSkinnedMesh) o.frustumCulled = false;
+      const mesh = o as SkinnedMesh;
+      if (!mesh.isSkinnedMesh) return;
+      mesh.frustumCulled = false;
+      if (skeleton && sameBinding(skeleton, mesh.skeleton)) mesh.skeleton = skeleton;
+      else skeleton ??= mesh.skeleton;
     });
     return copy;
   }, [gltf]);
