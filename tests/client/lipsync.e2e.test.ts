@@ -10,43 +10,27 @@
  * The mouth's opening (`__room.mouthOpen`) is sampled every 50 ms: it rises while the voice plays
  * and falls once it stops. Nothing may be thrown, and nothing may load from outside the origin.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeWhisper, type FakeWhisper } from '../fakes/whisper-server';
-import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, screenshot, testLink } from './browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { api } from '../server/helpers';
+import { voiceSuite } from './pages';
+import { screenshot, testLink } from './browser';
 
 const speech = fileURLToPath(new URL('../fixtures/audio/hello-pause.wav', import.meta.url));
 /** The mouth counts as open above this (a full "aa" is 1), and as shut below `shut`. */
 const open = 0.2;
 const shut = 0.05;
 
-let server: ChildServer;
-let whisper: FakeWhisper;
-let browser: Browser;
 const thrown: string[] = [];
 const offOrigin: string[] = [];
 
-beforeAll(async () => {
-  await buildClient();
-  whisper = await startFakeWhisper();
-  whisper.setDefault({ chunks: [' Hello there.'] });
-  server = await startChild(tempDir(), { env: { TRANSCRIBER: 'openai', WHISPER_BASE_URL: whisper.baseUrl } });
-  browser = await launchBrowser();
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
-  await whisper?.close();
-}, 60_000);
+const voice = voiceSuite(' Hello there.');
 
 /** A person's page; their microphone plays the recording once (`speaks`) or stays silent. */
 const enter = async (link: string, speaks: boolean): Promise<Page> => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await voice.browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.addInitScript(([wav, speaks]: [string, boolean]) => {
     navigator.mediaDevices.getUserMedia = async () => {
       const context = new AudioContext();
@@ -63,11 +47,11 @@ const enter = async (link: string, speaks: boolean): Promise<Page> => {
   page.on('pageerror', (error) => thrown.push(error.message));
   const leaves = (address: string) => {
     const url = new URL(address);
-    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${server.port}`) offOrigin.push(address);
+    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${voice.server.port}`) offOrigin.push(address);
   };
   page.on('request', (request) => leaves(request.url()));
   page.on('websocket', (socket) => leaves(socket.url()));
-  await page.goto(testLink(link, server.port));
+  await page.goto(testLink(link, voice.server.port));
   await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 60_000 });
   return page;
 };
@@ -111,7 +95,7 @@ const watchMouth = (page: Page, who: string, timeoutMs: number) =>
 
 describe("a human's avatar speaks with their voice", () => {
   it('opens and closes with their voice relayed by the server, and with their live track', async () => {
-    const res = await api(server, '/api/sessions', { method: 'POST', body: { scene: 'sprint-retro', pace: 'realtime' } });
+    const res = await api(voice.server, '/api/sessions', { method: 'POST', body: { scene: 'sprint-retro', pace: 'realtime' } });
     const session = (await res.json()) as { links: Record<string, string> };
     const casey = await enter(session.links.casey!, false);
     const riley = await enter(session.links.riley!, true);

@@ -16,6 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../shared/review/report';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { api, createSession, startChild, tempDir, type ChildServer, type Created, type TestServer } from '../server/helpers';
+import { startFakeWhisper, type FakeWhisper } from '../fakes/whisper-server';
 import { buildClient, launchBrowser, pageProblems, watchPage, type PageProblems } from './browser';
 
 /** Asserts the watched pages had no problem of any kind, and empties the lists for the next test. */
@@ -131,6 +132,40 @@ export const browserSuite = (options: BrowserSuiteOptions = {}): BrowserSuite =>
       expected = lines;
     },
   };
+};
+
+/** A server child whose transcriber is a fake Whisper server, and a browser: what the talking-people tests share. */
+export interface VoiceSuite {
+  readonly server: ChildServer;
+  readonly whisper: FakeWhisper;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts, for a test file, the built client, a fake Whisper server that hears `heard` in every
+ * utterance, the real server (a child process) transcribing through it, and a browser; closes them after.
+ *
+ * ```ts
+ * const voice = voiceSuite(' Hello there.');
+ * const page = await voice.browser.newPage();
+ * ```
+ */
+export const voiceSuite = (heard: string): VoiceSuite => {
+  const suite = {} as { server: ChildServer; whisper: FakeWhisper; browser: Browser };
+  beforeAll(async () => {
+    await buildClient();
+    suite.whisper = await startFakeWhisper();
+    suite.whisper.setDefault({ chunks: [heard] });
+    suite.server = await startChild(tempDir(), { env: { TRANSCRIBER: 'openai', WHISPER_BASE_URL: suite.whisper.baseUrl } });
+    suite.browser = await launchBrowser();
+  }, 300_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+    if (suite.server) rmSync(suite.server.dataDir, { recursive: true, force: true });
+    await suite.whisper?.close();
+  }, 60_000);
+  return suite;
 };
 
 /** Waits until every one of `sessions` has ended (an instant session runs to its end in a few seconds). */

@@ -5,18 +5,15 @@
  * … How are you doing today?" played in a loop in their page) is heard by the other on
  * the right avatar, with its mouth moving, and their transcribed words are logged as theirs.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startFakeWhisper, type FakeWhisper } from '../fakes/whisper-server';
-import { api, startChild, tempDir, type ChildServer } from '../server/helpers';
-import { buildClient, launchBrowser, testLink, screenshot } from './browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api } from '../server/helpers';
+import { voiceSuite } from './pages';
+import { testLink, screenshot } from './browser';
 
 const speech = fileURLToPath(new URL('../fixtures/audio/hello-pause.wav', import.meta.url));
-let server: ChildServer;
-let whisper: FakeWhisper;
-let browser: Browser;
 const thrown: string[] = [];
 /** Other people's voice messages each page received. */
 const voices = new Map<Page, number>();
@@ -24,23 +21,10 @@ const voices = new Map<Page, number>();
 const errors: string[] = [];
 const offOrigin: string[] = [];
 
-beforeAll(async () => {
-  await buildClient();
-  whisper = await startFakeWhisper();
-  whisper.setDefault({ chunks: [' I think we underestimated the review work.'] });
-  server = await startChild(tempDir(), { env: { TRANSCRIBER: 'openai', WHISPER_BASE_URL: whisper.baseUrl } });
-  browser = await launchBrowser();
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) rmSync(server.dataDir, { recursive: true, force: true });
-  await whisper?.close();
-}, 60_000);
+const voice = voiceSuite(' I think we underestimated the review work.');
 
 const enter = async (link: string, times: number): Promise<Page> => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await voice.browser.newPage({ viewport: { width: 1280, height: 720 } });
   // This page's microphone plays the recording `times` times (about 4.5 s each, 2 s of it speech) when it opens,
   // from its own audio graph (Chromium's fake capture device is one per browser; each person here
   // has a microphone of their own, and says their piece rather than talking the session to its end).
@@ -61,7 +45,7 @@ const enter = async (link: string, times: number): Promise<Page> => {
   page.on('pageerror', (error) => thrown.push(error.message));
   const leaves = (address: string) => {
     const url = new URL(address);
-    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${server.port}`) offOrigin.push(address);
+    if (/^(https?|wss?):$/.test(url.protocol) && url.host !== `localhost:${voice.server.port}`) offOrigin.push(address);
   };
   page.on('request', (request) => leaves(request.url()));
   page.on('websocket', (socket) => {
@@ -72,7 +56,7 @@ const enter = async (link: string, times: number): Promise<Page> => {
       if (frame.payload.startsWith('{"type":"voice"')) voices.set(page, (voices.get(page) ?? 0) + 1);
     });
   });
-  await page.goto(testLink(link, server.port));
+  await page.goto(testLink(link, voice.server.port));
   await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 60_000 });
   return page;
 };
@@ -124,7 +108,7 @@ const steadyLines = async (page: Page, speaker: string): Promise<number> => {
 
 describe('two humans in one room', () => {
   it('a trainee in the headset and a colleague on desktop hear and see each other, each attributed', async () => {
-    const res = await api(server, '/api/sessions', { method: 'POST', body: { scene: 'sprint-retro', pace: 'realtime' } });
+    const res = await api(voice.server, '/api/sessions', { method: 'POST', body: { scene: 'sprint-retro', pace: 'realtime' } });
     const session = (await res.json()) as { links: Record<string, string> };
     const riley = await enter(session.links.riley!, 2);
     // Casey says hers four times: the headset's page, drawing stereo frames in software, may be
