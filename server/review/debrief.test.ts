@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantReport, Report, TimelineItem } from '../../shared/review/report';
-import { quietParticipant } from '../../tests/fixtures/participant-report';
+import { quietParticipant, quietReport } from '../../tests/fixtures/participant-report';
 import { createScriptedGenerator } from '../providers/generator/scripted';
 import { clock, debriefOf } from './debrief';
 import { feedback } from './feedback';
@@ -14,24 +14,7 @@ const person = (id: string, over: Partial<ParticipantReport> = {}): ParticipantR
 
 const say = (participant: string, startMs: number, endMs: number, text: string, over: Partial<TimelineItem> = {}): TimelineItem => ({ kind: 'utterance', participant, startMs, endMs, text, utterance: `u${startMs}`, addressee: null, pair: 'none', ...over });
 
-const reportOf = (participants: ParticipantReport[], timeline: TimelineItem[]): Report => ({
-  scene: 'test',
-  title: 'Test',
-  seed: 1,
-  lastSeq: 10,
-  endReason: 'ended',
-  durationMs: Math.max(0, ...timeline.map((i) => i.endMs)),
-  turns: timeline.filter((i) => i.kind === 'utterance').length,
-  words: 0,
-  answeredNext: null,
-  evenness: null,
-  breakdowns: { count: 0, kinds: {} as Report['breakdowns']['kinds'], list: [] },
-  interruptions: 0,
-  backchannels: 0,
-  impromptuPhases: 0,
-  participants,
-  timeline,
-});
+const reportOf = (participants: ParticipantReport[], timeline: TimelineItem[]): Report => quietReport(participants, timeline);
 
 describe('the debrief', () => {
   it('picks the three most notable observations, with their numbers and moments', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantReport, Report, TimelineItem } from '../../shared/review/report';
-import { quietParticipant } from '../fixtures/participant-report';
+import { quietParticipant, quietReport } from '../fixtures/participant-report';
 import { clock, cumulativeSpeaking, lanesOf, paceOf, utteranceAt, windowFor } from '../../client/src/review/series';
 
 const person = (id: string): ParticipantReport => quietParticipant(id, { name: id.toUpperCase() });
@@ -14,24 +14,7 @@ const said = (participant: string, startMs: number, endMs: number, words: number
   utterance: `u${startMs}`,
 });
 
-const reportWith = (timeline: TimelineItem[], durationMs: number): Report => ({
-  scene: 's',
-  title: 'S',
-  seed: 1,
-  lastSeq: 1,
-  endReason: 'ended',
-  durationMs,
-  turns: timeline.filter((i) => i.kind === 'utterance').length,
-  words: 0,
-  answeredNext: null,
-  evenness: null,
-  breakdowns: { count: 0, kinds: {} as Report['breakdowns']['kinds'], list: [] },
-  interruptions: 0,
-  backchannels: 0,
-  impromptuPhases: 0,
-  participants: [person('ann'), person('bo')],
-  timeline,
-});
+const reportWith = (timeline: TimelineItem[], durationMs: number): Report => quietReport([person('ann'), person('bo')], timeline, { durationMs });
 
 describe("the review's series", () => {
   it('gives each participant a lane, and the room one last when something happened to no one', () => {
