@@ -12,35 +12,21 @@
  *   (i + 1) × 32 ms, plus the wall time its processing took (Silero VAD, the speech detector's
  *   128 ms minimum, the shell's cut).
  */
-import { parse } from 'yaml';
+
 import { createListener } from '../server/conversation/listen';
 import { openConversation } from '../server/conversation/conversation';
 import { createSileroVad } from '../server/media/vad';
 import type { Generator } from '../server/providers/generator/port';
 import { createEspeakSynthesizer } from '../server/providers/synthesis/espeak';
 import type { Synthesizer } from '../server/providers/synthesis/port';
-import { Scene, type LoadedScene } from '../shared/scene/schema';
 import { loadAudioFixture } from '../tests/fixtures/audio/fixtures';
 import { percentile, round, type BenchResult } from './timing';
+import { voiceBenchScene } from './voice-scene';
 
 const GENERATOR_LATENCY_MS = 40;
 const SYNTHESIS_LATENCY_MS = 25;
 
-const scene: LoadedScene = {
-  id: 'bench-voice',
-  ...Scene.parse(
-    parse(`
-title: Voice bench
-topic: the launch plan
-formation: table
-participants:
-  - { id: tara, kind: human, name: Tara Quinn }
-  - { id: ada, kind: ai, name: Ada Park, persona: { backstory: A product manager. } }
-turnTaking: { policy: round-robin }
-snippets: [{ id: a, initiator: ada, turns: 400 }]
-`),
-  ),
-};
+const scene = voiceBenchScene('bench-voice', 'Voice bench');
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

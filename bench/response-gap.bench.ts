@@ -36,7 +36,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { errors, type Page } from 'playwright-core';
-import { parse } from 'yaml';
+
 import { createApp } from '../server/api/app';
 import { staticFiles } from '../server/api/static';
 import { createTokens } from '../server/auth/tokens';
@@ -49,11 +49,12 @@ import { createEspeakSynthesizer, type EspeakSynthesizer } from '../server/provi
 import type { Transcriber } from '../server/providers/transcription/port';
 import { createRooms } from '../server/rooms/rooms';
 import { loadScenes } from '../server/scene/load';
-import { Scene, shortNameOf, type LoadedScene } from '../shared/scene/schema';
+import { shortNameOf } from '../shared/scene/schema';
 import { openStore } from '../server/store/store';
 import { buildClient, launchBrowser } from '../tests/client/browser';
 import { tempDir } from '../tests/server/helpers';
 import { percentile, round, type BenchResult } from './timing';
+import { voiceBenchScene } from './voice-scene';
 
 /**
  * The fake transcriber's answer time. A local Whisper server (faster-whisper, the `openai`
@@ -247,21 +248,7 @@ const endpointing = async (espeak: EspeakSynthesizer): Promise<{ falseCutoffs: n
 
 // ---------------------------------------------------------------- (b) spoken turns, in real time
 
-const voiceScene: LoadedScene = {
-  id: 'bench-response-gap',
-  ...Scene.parse(
-    parse(`
-title: Response gap
-topic: the launch plan
-formation: table
-participants:
-  - { id: tara, kind: human, name: Tara Quinn }
-  - { id: ada, kind: ai, name: Ada Park, persona: { backstory: A product manager. } }
-turnTaking: { policy: round-robin }
-snippets: [{ id: a, initiator: ada, turns: 400 }]
-`),
-  ),
-};
+const voiceScene = voiceBenchScene('bench-response-gap', 'Response gap');
 
 /**
  * Tara speaks each turn into an open microphone (a frame every 32 ms, silence in between) when

@@ -3,25 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type Exit } from './cli';
-
+import { utteranceDraft } from './fakes/utterances';
 
 /** Runs the CLI as a user would. */
 const breakdowns = (args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Exit> => runCli('server/cli/breakdowns.ts', args, env);
 
 const start = { type: 'session-start', scene: 'team-standup', title: 'Stand-up', seed: 1, pace: 'instant', policy: 'party', participants: [] };
-const say = (id: string, speaker: string, text: string, extra: Record<string, unknown> = {}) => ({
-  type: 'utterance',
-  id,
-  speaker,
-  text,
-  addressee: null,
-  pair: 'none',
-  act: 'statement',
-  snippet: 'standup',
-  source: 'ai',
-  durationMs: 1000,
-  ...extra,
-});
+const say = (id: string, speaker: string, text: string, extra: Record<string, unknown> = {}) =>
+  utteranceDraft(id, speaker, text, { snippet: 'standup', durationMs: 1000, ...extra });
 const jsonl = (events: object[]): string => events.map((e, i) => `${JSON.stringify({ ...e, seq: i + 1, t: i * 1000 })}\n`).join('');
 
 let dir: string;

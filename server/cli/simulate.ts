@@ -14,7 +14,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { readCommandLine, UsageError } from './command-line';
 import { driveSession } from '../conversation/drive';
 import type { SessionEvent } from '../../shared/events';
 import { runExperiment } from '../conversation/experiment';
@@ -111,9 +111,6 @@ interface Options {
   json: boolean;
 }
 
-/** A mistake in the command line: printed with a pointer to --help. */
-class UsageError extends Error {}
-
 const integer = (flag: string, value: string | undefined, fallback: number, min = Number.MIN_SAFE_INTEGER): number => {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -130,31 +127,23 @@ const oneOf = <T extends string>(flag: string, value: string | undefined, allowe
 
 /** Returns `null` when help was asked for. */
 const parseOptions = (argv: string[]): Options | null => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        runs: { type: 'string' },
-        seed: { type: 'string' },
-        out: { type: 'string' },
-        generator: { type: 'string' },
-        approvals: { type: 'string' },
-        experiment: { type: 'string' },
-        turns: { type: 'string' },
-        judge: { type: 'string' },
-        json: { type: 'boolean' },
-        all: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    // Node's own wording for an unknown option explains positional escaping, which is not the mistake here.
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${/'([^']+)'/.exec(message)?.[1]}` : message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = readCommandLine(
+    argv,
+    {
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      out: { type: 'string' },
+      generator: { type: 'string' },
+      approvals: { type: 'string' },
+      experiment: { type: 'string' },
+      turns: { type: 'string' },
+      judge: { type: 'string' },
+      json: { type: 'boolean' },
+      all: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    { positionals: true },
+  );
   if (values.help) return null;
   const [scene, ...extra] = positionals;
   if (values.all && scene !== undefined) throw new UsageError(`--all runs every scene in ${scenesDir}/; give a scene file or --all, not both`);

@@ -7,7 +7,7 @@
  * times in ms from the start of the audio: what an avatar needs to lip-sync the WAV.
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { readCommandLine, UsageError } from './command-line';
 import { createEspeakSynthesizer } from '../providers/synthesis/espeak';
 import type { VisemeCue, WordTiming } from '../providers/synthesis/port';
 import { encodeWav } from '../../shared/wav';
@@ -29,9 +29,6 @@ Options:
   -h, --help        show this help
 `;
 
-/** A mistake in the command line: printed with a pointer to --help. */
-class UsageError extends Error {}
-
 interface Options {
   text: string;
   out: string;
@@ -50,23 +47,15 @@ const integer = (flag: string, value: string | undefined, min: number, max: numb
 
 /** Returns `null` when help was asked for. */
 const parseOptions = (argv: string[]): Options | null => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        text: { type: 'string' },
-        out: { type: 'string' },
-        cues: { type: 'string' },
-        voice: { type: 'string' },
-        pitch: { type: 'string' },
-        rate: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = readCommandLine(argv, {
+    text: { type: 'string' },
+    out: { type: 'string' },
+    cues: { type: 'string' },
+    voice: { type: 'string' },
+    pitch: { type: 'string' },
+    rate: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return null;
   if (!values.text?.trim()) throw new UsageError('missing --text "<what to say>"');
   if (!values.out) throw new UsageError('missing --out <file.wav>');

@@ -3,6 +3,7 @@ import type { EventDraft, SessionEvent } from '../../shared/events';
 import { countWords } from '../../shared/words';
 import { Scene, type LoadedScene } from '../../shared/scene/schema';
 import { aggregateMetrics, numericMetrics, runMetrics, type RunMetrics } from './metrics';
+import { utteranceDraft } from '../../tests/fakes/utterances';
 
 /** Numbers and times the drafts: one event every second. */
 const log = (...drafts: EventDraft[]): SessionEvent[] => drafts.map((d, i) => ({ ...d, seq: i + 1, t: i * 1000 }) as SessionEvent);
@@ -17,19 +18,8 @@ const start = (ids: string[], speakingRate = 120): EventDraft => ({
 });
 
 let utteranceCount = 0;
-const say = (speaker: string, text: string, extra: Partial<EventDraft & { type: 'utterance' }> = {}): EventDraft => ({
-  type: 'utterance',
-  id: `u${++utteranceCount}`,
-  speaker,
-  text,
-  addressee: null,
-  pair: 'none',
-  act: 'statement',
-  snippet: 's1',
-  source: 'scripted',
-  durationMs: 0,
-  ...extra,
-});
+const say = (speaker: string, text: string, extra: Parameters<typeof utteranceDraft>[3] = {}): EventDraft =>
+  utteranceDraft(`u${++utteranceCount}`, speaker, text, { snippet: 's1', source: 'scripted', ...extra });
 
 const words = (n: number): string => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
 

@@ -2,21 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { EventDraft, SessionEvent } from '../../shared/events';
 import { aggregateMetrics, runMetrics } from './metrics';
 import { formatTable } from './table';
+import { utteranceDraft } from '../../tests/fakes/utterances';
 
 const log = (...drafts: EventDraft[]): SessionEvent[] => drafts.map((d, i) => ({ ...d, seq: i + 1, t: i * 1000 }) as SessionEvent);
-const say = (id: string, speaker: string, text: string, extra: Partial<EventDraft & { type: 'utterance' }> = {}): EventDraft => ({
-  type: 'utterance',
-  id,
-  speaker,
-  text,
-  addressee: null,
-  pair: 'none',
-  act: 'statement',
-  snippet: 's1',
-  source: 'ai',
-  durationMs: 0,
-  ...extra,
-});
+const say = (id: string, speaker: string, text: string, extra: Parameters<typeof utteranceDraft>[3] = {}): EventDraft =>
+  utteranceDraft(id, speaker, text, { snippet: 's1', ...extra });
 
 describe('formatTable', () => {
   it('prints a header and a row per entry with the means: rates in percent, counts per run, - where undefined; answers by content beside answered-next, rephrased beside near-duplicates', () => {

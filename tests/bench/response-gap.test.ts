@@ -4,29 +4,12 @@
  * trial in one scene keeps the run short. What the figures are is the bench's business: no timing
  * is asserted here.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-
-const repo = new URL('../../', import.meta.url).pathname;
-
-const runBench = (): Promise<{ code: number | null; lines: string[]; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', 'response-gap'], {
-      cwd: repo,
-      env: { ...process.env, RESPONSE_GAP_TRIALS: '1', RESPONSE_GAP_SCENES: 'job-interview' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, lines: stdout.split('\n').filter(Boolean), stderr }));
-  });
+import { runBench } from './run-bench';
 
 describe('npm run bench -- response-gap', () => {
   it('reports the typed and spoken response gaps, the thinking pause and the false cut-off rate, and exits', async () => {
-    const { code, lines, stderr } = await runBench();
+    const { code, lines, stderr } = await runBench('response-gap', { RESPONSE_GAP_TRIALS: '1', RESPONSE_GAP_SCENES: 'job-interview' });
     expect(stderr).not.toMatch(/failed/);
     expect(code).toBe(0);
     const figures = Object.fromEntries(lines.map((line) => JSON.parse(line) as { name: string; value: number; unit: string }).map((f) => [f.name, f]));

@@ -2,21 +2,8 @@
  * `npm run bench` prints its figures as JSON lines and then exits: a benchmark that leaves a
  * worker or a socket open must not keep the process waiting.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-
-const repo = new URL('../../', import.meta.url).pathname;
-
-const runBench = (filter: string): Promise<{ code: number | null; lines: string[]; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', filter], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, lines: stdout.split('\n').filter(Boolean), stderr }));
-  });
+import { runBench } from './run-bench';
 
 describe('npm run bench', () => {
   it('prints one {name, value, unit} line per figure and exits on its own', async () => {

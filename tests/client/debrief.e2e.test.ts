@@ -9,46 +9,34 @@
  * related lines, linked into the review. No page may throw or log an error. Screenshots:
  * test-artifacts/debrief.png, debrief-print.png, debrief-empty.png.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Debrief } from '../../shared/review/answers';
-import type { Report } from '../../shared/review/report';
-import { api, createSession, type Created } from '../server/helpers';
+import { api, createSession } from '../server/helpers';
 import { screenshot } from './browser';
-import { browserSuite, endedStandUp, reportOf as reportOfOn } from './pages';
+import { endedStandUpSuite, humanSeat } from './ended-stand-up';
 
-let ran: Created;
-const suite = browserSuite({
-  env: { SYNTHESIZER: 'none' },
-  async setup(server) {
-    ran = await endedStandUp(server);
-  },
-});
+const standUp = endedStandUpSuite();
+const { suite, newPage, reportOf } = standUp;
 
-const newPage = (): Promise<Page> => suite.open();
-
-const reportOf = (id: string, token: string): Promise<Report> => reportOfOn(suite.server, id, token);
-
-const humanSeat = (created: Created) => Object.keys(created.tokens).find((who) => who !== 'observer')!;
 const debrief = (id: string, token: string) => `http://localhost:${suite.server.port}/debrief/${id}?token=${encodeURIComponent(token)}`;
 
 describe("the trainee's debrief", () => {
   it("shows a seat's figures from its report, three observations linked into the review, and prints without buttons", async () => {
-    const seat = humanSeat(ran);
-    const token = ran.tokens[seat]!;
-    const report = await reportOf(ran.id, token);
+    const seat = humanSeat(standUp.ran);
+    const token = standUp.ran.tokens[seat]!;
+    const report = await reportOf(standUp.ran.id, token);
     const you = report.participants.find((p) => p.id === seat)!;
     expect(you.turns).toBeGreaterThan(0);
 
     const page = await newPage();
-    await page.goto(debrief(ran.id, token));
+    await page.goto(debrief(standUp.ran.id, token));
     await page.locator('[data-page="debrief"]').waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-page="debrief"]').getAttribute('data-seat')).toBe(seat);
     const figure = (id: string) => page.locator(`[data-figure="${id}"]`).getAttribute('data-value');
     const raw = (value: number | null) => (value === null ? '' : String(value));
     expect(await figure('share')).toBe(String(you.speakingShare));
     // Pace, fillers and response time are the seat's speech only (the debrief's): a stand-in's simulated lines have none.
-    const read = await api(suite.server, `/api/sessions/${ran.id}/debrief`, { token });
+    const read = await api(suite.server, `/api/sessions/${standUp.ran.id}/debrief`, { token });
     expect(read.status).toBe(200);
     const debriefed = (await read.json()) as Debrief;
     expect(debriefed.speech.wordsPerMinute).toBeNull();
@@ -104,27 +92,27 @@ describe("the trainee's debrief", () => {
     expect(await links.count()).toBeGreaterThan(0);
     const moment = Number(await links.first().getAttribute('data-moment'));
     await links.first().click();
-    await page.waitForURL(new RegExp(`/review/${ran.id}\\?token=.*&t=${moment}$`));
+    await page.waitForURL(new RegExp(`/review/${standUp.ran.id}\\?token=.*&t=${moment}$`));
     await page.locator('.timeline[data-bars]').waitFor({ timeout: 60_000 });
     expect(await page.locator('.timeline').getAttribute('data-playhead')).toBe(String(moment));
     expect(await page.locator('.review-transcript li.selected').count()).toBe(1);
   }, 300_000);
 
   it("is opened from the ended session's page, and shows an instructor a picker of the human seats", async () => {
-    const seat = humanSeat(ran);
-    const token = ran.tokens[seat]!;
+    const seat = humanSeat(standUp.ran);
+    const token = standUp.ran.tokens[seat]!;
     const page = await newPage();
-    await page.goto(`http://localhost:${suite.server.port}/room/${ran.id}?token=${encodeURIComponent(token)}`);
+    await page.goto(`http://localhost:${suite.server.port}/room/${standUp.ran.id}?token=${encodeURIComponent(token)}`);
     const open = page.getByRole('link', { name: 'Your debrief', exact: true });
     await open.waitFor({ timeout: 30_000 });
-    expect(await open.getAttribute('href')).toBe(`/debrief/${ran.id}?token=${encodeURIComponent(token)}`);
+    expect(await open.getAttribute('href')).toBe(`/debrief/${standUp.ran.id}?token=${encodeURIComponent(token)}`);
     await open.click();
     await page.locator('[data-page="debrief"]').waitFor({ timeout: 30_000 });
 
-    const report = await reportOf(ran.id, ran.tokens.observer!);
+    const report = await reportOf(standUp.ran.id, standUp.ran.tokens.observer!);
     const humans = report.participants.filter((p) => p.kind === 'human');
     const instructor = await newPage();
-    await instructor.goto(debrief(ran.id, ran.tokens.observer!));
+    await instructor.goto(debrief(standUp.ran.id, standUp.ran.tokens.observer!));
     await instructor.locator('[data-page="debrief"]').waitFor({ timeout: 30_000 });
     const picker = instructor.getByLabel('Participant');
     expect(await picker.locator('option').count()).toBe(humans.length);
@@ -147,11 +135,11 @@ describe("the trainee's debrief", () => {
   }, 120_000);
 
   it('writes the feedback from the figures offline, and answers a question with links to the moments', async () => {
-    const seat = humanSeat(ran);
-    const token = ran.tokens[seat]!;
-    const report = await reportOf(ran.id, token);
+    const seat = humanSeat(standUp.ran);
+    const token = standUp.ran.tokens[seat]!;
+    const report = await reportOf(standUp.ran.id, token);
     const page = await newPage();
-    await page.goto(debrief(ran.id, token));
+    await page.goto(debrief(standUp.ran.id, token));
     const written = page.locator('.written-feedback[data-feedback="rules"]');
     await written.waitFor({ timeout: 30_000 });
     const you = report.participants.find((p) => p.id === seat)!;
@@ -170,6 +158,6 @@ describe("the trainee's debrief", () => {
     expect(await moments.count()).toBeGreaterThan(0);
     expect(await moments.count()).toBeLessThanOrEqual(3);
     expect(await moments.evaluateAll((links) => links.map((a) => a.getAttribute('data-moment')))).toContain(String(line.startMs));
-    expect(await moments.first().getAttribute('href')).toMatch(new RegExp(`^/review/${ran.id}\\?token=.*&t=\\d+$`));
+    expect(await moments.first().getAttribute('href')).toMatch(new RegExp(`^/review/${standUp.ran.id}\\?token=.*&t=\\d+$`));
   }, 60_000);
 });

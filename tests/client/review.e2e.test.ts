@@ -12,22 +12,13 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/review/report';
-import { createSession, type Created } from '../server/helpers';
+import { createSession } from '../server/helpers';
 import { screenshot } from './browser';
-import { browserSuite, endedStandUp, waitForChartsDrawn, reportOf as reportOfOn } from './pages';
+import { endedStandUpSuite, humanSeat } from './ended-stand-up';
+import { waitForChartsDrawn } from './pages';
 
-let ran: Created;
-const suite = browserSuite({
-  // Text only: at instant pace a session then runs to its end in a second or two (no speech to synthesise).
-  env: { SYNTHESIZER: 'none' },
-  async setup(server) {
-    ran = await endedStandUp(server);
-  },
-});
-
-const newPage = (): Promise<Page> => suite.open();
-
-const reportOf = (id: string, token: string): Promise<Report> => reportOfOn(suite.server, id, token);
+const standUp = endedStandUpSuite();
+const { suite, newPage, reportOf } = standUp;
 
 const review = (id: string, token: string) => `http://localhost:${suite.server.port}/review/${id}?token=${encodeURIComponent(token)}&test=1`;
 
@@ -37,16 +28,15 @@ const waitForCharts = async (page: Page) => {
   await waitForChartsDrawn(page);
 };
 
-const humanSeat = (created: Created) => Object.keys(created.tokens).find((who) => who !== 'observer')!;
 
 describe('the review dashboard', () => {
   it("draws an ended session's timeline, transcript and charts for its instructor, in step", async () => {
-    const report = await reportOf(ran.id, ran.tokens.observer!);
+    const report = await reportOf(standUp.ran.id, standUp.ran.tokens.observer!);
     const utterances = report.timeline.filter((item) => item.kind === 'utterance');
     expect(utterances.length).toBeGreaterThan(3);
 
     const page = await newPage();
-    await page.goto(review(ran.id, ran.tokens.observer!));
+    await page.goto(review(standUp.ran.id, standUp.ran.tokens.observer!));
     await waitForCharts(page);
     const charts = await page.locator('[data-chart]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-chart')));
     expect(charts).toEqual(['cumulative', 'pace', 'talk-share', 'turns', 'latency']);
@@ -83,7 +73,7 @@ describe('the review dashboard', () => {
       ['report.csv', /^\S+,/],
     ] as const) {
       const [saved] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${file}"]`).click()]);
-      expect(saved.suggestedFilename()).toBe(`${ran.id.replace(/[^\w-]/g, '_')}-${file}`);
+      expect(saved.suggestedFilename()).toBe(`${standUp.ran.id.replace(/[^\w-]/g, '_')}-${file}`);
       expect(readFileSync((await saved.path())!, 'utf8')).toMatch(starts);
     }
 
@@ -137,12 +127,12 @@ describe('the review dashboard', () => {
   }, 300_000);
 
   it("shows a participant their session's review, without what only instructors see", async () => {
-    const seat = humanSeat(ran);
-    const theirs = await reportOf(ran.id, ran.tokens[seat]!);
-    const instructors = await reportOf(ran.id, ran.tokens.observer!);
+    const seat = humanSeat(standUp.ran);
+    const theirs = await reportOf(standUp.ran.id, standUp.ran.tokens[seat]!);
+    const instructors = await reportOf(standUp.ran.id, standUp.ran.tokens.observer!);
     expect(theirs.timeline.some((item) => item.audience === 'observers')).toBe(false);
     const page = await newPage();
-    await page.goto(review(ran.id, ran.tokens[seat]!));
+    await page.goto(review(standUp.ran.id, standUp.ran.tokens[seat]!));
     await waitForCharts(page);
     expect(await page.locator('.review-head').innerText()).toMatch(/your view as a participant/);
     expect(await page.locator(`tr[data-participant="${seat}"]`).getAttribute('class')).toBe('you');
@@ -154,8 +144,8 @@ describe('the review dashboard', () => {
   it('says what is wrong with a bad token, and shows an empty state for a session nobody has spoken in', async () => {
     suite.expectFailures(/^401 .*\/api\/sessions\//);
     const bad = await newPage();
-    const token = ran.tokens.observer!;
-    await bad.goto(review(ran.id, token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA')));
+    const token = standUp.ran.tokens.observer!;
+    await bad.goto(review(standUp.ran.id, token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA')));
     await bad.locator('[data-page="unauthorized"]').waitFor({ timeout: 30_000 });
     expect(await bad.locator('h1').innerText()).toBe('This link is not valid');
     // The browser logs the 401 it was meant to get; nothing else may be logged.
@@ -165,7 +155,7 @@ describe('the review dashboard', () => {
     const bare = await newPage();
     const asked: string[] = [];
     bare.on('request', (request) => asked.push(request.url()));
-    await bare.goto(`http://localhost:${suite.server.port}/review/${ran.id}`);
+    await bare.goto(`http://localhost:${suite.server.port}/review/${standUp.ran.id}`);
     await bare.locator('main').waitFor({ timeout: 30_000 });
     await bare.waitForLoadState('networkidle');
     expect(asked.filter((url) => url.includes('/api/'))).toEqual([]);
@@ -182,10 +172,10 @@ describe('the review dashboard', () => {
 
   it('is opened from an ended session\'s page and from the sessions page', async () => {
     const page = await newPage();
-    await page.goto(`http://localhost:${suite.server.port}/room/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
+    await page.goto(`http://localhost:${suite.server.port}/room/${standUp.ran.id}?token=${encodeURIComponent(standUp.ran.tokens.observer!)}`);
     const open = page.getByRole('link', { name: 'Open the review', exact: true });
     await open.waitFor({ timeout: 30_000 });
-    expect(await open.getAttribute('href')).toBe(`/review/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}`);
+    expect(await open.getAttribute('href')).toBe(`/review/${standUp.ran.id}?token=${encodeURIComponent(standUp.ran.tokens.observer!)}`);
     await open.click();
     await page.locator('[data-page="review"]').waitFor({ timeout: 30_000 });
 
@@ -193,10 +183,10 @@ describe('the review dashboard', () => {
     await sessions.goto(`http://localhost:${suite.server.port}/sessions`);
     await sessions.getByLabel('Admin token').fill(suite.server.admin);
     await sessions.getByRole('button', { name: 'Show sessions', exact: true }).click();
-    const row = sessions.locator(`tr[data-session="${ran.id}"]`);
+    const row = sessions.locator(`tr[data-session="${standUp.ran.id}"]`);
     const [opened] = await Promise.all([sessions.context().waitForEvent('page'), row.getByRole('button', { name: 'Review', exact: true }).click()]);
     suite.adopt(opened);
-    await opened.waitForURL(new RegExp(`/review/${ran.id}\\?token=`));
+    await opened.waitForURL(new RegExp(`/review/${standUp.ran.id}\\?token=`));
     await opened.locator('[data-page="review"]').waitFor({ timeout: 30_000 });
   }, 120_000);
 });

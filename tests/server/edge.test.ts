@@ -6,25 +6,16 @@
  * the codes the README names, and a bad message keeps it open; written feedback is rate-limited
  * like questions; a session report whose build failed is built again next time.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createApp } from '../../server/api/app';
 import { sessionReports } from '../../server/api/reports';
-import { staticFiles } from '../../server/api/static';
-import { createTokens } from '../../server/auth/tokens';
-import { loadConfig, type Config } from '../../server/config';
-import { createScriptedGenerator } from '../../server/providers/generator/scripted';
 import type { Rooms } from '../../server/rooms/rooms';
-import { createRooms } from '../../server/rooms/rooms';
-import { loadScenes } from '../../server/scene/load';
 import type { LoadedScene } from '../../shared/scene/schema';
-import { openStore, type Store } from '../../server/store/store';
-import { ADMIN, Client, closeClients, createSession, listen, startServer, tempDir, until, type Created, type InProcessServer, type TestServer } from './helpers';
+import { type Store } from '../../server/store/store';
+import { ADMIN, Client, closeClients, createSession, startServer, tempDir, until, type Created, type InProcessServer, type TestServer } from './helpers';
 
-const repoRoot = new URL('../../', import.meta.url).pathname;
 const dirs: string[] = [];
 
 /** A root like the repository's: an avatar and a built client. */
@@ -40,37 +31,7 @@ const siteRoot = (): string => {
 };
 
 /** The server as main.ts builds it (the API, then the avatars and the built client), on an ephemeral port. */
-const startSite = async (): Promise<TestServer & { config: Config; rooms: Rooms }> => {
-  const dataDir = tempDir();
-  dirs.push(dataDir);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'silent', GENERATOR: 'scripted', SYNTHESIZER: 'none' });
-  const scenes = await loadScenes(join(repoRoot, 'scenes'));
-  const store: Store = openStore(dataDir);
-  const rooms = createRooms({ store, scenes: new Map(scenes.map((s) => [s.id, s])), generator: () => createScriptedGenerator() });
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens: createTokens(randomBytes(32).toString('base64url')), version: 'test', scenes });
-  const files = staticFiles({ root: siteRoot() });
-  expect(files.clientBuilt).toBe(true);
-  app.route('/', files.app);
-  const { server, base, wsBase } = await listen(app, injectWebSocket);
-  return {
-    base,
-    wsBase,
-    admin: ADMIN,
-    dataDir,
-    config,
-    rooms,
-    async close() {
-      for (const room of rooms.list()) if (!room.ended()) room.end('the test');
-      await closeClients();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
-      await Promise.all(rooms.list().map((room) => room.conversation.ended));
-      store.close();
-    },
-  };
-};
+const startSite = (): Promise<InProcessServer> => startServer({ siteRoot: siteRoot() });
 
 /** The headers every answer carries, HTML, API, assets and errors alike (README, "Security"). */
 const expectSecurityHeaders = (headers: Headers | Record<string, string | string[] | undefined>, what: string) => {

@@ -18,6 +18,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../server/api/app';
+import { staticFiles } from '../../server/api/static';
 import { createTokens, type Tokens } from '../../server/auth/tokens';
 import { loadConfig, type Config } from '../../server/config';
 import type { SessionEvent } from '../../shared/events';
@@ -101,6 +102,8 @@ export interface InProcessOptions {
   journal?: JournalOptions;
   /** What the review's feedback, answers and judge ask (AppOptions.generator; default the scripted one: rules). */
   reviewGenerator?: Generator;
+  /** A root with avatars/ and dist/client/ served after the API, as main.ts serves the repository's. */
+  siteRoot?: string;
 }
 
 /** The server as `server/main.ts` builds it, in this process, on an ephemeral port. */
@@ -128,6 +131,11 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
   const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: library.list, editor: { library, uploads: openUploads(dataDir) }, ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
+  if (options.siteRoot) {
+    const files = staticFiles({ root: options.siteRoot });
+    if (!files.clientBuilt) throw new Error(`${options.siteRoot} has no built client (dist/client/index.html)`);
+    app.route('/', files.app);
+  }
   const { server, base, wsBase } = await listen(app, injectWebSocket);
   return {
     base,
