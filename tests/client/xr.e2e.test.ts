@@ -163,6 +163,9 @@ describe('taking part from a headset', () => {
 
     expect(await page.evaluate(() => window.__room!.enterVR())).toBe(true);
     await page.waitForFunction(() => window.__room!.vrFrames() > 10, undefined, { timeout: 60_000 });
+    // In her headset Riley sits in her own avatar, drawn without its head (her eyes are inside it); Casey sees it whole.
+    expect(await page.evaluate(() => window.__room!.headShown('riley'))).toBe(false);
+    expect(await casey.evaluate(() => window.__room!.headShown('riley'))).toBe(true);
     // Riley looks 40° to her left, then 30° to her right and 15° down: Casey sees her avatar's head do it.
     for (const [yaw, pitch] of [[40, 0], [-30, 15]] as const) {
       expect(await page.evaluate(([y, p]) => window.__xr!.turnHead(y, p), [yaw, pitch] as const)).toBe(true);

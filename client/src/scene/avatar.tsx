@@ -20,8 +20,6 @@ import { AvatarRig, type RigInput } from './rig';
 
 /** Where the avatar GLBs and `animations.glb` are served. */
 export const avatarsUrl = '/avatars/';
-/** The mesh of the head (face, eyes, hair), apart from the body's. */
-const headMesh = 'Wolf3D_Head';
 /** The tag floats this far above the top of the head. */
 const tagGap = 0.28;
 
@@ -164,12 +162,10 @@ const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tag
     };
   }, [body, animations, seated, seed]);
 
-  // The head is the skin mesh with the face's morph targets (avatars/generator/gltf.ts: Wolf3D_Head).
+  // After the rig's effect: the rig it builds draws the head unless the wearer is inside it.
   useLayoutEffect(() => {
-    body.traverse((o) => {
-      if ((o as SkinnedMesh).isSkinnedMesh && o.name === headMesh) o.visible = !firstPerson;
-    });
-  }, [body, firstPerson]);
+    if (rig.current) rig.current.headShown = !firstPerson;
+  }, [body, animations, seated, seed, firstPerson]);
 
   // The tag's dot follows the rig's input too, re-rendering only when it changes.
   const [talking, setTalking] = useState(false);
