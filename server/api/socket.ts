@@ -5,7 +5,8 @@
  *
  * Limits hold per person (a seat, or an observer's or the author's token) across all their
  * sockets: one message budget, lines (`say`, `say-as`, `inject`) and microphone seconds in
- * rate-limit.ts's buckets; a bad or refused message gets a typed `error` and the connection stays.
+ * rate-limit.ts's buckets (a headset's `pose`s have their own, and are not sent to a reader that is
+ * behind); a bad or refused message gets a typed `error` and the connection stays.
  * What closes a socket:
  *   1007  a text frame that is not UTF-8 (RFC 6455 §8.1, by the `ws` library)
  *   1009  a frame larger than the payload limit (`maxPayload`: 64x MAX_MESSAGE_BYTES, at least 1 MiB)
@@ -72,6 +73,17 @@ const MAX_SOCKETS_PER_TOKEN = 256;
  * ?after=): 4 MB is about a minute of a persona's speech as base64 PCM.
  */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/**
+ * Poses from a headset (xr/pose.ts sends ~12 a second): their own budget, with room for a browser
+ * that stalled and sends a few at once.
+ */
+const POSE_RATE_PER_S = 20;
+const POSE_BURST = 30;
+/**
+ * A pose is presence: the next one supersedes it. It is not sent to a socket with this much
+ * unsent (it is dropped, not queued), so poses never push a reader toward the slow-reader drop.
+ */
+const LOSSY_BUFFERED_BYTES = 64 * 1024;
 /** How long a dropped slow reader has to read its close frame before its connection is cut. */
 const SLOW_READER_CLOSE_MS = 1000;
 /** Every socket is pinged this often; one that misses a ping is cut, so a dead one goes within 2x this (30 s). */
@@ -92,6 +104,7 @@ interface Holder {
   messages: Bucket;
   lines: Bucket;
   audio: Bucket;
+  poses: Bucket;
   toldVoiceOff: boolean;
 }
 
@@ -223,6 +236,7 @@ export const sessionSocket = (options: SessionSocketOptions): Hono<ApiEnv> => {
             lines: createBucket(LINE_BURST, LINE_RATE_PER_S, now()),
             // Microphone audio has its own budget, in seconds of audio: up to 1.5x real time, 5 s of burst.
             audio: createBucket(MIC_BURST_S, MIC_RATE, now()),
+            poses: createBucket(POSE_BURST, POSE_RATE_PER_S, now()),
             toldVoiceOff: false,
           };
           holders.set(key, holder);
@@ -238,6 +252,9 @@ export const sessionSocket = (options: SessionSocketOptions): Hono<ApiEnv> => {
           role: access.role,
           send: (message) => write(JSON.stringify(message)),
           sendRaw: write,
+          sendLossy: (data) => {
+            if (raw.bufferedAmount <= LOSSY_BUFFERED_BYTES) write(data);
+          },
           streamVia,
           close: (how) => socket && drop(socket, how?.code ?? CLOSE_REPLACED, how?.reason ?? 'replaced'),
         };
@@ -285,8 +302,6 @@ export const sessionSocket = (options: SessionSocketOptions): Hono<ApiEnv> => {
     const holder = holders.get(socket.holder)!;
     if (expired(socket)) return expire(socket);
     if (isBinary) return hearAudio(socket, holder, data);
-    // One budget per person, whatever number of sockets they open: floods get typed errors, not a dropped socket.
-    if (!holder.messages.take(1, now())) return client.send({ type: 'error', code: 'rate-limited', message: `At most ${config.messageRatePerS} messages a second.` });
     const text = data.toString('utf-8');
     if (Buffer.byteLength(text) > config.maxMessageBytes) {
       return client.send({ type: 'error', code: 'too-large', message: `Messages are limited to ${config.maxMessageBytes} bytes.` });
@@ -297,6 +312,11 @@ export const sessionSocket = (options: SessionSocketOptions): Hono<ApiEnv> => {
     } catch {
       return client.send({ type: 'error', code: 'bad-json', message: 'Messages are JSON objects with a "type".' });
     }
+    // One budget per person, whatever number of sockets they open: floods get typed errors, not a
+    // dropped socket. A headset's poses have their own, so ~12 a second leave the other messages theirs.
+    if ((json as { type?: unknown } | null)?.type === 'pose') {
+      if (!holder.poses.take(1, now())) return client.send({ type: 'error', code: 'rate-limited', message: `At most ${POSE_RATE_PER_S} poses a second.` });
+    } else if (!holder.messages.take(1, now())) return client.send({ type: 'error', code: 'rate-limited', message: `At most ${config.messageRatePerS} messages a second.` });
     const parsed = ClientMessage.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

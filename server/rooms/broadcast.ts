@@ -13,13 +13,14 @@
  * const broadcast = createBroadcast({ scene });
  * broadcast.add(client);
  * broadcast.send({ type: 'event', event }, event); // to those who may see it, as they see it
+ * broadcast.pose({ type: 'pose', participant: 'riley', head, left: null, right: null }); // to the others, lossy
  * const stop = broadcast.subscribe((message) => media.publish(message)); // what everyone may see
  * broadcast.close({ code: 4410, reason: 'session deleted' });
  * ```
  */
 import type { Role } from '../../shared/claims';
 import { asParticipantsSee, audienceOf, visibleTo, type SessionEvent } from '../../shared/events';
-import type { ServerMessage } from '../../shared/protocol/messages';
+import type { PoseMessage, ServerMessage } from '../../shared/protocol/messages';
 import type { LoadedScene } from '../../shared/scene/schema';
 
 /** How the server closes a connection: a WebSocket close code (4000-4999 are the application's) and why. */
@@ -43,6 +44,11 @@ export interface Client {
    * LiveKit data topics; its socket carries the welcome, the backlog after a seq, errors and pongs.
    */
   streamVia?: 'socket' | 'livekit';
+  /**
+   * A message that may be lost (a pose: the next supersedes it): the transport drops it rather than
+   * queue it behind a slow reader. Without it, `sendRaw` or `send`.
+   */
+  sendLossy?(json: string): void;
   /**
    * Closes the connection: without `how`, because a newer one took the seat; with it, with that
    * close code and reason (e.g. 4410 "session deleted": the session is gone).
@@ -70,6 +76,11 @@ export interface Broadcast {
   replay(client: Client, events: readonly SessionEvent[]): void;
   /** A participant's microphone frame, relayed to the other clients that hear it on their socket. */
   relay(participant: string, message: ServerMessage): void;
+  /**
+   * A headset wearer's pose, to every other client (on its socket, LiveKit's too: poses are not on
+   * the data topics), dropped for a client that is behind; never logged, never replayed.
+   */
+  pose(message: PoseMessage): void;
   /** Every message the whole room may see (see `send`). Returns the unsubscribe. */
   subscribe(listener: (message: ServerMessage) => void): () => void;
   /** Whether an instructor (an observer or the author) is connected. */
@@ -135,6 +146,15 @@ export const createBroadcast = (options: BroadcastOptions): Broadcast => {
       for (const other of clients) {
         if (other.participant === participant || other.streamVia === 'livekit') continue;
         deliver(other, message, () => (json ??= JSON.stringify(message)));
+      }
+    },
+    pose(message) {
+      let json: string | null = null;
+      for (const other of clients) {
+        if (other.participant === message.participant) continue;
+        json ??= JSON.stringify(message);
+        if (other.sendLossy) other.sendLossy(json);
+        else deliver(other, message, () => json!);
       }
     },
     subscribe(listener) {

@@ -30,7 +30,10 @@ export interface CommandsOptions {
 /** Messages a session in its lobby takes; any other waits for the start. */
 const lobbyMessages = new Set<ClientMessage['type']>(['start', 'leave', 'typing', 'end', 'stand-in']);
 
-export const createCommands = (options: CommandsOptions): ((client: Client, message: ClientMessage) => ServerMessage | null) => {
+/** What the conversation is told of: every message but a pose, which the room relays (room.ts). */
+export type Command = Exclude<ClientMessage, { type: 'pose' }>;
+
+export const createCommands = (options: CommandsOptions): ((client: Client, message: Command) => ServerMessage | null) => {
   const { scene, conversation, presence } = options;
   const humans = scene.participants.filter((p) => p.kind === 'human').map((p) => p.id);
   const nameOf = (participant: string) => scene.participants.find((p) => p.id === participant)?.name ?? participant;

@@ -24,7 +24,7 @@ import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber } from '../providers/transcription/port';
 import { createRecorder } from '../recordings/recorder';
 import type { RecordingStore } from '../recordings/store';
-import { MIC_SAMPLE_RATE, type ClientMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../../shared/protocol/messages';
+import { MIC_SAMPLE_RATE, type ClientMessage, type PoseMessage, type ServerMessage, type SessionStatus, type Snapshot, type VoiceOffer } from '../../shared/protocol/messages';
 import type { LoadedScene } from '../../shared/scene/schema';
 import type { Journal } from '../store/journal';
 import { after, type AnyStore } from '../store/store';
@@ -265,7 +265,8 @@ export const openRoom = (options: RoomOptions): Room => {
         leave?.();
       };
     },
-    handle: (client, message) => commands(client, message),
+    // A pose is presence, not conversation: relayed to the others, never the engine's or the log's.
+    handle: (client, message) => (message.type === 'pose' ? relayPose(client, message) : commands(client, message)),
   };
 
   /** A client with its backlog read: welcome, backlog, live stream; returns how it leaves. */
@@ -290,6 +291,12 @@ export const openRoom = (options: RoomOptions): Room => {
       broadcast.remove(client);
       if (client.participant) presence.connect(client.participant, -1);
     };
+  };
+  /** A headset wearer's pose from their own seat, to everyone else in the room while it runs. */
+  const relayPose = (client: Client, message: PoseMessage): ServerMessage | null => {
+    if (message.participant !== client.participant) return { type: 'error', code: 'forbidden', message: 'A pose is your own: send it for your own seat.', field: 'participant' };
+    if (!room.ended()) broadcast.pose(message);
+    return null;
   };
   const commands = createCommands({ scene, conversation, presence, saving: () => saving.failing, end: room.end, ended: room.ended });
   return room;

@@ -9,11 +9,13 @@
  * seq alone), `delta` (text of a reply
  * as it is generated; superseded by the `utterance` event naming the same `draft`), `audio` (a
  * piece of a reply's speech with its viseme cues and word timings), `audio-stop` (stop playing
- * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `speech` (a human
+ * a reply's speech at `atMs`), `voice` (another human's microphone, relayed), `pose` (another
+ * human's headset pose, relayed; a frame may be dropped), `speech` (a human
  * started or stopped speaking), `error` (a typed complaint about one message; the connection
  * stays open, except after `replaced` and `token-expired`), `pong`. Audio and voice are transient:
  * never in the log, never replayed on the socket (recordings/ keeps each utterance's audio apart).
- * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, `gaze`, and
+ * Client → server: participants `say`, `raise-hand`, `lower-hand`, `typing`, `leave`, `gaze`,
+ * `pose` (in a headset, ~12 times a second: relayed to the room as it came, never logged), and
  * microphone audio as binary frames (PCM16 little-endian, 16 kHz, mono, at most 1 s each;
  * 20-40 ms frames are usual); observers `pause`, `resume`, `skip-turn`, `approve`, `edit`,
  * `dismiss`, `regenerate`, `inject`, `end`; everyone `ping`.
@@ -39,6 +41,38 @@ export const LineText = z.string().overwrite(cleanText).min(1, 'expected some te
 const text = LineText;
 const id = z.string().overwrite(cleanText).min(1).max(64);
 
+/** A seat-relative coordinate, metres: a person reaches at most a few metres from their seat. */
+const metres = z.number().min(-5).max(5);
+const unit = z.number().min(-1).max(1);
+/** Where a tracked part of a person is, in their seat's frame (see `Pose`). */
+export const Joint = z
+  .object({
+    /** Position [x, y, z], metres. */
+    p: z.tuple([metres, metres, metres]),
+    /** Orientation as a quaternion [x, y, z, w]; about unit length (it is normalised where it is used). */
+    q: z.tuple([unit, unit, unit, unit]).refine(([x, y, z, w]) => Math.abs(Math.hypot(x, y, z, w) - 1) < 0.05, 'expected a unit quaternion'),
+  })
+  .strict();
+export type Joint = z.infer<typeof Joint>;
+
+/**
+ * A headset wearer's pose, in their seat's frame: from the seat's point on the floor, y up, +z the
+ * way the seat faces, +x to its left (the avatar's own axes, so every client places it on that
+ * seat's avatar, wherever it sits in its own room). The head looks down its -z, as a camera does;
+ * `left` and `right` are the controllers' or hands' grips, null when not tracked.
+ */
+export const PoseMessage = z
+  .object({
+    type: z.literal('pose'),
+    /** The sender's own seat (any other is refused): the message is relayed as it came. */
+    participant: id,
+    head: Joint,
+    left: Joint.nullable(),
+    right: Joint.nullable(),
+  })
+  .strict();
+export type PoseMessage = z.infer<typeof PoseMessage>;
+
 export const ParticipantMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('say'), text }).strict(),
   z.object({ type: z.literal('raise-hand') }).strict(),
@@ -49,6 +83,7 @@ export const ParticipantMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('slide'), content: id, index: z.number().int().min(0).max(999) }).strict(),
   /** In VR: the participant the head now points at (null: nobody), sent when it changes. */
   z.object({ type: z.literal('gaze'), at: id.nullable() }).strict(),
+  PoseMessage,
 ]);
 
 export const sessionStatuses = ['lobby', 'live', 'paused', 'ended'] as const;
@@ -244,6 +279,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
     reason: z.enum(audioStopReasons).describe("barge-in: a human started talking; interrupted: the scene's interruption rule; rejected: the engine resampled the reply"),
   }),
   z.object({ type: z.literal('voice'), participant: z.string(), sampleRate: z.literal(MIC_SAMPLE_RATE), pcm }),
+  PoseMessage,
   z.object({ type: z.literal('speech'), participant: z.string(), active: z.boolean() }),
   z.object({ type: z.literal('error'), code: z.enum(errorCodes), message: z.string(), field: z.string().optional() }),
   z.object({ type: z.literal('pong') }),

@@ -6,7 +6,8 @@
  * text of at least a degree, a line typed on the VR keyboard reaches the log, holding the trigger
  * away from the panel talks (the page's microphone, a recording, reaches the server and is logged
  * as the trainee's), heads are the size they are on the desktop, and Exit VR brings the page back
- * with the session going on.
+ * with the session going on. The trainee's head turns her avatar's on another trainee's screen
+ * (her pose, relayed), and a pinch of a tracked hand presses the panel's buttons as the trigger does.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +30,7 @@ beforeAll(async () => {
 const suite = browserSuite({ env, teardown: () => whisper.close() });
 
 /** Opens Riley's seat of a fresh retro (stand-ins elsewhere) with the recording as her microphone. */
-const openRiley = async (query: string): Promise<{ page: Page; id: string }> => {
+const openRiley = async (query: string): Promise<{ page: Page; id: string; links: Record<string, string> }> => {
   const res = await api(suite.server, '/api/sessions', { method: 'POST', body: { scene: 'sprint-retro', pace: 'realtime', standIns: true } });
   const session = (await res.json()) as { id: string; links: Record<string, string> };
   const page = await suite.open();
@@ -48,7 +49,7 @@ const openRiley = async (query: string): Promise<{ page: Page; id: string }> => 
   await page.goto(testLink(session.links.riley!, suite.server.port) + query);
   await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 60_000 });
   await page.waitForFunction(() => window.__room!.stats().avatars === 4, undefined, { timeout: 90_000 });
-  return { page, id: session.id };
+  return { page, id: session.id, links: session.links };
 };
 
 /** Waits for `n` more frames of the immersive session. */
@@ -151,6 +152,45 @@ describe('taking part from a headset', () => {
     await page.evaluate(() => window.__room!.say('Back on the desktop.'));
     await expect.poll(async () => (await loggedBy(id, 'riley')).map((e) => e.text), { timeout: 60_000, interval: 500 }).toContain('Back on the desktop.');
     await screenshot(page, 'xr-exited');
+  }, 400_000);
+
+  it("turns the trainee's avatar head on the other trainee's screen as her headset turns; a pinch at the panel does what the trigger does", async () => {
+    const { page, id, links } = await openRiley('&xr=emulate');
+    const casey = await suite.open();
+    await casey.goto(testLink(links.casey!, suite.server.port));
+    await casey.waitForFunction(() => window.__room !== undefined && window.__room.stats().avatars === 4, undefined, { timeout: 90_000 });
+    const rileyOnCaseys = () => casey.evaluate(() => window.__room!.gaze('riley'));
+
+    expect(await page.evaluate(() => window.__room!.enterVR())).toBe(true);
+    await page.waitForFunction(() => window.__room!.vrFrames() > 10, undefined, { timeout: 60_000 });
+    // In her headset Riley sits in her own avatar, drawn without its head (her eyes are inside it); Casey sees it whole.
+    expect(await page.evaluate(() => window.__room!.headShown('riley'))).toBe(false);
+    expect(await casey.evaluate(() => window.__room!.headShown('riley'))).toBe(true);
+    // Riley looks 40° to her left, then 30° to her right and 15° down: Casey sees her avatar's head do it.
+    for (const [yaw, pitch] of [[40, 0], [-30, 15]] as const) {
+      expect(await page.evaluate(([y, p]) => window.__xr!.turnHead(y, p), [yaw, pitch] as const)).toBe(true);
+      await expect
+        .poll(async () => {
+          const gaze = (await rileyOnCaseys())!;
+          return Math.abs(gaze.yaw - yaw) < 6 && Math.abs(gaze.pitch - pitch) < 6;
+        }, { timeout: 30_000, interval: 200 })
+        .toBe(true);
+    }
+    await screenshot(casey, 'xr-pose-seen');
+
+    // Tracked hands instead of controllers: a pinch on the panel's Raise hand raises Riley's hand, as the trigger would.
+    expect(await page.evaluate(() => window.__xr!.useHands(true))).toBe(true);
+    await frames(page, 5);
+    expect(await page.evaluate(() => window.__xr!.aim('panel', 'hand'))).toBe(true);
+    await frames(page, 3);
+    await page.evaluate(() => window.__xr!.pinch(true));
+    await frames(page, 3);
+    await page.evaluate(() => window.__xr!.pinch(false));
+    await page.waitForFunction(() => (window.__room!.state() as { hands: string[] }).hands.includes('riley'), undefined, { timeout: 30_000 });
+    expect(await page.evaluate(() => window.__xr!.vr().talking), 'a pinch at the panel is not push-to-talk').toBe(false);
+    const log = (await (await api(suite.server, `/api/sessions/${id}/events`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; participant?: string });
+    expect(log.some((e) => e.type === 'hand-raise' && e.participant === 'riley')).toBe(true);
+    expect(log.some((e) => e.type === 'pose'), 'poses are never logged').toBe(false);
   }, 400_000);
 
   it('tells the trainee when a controller is lost, and leaves VR when the session ends', async () => {

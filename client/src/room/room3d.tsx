@@ -5,7 +5,8 @@
  * (on a desktop a camera framed to show everyone clear of the HUD, with mouse-look and wheel zoom;
  * **Enter VR**, offered only where the browser has immersive VR or `?xr=emulate` asks for the
  * emulated headset, puts their eyes at their seat's (xr/seat-origin.tsx) in their own avatar, with
- * the panel (vr-panel.tsx) and push-to-talk (xr/input.tsx)), the instructor looks on with a free
+ * the panel (vr-panel.tsx) and push-to-talk (xr/input.tsx); their own avatar has no head there, and
+ * everyone else sees its head follow their headset: xr/share-pose.tsx), the instructor looks on with a free
  * orbit camera, hidden from everyone. Whoever may change the slides gets previous / next below the room,
  * and in a headset pulls the trigger at the screen (its left third goes back).
  *
@@ -33,6 +34,7 @@ import { installTestHandle, type Aimable, type FramingReport, type CameraView } 
 import { VrPanel } from './vr-panel';
 import { XrInput } from '../xr/input';
 import { SeatOrigin } from '../xr/seat-origin';
+import { SharePose } from '../xr/share-pose';
 import { rememberInVr, useImmersiveVr, wasInVr } from '../xr/support';
 import { installXrTestHandle } from '../xr/test-handle';
 import { createVrState, type VrStore } from '../xr/vr-state';
@@ -182,6 +184,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
                 showTag={nameTags}
                 speaking={false}
                 rigRef={shareRig(p.id)}
+                firstPerson={p.id === me}
                 manual
               />
             );
@@ -193,6 +196,7 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
             <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
           )}
           {mySeat && inVR && <VrPanel view={view} session={session} vr={vr} voiceIn={voiceIn} onExit={exitVR} />}
+          {mySeat && inVR && <SharePose session={session} participant={me!} seat={mySeat} />}
           {mySeat && inVR && <XrInput session={session} view={view} vr={vr} voiceIn={voiceIn} contents={contents} boards={boards} />}
           {test && <Lens into={viewer} />}
         </XR>
@@ -256,6 +260,11 @@ const Animate = ({
     waveform: (id) => session.voices?.waveform(id) ?? null,
     // Whoever looks at you looks into your eyes: the camera.
     lookAt: (target) => (target === me ? camera.getWorldPosition(viewer) : null),
+    // A headset wearer's avatar looks where their headset does.
+    headed: (id, out) => {
+      const seat = seats.get(id);
+      return seat !== undefined && session.poses.lookPoint(id, seat, performance.now(), out);
+    },
     // A voice sounds from its avatar's mouth.
     onHead: (id, head) => session.voices?.place(id, { x: head.x, y: head.y, z: head.z }),
   });

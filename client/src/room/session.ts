@@ -14,7 +14,7 @@
  * session.visemes('nora'); // { aa: 0.7, E: 0.2 } while Nora's audio plays
  * ```
  */
-import type { ClientMessage, ServerMessage } from '../../../shared/protocol/messages';
+import type { ClientMessage, PoseMessage, ServerMessage } from '../../../shared/protocol/messages';
 import { openMicrophone, type Microphone } from '../audio/mic';
 import type { VisemeWeights } from '../audio/lipsync';
 import { createVoiceOutput, type VoiceOutput } from '../audio/playback';
@@ -24,6 +24,7 @@ import type { CuePiece } from '../net/media';
 import type { LiveKitMedia } from '../net/livekit';
 import { emptyRoom, reduceRoom, type LocalMessage, type RoomView } from '../state/room';
 import { awaitingSpeech } from '../state/transcript';
+import { createPoses, type Poses } from '../xr/pose';
 
 export type MicMode = 'open' | 'push-to-talk';
 
@@ -31,6 +32,10 @@ export interface Session {
   readonly view: RoomView;
   subscribe(listener: () => void): () => void;
   send(message: ClientMessage): void;
+  /** This wearer's pose, sent only while the connection is open (never queued: the next supersedes it). */
+  sendPose(message: PoseMessage): void;
+  /** Other wearers' poses as they arrive (xr/pose.ts): their avatars' heads follow them. */
+  readonly poses: Poses;
   say(text: string): void;
   setHand(raised: boolean): void;
   /** Speech and lip sync. */
@@ -76,6 +81,7 @@ export const joinSession = (options: { session: string; token: string; audio?: A
   let mic: Microphone | null = null;
   let recognition: BrowserRecognition | null = null;
   let livekit: LiveKitMedia | null = null;
+  const poses = createPoses();
 
   // Renders are batched to one per animation frame (audio messages arrive many times a second);
   // while speech is pending the same frames follow it, so lines appear as it is heard.
@@ -146,6 +152,8 @@ export const joinSession = (options: { session: string; token: string; audio?: A
       voices?.play({ ...message, pcm: decode(message.pcm), silent: livekit !== null, ...(durationMs !== undefined ? { durationMs } : {}) });
     }
     if (message.type === 'audio-stop') voices?.stop(message.draft, message.atMs);
+    // Presence, not the room's state: kept apart, so 12 poses a second re-render nothing.
+    if (message.type === 'pose') return poses.receive(message, performance.now());
     if (message.type === 'voice') {
       if (!livekit) voices?.voice(message.participant, decode(message.pcm), message.sampleRate);
       return;
@@ -211,6 +219,10 @@ export const joinSession = (options: { session: string; token: string; audio?: A
       return () => listeners.delete(listener);
     },
     send,
+    sendPose(message) {
+      if (transport?.open) transport.send(message);
+    },
+    poses,
     say(text) {
       const trimmed = text.trim();
       if (trimmed) send({ type: 'say', text: trimmed });

@@ -10,6 +10,8 @@
  *   with `performance.now()` in the same task to place its first audible sample on the page's clock
  * - `morph(participant, name)`: a morph target's current influence on that avatar
  * - `mouthOpen(participant)`: how open that avatar's mouth is, 0..1 (rig.mouthOpen)
+ * - `headShown(participant)`: whether that avatar's head is drawn (not the wearer's own, in their headset)
+ * - `gaze(participant)`: where that avatar's head is turned now, degrees: `yaw` to its left, `pitch` down (rig.gaze)
  * - `playTrack(participant, seconds)`: plays a vowel-like voice (a 120 Hz buzz through the formants of
  *   "ah") as a live track of that participant, the way LiveKit delivers a remote microphone, for
  *   `seconds`; the track stays attached and silent after
@@ -55,6 +57,8 @@ export interface RoomHandle {
   progress(draft: string): SpeechProgress | null;
   morph(participant: string, name: string): number;
   mouthOpen(participant: string): number;
+  gaze(participant: string): { yaw: number; pitch: number } | null;
+  headShown(participant: string): boolean | null;
   playTrack(participant: string, seconds: number): boolean;
   say(text: string): void;
   state(): unknown;
@@ -158,6 +162,8 @@ export const installTestHandle = (options: {
     progress: (draft) => session.voices?.progress(draft) ?? null,
     morph: (participant, name) => options.rigs().get(participant)?.morph(name) ?? 0,
     mouthOpen: (participant) => options.rigs().get(participant)?.mouthOpen() ?? 0,
+    gaze: (participant) => options.rigs().get(participant)?.gaze() ?? null,
+    headShown: (participant) => options.rigs().get(participant)?.headShown ?? null,
     playTrack(participant, seconds) {
       const voices = session.voices;
       if (!voices) return false;

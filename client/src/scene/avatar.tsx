@@ -45,6 +45,11 @@ interface AvatarBase {
   tagScale?: number;
   /** Lights the name tag's dot; it also lights while the rig's last input says speaking. */
   speaking: boolean;
+  /**
+   * The wearer's own body in their headset: drawn without its head (their eyes are inside it; no
+   * face fills the view) and without a name tag, the body under the head at the seat.
+   */
+  firstPerson?: boolean;
   /** Given the rig once it is built, and null when it goes (an object ref or a callback). */
   rigRef?: RefObject<AvatarRig | null> | ((rig: AvatarRig | null) => unknown);
 }
@@ -121,7 +126,7 @@ export const Avatar = (props: AvatarProps) => {
   return gltfs ? <Body {...props} gltf={gltfs[0]!} animations={gltfs[1]!.animations} /> : null;
 };
 
-const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tagScale = 1, speaking, rigRef, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
+const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tagScale = 1, speaking, rigRef, firstPerson = false, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
   const body = useMemo(() => {
     const copy = clone(gltf.scene);
     // Head and body are bound to the same bones, but the loader gives each mesh a skeleton of its
@@ -157,6 +162,11 @@ const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tag
     };
   }, [body, animations, seated, seed]);
 
+  // After the rig's effect: the rig it builds draws the head unless the wearer is inside it.
+  useLayoutEffect(() => {
+    if (rig.current) rig.current.headShown = !firstPerson;
+  }, [body, animations, seated, seed, firstPerson]);
+
   // The tag's dot follows the rig's input too, re-rendering only when it changes.
   const [talking, setTalking] = useState(false);
   useFrame((_, delta) => {
@@ -169,7 +179,7 @@ const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tag
   return (
     <group position={position} rotation-y={yaw}>
       <primitive object={body} />
-      <group ref={tag} position-y={(seated ? 1.4 : 1.8) + tagGap} visible={showTag} scale={tagScale}>
+      <group ref={tag} position-y={(seated ? 1.4 : 1.8) + tagGap} visible={showTag && !firstPerson} scale={tagScale}>
         <NameTag name={nameTag} speaking={speaking || talking} />
       </group>
     </group>

@@ -5,7 +5,8 @@
  * a cut; the frame's avatar time is tallied for the stats. Only where the words come from differs:
  * the live session's audio clock or the replay's playhead, given as `FrameSource`. A human's mouth
  * follows their voice as it is heard (audio/voice-visemes.ts) when the source gives the waveform;
- * a persona's follows its speech's viseme cues.
+ * a persona's follows its speech's viseme cues. A headset wearer's head follows their headset, from
+ * the poses relayed to this client (`headed`).
  *
  * No allocation per frame: the heads, the rig input and the tally are made once.
  *
@@ -16,6 +17,7 @@
  */
 import { useThree } from '@react-three/fiber';
 import { useMemo, useRef } from 'react';
+import { Vector3 } from 'three';
 import type * as THREE from 'three';
 import { createVoiceMouth, type VoiceMouth } from '../audio/voice-visemes';
 import type { RoomView } from '../state/room';
@@ -32,6 +34,11 @@ export interface FrameSource {
   waveform?(id: string): { samples: Float32Array; sampleRate: number } | null;
   /** Where to look when `target` is not an avatar of the room (the viewer in a headset); null: at their avatar's head. */
   lookAt?(target: string): THREE.Vector3 | null;
+  /**
+   * Where a headset wearer's own head points (their relayed pose, xr/pose.ts): writes the room
+   * point it looks at into `out` and returns true; false when none came lately (the room's gaze then).
+   */
+  headed?(id: string, out: THREE.Vector3): boolean;
   /** An avatar's head height became known once it was built (the live room moves its voice there). */
   onHead?(id: string, head: THREE.Vector3): void;
 }
@@ -44,6 +51,7 @@ export const useAvatarDriver = (seats: Map<string, Seat>, rigs: React.RefObject<
   const heads = useMemo(() => new Map([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
   const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
   const frames = useRef(frameTally());
+  const looking = useMemo(() => new Vector3(), []);
   /** A voice-read mouth per human, made the first time they are drawn. */
   const mouths = useRef(new Map<string, VoiceMouth>());
   const from = useRef(source);
@@ -52,7 +60,7 @@ export const useAvatarDriver = (seats: Map<string, Seat>, rigs: React.RefObject<
   const drive: Drive = (delta, view, audible) => {
     const speaker = speakerOf(view, audible);
     const begin = performance.now();
-    const { visemes, lookAt, onHead, waveform } = from.current;
+    const { visemes, lookAt, onHead, waveform, headed } = from.current;
     const participants = view.snapshot?.participants;
     for (const [id, rig] of rigs.current) {
       // Once an avatar is built its head height is known: gaze (and a live voice) use it.
@@ -72,7 +80,9 @@ export const useAvatarDriver = (seats: Map<string, Seat>, rigs: React.RefObject<
         i.visemes = mouth.update(heard.samples, heard.sampleRate, delta);
       }
       const target = attend(i, view, id, audible, speaker);
-      i.lookAt = target ? (lookAt?.(target) ?? heads.get(target) ?? null) : null;
+      // A wearer's head goes where their headset looks; anyone else's where the room's attention goes.
+      if (headed?.(id, looking)) i.lookAt = looking;
+      else i.lookAt = target ? (lookAt?.(target) ?? heads.get(target) ?? null) : null;
       rig.update(Math.min(delta, 0.1), i);
     }
     const tallied = tallyFrame(frames.current, performance.now() - begin, gl, rigs.current.size);

@@ -290,6 +290,16 @@ export class AvatarRig {
     return this.open;
   }
 
+  /** Whether the head (the meshes with the face's morph targets) is drawn. */
+  get headShown(): boolean {
+    return this.meshes.every((mesh) => mesh.visible);
+  }
+
+  /** Draws the head or not: the wearer's own avatar in their headset has none (their eyes are inside it). */
+  set headShown(shown: boolean) {
+    for (const mesh of this.meshes) mesh.visible = shown;
+  }
+
   /** A morph target's current influence on the first mesh that has it; 0 if none has it. */
   morph(name: string): number {
     for (const mesh of this.meshes) {

@@ -263,6 +263,7 @@ export const reduceRoom = (view: RoomView, message: ServerMessage | LocalMessage
     case 'error':
       return { ...view, error: { code: message.code, message: message.message }, ...(message.code === 'storage' ? { savingFailed: true } : {}) };
     case 'voice':
+    case 'pose':
     case 'pong':
       return view;
     case 'connection': {

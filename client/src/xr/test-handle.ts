@@ -12,12 +12,13 @@
  * - `useHands(on)`: tracked hands instead of controllers; `pinch(pressed)`: the right hand's pinch
  * - `connect(side, on)`: turns an emulated controller on or off (a controller that disconnects)
  * - `stick(x)`: pushes the right thumbstick across (-1 left … 1 right; 0 lets it go)
+ * - `turnHead(yaw, pitch)`: turns the emulated headset, in degrees: yaw to the wearer's left, pitch down
  * - `exit()`: ends the immersive session as the panel's Exit VR does
  * - `heads()`: each avatar's head as the current view shows it: its height on screen turned back into
  *   metres at its distance (the same in a headset and on a desktop when both are at real scale)
  */
 import type { XRStore } from '@react-three/xr';
-import { Quaternion, Vector3, type PlaneGeometry } from 'three';
+import { Euler, Quaternion, Vector3, type PlaneGeometry } from 'three';
 import { emulatedHeadset } from '../room/emulator';
 import type { CameraView } from '../room/test-handle';
 import type { AvatarRig } from '../scene/rig';
@@ -40,6 +41,7 @@ export interface XrHandle {
   pinch(pressed: boolean): boolean;
   connect(side: 'left' | 'right', on: boolean): boolean;
   stick(x: number): boolean;
+  turnHead(yaw: number, pitch: number): boolean;
   exit(): Promise<void>;
   heads(): { participant: string; metres: number; distance: number }[];
 }
@@ -120,6 +122,13 @@ export const installXrTestHandle = (options: { store: XRStore; vr: VrStore; view
       const controller = emulatedHeadset()?.controllers.right;
       controller?.updateAxes('thumbstick', x, 0);
       return controller !== undefined;
+    },
+    turnHead(yaw, pitch) {
+      const device = emulatedHeadset();
+      if (!device) return false;
+      const turn = new Quaternion().setFromEuler(new Euler((-pitch * Math.PI) / 180, (yaw * Math.PI) / 180, 0, 'YXZ'));
+      device.quaternion.set(turn.x, turn.y, turn.z, turn.w);
+      return true;
     },
     async exit() {
       await store.getState().session?.end();

@@ -1,0 +1,74 @@
+import { Object3D, Quaternion, Vector3 } from 'three';
+import { describe, expect, it } from 'vitest';
+import { ClientMessage, ServerMessage } from '../../../shared/protocol/messages';
+import type { Seat } from '../scene/layout';
+import { createPoseClock, createPoses, POSE_STALE_MS, toSeat } from './pose';
+
+const up = new Vector3(0, 1, 0);
+/** A seat off the room's centre, facing the room's -x (turned a quarter right of +z). */
+const seat: Seat = { id: 'riley', position: [1.5, 0, 2], yaw: -Math.PI / 2, seated: true };
+
+/** The wearer's head in the room: at the seat's eyes, turned `yaw` to their left and `pitch` down, as a camera (looking down its -z). */
+const headAt = (yaw: number, pitch: number): Object3D => {
+  const head = new Object3D();
+  head.position.set(1.4, 1.18, 2.05);
+  // Facing the seat's way is the camera turned half round from the seat's frame.
+  head.quaternion.setFromAxisAngle(up, seat.yaw + Math.PI + yaw).multiply(new Quaternion().setFromAxisAngle(new Vector3(1, 0, 0), -pitch));
+  return head;
+};
+
+/** Where a head looks, in the room: its -z. */
+const lookOf = (head: Object3D) => new Vector3(0, 0, -1).applyQuaternion(head.quaternion);
+
+describe("a headset wearer's pose, seen by everyone", () => {
+  it('is sent in the seat’s frame, a valid protocol message both ways, and read back where the headset looked', () => {
+    const head = headAt(0.5, 0.2);
+    const hand = new Object3D();
+    hand.position.set(1.2, 0.9, 1.8);
+    const message = toSeat('riley', seat, head, [null, hand]);
+    // Seat-relative: the eyes ~1.18 m over the seat's point, ahead of it (+z), not the room's coordinates.
+    expect(message.head.p[1]).toBeCloseTo(1.18, 3);
+    expect(message.head.p[2]).toBeCloseTo(0.1, 3);
+    expect(message.left).toBeNull();
+    expect(message.right).not.toBeNull();
+    expect(ClientMessage.parse(JSON.parse(JSON.stringify(message)))).toEqual(message);
+    expect(ServerMessage.parse(message)).toEqual(message);
+
+    const poses = createPoses();
+    poses.receive(message, 1000);
+    const point = new Vector3();
+    expect(poses.lookPoint('riley', seat, 1000, point)).toBe(true);
+    const looked = point.sub(head.position).normalize();
+    expect(looked.angleTo(lookOf(head))).toBeLessThan(0.002);
+  });
+
+  it('eases the head from one pose to the next, and gives the seat back to the room a second after the last', () => {
+    const poses = createPoses();
+    poses.receive(toSeat('riley', seat, headAt(0, 0), [null, null]), 0);
+    const point = new Vector3();
+    poses.lookPoint('riley', seat, 0, point);
+    const turned = headAt(0.6, 0);
+    poses.receive(toSeat('riley', seat, turned, [null, null]), 80);
+    // One frame later the head is on its way, not there yet; a few frames on, it is there.
+    poses.lookPoint('riley', seat, 96, point);
+    const partway = point.clone().sub(turned.position).normalize().angleTo(lookOf(turned));
+    expect(partway).toBeGreaterThan(0.1);
+    expect(partway).toBeLessThan(0.55);
+    for (let t = 112; t <= 600; t += 16) poses.lookPoint('riley', seat, t, point);
+    expect(point.clone().sub(turned.position).normalize().angleTo(lookOf(turned))).toBeLessThan(0.01);
+
+    expect(poses.lookPoint('riley', seat, 80 + POSE_STALE_MS - 1, point)).toBe(true);
+    expect(poses.lookPoint('riley', seat, 80 + POSE_STALE_MS + 1, point)).toBe(false);
+    expect(poses.lookPoint('casey', seat, 100, point)).toBe(false);
+  });
+
+  it('is sent at most 12 times a second, whatever the headset’s frame rate', () => {
+    for (const hz of [72, 90, 120]) {
+      const clock = createPoseClock();
+      // One second of frames.
+      const sent = Array.from({ length: hz }, (_, frame) => clock.due(frame * (1000 / hz))).filter(Boolean).length;
+      expect(sent, `poses in a second at ${hz} Hz`).toBeGreaterThanOrEqual(10);
+      expect(sent, `poses in a second at ${hz} Hz`).toBeLessThanOrEqual(12);
+    }
+  });
+});
