@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-/** Tests that drive headless Chromium (or the benches): one at a time, after the rest, so software WebGL has the machine. */
+/**
+ * Tests that drive headless Chromium (or the benches): one at a time, after the rest, so software
+ * WebGL has the machine. The client is built once, before the first of them.
+ */
 const browser = ['tests/client/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests/avatars/sheet.test.ts'];
 
 export default defineConfig({
@@ -27,6 +30,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: browser,
+          globalSetup: ['tests/client/build.global.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

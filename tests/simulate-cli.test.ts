@@ -29,6 +29,7 @@ const readRuns = async (dir: string, runs: number): Promise<SessionEvent[][]> =>
   );
 
 // Each test starts the CLI (tsx) a few times: on a loaded 2-core machine that alone can take 20 s.
+// The checks of a refusal or of --help start their CLIs side by side (it.concurrent): each is a process of its own.
 describe('npm run simulate', { timeout: 60_000 }, () => {
   let tmp: string;
   const dirs = { first: '', second: '', nextSeed: '' };
@@ -46,7 +47,7 @@ describe('npm run simulate', { timeout: 60_000 }, () => {
         simulate([scene, '--runs', '1', '--seed', '8', '--out', dirs.nextSeed]),
       ])),
     );
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await rm(tmp, { recursive: true, force: true });
@@ -115,13 +116,13 @@ describe('npm run simulate', { timeout: 60_000 }, () => {
     }
   });
 
-  it('exits 1 naming a scene file that does not exist', async () => {
+  it.concurrent('exits 1 naming a scene file that does not exist', { timeout: 180_000 }, async () => {
     const exit = await simulate(['scenes/no-such-scene.yaml', '--out', join(tmp, 'missing')]);
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain('scenes/no-such-scene.yaml');
   });
 
-  it('exits 1 with the loader’s problems for an invalid scene', async () => {
+  it.concurrent('exits 1 with the loader’s problems for an invalid scene', { timeout: 180_000 }, async () => {
     const file = join(tmp, 'broken.yaml');
     await writeFile(file, 'title: Broken\ntopic: nothing\nformation: pyramid\n');
     const exit = await simulate([file, '--out', join(tmp, 'broken')]);
@@ -129,7 +130,7 @@ describe('npm run simulate', { timeout: 60_000 }, () => {
     expect(exit.stderr).toMatch(/broken\.yaml:\d+:\d+ /);
   });
 
-  it('exits 1 on an unknown flag or a bad number', async () => {
+  it.concurrent('exits 1 on an unknown flag or a bad number', { timeout: 180_000 }, async () => {
     const [flag, runs] = await Promise.all([simulate([scene, '--fast']), simulate([scene, '--runs', 'three'])]);
     expect(flag.code).toBe(1);
     expect(flag.stderr).toContain('--fast');
@@ -137,14 +138,14 @@ describe('npm run simulate', { timeout: 60_000 }, () => {
     expect(runs.stderr).toContain('--runs expects a positive integer, got "three"');
   });
 
-  it('exits 1 telling which key to set for a vendor generator without one', async () => {
+  it.concurrent('exits 1 telling which key to set for a vendor generator without one', { timeout: 180_000 }, async () => {
     const { GEMINI_API_KEY: _, ...env } = process.env;
     const exit = await simulate([scene, '--generator', 'gemini', '--out', join(tmp, 'gemini')], env);
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain('set GEMINI_API_KEY=');
   });
 
-  it('prints usage for --help', async () => {
+  it.concurrent('prints usage for --help', { timeout: 180_000 }, async () => {
     const exit = await simulate(['--help']);
     expect(exit.code).toBe(0);
     expect(exit.stdout).toContain('--runs <N>');
@@ -153,7 +154,7 @@ describe('npm run simulate', { timeout: 60_000 }, () => {
     expect(exit.stdout).toContain('--turns <T>');
   });
 
-  it('exits 1 when given both --all and a scene file', async () => {
+  it.concurrent('exits 1 when given both --all and a scene file', { timeout: 180_000 }, async () => {
     const exit = await simulate(['--all', scene]);
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain('not both');
@@ -172,7 +173,7 @@ describe('npm run simulate -- --all', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'simulate-all-'));
     exit = await simulate(['--all', '--runs', '1', '--seed', '3', '--out', tmp]);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await rm(tmp, { recursive: true, force: true });
@@ -230,7 +231,7 @@ describe('npm run simulate -- --experiment mmagents', { timeout: 60_000 }, () =>
       simulate(['--experiment', 'mmagents', scene, '--runs', '3', '--turns', '12', '--json']),
       simulate(['--experiment', 'mmagents', '--all', '--runs', '2', '--turns', '8', '--json']),
     ]);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await rm(tmp, { recursive: true, force: true });
@@ -281,13 +282,13 @@ describe('npm run simulate -- --experiment mmagents', { timeout: 60_000 }, () =>
     }
   });
 
-  it('takes a shipped scene by id', async () => {
+  it.concurrent('takes a shipped scene by id', { timeout: 180_000 }, async () => {
     const exit = await simulate(['--experiment', 'mmagents', 'team-standup', '--runs', '1', '--turns', '6']);
     expect(exit.code, exit.stderr).toBe(0);
     expect(exit.stdout).toMatch(/^MMAgents experiment on team-standup: 1 run per condition \(seed 1\), at most 6 turns/);
   });
 
-  it('exits 1 on an unknown experiment, or experiment options without one', async () => {
+  it.concurrent('exits 1 on an unknown experiment, or experiment options without one', { timeout: 180_000 }, async () => {
     const [unknown, turns, judge] = await Promise.all([
       simulate(['--experiment', 'dialoglab', scene]),
       simulate([scene, '--turns', '10']),
@@ -301,7 +302,7 @@ describe('npm run simulate -- --experiment mmagents', { timeout: 60_000 }, () =>
     expect(judge.stderr).toContain('--judge, --json only apply to an experiment');
   });
 
-  it('exits 1 telling which key to set for a vendor judge without one', async () => {
+  it.concurrent('exits 1 telling which key to set for a vendor judge without one', { timeout: 180_000 }, async () => {
     const { GEMINI_API_KEY: _, ...env } = process.env;
     const exit = await simulate(['--experiment', 'mmagents', scene, '--judge', 'gemini', '--runs', '1'], env);
     expect(exit.code).toBe(1);

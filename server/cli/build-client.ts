@@ -31,8 +31,11 @@ const newest = (path: string): number => {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
 };
 
+/** Whether dist/client is missing or older than its sources (the browser tests ask before they spawn a build). */
+export const clientIsStale = (): boolean => !existsSync(built) || Math.max(...clientSources.map((p) => newest(join(root, p)))) > statSync(built).mtimeMs;
+
 const runAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-const stale = runAsScript && (process.argv.includes('--force') || !existsSync(built) || Math.max(...clientSources.map((p) => newest(join(root, p)))) > statSync(built).mtimeMs);
+const stale = runAsScript && (process.argv.includes('--force') || clientIsStale());
 
 if (stale) {
   process.stdout.write('building the client (vite)…\n');

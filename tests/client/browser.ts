@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page, PageScreenshotOptions } from 'playwright-core';
 import { launchChromium } from '../../avatars/generator/chromium';
+import { clientIsStale } from '../../server/cli/build-client';
 
 /** Chromium with a fake microphone and sound without a click. */
 export const launchBrowser = (): Promise<Browser> =>
@@ -14,14 +15,20 @@ export const launchBrowser = (): Promise<Browser> =>
 
 const repoRoot = new URL('../../', import.meta.url).pathname;
 
-/** Builds dist/client when it is older than its sources (server/cli/build-client.ts). */
-export const buildClient = (): Promise<void> =>
-  new Promise((resolve, reject) => {
+/**
+ * Builds dist/client when it is older than its sources (server/cli/build-client.ts). The check is
+ * made here, in milliseconds: a build process (tsx, a second or several under load) is started
+ * only when there is something to build, once per run (tests/client/build.global.ts), not per file.
+ */
+export const buildClient = async (): Promise<void> => {
+  if (!clientIsStale()) return;
+  await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/build-client.ts'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`client build failed (${code}):\n${stderr}`))));
   });
+};
 
 const artifacts = `${repoRoot}test-artifacts/`;
 

@@ -213,7 +213,8 @@ export const serverPerFile = (options: InProcessOptions = {}): InProcessServer =
 
 /** `node --import tsx server/main.ts` with PORT=0; resolves once it prints `LISTENING <port>`. */
 export const startChild = async (dataDir: string, options: ChildOptions = {}): Promise<ChildServer> => {
-  const { admin, timeoutMs } = { admin: ADMIN, timeoutMs: 60_000, ...options };
+  // Generous: a server child starts in 2-4 s, but beside two copies of the suite it took over 60 s.
+  const { admin, timeoutMs } = { admin: ADMIN, timeoutMs: 120_000, ...options };
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: admin, LOG_LEVEL: 'info', GENERATOR: 'scripted', ...options.env };
   delete env.TOKEN_SECRET;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });

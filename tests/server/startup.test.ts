@@ -113,20 +113,22 @@ describe('one server per DATA_DIR', () => {
   });
 });
 
-describe('start-up problems: one clear line each, exit code 1', () => {
-  it('a DATA_DIR that is a file', { timeout: 60_000 }, async () => {
+// Each refusal is a server process of its own that exits at once: they start side by side, so each
+// may wait for the others' start on a loaded machine (two copies of the suite on two cores).
+describe.concurrent('start-up problems: one clear line each, exit code 1', () => {
+  it('a DATA_DIR that is a file', { timeout: 180_000 }, async () => {
     const file = join(dir(), 'data');
     writeFileSync(file, 'not a directory');
     expectOneLine(await refused({ DATA_DIR: file }), new RegExp(`^DATA_DIR ${file} is not a directory`));
   });
 
-  it('a DATA_DIR under a file', { timeout: 60_000 }, async () => {
+  it('a DATA_DIR under a file', { timeout: 180_000 }, async () => {
     const file = join(dir(), 'data');
     writeFileSync(file, 'not a directory');
     expectOneLine(await refused({ DATA_DIR: join(file, 'store') }), /^DATA_DIR .*data\/store is not a directory/);
   });
 
-  it('a DATA_DIR this user cannot write', { timeout: 60_000 }, async () => {
+  it('a DATA_DIR this user cannot write', { timeout: 180_000 }, async () => {
     const parent = dir();
     const dataDir = join(parent, 'data');
     // Root writes anywhere: then the server runs as nobody, in a directory only root may write.
@@ -138,7 +140,7 @@ describe('start-up problems: one clear line each, exit code 1', () => {
     expectOneLine(refusal, new RegExp(`^DATA_DIR ${dataDir} is not writable by this user`));
   });
 
-  it('a port in use', { timeout: 60_000 }, async () => {
+  it('a port in use', { timeout: 180_000 }, async () => {
     const taken: Server = createServer();
     const port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)));
     try {
@@ -152,11 +154,11 @@ describe('start-up problems: one clear line each, exit code 1', () => {
     }
   });
 
-  it('a host that is no address of this machine', { timeout: 60_000 }, async () => {
+  it('a host that is no address of this machine', { timeout: 180_000 }, async () => {
     expectOneLine(await refused({ DATA_DIR: dir(), HOST: '203.0.113.7' }), /^HOST 203\.0\.113\.7 is not an address of this machine/);
   });
 
-  it('bad values: one line for each variable', { timeout: 60_000 }, async () => {
+  it('bad values: one line for each variable', { timeout: 180_000 }, async () => {
     const refusal = await refused({ DATA_DIR: dir(), PORT: 'eighty', TOKEN_TTL_HOURS: '-1', LOG_LEVEL: 'loud' });
     expect(refusal.code).toBe(1);
     expect(refusal.stderr).toEqual([
@@ -166,7 +168,7 @@ describe('start-up problems: one clear line each, exit code 1', () => {
     ]);
   });
 
-  it('a token secret file that is too short', { timeout: 60_000 }, async () => {
+  it('a token secret file that is too short', { timeout: 180_000 }, async () => {
     const dataDir = dir();
     writeFileSync(join(dataDir, 'token-secret'), 'short\n', { mode: 0o600 });
     expectOneLine(await refused({ DATA_DIR: dataDir }), /token-secret holds a 5-character secret; it must be at least 32/);
