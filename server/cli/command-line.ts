@@ -24,3 +24,21 @@ export const readCommandLine = <const F extends Flags>(argv: string[], options: 
     throw new UsageError(code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${/'([^']+)'/.exec(message)?.[1]}` : message);
   }
 };
+
+/**
+ * A tool's options read by `read` (null: help was asked for), or its exit code: 0 after printing
+ * the usage, 1 after saying what was wrong with the command line.
+ */
+export const optionsOrExit = <O>(tool: string, usage: string, read: () => O | null): O | 0 | 1 => {
+  let options: O | null;
+  try {
+    options = read();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${tool}: ${error.message}\nRun with --help for usage.\n`);
+    return 1;
+  }
+  if (options !== null) return options;
+  process.stdout.write(usage);
+  return 0;
+};

@@ -14,7 +14,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readCommandLine, UsageError } from './command-line';
+import { optionsOrExit, readCommandLine, UsageError } from './command-line';
 import { driveSession } from '../conversation/drive';
 import type { SessionEvent } from '../../shared/events';
 import { runExperiment } from '../conversation/experiment';
@@ -297,18 +297,8 @@ const generatorFor = (name: GeneratorName, role?: string): Generator | null => {
 };
 
 const main = async (argv: string[]): Promise<number> => {
-  let options: Options | null;
-  try {
-    options = parseOptions(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`simulate: ${error.message}\nRun with --help for usage.\n`);
-    return 1;
-  }
-  if (options === null) {
-    process.stdout.write(usage);
-    return 0;
-  }
+  const options = optionsOrExit('simulate', usage, () => parseOptions(argv));
+  if (typeof options === 'number') return options;
 
   const scenes = await scenesFor(options);
   if (scenes === null) return 1;

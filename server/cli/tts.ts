@@ -7,7 +7,7 @@
  * times in ms from the start of the audio: what an avatar needs to lip-sync the WAV.
  */
 import { writeFile } from 'node:fs/promises';
-import { readCommandLine, UsageError } from './command-line';
+import { optionsOrExit, readCommandLine, UsageError } from './command-line';
 import { createEspeakSynthesizer } from '../providers/synthesis/espeak';
 import type { VisemeCue, WordTiming } from '../providers/synthesis/port';
 import { encodeWav } from '../../shared/wav';
@@ -70,18 +70,8 @@ const parseOptions = (argv: string[]): Options | null => {
 };
 
 const main = async (argv: string[]): Promise<number> => {
-  let options: Options | null;
-  try {
-    options = parseOptions(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`tts: ${error.message}\nRun with --help for usage.\n`);
-    return 1;
-  }
-  if (options === null) {
-    process.stdout.write(usage);
-    return 0;
-  }
+  const options = optionsOrExit('tts', usage, () => parseOptions(argv));
+  if (typeof options === 'number') return options;
 
   const espeak = createEspeakSynthesizer();
   const pieces: Int16Array[] = [];

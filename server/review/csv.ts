@@ -30,13 +30,7 @@ export const textCell = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `
 export const reportCsvOf = (report: Report): string => {
   const rows: Cell[][] = [];
   const session = (figure: string, value: Cell) => rows.push(['session', '', figure, value]);
-  session('title', report.title);
-  session('scene', report.scene);
-  session('endReason', report.endReason);
-  session('durationMs', report.durationMs);
-  session('turns', report.turns);
-  session('words', report.words);
-  session('answeredNext', report.answeredNext);
+  for (const key of ['title', 'scene', 'endReason', 'durationMs', 'turns', 'words', 'answeredNext'] as const) session(key, report[key]);
   if (report.answers) {
     session('answeredByContent', report.answeredByContent ?? null);
     for (const [n, count] of Object.entries(report.answers)) session(`answers.${n}`, count);
@@ -44,25 +38,13 @@ export const reportCsvOf = (report: Report): string => {
   session('evenness', report.evenness);
   session('breakdowns', report.breakdowns.count);
   for (const [kind, n] of Object.entries(report.breakdowns.kinds)) session(`breakdowns.${kind}`, n);
-  session('interruptions', report.interruptions);
-  session('backchannels', report.backchannels);
-  session('impromptuPhases', report.impromptuPhases);
+  for (const key of ['interruptions', 'backchannels', 'impromptuPhases'] as const) session(key, report[key]);
   for (const p of report.participants) {
     const figure = (name: string, value: Cell) => rows.push(['participant', p.id, name, value]);
-    figure('name', p.name);
-    figure('kind', p.kind);
-    figure('speakingMs', p.speakingMs);
-    figure('speakingShare', p.speakingShare);
-    figure('turns', p.turns);
-    figure('words', p.words);
-    figure('wordsPerMinute', p.wordsPerMinute);
+    for (const key of ['name', 'kind', 'speakingMs', 'speakingShare', 'turns', 'words', 'wordsPerMinute'] as const) figure(key, p[key]);
     figure('fillers', p.fillers.count);
     for (const { filler, count } of p.fillers.list) figure(`fillers.${filler}`, count);
-    figure('interruptionsMade', p.interruptionsMade);
-    figure('interruptionsReceived', p.interruptionsReceived);
-    figure('questionsAsked', p.questionsAsked);
-    figure('questionsReceived', p.questionsReceived);
-    figure('questionsAnswered', p.questionsAnswered);
+    for (const key of ['interruptionsMade', 'interruptionsReceived', 'questionsAsked', 'questionsReceived', 'questionsAnswered'] as const) figure(key, p[key]);
     for (const [n, count] of Object.entries(p.answersGiven ?? {})) figure(`answersGiven.${n}`, count);
     for (const [n, count] of Object.entries(p.answersReceived ?? {})) figure(`answersReceived.${n}`, count);
     figure('responseLatencyMs.median', p.responseLatencyMs.median);
