@@ -17,6 +17,8 @@
  * level the trial measured (server process and eSpeak processes together): CPU in ms per second
  * (1000 = one core), resident memory in MB.
  *
+ * - `capacity.host_load_per_core`: the machine's 1-minute load per core when the bench began; well
+ *   above 0 (other work on the machine) means the figures below measure a share of a node, not a node.
  * - `capacity.sessions_per_node` (+ `_spread`): sessions.
  * - `capacity.cpu_ms_per_s_per_session`, `capacity.rss_mb_per_session` (+ `_spread`).
  * - `capacity.at_capacity.speech_lag_p95_ms`, `capacity.at_capacity.loop_p99_ms`: the level that held.
@@ -27,7 +29,7 @@
  * a second per session: what separates a voice session from load.bench's text-and-speech one).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -144,10 +146,10 @@ const measure = async (sessions: number, espeak: ReturnType<typeof createEspeakS
   }
 };
 
-/** The least-squares slope of y over x. */
+/** The least-squares slope of y over x; NaN under three points (two levels are too few to tell a cost from noise). */
 const slope = (points: readonly { x: number; y: number }[]): number => {
   const n = points.length;
-  if (n < 2) return Number.NaN;
+  if (n < 3) return Number.NaN;
   const mx = points.reduce((s, p) => s + p.x, 0) / n;
   const my = points.reduce((s, p) => s + p.y, 0) / n;
   const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
@@ -195,6 +197,8 @@ const median = (values: readonly number[]) => percentile(values, 50);
 const spread = (values: readonly number[]) => Math.max(...values) - Math.min(...values);
 
 export default async function capacityBench(): Promise<BenchResult[]> {
+  // A node shared with other work measures that work too: the load per core at the start says how much.
+  const loadPerCore = round(loadavg()[0]! / availableParallelism(), 2);
   const trials = [];
   for (let i = 0; i < TRIALS; i++) {
     trials.push(await trial());
@@ -205,6 +209,7 @@ export default async function capacityBench(): Promise<BenchResult[]> {
   const rss = trials.map((t) => t.rssPerSession).filter(Number.isFinite);
   const held = trials.flatMap((t) => (t.atCapacity ? [t.atCapacity] : []));
   return [
+    { name: 'capacity.host_load_per_core', value: loadPerCore, unit: 'ratio' },
     { name: 'capacity.sessions_per_node', value: median(capacities), unit: 'sessions' },
     { name: 'capacity.sessions_per_node_spread', value: spread(capacities), unit: 'sessions' },
     ...(cpu.length > 0

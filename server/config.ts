@@ -21,7 +21,7 @@ import { createTranscriber, transcriberNames, transcriberVariables, type Transcr
 import { createGenerator, generatorNames, type GeneratorName } from './providers/generator';
 import { createSynthesizer, espeakWorkersFrom, synthesizerNames, synthesizerVariables, type SynthesizerName } from './providers/synthesis';
 import { recordingsLocationFrom, recordingsVariables } from './recordings/location';
-import type { RecordingsLocation } from './recordings/store';
+import type { RecordingsLocation } from './recordings/files';
 
 export const logLevels = ['info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];

@@ -18,18 +18,7 @@
  * one ListObjectsV2. The SDK is loaded on the first call (half a second of start-up otherwise).
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { RecordingFiles, Sidecar } from './store';
-
-export interface BucketLocation {
-  bucket: string;
-  /** '' or ending in '/'. */
-  prefix: string;
-  /** S3_ENDPOINT, for a server other than AWS; null: AWS's own. */
-  endpoint: string | null;
-  region: string;
-  /** AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; null: the SDK's default chain. */
-  credentials: { accessKeyId: string; secretAccessKey: string } | null;
-}
+import type { BucketLocation, RecordingFiles, Sidecar } from './files';
 
 /** A bucket call that failed after its retries; the message names the bucket and what went wrong. */
 export class RecordingsUnavailable extends Error {

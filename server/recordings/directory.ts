@@ -13,7 +13,7 @@
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordingFiles, Sidecar } from './store';
+import type { RecordingFiles, Sidecar } from './files';
 
 export const directoryFiles = (root: string): RecordingFiles => {
   const dirOf = (session: string) => join(root, session);

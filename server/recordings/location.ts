@@ -14,7 +14,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RecordingsLocation } from './store';
+import type { RecordingsLocation } from './files';
 
 export const recordingsVariables = ['RECORDINGS_URL', 'S3_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
 

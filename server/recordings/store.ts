@@ -22,18 +22,12 @@
  */
 import { join } from 'node:path';
 import { encodeWav } from '../../shared/wav';
-import type { VisemeCue } from '../../shared/visemes';
-import type { WordTiming } from '../providers/synthesis/port';
-import { bucketFiles, type BucketLocation } from './bucket';
+import { bucketFiles } from './bucket';
 import { directoryFiles } from './directory';
+import type { RecordingFiles, RecordingsLocation, Sidecar } from './files';
 import type { Recording } from './recorder';
 
-export interface Sidecar {
-  sampleRate: number;
-  durationMs: number;
-  cues: VisemeCue[];
-  words: WordTiming[];
-}
+export type { RecordingFiles, RecordingsLocation, Sidecar } from './files';
 
 export interface RecordingStore {
   /** Writes `recording` of `session`; resolves when it is stored, or held to be tried again and the failure logged. */
@@ -45,19 +39,6 @@ export interface RecordingStore {
   /** Deletes the session's recordings, after the writes under way; none are written after. */
   remove(session: string): Promise<void>;
 }
-
-/** What holds the files: a directory or a bucket. Ids are checked before they reach it. */
-export interface RecordingFiles {
-  /** For log lines: the directory, or s3://bucket/prefix. */
-  readonly where: string;
-  put(session: string, utterance: string, sidecar: Sidecar, wav: Buffer): Promise<void>;
-  list(session: string): Promise<Map<string, { sidecar: Sidecar; audio: boolean }>>;
-  wav(session: string, utterance: string): Promise<Buffer | null>;
-  remove(session: string): Promise<void>;
-}
-
-/** RECORDINGS_URL, read by config.ts. */
-export type RecordingsLocation = { kind: 'directory'; root: string } | ({ kind: 's3' } & BucketLocation);
 
 export interface RecordingsOptions {
   log?: (line: string) => void;
