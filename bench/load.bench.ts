@@ -21,17 +21,17 @@
  * `LOAD_LEVELS` (comma-separated session counts, default 10,50,100,200) and `LOAD_WINDOW_S`
  * (default 30) change the run.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createScriptedGenerator } from '../server/providers/generator/scripted';
 import { createEspeakSynthesizer } from '../server/providers/synthesis/espeak';
-import type { SpeechChunk, SynthesisRequest, Synthesizer } from '../server/providers/synthesis/port';
 import { createRooms } from '../server/rooms/rooms';
 import { loadScene } from '../server/scene/load';
 import { openStore } from '../server/store/store';
+import { rssOf, timedSynthesizer } from './live-sessions';
 import { percentile, round, type BenchResult } from './timing';
 
 const SCENE = 'team-standup';
@@ -43,38 +43,13 @@ const RESOLUTION_MS = 10;
 const verbose = (line: string) => process.env.BENCH_VERBOSE && process.stderr.write(`load.bench: ${line}\n`);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Resident memory of a process, from /proc (Linux), in MB; 0 where it cannot be read. */
-const rssOf = (pid: number | undefined): number => {
-  if (pid === undefined) return 0;
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-};
-
-/** The synthesizer, with each clause's lateness noted while `recording` says so. */
-const timed = (inner: Synthesizer, lags: number[], recording: () => boolean): Synthesizer => ({
-  name: inner.name,
-  async *synthesize(request: SynthesisRequest, signal?: AbortSignal, onNotice?) {
-    const neededAt = request.neededAt ?? performance.now();
-    let first = true;
-    for await (const chunk of inner.synthesize(request, signal, onNotice) as AsyncIterable<SpeechChunk>) {
-      if (first && recording()) lags.push(Math.max(0, performance.now() - neededAt));
-      first = false;
-      yield chunk;
-    }
-  },
-});
-
 const level = async (sessions: number): Promise<BenchResult[]> => {
   const dir = mkdtempSync(join(tmpdir(), 'rehearsal-load-'));
   const store = openStore(dir);
   const espeak = createEspeakSynthesizer();
   const lags: number[] = [];
   let recording = false;
-  const synthesizer = timed(espeak, lags, () => recording);
+  const synthesizer = timedSynthesizer(espeak, lags, () => recording);
   const scene = await loadScene(fileURLToPath(new URL(`../scenes/${SCENE}.yaml`, import.meta.url)));
   const generator = createScriptedGenerator();
   // Ended rooms leave memory at once: nothing of a level lingers into the next.

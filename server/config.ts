@@ -20,6 +20,8 @@ import { z } from 'zod';
 import { createTranscriber, transcriberNames, transcriberVariables, type TranscriberName } from './providers/transcription';
 import { createGenerator, generatorNames, type GeneratorName } from './providers/generator';
 import { createSynthesizer, espeakWorkersFrom, synthesizerNames, synthesizerVariables, type SynthesizerName } from './providers/synthesis';
+import { recordingsLocationFrom, recordingsVariables } from './recordings/location';
+import type { RecordingsLocation } from './recordings/files';
 
 export const logLevels = ['info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -50,6 +52,8 @@ const secretVariables = new Set([
   'LIVEKIT_API_SECRET',
   // Its password.
   'DATABASE_URL',
+  // The recordings bucket's key.
+  'AWS_SECRET_ACCESS_KEY',
 ]);
 
 /** Set all three to carry media over LiveKit; none for the embedded WebSocket transport. */
@@ -116,12 +120,13 @@ const Environment = z.object({
 
 /** Every environment variable the server reads, its own and the generator's. */
 export const configVariables = [
-  ...new Set([...Environment.keyof().options, ...generatorVariables, ...transcriberVariables, ...synthesizerVariables]),
+  ...new Set([...Environment.keyof().options, ...generatorVariables, ...transcriberVariables, ...synthesizerVariables, ...recordingsVariables]),
 ] as (
   | keyof z.infer<typeof Environment>
   | (typeof generatorVariables)[number]
   | (typeof transcriberVariables)[number]
   | (typeof synthesizerVariables)[number]
+  | (typeof recordingsVariables)[number]
 )[];
 
 export interface Config {
@@ -156,6 +161,8 @@ export interface Config {
   livekit: LiveKitConfig | null;
   /** PUBLIC_URL without its trailing slash: the origin (and any path) of join links; null: the request's own. */
   publicUrl: string | null;
+  /** RECORDINGS_URL: where utterances' audio is kept; default `<dataDir>/recordings` (recordings/location.ts). */
+  recordings: RecordingsLocation;
 }
 
 export interface LiveKitConfig {
@@ -261,6 +268,10 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     }
   }
 
+  // Where the recordings go: a directory (default under DATA_DIR) or an S3-compatible bucket.
+  const recordings = recordingsLocationFrom(present, present.DATA_DIR ?? Environment.shape.DATA_DIR.parse(undefined));
+  problems.push(...recordings.problems.map((problem) => ({ ...problem, value: present[problem.variable] })));
+
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const vars = parsed.data;
   return {
@@ -287,6 +298,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
         ? { url: vars.LIVEKIT_URL, apiKey: vars.LIVEKIT_API_KEY, apiSecret: vars.LIVEKIT_API_SECRET }
         : null,
     publicUrl: vars.PUBLIC_URL ? vars.PUBLIC_URL.replace(/\/+$/, '') : null,
+    recordings: recordings.location,
   };
 };
 

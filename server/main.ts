@@ -26,7 +26,7 @@ import { createSynthesizer, espeakWorkersFrom, synthesisLimitsFrom } from './pro
 import { createBreaker, resilientSynthesizer, type Breaker } from './providers/resilience';
 import { createEspeakSynthesizer } from './providers/synthesis/espeak';
 import { createTranscriber } from './providers/transcription';
-import { openRecordings } from './recordings/store';
+import { openRecordingsAt } from './recordings/store';
 import { createRooms } from './rooms/rooms';
 import { openSceneLibrary } from './scene/library';
 import { openUploads } from './scene/uploads';
@@ -116,7 +116,7 @@ const main = async (): Promise<void> => {
   }
   const journal = createJournal(store, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
   // Utterances' audio, beside the database; a file that cannot be written is a line in the log, never a stopped session.
-  const recordings = openRecordings(config.dataDir, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
+  const recordings = openRecordingsAt(config.recordings, { log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`) });
   // One generator, one synthesizer (one eSpeak worker process) and one transcriber serve every
   // room; each call's notices go to the room that made it. A voice vendor falls back to eSpeak.
   const voice = createSynthesizer(config.synthesizer, process.env);

@@ -14,9 +14,9 @@ export const WAIT_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it holds; fails with `what` (and `detail()`, if given) after `timeoutMs`. */
-export const until = async (check: () => boolean, what: string, timeoutMs = WAIT_MS, detail?: () => string): Promise<void> => {
+export const until = async (check: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS, detail?: () => string): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail ? `\n${detail()}` : ''}`);
     await sleep(5);
   }

@@ -34,6 +34,7 @@ import { roles } from '../../shared/claims';
 import type { Generator } from '../providers/generator/port';
 import { createScriptedGenerator } from '../providers/generator/scripted';
 import { cleanText } from '../../shared/protocol/text';
+import { RecordingsUnavailable } from '../recordings/bucket';
 import { recordingListOf } from '../recordings/list';
 import { isRecordingId, type RecordingStore } from '../recordings/store';
 import { MAX_QUESTION_CHARS, type Feedback } from '../../shared/review/answers';
@@ -73,6 +74,14 @@ export interface ReviewOptions {
 export const ASKS_PER_MINUTE = 6;
 
 const Ask = z.object({ seat: z.string().min(1).max(100).optional(), question: z.string().max(MAX_QUESTION_CHARS * 8) }).strict();
+
+/** Where the recordings are held cannot be reached (a bucket down): 503, the cause in the server's log only. */
+const unavailableAs503 = async <T>(c: Context, read: Promise<T>): Promise<T | Response> =>
+  read.catch((error: unknown) => {
+    if (!(error instanceof RecordingsUnavailable)) throw error;
+    process.stderr.write(`${c.req.method} ${c.req.path}: ${error.message}\n`);
+    return problem(c, 503, 'recordings-unavailable', 'The recordings cannot be reached just now; the transcript is complete. Try again in a minute.', { 'retry-after': '30' });
+  });
 
 type ReviewEnv = {
   Variables: { access: Access; row: SessionRow; report: Report; seat: string; ask: { question: string; asked: string; seat: string | undefined } };
@@ -161,7 +170,9 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
   app.get('/:id/recordings', anyRole, session, async (c) => {
     const row = c.get('row');
     if (!options.recordings) return c.json({ recordings: [], missing: [] });
-    return c.json(recordingListOf(row.id, await reportOf(c), await store.events(row.id), options.recordings.list(row.id), row.recording));
+    const files = await unavailableAs503(c, options.recordings.list(row.id));
+    if (files instanceof Response) return files;
+    return c.json(recordingListOf(row.id, await reportOf(c), await store.events(row.id), files, row.recording));
   });
 
   app.get('/:id/recordings/:file', anyRole, async (c) => {
@@ -173,9 +184,12 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     // Only what the caller may see: an utterance off their timeline is no recording of theirs.
     const visible = (await reports.of(id, row.scene, c.get('access'))).timeline.some((item) => item.kind === 'utterance' && item.utterance === utterance);
-    const wav = visible ? options.recordings?.wav(id, utterance) : null;
+    const wav = visible && options.recordings ? await unavailableAs503(c, options.recordings.wav(id, utterance)) : null;
+    if (wav instanceof Response) return wav;
     if (!wav) {
-      const gone = visible && options.recordings?.list(id).has(utterance);
+      const listed = visible && options.recordings ? await unavailableAs503(c, options.recordings.list(id)) : null;
+      if (listed instanceof Response) return listed;
+      const gone = listed?.has(utterance) ?? false;
       return problem(c, 404, gone ? 'recording-missing' : 'not-found', gone ? `The audio of utterance "${utterance}" is no longer stored; its words are in the transcript.` : `No recording of utterance "${utterance}" in session "${id}".`);
     }
     // Not kept by the browser: a recording is deleted with its session, and rewritten when a stop cuts it.

@@ -33,7 +33,7 @@ import { openUploads } from '../../server/scene/uploads';
 import type { LoadedScene } from '../../shared/scene/schema';
 import { createJournal, type JournalOptions } from '../../server/store/journal';
 import { openStore, type Store } from '../../server/store/store';
-import { openRecordings, type RecordingStore } from '../../server/recordings/store';
+import { openRecordingsAt, type RecordingStore } from '../../server/recordings/store';
 
 export const ADMIN = 'test-admin-token-0123456789';
 const repoRoot = new URL('../../', import.meta.url).pathname;
@@ -116,7 +116,8 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
   const library = await openSceneLibrary({ dir: scenesDir, dataDir, writable: config.scenesWritable, shipped: loaded, warn: () => {} });
   const scenes = library.scenes;
   const store = (options.openStore ?? openStore)(dataDir);
-  const recordings = openRecordings(dataDir, { log: () => {} });
+  // Where RECORDINGS_URL says, as main.ts does: the data directory unless a test sets it.
+  const recordings = openRecordingsAt(config.recordings, { log: () => {} });
   const rooms = createRooms({
     store,
     recordings,

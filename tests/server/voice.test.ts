@@ -181,7 +181,7 @@ describe('barge-in over the socket', () => {
     // Nobody else took the floor while Tara was speaking.
     expect(watcher.events().filter((e) => e.type === 'utterance').map((e) => (e.type === 'utterance' ? e.speaker : '')).slice(0, 2)).toEqual(['ada', 'tara']);
     // Ada's recording holds what the room heard, up to the stop; Tara's microphone is not recorded (the session does not record).
-    await until(() => server.recordings.list(session.id).get(ada.type === 'utterance' ? ada.id : '')?.audio === true, "Ada's recording");
+    await until(async () => (await server.recordings.list(session.id)).get(ada.type === 'utterance' ? ada.id : '')?.audio === true, "Ada's recording");
     const listed = (await (await api(server, `/api/sessions/${session.id}/recordings`)).json()) as { recordings: { utterance: string; participant: string; durationMs: number }[] };
     expect(listed.recordings.map((r) => r.participant)).not.toContain('tara');
     const cut = listed.recordings.find((r) => r.utterance === (ada.type === 'utterance' ? ada.id : ''));
