@@ -127,7 +127,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     seatGraceMs: config.seatGraceMs,
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: library.list, editor: { library, uploads: openUploads(dataDir) }, ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: library.list, editor: { library, uploads: openUploads(dataDir), ...(options.synthesizer ? { synthesizer: options.synthesizer } : {}) }, ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
   const { server, base, wsBase } = await listen(app, injectWebSocket);
   return {
     base,
