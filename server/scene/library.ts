@@ -298,7 +298,7 @@ export const openSceneLibrary = async (options: SceneLibraryOptions): Promise<Sc
         return { ok: false, reason: 'shipped', message: `"${id}" ships with the server (scenes/${id}.yaml) and cannot be deleted here; only scenes made in the editor can.` };
       }
       if (!sameVersion(ifMatch, current.etag)) {
-        return { ok: false, reason: 'conflict', message: `Scene "${id}" has changed since you opened it; nothing was deleted. Its current version is attached.`, current: { etag: current.etag, yaml: current.text } };
+        return { ok: false, reason: 'conflict', message: `Scene "${id}" has changed since you opened it; nothing was deleted.`, current: { etag: current.etag, yaml: current.text } };
       }
       await rm(current.file);
       scenes.delete(id);

@@ -347,6 +347,44 @@ describe('the scene editor', () => {
     expect(suite.problems.console.splice(0)).toEqual([expect.stringMatching(/409 \(Conflict\)/), expect.stringMatching(/409 \(Conflict\)/)]);
   }, 120_000);
 
+  it('deletes an authored scene once confirmed, never one changed since it was listed, and offers no delete for a shipped one', async () => {
+    const made = await fetch(`${suite.server.base}/api/scenes`, { method: 'POST', headers: { authorization: `Bearer ${suite.server.admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ template: 'retro', id: 'old-retro' }) });
+    expect(made.status).toBe(201);
+    const page = await open(`/editor?token=${suite.server.admin}&test=1`);
+    const row = page.locator('tr[data-scene="old-retro"]');
+    await row.waitFor();
+    expect(await page.locator('tr[data-scene="team-standup"]').getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    const asked: string[] = [];
+    const answer = (yes: boolean) =>
+      page.once('dialog', (d) => {
+        asked.push(d.message());
+        void (yes ? d.accept() : d.dismiss());
+      });
+
+    // Not confirmed: nothing happens.
+    answer(false);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    expect(asked).toEqual([expect.stringMatching(/^Delete ".*" \(old-retro\)\? .*cannot be undone\.$/)]);
+    expect((await stored('old-retro')).etag).toMatch(/^".+"$/);
+
+    // Saved by someone else since the list was shown: kept, in the server's words, and listed at its new version.
+    await theirSave('old-retro', { title: 'Their retro' });
+    suite.expectFailures(/^409 .*\/api\/scenes\/old-retro$/);
+    answer(true);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Scene "old-retro" has changed since you opened it; nothing was deleted/);
+    expect(suite.problems.console.splice(0)).toEqual([expect.stringMatching(/409/)]);
+    await expect.poll(() => row.locator('b').textContent()).toBe('Their retro');
+    await screenshot(page, 'editor-delete-conflict');
+
+    // Confirmed at the version shown: gone from the list and the server.
+    answer(true);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('status').filter({ hasText: 'Deleted "Their retro".' }).waitFor();
+    expect(await row.count()).toBe(0);
+    expect((await fetch(`${suite.server.base}/api/scenes/old-retro`, { headers: { authorization: `Bearer ${suite.server.admin}` } })).status).toBe(404);
+  }, 60_000);
+
   it('warns before leaving unsaved changes, in the page and when the tab closes', async () => {
     const page = await open(`/editor?token=${suite.server.admin}&test=1&scene=team-standup`);
     await page.locator('.editor-bar').waitFor();

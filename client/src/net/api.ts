@@ -237,6 +237,11 @@ export const sceneApi = {
     }
     return { kind: 'saved', ...(await parsed<SavedScene>(response)) };
   },
+  /** Deletes an authored scene at the version listed (`etag`); the server's words when it keeps it (shipped, changed, run by sessions). */
+  remove: async (admin: string, id: string, etag: string): Promise<void> => {
+    const response = await authoring(sceneAt(id), admin, { method: 'DELETE', headers: { 'if-match': etag } });
+    if (!response.ok) throw new ApiError(messageOf(await response.json().catch(() => null)) ?? `The server answered ${response.status}.`, response.status);
+  },
   duplicate: (admin: string, id: string) => authoring(scenePaths.duplicate(id), admin, { method: 'POST' }).then((r) => parsed<SavedScene>(r)),
   create: (admin: string, template: StructureForm) =>
     authoring(paths.scenes, admin, { method: 'POST', headers: asJson, body: JSON.stringify({ template }) }).then((r) => parsed<SavedScene>(r)),
