@@ -180,7 +180,7 @@ const main = async (): Promise<void> => {
     version,
     recordings,
     scenes: library.list,
-    editor: { library, uploads: openUploads(config.dataDir) },
+    editor: { library, uploads: openUploads(config.dataDir), synthesizer: () => synthesizer },
     log,
     // The review's written feedback, answers and judge ask the rooms' generator: the same retries and circuit.
     generator,

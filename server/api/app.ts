@@ -36,6 +36,7 @@ import type { ModelKind, ModelStatus } from '../../shared/models';
 import type { Tokens } from '../auth/tokens';
 import type { SceneLibrary } from '../scene/library';
 import type { UploadStore } from '../scene/uploads';
+import type { Synthesizer } from '../providers/synthesis/port';
 import { authorization } from './access';
 import { compare } from './compare';
 import { health } from './health';
@@ -59,7 +60,7 @@ export interface AppOptions {
   /** The scenes rooms can be made of, for GET /api/scenes; with an editor, its library's live `list`. */
   scenes: readonly LoadedScene[];
   /** The scene editor's routes (open, check, save, copy, upload, simulate) and the uploads; absent: only the list. */
-  editor?: { library: SceneLibrary; uploads: UploadStore };
+  editor?: { library: SceneLibrary; uploads: UploadStore; synthesizer?: () => Synthesizer | null };
   version: string;
   /** What the review's written feedback, answers and judge ask: the rooms' generator; default the scripted one (rules only). */
   generator?: Generator;
@@ -106,7 +107,8 @@ export const createApp = (options: AppOptions) => {
   });
 
   app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}), ...(options.models ? { models: options.models } : {}) }));
-  app.route('/api/scenes', scenes({ scenes: options.scenes, ...(options.editor ? { editor: { ...options.editor, authorize } } : {}) }));
+  const sessionsOf = async (scene: string) => (await store.sessions()).filter((row) => row.scene === scene).length;
+  app.route('/api/scenes', scenes({ scenes: options.scenes, ...(options.editor ? { editor: { ...options.editor, authorize, sessionsOf } } : {}) }));
   if (options.editor) {
     const sceneOf = async (session: string) => {
       const live = rooms.get(session)?.scene;

@@ -13,31 +13,47 @@
  *   POST /api/scenes/:id/duplicate       author: { id?, title? } -> an authored copy
  *   POST /api/scenes/:id/uploads         author: an image, PDF or text (multipart `file`, or the raw body) -> { file, url, … }
  *   POST /api/scenes/:id/simulate        author: { runs: 1..10, seed? } -> the simulator's summary of N seeded runs
+ *   POST /api/scenes/voice-sample        author: { text, participant, participants: [{ id, voice?, persona? }] } -> audio/wav:
+ *                                        the line in that participant's voice as a session gives it (voicesOf), spoken by the
+ *                                        server's synthesizer; 422 for a voice it does not have; 12 a minute
+ *   DELETE /api/scenes/:id               author, If-Match: an authored scene (and its uploads) gone; 403 for a shipped one
  *
  * ```ts
- * app.route('/api/scenes', scenes({ scenes: library.list, editor: { library, authorize, uploads } }));
+ * app.route('/api/scenes', scenes({ scenes: library.list, editor: { library, authorize, uploads, synthesizer: () => espeak } }));
  * // GET /api/scenes -> {"scenes":[{"id":"team-standup","title":"…","structure":"standup","source":"shipped","etag":"\"…\"",…}]}
  * ```
  */
 import { Hono, type Context } from 'hono';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import type { LoadedScene } from '../../shared/scene/schema';
+import { Persona, Voice, type LoadedScene } from '../../shared/scene/schema';
+import { encodeWav } from '../../shared/wav';
 import { driveSession } from '../conversation/drive';
+import { voicesOf } from '../conversation/voices';
 import { aggregateMetrics, runMetrics } from '../metrics/metrics';
 import { createScriptedGenerator } from '../providers/generator/scripted';
+import type { Synthesizer } from '../providers/synthesis/port';
 import type { Problem } from '../scene/load';
 import type { SaveOutcome, SceneBody, SceneLibrary } from '../scene/library';
 import { checkUpload, type UploadStore } from '../scene/uploads';
 import type { ApiEnv, Authorize } from './access';
-import { jsonBody } from './input';
+import { firstIssue, jsonBody } from './input';
+import { rateLimit } from './rate-limit';
 import { problem } from './problem';
 
 export interface ScenesOptions {
   /** The scenes listed when there is no editor (a server built without a library, as some tests build it). */
   scenes: readonly LoadedScene[];
   /** The editor's routes; without them only the list is served. */
-  editor?: { library: SceneLibrary; authorize: Authorize; uploads: UploadStore };
+  editor?: {
+    library: SceneLibrary;
+    authorize: Authorize;
+    uploads: UploadStore;
+    /** The rooms' synthesizer, for the inspector's play button; absent or null (SYNTHESIZER=none): 503. */
+    synthesizer?: () => Synthesizer | null;
+    /** How many stored sessions ran the scene: one that has some is kept, for their reviews. Absent: none. */
+    sessionsOf?: (scene: string) => number | Promise<number>;
+  };
 }
 
 /** The most runs one request simulates: a scripted run of a shipped scene took about 0.45 s on a shared 2-core machine. */
@@ -101,6 +117,18 @@ const answer = (c: Context, outcome: SaveOutcome, createdStatus: 200 | 201): Res
 
 const NewScene = z.object({ id: z.string().optional(), title: z.string().min(1).max(200).optional() }).strict();
 const FromTemplate = NewScene.extend({ template: z.string() }).strict();
+/** A voice sample's line: a sentence or two, as the inspector's play button sends it. */
+export const MAX_SAMPLE_CHARS = 200;
+/** Who speaks the sample, among the scene's participants as the editor holds them: voicesOf picks their voice as a session would (a default distinct in the scene where none is set). */
+const VoiceSample = z
+  .object({
+    text: z.string().trim().min(1).max(MAX_SAMPLE_CHARS),
+    participant: z.string().min(1),
+    participants: z.array(z.object({ id: z.string().min(1), voice: z.unknown().optional(), persona: z.object({ speakingRate: z.unknown().optional() }).optional() })).min(1).max(100),
+  })
+  .strict();
+/** What of a participant decides their voice, checked as the scene's schema checks it (a persona's rate defaults as in a scene). */
+const VoiceFields = z.object({ voice: Voice.optional(), persona: z.object({ speakingRate: Persona.shape.speakingRate }).optional() });
 const Simulate = z.object({ runs: z.number().int().min(1).max(MAX_SIMULATED_RUNS), seed: z.number().int().min(0).max(2 ** 31 - 1).optional() }).strict();
 
 export const scenes = (options: ScenesOptions): Hono<ApiEnv> => {
@@ -123,6 +151,43 @@ export const scenes = (options: ScenesOptions): Hono<ApiEnv> => {
     return c.json({ ok: problems.length === 0, errors: errorsOf(problems) });
   });
 
+  // A sample takes a synthesizer's time (eSpeak's worker, or a vendor's characters): a dozen a minute is plenty to choose a voice by.
+  const samples = rateLimit<ApiEnv>({ burst: 6, ratePerS: 12 / 60, message: (s) => `At most 12 voice samples a minute; play again in ${s} s.` });
+  app.post('/voice-sample', author, samples, async (c) => {
+    const read = await jsonBody(c, VoiceSample, `The body must be JSON: {"text": "<at most ${MAX_SAMPLE_CHARS} characters>", "participant": "<id>", "participants": [{"id", "voice"?, "persona"?: {"speakingRate"?}}, …]}.`);
+    if (!read.ok) return read.problem;
+    const { text, participant, participants } = read.data;
+    // Each seat's voice and rate checked as the scene's schema checks them, in its words and paths.
+    const seats = [];
+    for (const [i, p] of participants.entries()) {
+      const checked = VoiceFields.safeParse({ voice: p.voice, ...(p.persona ? { persona: { speakingRate: p.persona.speakingRate } } : {}) });
+      if (!checked.success) return problem(c, 422, 'bad-voice', `participants[${i}].${firstIssue(checked.error)}`);
+      seats.push({ id: p.id, ...checked.data }); // all voicesOf reads of a participant
+    }
+    const voice = voicesOf({ participants: seats as unknown as LoadedScene['participants'] }).get(participant);
+    if (!voice) return problem(c, 422, 'bad-voice', `No participant "${participant.slice(0, 80)}" among the participants sent.`);
+    const synthesizer = editor.synthesizer?.() ?? null;
+    if (!synthesizer) return problem(c, 503, 'no-synthesizer', 'This server speaks no voices (SYNTHESIZER=none); the voice is heard only where a synthesizer runs.');
+    const pieces: Int16Array[] = [];
+    let sampleRate = 0;
+    try {
+      for await (const chunk of synthesizer.synthesize({ text, voice }, c.req.raw.signal)) {
+        pieces.push(chunk.pcm);
+        sampleRate = chunk.sampleRate;
+      }
+    } catch (error) {
+      const message = (error as Error).message;
+      // eSpeak names a voice or variant it does not have, with the variants it knows: the author's to fix.
+      if (/unknown voice/i.test(message)) return problem(c, 422, 'bad-voice', `The server's synthesizer has no such voice (${message}).`);
+      return problem(c, 502, 'synthesis-failed', `The voice could not be synthesized: ${message}`);
+    }
+    if (sampleRate === 0) return problem(c, 502, 'synthesis-failed', 'The synthesizer gave no audio for this line.');
+    const pcm = new Int16Array(pieces.reduce((n, p) => n + p.length, 0));
+    pieces.reduce((at, p) => (pcm.set(p, at), at + p.length), 0);
+    // Which voice a default turned out to be, so the inspector can say what was heard.
+    return c.body(new Uint8Array(encodeWav(pcm, sampleRate)), 200, { 'Content-Type': 'audio/wav', 'Cache-Control': 'no-store', 'X-Voice': `${voice.espeak ?? ''}; ${voice.rate ?? ''} wpm` });
+  });
+
   app.get('/:id', author, async (c) => {
     const stored = await library.read(c.req.param('id'));
     if (!stored) return problem(c, 404, 'not-found', `No scene "${c.req.param('id').slice(0, 80)}".`);
@@ -135,6 +200,21 @@ export const scenes = (options: ScenesOptions): Hono<ApiEnv> => {
     const read = await sceneBody(c);
     if (!read.ok) return read.problem;
     return answer(c, await library.save(c.req.param('id'), read.body, c.req.header('if-match')), 200);
+  });
+
+  app.delete('/:id', author, async (c) => {
+    const id = c.req.param('id');
+    const ifMatch = c.req.header('if-match');
+    if (!ifMatch) return problem(c, 428, 'if-match-required', `Send If-Match: <the ETag you opened "${id.slice(0, 80)}" at>, so that a version you have not seen is never deleted.`);
+    const stored = await library.read(id);
+    if (stored?.source === 'shipped') return problem(c, 403, 'shipped-scene', `"${id}" ships with the server (scenes/${id}.yaml) and cannot be deleted here; only scenes made in the editor can.`);
+    // The review, debrief and replay of a session read its scene: deleting it would lose them.
+    const sessions = (await editor.sessionsOf?.(id)) ?? 0;
+    if (sessions > 0) return problem(c, 409, 'in-use', `Scene "${id}" has ${plural(sessions, 'session')}; their reviews read it, so it was kept. Delete the sessions first (the sessions page), or keep the scene.`);
+    const outcome = await library.remove(id, ifMatch);
+    if (outcome.ok) return c.body(null, 204);
+    if (outcome.reason === 'conflict') return c.json({ error: 'conflict', message: outcome.message, current: outcome.current }, 409);
+    return problem(c, outcome.reason === 'shipped' ? 403 : 404, outcome.reason === 'shipped' ? 'shipped-scene' : 'not-found', outcome.message);
   });
 
   app.post('/', author, async (c) => {

@@ -13,6 +13,9 @@
  * server was started with SCENES_WRITABLE=1 (developers editing the shipped scenes); otherwise
  * it becomes a new authored scene, `<id>-copy` (or `-copy-2`…), and the shipped file is untouched.
  *
+ * Only authored scenes can be deleted (`remove`, with the version the author saw): the file goes,
+ * and the scene is no longer listed or run.
+ *
  * `scenes` and `list` are live: the rooms look scenes up in the one, the sessions and review
  * routes in the other, so a scene saved here can be run, listed and reviewed at once.
  *
@@ -82,9 +85,16 @@ export interface SceneLibrary {
   save(id: string, body: SceneBody, ifMatch: string | undefined): Promise<SaveOutcome>;
   duplicate(id: string, options?: { id?: string; title?: string }): Promise<SaveOutcome>;
   fromTemplate(form: string, options?: { id?: string; title?: string }): Promise<SaveOutcome>;
+  /** Deletes an authored scene, if it is still version `ifMatch`; shipped scenes are the repository's and stay. */
+  remove(id: string, ifMatch: string): Promise<RemoveOutcome>;
   /** Whether `id` is a scene of this library (for uploads). */
   has(id: string): boolean;
 }
+
+export type RemoveOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'not-found' | 'shipped'; message: string }
+  | { ok: false; reason: 'conflict'; message: string; current: { etag: string; yaml: string } };
 
 /** An authored scene's id: the schema's id shape, short enough for a file name; no dots, slashes or backslashes. */
 export const SCENE_ID = /^[a-z][a-z0-9-]{0,63}$/;
@@ -280,5 +290,23 @@ export const openSceneLibrary = async (options: SceneLibraryOptions): Promise<Sc
     return out;
   };
 
-  return { scenes, list, writable, entries, read, check, save, duplicate, fromTemplate, has: (id) => scenes.has(id) };
+  const remove: SceneLibrary['remove'] = (id, ifMatch) =>
+    serially(async () => {
+      const current = await read(id);
+      if (!current) return { ok: false, reason: 'not-found', message: `No scene "${id.slice(0, 80)}".` };
+      if (current.source === 'shipped') {
+        return { ok: false, reason: 'shipped', message: `"${id}" ships with the server (scenes/${id}.yaml) and cannot be deleted here; only scenes made in the editor can.` };
+      }
+      if (!sameVersion(ifMatch, current.etag)) {
+        return { ok: false, reason: 'conflict', message: `Scene "${id}" has changed since you opened it; nothing was deleted.`, current: { etag: current.etag, yaml: current.text } };
+      }
+      await rm(current.file);
+      scenes.delete(id);
+      sources.delete(id);
+      loadedAt.delete(id);
+      relist();
+      return { ok: true };
+    });
+
+  return { scenes, list, writable, entries, read, check, save, duplicate, fromTemplate, remove, has: (id) => scenes.has(id) };
 };

@@ -135,7 +135,7 @@ export const Snapshot = z.object({
     form: z.enum(structureForms).nullable().optional(),
     /** Shared material on the room's board: public contents only (a party's private notes stay out). */
     /** The contents this viewer may see: the public ones, their own party's; observers see all. `owner`: a party id or "public". */
-    contents: z.array(z.object({ id: z.string(), kind: z.enum(contentKinds), title: z.string(), summary: z.string(), sections: z.array(z.string()), owner: z.string().optional() })),
+    contents: z.array(z.object({ id: z.string(), kind: z.enum(contentKinds), title: z.string(), summary: z.string(), sections: z.array(z.string()), owner: z.string().optional(), file: z.string().optional() })),
     moderated: z.boolean().describe('party mode "moderated": participants raise hands and wait to be called on'),
     /** The situation, as every persona is told it (nothing private). */
     context: z.string().optional(),

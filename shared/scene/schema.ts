@@ -264,6 +264,12 @@ export const Snippet = z
     lines: z.array(ScriptedLine).default([]).describe('scripted opening lines, spoken in order'),
     roles: Roles.optional().describe("who asks whom in this snippet, instead of the scene's structure"),
     next: z.string().nullable().optional().describe('the snippet that follows; defaults to the next in the list, null ends'),
+    // The scene editor's own, kept with the scene so a flow reopens as it was drawn; sessions never read it.
+    editor: z
+      .object({ position: z.object({ x: z.number().finite(), y: z.number().finite() }).strict() })
+      .strict()
+      .optional()
+      .describe("the scene editor's: where this snippet's node sits in the flow graph; sessions ignore it"),
   })
   .strict();
 

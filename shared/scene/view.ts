@@ -1,7 +1,13 @@
 /**
  * What a client is shown of a scene: the room's snapshot (rooms/rooms.ts) and the 3D replay's data
  * (client/src/replay/replay.ts) give the same view. Contents are filtered by who may read them: the public
- * ones, and a party's own for its members (instructors read everything).
+ * ones, and a party's own for its members (instructors read everything). A content's uploaded `file`
+ * goes along, so the boards can show its image: GET /api/uploads lets a session's token read
+ * exactly the files its scene's contents name.
+ *
+ * ```ts
+ * sceneViewOf(scene, (owner) => owner === 'team').contents; // [{ id: 'poster', kind: 'poster', …, file: 'my-scene/3q…Xw.png' }]
+ * ```
  */
 import { shortNameOf, type LoadedScene, type Participant } from './schema';
 
@@ -11,7 +17,7 @@ export const sceneViewOf = (scene: LoadedScene, mayRead: (owner: string) => bool
   topic: scene.topic,
   formation: scene.formation,
   form: scene.structure?.form ?? null,
-  contents: scene.contents.filter((c) => c.owner === 'public' || mayRead(c.owner)).map(({ id, kind, title, summary, sections, owner }) => ({ id, kind, title, summary, sections, owner })),
+  contents: scene.contents.filter((c) => c.owner === 'public' || mayRead(c.owner)).map(({ id, kind, title, summary, sections, owner, file }) => ({ id, kind, title, summary, sections, owner, ...(file ? { file } : {}) })),
   moderated: scene.turnTaking.partyMode === 'moderated',
   context: scene.context,
   duration: scene.duration ?? null,

@@ -5,53 +5,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderSheet } from '../../avatars/generator/sheet';
-
-interface Image {
-  width: number;
-  height: number;
-  channels: number;
-  pixels: Uint8Array;
-}
-
-/** Decodes an 8-bit RGB or RGBA, non-interlaced PNG: what Chromium's screenshots are. */
-const decodePng = (png: Buffer): Image => {
-  expect(png.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])), 'PNG signature').toBe(true);
-  const header = png.subarray(16, 29);
-  const [width, height] = [header.readUInt32BE(0), header.readUInt32BE(4)];
-  const [depth, colorType, interlace] = [header[8], header[9], header[12]];
-  expect(depth, 'bit depth').toBe(8);
-  expect([2, 6], 'colour type: RGB or RGBA').toContain(colorType);
-  expect(interlace, 'interlace method').toBe(0);
-  const channels = colorType === 6 ? 4 : 3;
-
-  const chunks: Buffer[] = [];
-  for (let offset = 8; offset < png.length; ) {
-    const length = png.readUInt32BE(offset);
-    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT') chunks.push(png.subarray(offset + 8, offset + 8 + length));
-    offset += 12 + length;
-  }
-  const filtered = inflateSync(Buffer.concat(chunks));
-
-  // Undo each scanline's filter (PNG spec §9.2): left a, up b, up-left c.
-  const stride = width * channels;
-  const pixels = new Uint8Array(height * stride);
-  for (let y = 0; y < height; y++) {
-    const filter = filtered[y * (stride + 1)];
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? pixels[y * stride + x - channels]! : 0;
-      const b = y > 0 ? pixels[(y - 1) * stride + x]! : 0;
-      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels]! : 0;
-      const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
-      const predicted = [0, a, b, (a + b) >> 1, paeth][filter ?? 0] ?? 0;
-      pixels[y * stride + x] = (filtered[y * (stride + 1) + 1 + x]! + predicted) & 0xff;
-    }
-  }
-  return { width, height, channels, pixels };
-};
+import { decodePng, type Image } from '../png';
 
 /** Share of a rectangle's pixels that differ from its most common colour, the cell's background. */
 const drawnShare = (image: Image, rect: { x: number; y: number; width: number; height: number }): number => {

@@ -14,7 +14,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../shared/protocol/messages';
 import { api } from '../server/helpers';
-import { screenshot } from './browser';
+import { decodePng, pixelsNear } from '../png';
+import { screenshot, testLink } from './browser';
 import { browserSuite } from './pages';
 
 const suite = browserSuite();
@@ -43,6 +44,12 @@ const theirSave = async (id: string, change: Record<string, unknown>): Promise<v
   });
   expect(res.status).toBe(200);
 };
+
+/** The poster's two bars, #3b7dd8 and #d8843b: on a board in the room only when its image is shown. */
+const posterColours = [
+  [0x3b, 0x7d, 0xd8],
+  [0xd8, 0x84, 0x3b],
+] as const;
 
 /** A poster's image, drawn in the page: a PNG as an author would export one. */
 const posterPng = async (page: Page): Promise<Buffer> => {
@@ -127,6 +134,21 @@ describe('the scene editor', () => {
     await expect.poll(() => backstory.locator('.problem').count()).toBe(0);
     await field(page, inspector, 'Goals').fill('keep the raise inside the band\nhear the case first');
     await page.locator('.avatar-library button[title^="avatar-05"]').click();
+    // Her voice, heard: the server speaks a line in the voice a session gives her (a default none of the others has, at a persona's 150 words a minute).
+    const sample = page.locator('.voice-sample');
+    await sample.getByRole('button', { name: 'Play a line in this voice' }).click();
+    await expect.poll(() => sample.getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(playing|played)$/);
+    expect(await sample.getByRole('status').textContent()).toMatch(/^Play(ing|ed) en-(us|gb)\+[mf]\d at 150 wpm$/);
+    // A voice eSpeak does not have: the server's words, naming the variants it has; undone, she has her default again.
+    suite.expectFailures(/^422 .*\/api\/scenes\/voice-sample$/);
+    await field(page, inspector, 'eSpeak voice').fill('en-us+nobody');
+    await sample.getByRole('button', { name: 'Play a line in this voice' }).click();
+    await expect.poll(() => sample.getAttribute('data-state')).toBe('failed');
+    expect(await sample.getByRole('status').textContent()).toMatch(/^The server's synthesizer has no such voice \(eSpeak: unknown voice variant "nobody" \(known: .*\bf3\b/);
+    expect(suite.problems.console.splice(0)).toEqual([expect.stringMatching(/422/)]);
+    await screenshot(page, 'editor-voice');
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
+    expect((await draftOf(page)).participants[2]!.voice).toBeUndefined();
     // A fact with its own reveal rule.
     await page.getByRole('button', { name: 'Add a fact' }).click();
     await field(page, inspector, 'Fact 1').fill('The band tops out at 92k.');
@@ -191,6 +213,24 @@ describe('the scene editor', () => {
     await page.mouse.up();
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(1);
     await screenshot(page, 'editor-flow');
+    // Its node dragged down and left: the place is one edit (undone, redone), kept with the snippet.
+    const offer = page.locator('.react-flow__node', { hasText: 'The offer' });
+    const placed = () => offer.evaluate((n: HTMLElement) => n.style.transform);
+    const laidOut = await placed();
+    const box = (await offer.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 120, box.y + box.height / 2 + 140, { steps: 8 });
+    await page.mouse.up();
+    const dropped = (await draftOf(page)).snippets[1]!.editor!.position;
+    expect(dropped.y).toBeGreaterThan(Number(/, ([\d.]+)px\)$/.exec(laidOut)![1]));
+    const droppedAt = `translate(${dropped.x}px, ${dropped.y}px)`;
+    expect(await placed()).toBe(droppedAt);
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
+    expect((await draftOf(page)).snippets[1]!.editor).toBeUndefined();
+    await expect.poll(placed).toBe(laidOut);
+    await page.keyboard.press('Control+Shift+Z');
+    await expect.poll(placed).toBe(droppedAt);
 
     // The room: three people at the table, the poster on its board; the human moved to the new persona's seat.
     await tab(page, 'Room');
@@ -230,6 +270,10 @@ describe('the scene editor', () => {
     await page.locator('.editor-bar').waitFor();
     expect(await draftOf(page)).toEqual(built);
     expect(await page.evaluate(() => window.__editor!.dirty())).toBe(false);
+    // The flow as it was drawn: the dragged node where it was dropped.
+    await tab(page, 'Flow');
+    await offer.waitFor();
+    expect(await placed()).toBe(droppedAt);
 
     // Run it: simulated runs with their figures, then a live session with its join links.
     await tab(page, 'Try it');
@@ -247,6 +291,22 @@ describe('the scene editor', () => {
     const session = sessions[0]!.id;
     expect(await page.locator('.links li').allTextContents()).toEqual([expect.stringMatching(new RegExp(`^Robin Hart: .*/room/${session}\\?token=`)), expect.stringMatching(/^instructor: /)]);
     await screenshot(page, 'editor-try');
+
+    // The live room shows the poster's image on its board, read with the room link's own token (an observer's here).
+    const link = (await page.locator('.links li').nth(1).locator('a').getAttribute('href'))!;
+    const room = await suite.open();
+    const read = room.waitForResponse((res) => res.url().endsWith(`/api/uploads/${file}`));
+    await room.goto(testLink(link, suite.server.port));
+    const answered = await read;
+    expect(answered.status()).toBe(200);
+    expect(answered.request().headers()['authorization']).toBe(`Bearer ${new URL(link).searchParams.get('token')}`);
+    // Its two bands' colours, drawn on the board by the room's renderer.
+    const shown = async () => {
+      const shot = decodePng(await room.screenshot());
+      return Math.min(...posterColours.map((rgb) => pixelsNear(shot, rgb)));
+    };
+    await expect.poll(shown, { timeout: 30_000 }).toBeGreaterThan(40);
+    await screenshot(room, 'editor-room-poster');
   }, 300_000);
 
   it('saves a shipped scene as a copy and goes on with it; shows the other version when someone saved first, and keeps mine or takes theirs', async () => {
@@ -286,6 +346,44 @@ describe('the scene editor', () => {
     expect(suite.problems.failed.splice(0)).toEqual([expect.stringMatching(/^409 .*\/api\/scenes\/job-interview-copy$/), expect.stringMatching(/^409 /)]);
     expect(suite.problems.console.splice(0)).toEqual([expect.stringMatching(/409 \(Conflict\)/), expect.stringMatching(/409 \(Conflict\)/)]);
   }, 120_000);
+
+  it('deletes an authored scene once confirmed, never one changed since it was listed, and offers no delete for a shipped one', async () => {
+    const made = await fetch(`${suite.server.base}/api/scenes`, { method: 'POST', headers: { authorization: `Bearer ${suite.server.admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ template: 'retro', id: 'old-retro' }) });
+    expect(made.status).toBe(201);
+    const page = await open(`/editor?token=${suite.server.admin}&test=1`);
+    const row = page.locator('tr[data-scene="old-retro"]');
+    await row.waitFor();
+    expect(await page.locator('tr[data-scene="team-standup"]').getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    const asked: string[] = [];
+    const answer = (yes: boolean) =>
+      page.once('dialog', (d) => {
+        asked.push(d.message());
+        void (yes ? d.accept() : d.dismiss());
+      });
+
+    // Not confirmed: nothing happens.
+    answer(false);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    expect(asked).toEqual([expect.stringMatching(/^Delete ".*" \(old-retro\)\? .*cannot be undone\.$/)]);
+    expect((await stored('old-retro')).etag).toMatch(/^".+"$/);
+
+    // Saved by someone else since the list was shown: kept, in the server's words, and listed at its new version.
+    await theirSave('old-retro', { title: 'Their retro' });
+    suite.expectFailures(/^409 .*\/api\/scenes\/old-retro$/);
+    answer(true);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Scene "old-retro" has changed since you opened it; nothing was deleted/);
+    expect(suite.problems.console.splice(0)).toEqual([expect.stringMatching(/409/)]);
+    await expect.poll(() => row.locator('b').textContent()).toBe('Their retro');
+    await screenshot(page, 'editor-delete-conflict');
+
+    // Confirmed at the version shown: gone from the list and the server.
+    answer(true);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('status').filter({ hasText: 'Deleted "Their retro".' }).waitFor();
+    expect(await row.count()).toBe(0);
+    expect((await fetch(`${suite.server.base}/api/scenes/old-retro`, { headers: { authorization: `Bearer ${suite.server.admin}` } })).status).toBe(404);
+  }, 60_000);
 
   it('warns before leaving unsaved changes, in the page and when the tab closes', async () => {
     const page = await open(`/editor?token=${suite.server.admin}&test=1&scene=team-standup`);

@@ -131,7 +131,7 @@ export const startServer = async (options: InProcessOptions = {}): Promise<InPro
     seatGraceMs: config.seatGraceMs,
   });
   const tokens = createTokens(randomBytes(32).toString('base64url'));
-  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: library.list, editor: { library, uploads: openUploads(dataDir) }, ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
+  const { app, injectWebSocket } = createApp({ config, rooms, store, tokens, recordings, version: 'test', scenes: library.list, editor: { library, uploads: openUploads(dataDir), ...(options.synthesizer ? { synthesizer: options.synthesizer } : {}) }, ...(options.now ? { now: options.now } : {}), ...(options.reviewGenerator ? { generator: options.reviewGenerator } : {}), ...options.sockets });
   if (options.siteRoot) {
     const files = staticFiles({ root: options.siteRoot });
     if (!files.clientBuilt) throw new Error(`${options.siteRoot} has no built client (dist/client/index.html)`);

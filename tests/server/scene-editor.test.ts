@@ -379,3 +379,44 @@ describe('round trip of every shipped scene (SCENES_WRITABLE=1, on a copy of sce
     expect(parse(after)).toEqual(data);
   });
 });
+
+describe('deleting', () => {
+  const remove = (id: string, ifMatch?: string, token = server.admin) =>
+    fetch(`${base}/api/scenes/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}`, ...(ifMatch ? { 'If-Match': ifMatch } : {}) } });
+  const listed = async () => ((await (await fetch(`${base}/api/scenes`)).json()) as { scenes: { id: string }[] }).scenes.map((s) => s.id);
+
+  it('deletes an authored scene at the version the author saw, and only then', async () => {
+    const created = await postJson('/api/scenes', { template: 'retro', id: 'to-delete' });
+    const { etag } = (await created.json()) as { etag: string };
+    expect((await remove('to-delete')).status).toBe(428);
+    const stale = await remove('to-delete', '"not-this-one"');
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { current: { etag: string } }).current.etag).toBe(etag);
+    expect(await listed()).toContain('to-delete');
+    expect((await remove('to-delete', etag, 'not-a-token')).status).toBe(401);
+
+    expect((await remove('to-delete', etag)).status).toBe(204);
+    expect(await listed()).not.toContain('to-delete');
+    expect((await getJson('to-delete')).status).toBe(404);
+    expect(readdirSync(join(server.dataDir, 'scenes'))).not.toContain('to-delete.yaml');
+    expect((await remove('to-delete', etag)).status).toBe(404);
+  });
+
+  it('refuses a shipped scene with 403 and says why', async () => {
+    const { headers } = await getJson('team-standup');
+    const res = await remove('team-standup', headers.get('etag')!);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toBe('"team-standup" ships with the server (scenes/team-standup.yaml) and cannot be deleted here; only scenes made in the editor can.');
+    expect(await listed()).toContain('team-standup');
+  });
+
+  it('keeps a scene that sessions ran, for their reviews', async () => {
+    const created = await postJson('/api/scenes', { template: 'social', id: 'has-sessions' });
+    const { etag } = (await created.json()) as { etag: string };
+    expect((await postJson('/api/sessions', { scene: 'has-sessions', pace: 'instant' })).status).toBe(201);
+    const res = await remove('has-sessions', etag);
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { message: string }).message).toMatch(/^Scene "has-sessions" has 1 session; their reviews read it/);
+    expect(await listed()).toContain('has-sessions');
+  });
+});

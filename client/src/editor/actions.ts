@@ -1,6 +1,7 @@
 /**
  * The editor's structural edits, each a named `Edit` (model.ts): adding and removing participants,
- * contents, parties and snippets, swapping seats and boards, drawing and cutting transitions. A new
+ * contents, parties and snippets, swapping seats and boards, drawing and cutting transitions, moving a
+ * snippet's node. A new
  * item gets a fresh id and only the fields the schema requires, left for the author to fill (the
  * live check says which are still empty). Removing a participant takes them out of parties and
  * snippet casts too; other references stay, and the check names them.
@@ -119,4 +120,13 @@ export const addTransition = (source: string, target: string): Edit => ({
 export const cutTransition = (source: string): Edit => ({
   name: `End after ${source}`,
   perform: (draft) => ({ ...draft, snippets: disconnect(draft.snippets, source) }),
+});
+
+/** The snippet's node, dropped at `position` in the flow: kept with the scene (`editor.position`), whole pixels. */
+export const moveSnippet = (id: string, position: { x: number; y: number }): Edit => ({
+  name: `Move the snippet ${id}`,
+  perform: (draft) => ({
+    ...draft,
+    snippets: draft.snippets.map((s) => (s.id === id ? { ...s, editor: { ...s.editor, position: { x: Math.round(position.x), y: Math.round(position.y) } } } : s)),
+  }),
 });

@@ -3,7 +3,8 @@
  * stage uses) and the inspector of the chosen snippet. A node shows the snippet's title, who opens
  * it, its turn budget and how many problems it has; an edge is a transition (graph.ts): drawing one
  * from a node's right handle to another sets where the flow goes next, deleting it (select, then
- * Delete) ends the session there. Dashed edges follow the list order and are not written.
+ * Delete) ends the session there. Dashed edges follow the list order and are not written. A node
+ * dragged stays where it is dropped: its place is saved with the snippet (`editor.position`).
  *
  * ```tsx
  * <Flow selected="opening" onSelect={setSnippet} />
@@ -13,7 +14,7 @@ import { Background, Controls, Handle, Position, ReactFlow, applyNodeChanges, ty
 import '@xyflow/react/dist/style.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { patterns } from '../../../shared/scene/schema';
-import { addSnippet, addTransition, cutTransition, deleteSnippet } from './actions';
+import { addSnippet, addTransition, cutTransition, deleteSnippet, moveSnippet } from './actions';
 import { under, useEditor } from './context';
 import { ChoiceField, LinesField, NumberField, PickField, TextField } from './fields';
 import { placeOf, transitionsOf, type NodePlace } from './graph';
@@ -48,15 +49,15 @@ const nodeTypes = { snippet: SnippetBox };
 
 export const Flow = ({ selected, onSelect }: { selected: string | null; onSelect: (id: string | null) => void }) => {
   const { draft, edit, problems } = useEditor();
-  // Where each node sits is the editor's own (the scene format has no place for it), and so is its
-  // measured size, which React Flow needs back before it shows a node.
-  const [places, setPlaces] = useState<Record<string, { position: NodePlace; measured?: SnippetNode['measured'] }>>({});
+  // Where each node sits is kept with its snippet (`editor.position`) once it is dropped; while it
+  // is dragged, and its measured size (which React Flow needs back before it shows a node), are here.
+  const [places, setPlaces] = useState<Record<string, { position?: NodePlace; measured?: SnippetNode['measured'] }>>({});
   const names = new Map(draft.participants.map((p) => [p.id, p.name || p.id]));
   const transitions = useMemo(() => transitionsOf(draft.snippets), [draft.snippets]);
   const nodes: SnippetNode[] = draft.snippets.map((s, i) => ({
     id: s.id,
     type: 'snippet',
-    position: places[s.id]?.position ?? placeOf(i),
+    position: places[s.id]?.position ?? s.editor?.position ?? placeOf(i),
     ...(places[s.id]?.measured ? { measured: places[s.id]!.measured } : {}),
     selected: s.id === selected,
     data: {
@@ -95,7 +96,13 @@ export const Flow = ({ selected, onSelect }: { selected: string | null; onSelect
           onInit={(instance) => void (flow.current = instance)}
           onNodesChange={(changes: NodeChange<SnippetNode>[]) => {
             const placed = applyNodeChanges(changes.filter((c) => c.type === 'position' || c.type === 'dimensions'), nodes);
-            setPlaces(Object.fromEntries(placed.map((n) => [n.id, { position: n.position, ...(n.measured ? { measured: n.measured } : {}) }])));
+            const dragging = new Set(changes.flatMap((c) => (c.type === 'position' && c.dragging ? [c.id] : [])));
+            setPlaces(Object.fromEntries(placed.map((n) => [n.id, { ...(dragging.has(n.id) ? { position: n.position } : {}), ...(n.measured ? { measured: n.measured } : {}) }])));
+          }}
+          // Dropped: one edit, so undo puts the node back where it was, and the save keeps it.
+          onNodeDragStop={(_, node) => {
+            edit(moveSnippet(node.id, node.position));
+            setPlaces((all) => ({ ...all, [node.id]: { ...(all[node.id]?.measured ? { measured: all[node.id]!.measured } : {}) } }));
           }}
           onNodeClick={(_, node) => onSelect(node.id)}
           onNodesDelete={(deleted) => deleted.forEach((n) => edit(deleteSnippet(n.id)))}

@@ -3,8 +3,8 @@
  * names the snippet that follows; without it the next in the list follows (an implicit edge), and
  * `null` ends the session there (schema.ts `Snippet.next`). Connecting writes `next`; cutting an
  * edge writes `null`; an edge that the list order already gives is left implicit, so an opened
- * scene maps to the same graph and back to the same YAML. Node positions are the editor's own
- * (the scene format has none): laid out in list order, left to right.
+ * scene maps to the same graph and back to the same YAML. A node sits where it was dropped (the
+ * snippet's `editor.position`, which sessions ignore), else in list order, left to right.
  *
  * ```ts
  * transitionsOf([{ id: 'a' }, { id: 'b', next: null }]); // [{ source: 'a', target: 'b', implicit: true }]
@@ -60,5 +60,5 @@ export interface NodePlace {
   y: number;
 }
 
-/** Left to right in the list's order, a little staggered so edges that skip a node stay visible. */
+/** A node never moved: left to right in the list's order, a little staggered so edges that skip a node stay visible. */
 export const placeOf = (index: number): NodePlace => ({ x: 40 + index * 250, y: 60 + (index % 2) * 90 });

@@ -14,6 +14,7 @@ import { addParticipant, removeParticipant } from './actions';
 import { under, useEditor } from './context';
 import { ChoiceField, LinesField, NumberField, TextField, PickField } from './fields';
 import { setAt, type Path } from './model';
+import { VoiceSample } from './voice-sample';
 
 export const Participants = ({ selected, onSelect }: { selected: string | null; onSelect: (id: string | null) => void }) => {
   const { draft, edit, avatars, problems } = useEditor();
@@ -87,7 +88,7 @@ const Inspector = ({ index, onRemoved }: { index: number; onRemoved: () => void 
         <NumberField label="Pitch (0-99)" path={at('voice', 'pitch')} optional min={0} max={99} />
         <NumberField label="Voice rate (words/min)" path={at('voice', 'rate')} optional min={80} max={450} />
       </div>
-      <p className="note">No play button: this server has no endpoint that speaks a line in a chosen voice yet; the voice is heard in a session.</p>
+      <VoiceSample index={index} />
       {p.kind === 'ai' || p.persona ? <PersonaFields index={index} /> : null}
       {p.kind === 'human' ? (
         <>

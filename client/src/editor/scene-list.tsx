@@ -1,6 +1,7 @@
 /**
  * The editor's first page: every scene this server has, shipped (scenes/) or authored, to open or
- * duplicate, and a new scene from a template per structure (interview, Q&A, stand-up…).
+ * duplicate (and an authored one to delete, once confirmed), and a new scene from a template per
+ * structure (interview, Q&A, stand-up…).
  *
  * ```tsx
  * <SceneList admin={token} onOpen={(id) => open(id)} />
@@ -27,12 +28,27 @@ export const SceneList = ({ admin, onOpen }: { admin: string; onOpen: (id: strin
   const [scenes, setScenes] = useState<SceneListing[] | null>(null);
   const [error, setError] = useState('');
   const [template, setTemplate] = useState<StructureForm>('interview');
-  useEffect(() => {
+  const [notice, setNotice] = useState('');
+  // Why a scene was kept, shown under its row where the Delete was pressed.
+  const [kept, setKept] = useState<{ scene: string; message: string } | null>(null);
+  const load = () =>
     sceneApi.list(admin).then(
       (body) => setScenes(body.scenes),
       (e: Error) => setError(`Could not list the scenes: ${e.message}`),
     );
-  }, [admin]);
+  useEffect(() => void load(), [admin]); // eslint-disable-line react-hooks/exhaustive-deps
+  const remove = async (scene: SceneListing) => {
+    if (!confirm(`Delete "${scene.title}" (${scene.id})? Its file is removed from the server; this cannot be undone.`)) return;
+    setKept(null);
+    try {
+      // The version listed: a scene someone saved since is not deleted unseen.
+      await sceneApi.remove(admin, scene.id, scene.etag);
+      setNotice(`Deleted "${scene.title}".`);
+    } catch (e) {
+      setKept({ scene: scene.id, message: (e as Error).message });
+    }
+    await load();
+  };
   const run = (made: Promise<{ id: string }>) =>
     made.then(
       ({ id }) => onOpen(id),
@@ -59,6 +75,11 @@ export const SceneList = ({ admin, onOpen }: { admin: string; onOpen: (id: strin
           </button>
         </div>
       </section>
+      {notice && (
+        <p className="note" role="status">
+          {notice}
+        </p>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -78,7 +99,7 @@ export const SceneList = ({ admin, onOpen }: { admin: string; onOpen: (id: strin
             </tr>
           </thead>
           <tbody>
-            {scenes.map((s) => (
+            {scenes.map((s) => [
               <tr key={s.id} data-scene={s.id}>
                 <td>
                   <b>{s.title}</b>
@@ -91,9 +112,21 @@ export const SceneList = ({ admin, onOpen }: { admin: string; onOpen: (id: strin
                 <td className="actions">
                   <button onClick={() => onOpen(s.id)}>Open</button>
                   <button onClick={() => void run(sceneApi.duplicate(admin, s.id))}>Duplicate</button>
+                  {s.source === 'authored' && (
+                    <button className="danger" onClick={() => void remove(s)}>
+                      Delete
+                    </button>
+                  )}
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              kept?.scene === s.id && (
+                <tr key={`${s.id}-kept`} className="kept">
+                  <td colSpan={5} role="alert" className="error">
+                    {kept.message}
+                  </td>
+                </tr>
+              ),
+            ])}
           </tbody>
         </table>
       )}

@@ -199,10 +199,11 @@ export const scenePaths = {
   /** An uploaded file, by the `file` its upload answered (`<scene>/<name>`). */
   upload: (file: string) => `/api/uploads/${file.split('/').map(encodeURIComponent).join('/')}`,
   simulate: (id: string) => `${sceneAt(id)}/simulate`,
+  voiceSample: '/api/scenes/voice-sample',
 } as const;
 
 /** A request with headers of its own (If-Match, Accept, a raw body's type); the answer whatever its status. */
-const authoring = (path: string, token: string, init: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: BodyInit } = {}): Promise<Response> =>
+const authoring = (path: string, token: string, init: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; headers?: Record<string, string>; body?: BodyInit } = {}): Promise<Response> =>
   fetch(path, { method: init.method ?? 'GET', headers: { authorization: `Bearer ${token}`, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}) });
 
 const parsed = async <T>(response: Response): Promise<T> => {
@@ -236,6 +237,11 @@ export const sceneApi = {
     }
     return { kind: 'saved', ...(await parsed<SavedScene>(response)) };
   },
+  /** Deletes an authored scene at the version listed (`etag`); the server's words when it keeps it (shipped, changed, run by sessions). */
+  remove: async (admin: string, id: string, etag: string): Promise<void> => {
+    const response = await authoring(sceneAt(id), admin, { method: 'DELETE', headers: { 'if-match': etag } });
+    if (!response.ok) throw new ApiError(messageOf(await response.json().catch(() => null)) ?? `The server answered ${response.status}.`, response.status);
+  },
   duplicate: (admin: string, id: string) => authoring(scenePaths.duplicate(id), admin, { method: 'POST' }).then((r) => parsed<SavedScene>(r)),
   create: (admin: string, template: StructureForm) =>
     authoring(paths.scenes, admin, { method: 'POST', headers: asJson, body: JSON.stringify({ template }) }).then((r) => parsed<SavedScene>(r)),
@@ -252,6 +258,15 @@ export const sceneApi = {
     const response = await authoring(scenePaths.upload(file), token);
     if (!response.ok) throw new ApiError(messageOf(await response.json().catch(() => null)) ?? `The server answered ${response.status}.`, response.status);
     return response.blob();
+  },
+  /**
+   * A line in a participant's voice as a session would give it (`participants`: the scene's, each
+   * with its voice and persona's speaking rate), as WAV; `voice` says which one it was ("en-gb+f3; 160 wpm").
+   */
+  voiceSample: async (admin: string, body: { text: string; participant: string; participants: readonly { id: string; voice?: unknown; persona?: { speakingRate?: unknown } }[] }): Promise<{ audio: Blob; voice: string }> => {
+    const response = await authoring(scenePaths.voiceSample, admin, { method: 'POST', headers: asJson, body: JSON.stringify(body) });
+    if (!response.ok) throw new ApiError(messageOf(await response.json().catch(() => null)) ?? `The server answered ${response.status}.`, response.status);
+    return { audio: await response.blob(), voice: response.headers.get('x-voice') ?? '' };
   },
   simulate: (admin: string, id: string, runs: number) =>
     authoring(scenePaths.simulate(id), admin, { method: 'POST', headers: asJson, body: JSON.stringify({ runs }) }).then((r) => parsed<SimulationSummary>(r)),

@@ -63,7 +63,7 @@ const Replay = ({ session, token, report, data, recordings, test }: { session: s
 
   return (
     <main className="room replay" data-page="replay">
-      <Replay3D view={view} replay={replay} player={player} onView={setView} recordings={recordings.recordings.length} test={test} />
+      <Replay3D view={view} replay={replay} player={player} onView={setView} recordings={recordings.recordings.length} token={token} test={test} />
       <header className="replay-head">
         <h1>{report.title ?? data.scene.title}</h1>
         <p className="note">

@@ -19,6 +19,7 @@ import type { RoomStats } from '../scene/frame-stats';
 import { Environment } from '../scene/environment';
 import { boardsFor, seatsFor, wallHeight, type Seat } from '../scene/layout';
 import { settingFor } from '../scene/setting/setting';
+import { UploadToken } from '../scene/uploaded';
 import type { AvatarRig } from '../scene/rig';
 import { useViewSettings } from '../scene/view-settings';
 import type { RoomView } from '../state/room';
@@ -69,11 +70,13 @@ interface Props {
   /** Called when the room view at the playhead changes (an event passed): slides and the page follow it. */
   onView: (view: RoomView) => void;
   recordings: number;
+  /** The page's token: the boards read the contents' uploaded images with it (scene/uploaded.ts). */
+  token: string;
   test: boolean;
 }
 
 // Memoised: the page re-renders as the playhead moves, the room only when the view at it changes.
-export const Replay3D = memo(function Replay3D({ view, replay, player, onView, recordings, test }: Props) {
+export const Replay3D = memo(function Replay3D({ view, replay, player, onView, recordings, token, test }: Props) {
   const snapshot = view.snapshot;
   const participants = snapshot?.participants ?? [];
   const formation = snapshot?.scene.formation ?? 'table';
@@ -131,7 +134,9 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
   return (
     <Canvas className="canvas" camera={{ fov: viewpoint.fov, near: 0.05, far: 80, position: viewpoint.position }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
       <color attach="background" args={['#cfd3d6']} />
-      <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} />
+      <UploadToken.Provider value={token || null}>
+        <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} />
+      </UploadToken.Provider>
       {participants.map((p) => {
         const seat = seatOf.get(p.id);
         return (

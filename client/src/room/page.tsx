@@ -81,7 +81,7 @@ export const RoomPage = ({ session: id, token, test }: Props) => {
   if (link.kind === 'ended') return <EndedPage summary={link.summary} role={claims?.role ?? null} />;
   if (!claims) return <LinkProblemPage problem="unauthorized" detail={null} />;
   if (!session) return <Brief snapshot={link.snapshot} role={claims.role} seat={claims.participant} voiceIn={voiceIn} onJoin={join} />;
-  return <Joined session={session} test={test} />;
+  return <Joined session={session} token={token} test={test} />;
 };
 
 /** Before entering: the scene, who is there, your part, and a microphone check. */
@@ -133,12 +133,12 @@ const Brief = ({ snapshot, role, seat, voiceIn, onJoin }: { snapshot: Snapshot; 
   );
 };
 
-const Joined = ({ session, test }: { session: Session; test: boolean }) => {
+const Joined = ({ session, token, test }: { session: Session; token: string; test: boolean }) => {
   const view = useSyncExternalStore(session.subscribe, () => session.view);
   const observer = view.you !== null && view.you.role !== 'participant';
   return (
     <div className="room">
-      <Room3D session={session} view={view} test={test} />
+      <Room3D session={session} view={view} token={token} test={test} />
       {view.you && (observer ? <ObserverPanel session={session} view={view} /> : <Hud session={session} view={view} />)}
       {!view.you && <div className="banner">{view.connection.state === 'closed' ? `Could not join: ${view.connection.detail ?? 'the server closed the connection'}. Reload to try again.` : 'Joining…'}</div>}
     </div>

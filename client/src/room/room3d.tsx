@@ -28,6 +28,7 @@ import type { Session } from './session';
 import { headOf, headTopOf } from '../scene/attention';
 import { useAvatarDriver } from '../scene/drive';
 import type { RoomStats } from '../scene/frame-stats';
+import { UploadToken } from '../scene/uploaded';
 import { gazeReporter, lookingAt } from './looking-at';
 import { SlideControls } from './slide-controls';
 import { installTestHandle, type Aimable, type FramingReport, type CameraView } from './test-handle';
@@ -50,7 +51,8 @@ const coveringSelector = '.hud, .enter-vr';
 
 const noContents: Content[] = [];
 
-export const Room3D = ({ session, view, test }: { session: Session; view: RoomView; test: boolean }) => {
+/** `token`: the page's own (its link's); the boards read the contents' uploaded images with it (scene/uploaded.ts). */
+export const Room3D = ({ session, view, token, test }: { session: Session; view: RoomView; token: string; test: boolean }) => {
   const store = useMemo(
     () =>
       createXRStore({
@@ -168,7 +170,9 @@ export const Room3D = ({ session, view, test }: { session: Session; view: RoomVi
       <Canvas className="canvas" camera={{ fov: desktopFov, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
         <XR store={store}>
           <color attach="background" args={['#cfd3d6']} />
-          <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} chairless={chairless} />
+          <UploadToken.Provider value={token || null}>
+            <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} chairless={chairless} />
+          </UploadToken.Provider>
           {participants.map((p) => {
             const seat = seatOf.get(p.id);
             // On a desktop you look past your own chair from behind it; in the headset you sit in your avatar.
