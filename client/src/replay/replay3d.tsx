@@ -14,10 +14,10 @@ import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
 import { Avatar } from '../scene/avatar';
-import { useAvatarDriver } from '../scene/drive';
+import { useAvatarDriver, type AvatarCast } from '../scene/drive';
 import type { RoomStats } from '../scene/frame-stats';
 import { Environment } from '../scene/environment';
-import { boardsFor, seatsFor, wallHeight, type Seat } from '../scene/layout';
+import { boardsFor, seatsFor, wallHeight } from '../scene/layout';
 import { settingFor } from '../scene/setting/setting';
 import { UploadToken } from '../scene/uploaded';
 import type { AvatarRig } from '../scene/rig';
@@ -145,7 +145,7 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
           )
         );
       })}
-      <Animate replay={replay} player={player} seats={seatOf} rigs={rigs} stats={stats} onView={onView} />
+      <Animate replay={replay} player={player} cast={{ seats: seatOf, rigs, stats }} onView={onView} />
       <OrbitControls makeDefault target={viewpoint.target} maxPolarAngle={Math.PI / 2.05} />
       {test && <Lens into={lens} />}
     </Canvas>
@@ -181,20 +181,16 @@ const headPose = (rig: AvatarRig, camera: THREE.Camera): { pitch: number; tilt: 
 const Animate = ({
   replay,
   player,
-  seats,
-  rigs,
-  stats,
+  cast,
   onView,
 }: {
   replay: Replay;
   player: Player;
-  seats: Map<string, Seat>;
-  rigs: React.RefObject<Map<string, AvatarRig>>;
-  stats: React.RefObject<RoomStats>;
+  cast: AvatarCast;
   onView: (view: RoomView) => void;
 }) => {
   const shown = useRef<RoomView | null>(null);
-  const { drive } = useAvatarDriver(seats, rigs, stats, { visemes: (id) => player.visemes(id) });
+  const { drive } = useAvatarDriver(cast, { visemes: (id) => player.visemes(id) });
 
   useFrame((_, delta) => {
     const ms = player.position();

@@ -26,7 +26,7 @@ import type { AvatarRig } from '../scene/rig';
 import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
 import { headOf, headTopOf } from '../scene/attention';
-import { useAvatarDriver } from '../scene/drive';
+import { useAvatarDriver, type AvatarCast } from '../scene/drive';
 import type { RoomStats } from '../scene/frame-stats';
 import { UploadToken } from '../scene/uploaded';
 import { gazeReporter, lookingAt } from './looking-at';
@@ -193,7 +193,7 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
               />
             );
           })}
-          <Animate session={session} view={view} seats={seatOf} rigs={rigs} stats={stats} me={me} />
+          <Animate session={session} view={view} cast={{ seats: seatOf, rigs, stats }} me={me} />
           {mySeat ? (
             <Seated seat={mySeat} inVR={inVR} inFrame={inFrame} framed={framed} eye={eye!} vr={vr} />
           ) : (
@@ -239,16 +239,12 @@ const Lens = ({ into }: { into: React.RefObject<CameraView | null> }) => {
 const Animate = ({
   session,
   view,
-  seats,
-  rigs,
-  stats,
+  cast,
   me,
 }: {
   session: Session;
   view: RoomView;
-  seats: Map<string, Seat>;
-  rigs: React.RefObject<Map<string, AvatarRig>>;
-  stats: React.RefObject<RoomStats>;
+  cast: AvatarCast;
   me: string | null;
 }) => {
   const { gl, camera } = useThree();
@@ -259,14 +255,14 @@ const Animate = ({
   const viewer = useMemo(() => new THREE.Vector3(), []);
   // In a headset, whom your head points at goes to the server for your debrief (gaze at the speaker).
   const reportGaze = useMemo(() => gazeReporter((at) => session.send({ type: 'gaze', at })), [session]);
-  const { drive, heads } = useAvatarDriver(seats, rigs, stats, {
+  const { drive, heads } = useAvatarDriver(cast, {
     visemes: (id) => session.visemes(id),
     waveform: (id) => session.voices?.waveform(id) ?? null,
     // Whoever looks at you looks into your eyes: the camera.
     lookAt: (target) => (target === me ? camera.getWorldPosition(viewer) : null),
     // A headset wearer's avatar looks where their headset does.
     headed: (id, out) => {
-      const seat = seats.get(id);
+      const seat = cast.seats.get(id);
       return seat !== undefined && session.poses.lookPoint(id, seat, performance.now(), out);
     },
     // A voice sounds from its avatar's mouth.

@@ -11,7 +11,7 @@
  * No allocation per frame: the heads, the rig input and the tally are made once.
  *
  * ```tsx
- * const drive = useAvatarDriver(seats, rigs, stats, { visemes: (id) => session.visemes(id) });
+ * const { drive } = useAvatarDriver({ seats, rigs, stats }, { visemes: (id) => session.visemes(id) });
  * useFrame((_, delta) => drive(delta, viewRef.current, session.speaking()));
  * ```
  */
@@ -46,7 +46,14 @@ export interface FrameSource {
 /** Updates every avatar for one frame; returns when that work began (performance.now()), for the caller to time what follows. */
 export type Drive = (delta: number, view: RoomView, audible: string | null) => number;
 
-export const useAvatarDriver = (seats: Map<string, Seat>, rigs: React.RefObject<Map<string, AvatarRig>>, stats: React.RefObject<RoomStats>, source: FrameSource): { drive: Drive; heads: Map<string, THREE.Vector3> } => {
+/** The avatars a room or a replay draws: their seats, their rigs once built, and the frame's statistics. */
+export interface AvatarCast {
+  seats: Map<string, Seat>;
+  rigs: React.RefObject<Map<string, AvatarRig>>;
+  stats: React.RefObject<RoomStats>;
+}
+
+export const useAvatarDriver = ({ seats, rigs, stats }: AvatarCast, source: FrameSource): { drive: Drive; heads: Map<string, THREE.Vector3> } => {
   const { gl } = useThree();
   const heads = useMemo(() => new Map([...seats].map(([id, seat]) => [id, headOf(seat)])), [seats]);
   const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
