@@ -60,7 +60,6 @@ const startNode = (name: string, databaseUrl: string): Promise<ChildServer> => {
   });
 };
 
-const ofNode = (node: ChildServer) => ({ base: node.base, wsBase: node.wsBase, admin: node.admin, dataDir: node.dataDir, close: async () => {} });
 
 describe('three nodes on one database', () => {
   it('sends clients to the owner, and takes a killed node\'s sessions over with every received event kept once', { timeout: 240_000 }, async () => {
