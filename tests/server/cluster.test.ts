@@ -60,7 +60,6 @@ const startNode = (name: string, databaseUrl: string): Promise<ChildServer> => {
   });
 };
 
-
 describe('three nodes on one database', () => {
   it('sends clients to the owner, and takes a killed node\'s sessions over with every received event kept once', { timeout: 240_000 }, async () => {
     const url = await openDatabase();
