@@ -14,6 +14,7 @@
  */
 import { modelsDirFrom } from './models/registry';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -84,6 +85,15 @@ const Environment = z.object({
     .optional(),
   /** Where the local models are kept (server/models/store.ts); default `<DATA_DIR>/models`. */
   MODELS_DIR: z.string().optional(),
+  /** This server among several on one DATABASE_URL (server/cluster/): unique; default the host name and process id. */
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, dots, dashes or underscores' })
+    .optional(),
+  /** Seconds a session's lease lasts unless renewed: how soon another server takes over a dead one's sessions. */
+  LEASE_TTL_S: positiveNumber().default(15),
+  /** Seconds between renewals of this server's leases (and looks for dead servers' sessions); less than LEASE_TTL_S. */
+  LEASE_RENEW_S: positiveNumber().default(5),
   ADMIN_TOKEN: z.string().optional(),
   TOKEN_SECRET: z
     .string()
@@ -163,6 +173,12 @@ export interface Config {
   publicUrl: string | null;
   /** RECORDINGS_URL: where utterances' audio is kept; default `<dataDir>/recordings` (recordings/location.ts). */
   recordings: RecordingsLocation;
+  /** NODE_ID: this server among several on one database. */
+  nodeId: string;
+  /** LEASE_TTL_S, in ms: how long a session's lease lasts unless renewed (with DATABASE_URL). */
+  leaseTtlMs: number;
+  /** LEASE_RENEW_S, in ms: how often the leases are renewed and dead servers' sessions taken over. */
+  leaseRenewMs: number;
 }
 
 export interface LiveKitConfig {
@@ -271,6 +287,10 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
   // Where the recordings go: a directory (default under DATA_DIR) or an S3-compatible bucket.
   const recordings = recordingsLocationFrom(present, present.DATA_DIR ?? Environment.shape.DATA_DIR.parse(undefined));
   problems.push(...recordings.problems.map((problem) => ({ ...problem, value: present[problem.variable] })));
+  // A renewal must come well before the lease runs out, or a live server loses its sessions.
+  if (parsed.success && parsed.data.LEASE_RENEW_S >= parsed.data.LEASE_TTL_S) {
+    problems.push({ variable: 'LEASE_RENEW_S', message: `must be less than LEASE_TTL_S (${parsed.data.LEASE_TTL_S}); a third of it is usual`, value: present.LEASE_RENEW_S ?? String(parsed.data.LEASE_RENEW_S) });
+  }
 
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const vars = parsed.data;
@@ -299,6 +319,9 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
         : null,
     publicUrl: vars.PUBLIC_URL ? vars.PUBLIC_URL.replace(/\/+$/, '') : null,
     recordings: recordings.location,
+    nodeId: vars.NODE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40)}-${process.pid}`,
+    leaseTtlMs: vars.LEASE_TTL_S * 1000,
+    leaseRenewMs: vars.LEASE_RENEW_S * 1000,
   };
 };
 

@@ -10,11 +10,18 @@
  * is refused); a problem ends the process with one clear line each on stderr and exit code 1,
  * never a stack trace. Once serving, an error nothing caught is logged on one line and the server
  * goes on: one failure must not end every session.
+ *
+ * With DATABASE_URL the server is one node of several on that database (server/cluster/): it
+ * leases the sessions it runs (NODE_ID, LEASE_TTL_S, LEASE_RENEW_S), takes over those of a node
+ * whose leases ran out (at start and on every renewal), and sends the clients of a session another
+ * node runs to that node's PUBLIC_URL.
  */
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './api/app';
+import { createOwnership, type Ownership } from './cluster/ownership';
 import { staticFiles } from './api/static';
 import { createTokens } from './auth/tokens';
 import { ConfigError, loadConfig, resolveTokenSecret } from './config';
@@ -139,6 +146,18 @@ const main = async (): Promise<void> => {
   // Fetched at start, not at the first turn that needs it.
   if (config.transcriber === 'local') void models.ensure('asr').catch(() => undefined);
   const bridges = new Set<Bridge>();
+  // Several servers on one database: each session leased to its node. Without PUBLIC_URL the others
+  // reach this node at the address it listens on.
+  const ownership: Ownership | null = databaseUrl
+    ? createOwnership({
+        store,
+        node: config.nodeId,
+        url: config.publicUrl ?? `http://${config.host === '0.0.0.0' ? hostname() : config.host}:${port}`,
+        ttlMs: config.leaseTtlMs,
+        renewMs: config.leaseRenewMs,
+        log: (line) => config.logLevel !== 'silent' && process.stderr.write(`${line}\n`),
+      })
+    : null;
   const rooms = createRooms({
     store,
     journal,
@@ -150,6 +169,7 @@ const main = async (): Promise<void> => {
     seatGraceMs: config.seatGraceMs,
     // Sessions created, started, ended (and why): the informational lines, on stdout like the rest.
     log,
+    ...(ownership ? { ownership } : {}),
     ...(livekit && rtc
       ? {
           onOpen: (room) => {
@@ -172,6 +192,11 @@ const main = async (): Promise<void> => {
   });
   const recovered = await rooms.recover();
   if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
+  // Then on every beat: renew this node's leases, and take over the sessions of a node that stopped.
+  ownership?.start(async () => {
+    const taken = await rooms.recover();
+    if (taken.length) log(`took over ${taken.length} session(s) whose server stopped, and marked them ended: ${taken.join(', ')}`);
+  });
   const api = createApp({
     config,
     rooms,
@@ -189,6 +214,7 @@ const main = async (): Promise<void> => {
     // LiveKit's signed webhooks report who is in the room; the bridge reports it too, and a room
     // counts one LiveKit presence per person, so the two never add up.
     onLiveKitPresence: (session, participant, present) => rooms.get(session)?.presence(participant, present),
+    ...(ownership ? { elsewhere: ownership.elsewhere } : {}),
   });
   // The avatars, then the built client (npm start builds it first); room links are client routes.
   const files = staticFiles();
@@ -207,14 +233,15 @@ const main = async (): Promise<void> => {
   server.on('error', (error) => process.stderr.write(`server error (the server goes on): ${oneLine(error)}\n`));
 
   const providers = `generator: ${config.generator}, voices: ${config.synthesizer}, transcriber: ${config.transcriber}`;
-  log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (${providers}, data: ${config.dataDir}${databaseUrl ? `, sessions: ${describeDatabase(databaseUrl)}` : ''})`);
+  log(`rehearsal room server ${version} on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port} (${providers}, data: ${config.dataDir}${databaseUrl ? `, sessions: ${describeDatabase(databaseUrl)}, node ${config.nodeId} at ${ownership?.claim.url}` : ''})`);
   if (config.transcriber === 'none') log('voice input is off (TRANSCRIBER=none): participants type; see README, "Voice"');
   if (config.generator === 'scripted' && config.transcriber === 'none') log('no key needed for real models: GENERATOR=local TRANSCRIBER=local npm start (fetched once; README, "No key, real models")');
   if (config.adminTokenGenerated) log(`ADMIN_TOKEN was not set; this run's admin token: ${config.adminToken}`);
 
   const stop = (signal: NodeJS.Signals) => {
     const live = rooms.list().filter((room) => !room.ended()).length;
-    log(`stopping on ${signal}${live ? `: ${live} live session(s) left unfinished, ended at the next start` : ''}`);
+    log(`stopping on ${signal}${live ? `: ${live} live session(s) left unfinished, ended at the next start${ownership ? ' or by another node once their leases run out' : ''}` : ''}`);
+    ownership?.stop();
     server.close();
     // Bridges leave LiveKit first (withdrawing presence writes to the log), for at most 2 s.
     const bridged = Promise.all([...bridges].map((bridge) => bridge.close()));

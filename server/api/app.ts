@@ -24,6 +24,7 @@
  * ```
  */
 import { Hono } from 'hono';
+import { toOwner } from '../cluster/routing';
 import type { Config } from '../config';
 import { createLiveKitProbe, type LiveKitProbe } from '../livekit/health';
 import type { Generator } from '../providers/generator/port';
@@ -31,7 +32,7 @@ import type { CircuitState } from '../providers/resilience';
 import type { RecordingStore } from '../recordings/store';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
-import type { AnyStore } from '../store/store';
+import type { AnyStore, Lease } from '../store/store';
 import type { ModelKind, ModelStatus } from '../../shared/models';
 import type { Tokens } from '../auth/tokens';
 import type { SceneLibrary } from '../scene/library';
@@ -85,6 +86,8 @@ export interface AppOptions {
   warn?: (line: string) => void;
   /** The server's log: a line when a session is deleted. Default: none. */
   log?: (line: string) => void;
+  /** Several servers on one database: the live lease of a session another node runs (cluster/ownership.ts), to send its clients there. */
+  elsewhere?: (session: string) => Promise<Lease | null>;
 }
 
 export const createApp = (options: AppOptions) => {
@@ -105,6 +108,8 @@ export const createApp = (options: AppOptions) => {
     process.stderr.write(`${c.req.method} ${c.req.path}: ${error.stack ?? error.message}\n`);
     return c.json({ error: 'internal', message: 'Something went wrong on the server.' }, 500);
   });
+  // A session another node runs: its live routes answer with the way there (cluster/routing.ts).
+  if (options.elsewhere) app.use('/api/sessions/:id/*', toOwner({ rooms, elsewhere: options.elsewhere, upgrades }));
 
   app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}), ...(options.models ? { models: options.models } : {}) }));
   const sessionsOf = async (scene: string) => (await store.sessions()).filter((row) => row.scene === scene).length;

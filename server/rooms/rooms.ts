@@ -25,7 +25,15 @@
  * and `presence` their coming and going; `RoomsOptions.onOpen` hands them each new room.
  *
  * At start-up, sessions the store holds unfinished (the server died under them) are marked
- * ended with a `system` event, never silently lost. A session deleted while live is `close`d: its
+ * ended with a `system` event, never silently lost.
+ *
+ * Several servers on one database (`ownership`, server/cluster/ownership.ts): each session is
+ * leased to the node that runs it; its room writes its log fenced by the lease's generation.
+ * `recover` then takes only the sessions whose lease ran out (a dead node's, or none), claiming
+ * each first, so it never touches another live node's session; it runs at start and on the
+ * ownership's beat. A room whose lease another node took (a write refused by the database, or a
+ * renewal that found it gone) stops here: its conversation ends without another word stored, its
+ * clients are closed with CLOSE_LEASE_LOST (they reconnect and find the new owner), one log line. A session deleted while live is `close`d: its
  * clients are told and their connections closed with a code of their own (e.g. 4410).
  *
  * Recordings (recordings/): the audio of every persona's utterance, and with `recording` on (the
@@ -54,8 +62,10 @@ import type { Synthesizer } from '../providers/synthesis/port';
 import type { Transcriber } from '../providers/transcription/port';
 import type { RecordingStore } from '../recordings/store';
 import type { LoadedScene } from '../../shared/scene/schema';
+import { CLOSE_LEASE_LOST } from '../../shared/protocol/messages';
+import type { Ownership } from '../cluster/ownership';
 import { createJournal, type Journal } from '../store/journal';
-import { after, type Answer, type AnyStore, type SessionRow, type Store, type Timing } from '../store/store';
+import { after, type Answer, type AnyStore, type Fence, type SessionRow, type Store, type Timing } from '../store/store';
 import type { CloseReason } from './broadcast';
 import { openRoom, type Room } from './room';
 import { tryTwice } from './saving';
@@ -97,6 +107,8 @@ export interface RoomsOptions<When extends Timing = Timing> {
   recordings?: RecordingStore;
   /** The server's log: one line when a session is created, starts and ends (and why). Default: none. */
   log?: (line: string) => void;
+  /** Several servers on one database: this node's leases. Absent (one server): every session is this one's. */
+  ownership?: Ownership;
 }
 
 export interface Rooms<When extends Timing = Timing> {
@@ -116,7 +128,11 @@ export interface Rooms<When extends Timing = Timing> {
    */
   close(id: string, how: CloseReason): boolean;
   list(): Room[];
-  /** Marks sessions left unfinished by a previous process as ended; returns their ids. */
+  /**
+   * Marks sessions left unfinished by a previous process as ended; returns their ids. With
+   * `ownership`, only those whose lease ran out, each claimed first (a dead node's sessions), and
+   * the answer comes later whatever the store.
+   */
   recover(): Answer<string[], When>;
 }
 
@@ -137,9 +153,28 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
   const vad = options.vad ?? (async () => (await import('../media/vad')).createSileroVad());
   const logLine = options.log ?? (() => {});
 
-  /** The room of a session whose row is stored. */
-  const opened = ({ id, scene, pace, seed, records, standIns }: { id: string; scene: LoadedScene; pace: Pace; seed: number; records: boolean; standIns: boolean }): Room => {
+  const { ownership } = options;
+
+  /**
+   * The room of a session whose row is stored; `generation`: its lease's, which fences its writes
+   * (with ownership).
+   */
+  const opened = ({ id, scene, pace, seed, records, standIns, generation }: { id: string; scene: LoadedScene; pace: Pace; seed: number; records: boolean; standIns: boolean; generation: number }): Room => {
     const synthesizer = options.synthesizer?.() ?? null;
+    /** Another node holds the lease: the room stops, and its own lines (its end) are not logged. */
+    let lost = false;
+    const lose = (why: string) => {
+      if (lost) return;
+      lost = true;
+      ownership?.drop(id);
+      if (rooms.get(id) === room) rooms.delete(id);
+      logLine(`session ${id}: ${why}; stopped on this server (its clients reconnect to the new owner)`);
+      room.close({ code: CLOSE_LEASE_LOST, reason: 'moved to another server', by: 'the cluster' });
+    };
+    const fence: Fence | undefined = ownership?.hold(id, generation, lose);
+    const roomJournal: Journal = fence
+      ? { open: (session, handlers) => journal.open(session, { ...handlers, lost: () => lose('another server took this session over (a write was refused)') }, fence), close: journal.close }
+      : journal;
     const room = openRoom({
       id,
       scene,
@@ -147,7 +182,7 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
       seed,
       recording: records,
       store,
-      journal,
+      journal: roomJournal,
       synthesizer,
       generator: options.generator(),
       transcriber: options.transcriber ?? null,
@@ -158,9 +193,10 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
       openFloorMs: options.openFloorMs,
       seatGraceMs: options.seatGraceMs,
       keepEndedMs: options.keepEndedMs,
-      forget: () => rooms.delete(id),
-      log: logLine,
+      forget: () => rooms.get(id) === room && rooms.delete(id),
+      log: (line) => !lost && logLine(line),
     });
+    if (ownership) void room.conversation.ended.then(() => ownership.drop(id));
     rooms.set(id, room);
     logLine(`session ${id}: created (${scene.id}, ${pace}${records ? ", records participants' microphones" : ''})`);
     options.onOpen?.(room);
@@ -175,7 +211,8 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
       const id = randomBytes(9).toString('base64url');
       const records = recording ?? scene.recording ?? false;
       const row = { id, scene: scene.id, seed, pace, createdAt: now(), recording: records };
-      return after(tryTwice(() => store.createSession(row)), () => opened({ id, scene, pace, seed, records, standIns })) as Answer<Room, When>;
+      // With ownership the session's lease comes with its row, at generation 1.
+      return after(tryTwice(() => store.createSession(row, ownership?.claim)), () => opened({ id, scene, pace, seed, records, standIns, generation: 1 })) as Answer<Room, When>;
     },
     get: (id) => rooms.get(id),
     remove: (id) => void rooms.delete(id),
@@ -188,7 +225,7 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
     },
     list: () => [...rooms.values()],
     recover() {
-      const recoverSession = (row: SessionRow) =>
+      const recoverSession = (row: SessionRow, fence?: Fence) =>
         after(tryTwice(() => store.events(row.id) as SessionEvent[] | Promise<SessionEvent[]>), (log) => {
           const seq = log.at(-1)?.seq ?? 0;
           const at = log.at(-1)?.t ?? 0;
@@ -197,12 +234,37 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
             { seq: seq + 1, t: at, type: 'system', level: 'warn', code: 'server-restarted', message: 'The server stopped during this session; it was ended and its log kept.' },
             { seq: seq + 2, t: at, type: 'end', reason: 'ended', turns },
           ];
-          return after(tryTwice(() => store.appendEvents(row.id, closing)), () => {
+          return after(tryTwice(() => store.appendEvents(row.id, closing, fence)), () => {
             const endedAt = now();
-            return after(tryTwice(() => store.markEnded(row.id, endedAt)), () => row.id);
+            return after(tryTwice(() => store.markEnded(row.id, endedAt, fence)), () => row.id);
           });
         });
-      return after(tryTwice(() => store.unfinished()), (rows) => inTurn(rows, recoverSession)) as Answer<string[], When>;
+      if (!ownership) return after(tryTwice(() => store.unfinished()), (rows) => inTurn(rows, recoverSession)) as Answer<string[], When>;
+      // Several nodes: a session is taken only with its lease, so only once, and never a live node's.
+      // One that fails (another node was quicker, the database went away) is left for the next beat.
+      const takeOver = async (row: SessionRow): Promise<string | null> => {
+        // This node's own (a renewal failed while the database was away): the next renewal extends it again.
+        if (rooms.has(row.id)) return null;
+        try {
+          const generation = await store.claimLease(row.id, ownership.claim);
+          if (generation === null || rooms.has(row.id)) return null;
+          // It may have ended between the list and the claim.
+          if ((await store.session(row.id))?.endedAt !== null) return null;
+          return await recoverSession(row, { node: ownership.claim.node, generation });
+        } catch (error) {
+          logLine(`session ${row.id}: taking it over failed (${(error as Error).message}); left for the next try`);
+          return null;
+        }
+      };
+      const taken = Promise.resolve(store.unowned()).then(async (rows) => {
+        const ids: string[] = [];
+        for (const row of rows) {
+          const id = await takeOver(row);
+          if (id !== null) ids.push(id);
+        }
+        return ids;
+      });
+      return taken as Answer<string[], When>;
     },
   };
 };

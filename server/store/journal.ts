@@ -13,6 +13,11 @@
  * events appended meanwhile wait behind it and go in the next batch. The SQLite store answers at
  * once, and its events are told within `append` itself, as before.
  *
+ * A log opened with a fence (the session's lease: server/cluster/) is written fenced by it. A write
+ * the database refuses because another node took the lease over (`LeaseLostError`) is never
+ * retried: what is held is dropped (no client saw it, and the new owner's log goes on without it),
+ * later appends are dropped too, and the session is told once (`lost`: the room stops here).
+ *
  * One session's failures never hold up another's: each log has its own queue and retry timer.
  * Another process's lock on the database is the exception: every write would then wait out the
  * store's busy timeout on the event loop, so the logs it holds up wait together and one probe at a
@@ -24,7 +29,7 @@
  * log.append(event); // broadcast as soon as it is stored: now, or after the store recovers
  * ```
  */
-import type { AnyStore, StoredEvent } from './store';
+import { LeaseLostError, type AnyStore, type Fence, type StoredEvent } from './store';
 
 export interface JournalOptions {
   /** The first retry's delay; each further one doubles it, up to `maxRetryMs`. Default 50 ms. */
@@ -44,6 +49,8 @@ export interface SessionLogHandlers {
   failing(error: Error): void;
   /** Everything held is stored again, after `failing`. */
   recovered(): void;
+  /** A fenced write was refused: another node holds the session's lease now. Nothing more is written. */
+  lost?(error: LeaseLostError): void;
 }
 
 export interface SessionLog {
@@ -54,7 +61,8 @@ export interface SessionLog {
 }
 
 export interface Journal {
-  open(session: string, handlers: SessionLogHandlers): SessionLog;
+  /** `fence`: every write of this log is fenced by the session's lease (store.ts `appendEvents`). */
+  open(session: string, handlers: SessionLogHandlers, fence?: Fence): SessionLog;
   /**
    * Stops retrying (before the store closes): one last attempt for each log; returns the events still
    * held. A store that answers later: once the writes in flight are answered.
@@ -111,8 +119,10 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
     probe.unref?.();
   };
 
-  const open = (session: string, handlers: SessionLogHandlers): SessionLog => {
+  const open = (session: string, handlers: SessionLogHandlers, fence?: Fence): SessionLog => {
     const held: StoredEvent[] = [];
+    /** Another node holds the lease: nothing is written any more. */
+    let lost = false;
     let endedAt: number | null = null;
     let failures = 0;
     let failing = false;
@@ -140,7 +150,14 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
     };
 
     const refused = (error: unknown) => {
-      if (closed) return;
+      if (closed || lost) return;
+      if (error instanceof LeaseLostError) {
+        lost = true;
+        held.length = 0;
+        endedAt = null;
+        writers.delete(writer);
+        return handlers.lost?.(error);
+      }
       const reason = asError(error);
       failed(reason);
       if (isLock(reason)) waitForLock(writer);
@@ -175,7 +192,7 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
         const batch = held.slice();
         let answer: void | Promise<void>;
         try {
-          answer = batch.length > 0 ? store.appendEvents(session, batch) : store.markEnded(session, endedAt!);
+          answer = batch.length > 0 ? store.appendEvents(session, batch, fence) : store.markEnded(session, endedAt!, fence);
         } catch (error) {
           refused(error);
           return finish(false);
@@ -235,6 +252,7 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
 
     return {
       append(event, at) {
+        if (lost) return;
         held.push(event);
         if (at !== undefined) endedAt = at;
         // Behind a failed write the event waits for its retry, so the order holds.

@@ -28,6 +28,7 @@
 import pg from 'pg';
 import { SchemaTooNewError } from './migrations/index';
 import { migratePostgres } from './migrations/postgres';
+import { LeaseLostError, type Fence, type Lease } from './leases';
 import type { Pace, SessionRow, Store, StoredEvent } from './store';
 
 export interface PostgresStoreOptions {
@@ -93,6 +94,29 @@ const toRow = (r: SessionRecord): SessionRow => ({
 const selectSessions = `
   SELECT s.*, (SELECT count(*) FROM events e WHERE e.session = s.id) AS events FROM sessions s`;
 
+/**
+ * Now on the database's clock, in ms: every node reads leases' expiry on the same clock, so a node
+ * whose own clock runs fast cannot take a lease early.
+ */
+const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
+/**
+ * The fence, inside a write's statement: the lease row still this node's at this generation. FOR
+ * SHARE: a claim bumping the generation meanwhile waits for the write, or the write re-reads the
+ * row the claim committed and finds it no longer its own.
+ */
+const holdsLease = (session: string, node: string, generation: string) =>
+  `EXISTS (SELECT 1 FROM leases l WHERE l.session = ${session} AND l.node = ${node} AND l.generation = ${generation} FOR SHARE)`;
+
+interface LeaseRecord {
+  session: string;
+  node: string;
+  url: string | null;
+  generation: number;
+  expires_at: string;
+  live: boolean;
+}
+
 export const openPostgresStore = async (url: string, options: PostgresStoreOptions = {}): Promise<Store<'later'>> => {
   const where = describeDatabase(url);
   const log = options.log ?? (() => {});
@@ -117,19 +141,26 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
   const lastSeq = async (session: string) =>
     (await query<{ last: number }>('SELECT coalesce(max(seq), 0) AS last FROM events WHERE session = $1', [session])).rows[0]!.last;
 
+  /** Why a fenced write changed nothing: the lease is another's now (else null: the caller says why). */
+  const lostLease = async (session: string, fence: Fence | undefined): Promise<LeaseLostError | null> => {
+    if (!fence) return null;
+    const lease = (await query<{ node: string; generation: number }>('SELECT node, generation FROM leases WHERE session = $1', [session])).rows[0];
+    return lease?.node === fence.node && lease.generation === fence.generation ? null : new LeaseLostError(session, fence);
+  };
+
   return {
-    async createSession({ id, scene, seed, pace, createdAt, present = [], recording = false }) {
-      await query('INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-        id,
-        scene,
-        seed,
-        pace,
-        createdAt,
-        JSON.stringify(present),
-        recording,
-      ]);
+    async createSession({ id, scene, seed, pace, createdAt, present = [], recording = false }, owner) {
+      const row = [id, scene, seed, pace, createdAt, JSON.stringify(present), recording];
+      const insert = 'INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording) VALUES ($1, $2, $3, $4, $5, $6, $7)';
+      if (!owner) return void (await query(insert, row));
+      // One statement: the row and its lease together, so no other node sees the session unowned.
+      await query(
+        `WITH s AS (${insert} RETURNING id)
+         INSERT INTO leases (session, node, url, generation, expires_at) SELECT id, $8, $9, 1, ${NOW_MS} + $10 FROM s`,
+        [...row, owner.node, owner.url, owner.ttlMs],
+      );
     },
-    async appendEvents(session, events: readonly StoredEvent[]) {
+    async appendEvents(session, events: readonly StoredEvent[], fence) {
       const first = events[0];
       if (!first) return;
       for (const [i, event] of events.entries()) {
@@ -140,10 +171,13 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
       const inserted = await query(
         `INSERT INTO events (session, seq, t, type, json)
          SELECT $1, e.seq, e.t, e.type, e.json FROM unnest($2::int[], $3::float8[], $4::text[], $5::text[]) AS e (seq, t, type, json)
-         WHERE (SELECT coalesce(max(seq), 0) FROM events WHERE session = $1) = $6`,
-        [session, events.map((e) => e.seq), events.map((e) => e.t), events.map((e) => e.type), events.map((e) => JSON.stringify(e)), first.seq - 1],
+         WHERE (SELECT coalesce(max(seq), 0) FROM events WHERE session = $1) = $6
+           AND ($7::text IS NULL OR ${holdsLease('$1', '$7', '$8')})`,
+        [session, events.map((e) => e.seq), events.map((e) => e.t), events.map((e) => e.type), events.map((e) => JSON.stringify(e)), first.seq - 1, fence?.node ?? null, fence?.generation ?? null],
       );
       if (inserted.rowCount === events.length) return;
+      const lost = await lostLease(session, fence);
+      if (lost) throw lost;
       const last = await lastSeq(session);
       throw new Error(`session "${session}": event seq ${first.seq} does not follow ${last} (expected ${last + 1})`);
     },
@@ -162,16 +196,56 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
     async sessions() {
       return (await query<SessionRecord>(`${selectSessions} ORDER BY s.created_at, s.id`, [])).rows.map(toRow);
     },
-    async markEnded(id, at) {
-      const updated = await query('UPDATE sessions SET ended_at = coalesce(ended_at, $1) WHERE id = $2', [at, id]);
-      if (updated.rowCount === 0) throw new Error(`no session "${id}" to mark ended`);
+    async markEnded(id, at, fence) {
+      const updated = fence
+        ? // The lease is let go in the same statement, only if it is still this node's.
+          await query(
+            `WITH lease AS (UPDATE leases SET expires_at = 0 WHERE session = $2 AND node = $3 AND generation = $4 RETURNING session)
+             UPDATE sessions SET ended_at = coalesce(ended_at, $1) WHERE id = $2 AND EXISTS (SELECT 1 FROM lease)`,
+            [at, id, fence.node, fence.generation],
+          )
+        : await query('UPDATE sessions SET ended_at = coalesce(ended_at, $1) WHERE id = $2', [at, id]);
+      if (updated.rowCount !== 0) return;
+      const lost = await lostLease(id, fence);
+      if (lost) throw lost;
+      throw new Error(`no session "${id}" to mark ended`);
     },
     async unfinished() {
       return (await query<SessionRecord>(`${selectSessions} WHERE s.ended_at IS NULL ORDER BY s.created_at, s.id`, [])).rows.map(toRow);
     },
+    async unowned() {
+      const unleased = `NOT EXISTS (SELECT 1 FROM leases l WHERE l.session = s.id AND l.expires_at > ${NOW_MS})`;
+      return (await query<SessionRecord>(`${selectSessions} WHERE s.ended_at IS NULL AND ${unleased} ORDER BY s.created_at, s.id`, [])).rows.map(toRow);
+    },
+    async claimLease(session, { node, url, ttlMs }) {
+      // One statement: a first lease, or the expired one's generation bumped. Two nodes claiming at
+      // once: the second waits for the first's row, finds it live again, and changes nothing.
+      const claimed = await query<{ generation: number }>(
+        `INSERT INTO leases (session, node, url, generation, expires_at)
+         SELECT id, $2, $3, 1, ${NOW_MS} + $4 FROM sessions WHERE id = $1 AND ended_at IS NULL
+         ON CONFLICT (session) DO UPDATE SET node = excluded.node, url = excluded.url, generation = leases.generation + 1, expires_at = excluded.expires_at
+         WHERE leases.expires_at <= ${NOW_MS}
+         RETURNING generation`,
+        [session, node, url, ttlMs],
+      );
+      return claimed.rows[0]?.generation ?? null;
+    },
+    async renewLeases(held, { node, ttlMs }) {
+      if (held.length === 0) return [];
+      const renewed = await query<{ session: string }>(
+        `UPDATE leases l SET expires_at = ${NOW_MS} + $4 FROM unnest($2::text[], $3::int[]) AS h (session, generation)
+         WHERE l.session = h.session AND l.generation = h.generation AND l.node = $1 RETURNING l.session`,
+        [node, held.map((h) => h.session), held.map((h) => h.generation), ttlMs],
+      );
+      return renewed.rows.map((r) => r.session);
+    },
+    async lease(session): Promise<Lease | undefined> {
+      const record = (await query<LeaseRecord>(`SELECT *, expires_at > ${NOW_MS} AS live FROM leases WHERE session = $1`, [session])).rows[0];
+      return record && { session, node: record.node, url: record.url, generation: record.generation, expiresAt: Number(record.expires_at), live: record.live };
+    },
     async deleteSession(id) {
       // One statement: the log and the row go together, or neither does.
-      const deleted = await query('WITH log AS (DELETE FROM events WHERE session = $1) DELETE FROM sessions WHERE id = $1', [id]);
+      const deleted = await query('WITH log AS (DELETE FROM events WHERE session = $1), lease AS (DELETE FROM leases WHERE session = $1) DELETE FROM sessions WHERE id = $1', [id]);
       return (deleted.rowCount ?? 0) > 0;
     },
     close() {

@@ -47,11 +47,13 @@ import { join } from 'node:path';
 import { makeDataDir, privateFile } from './data-dir';
 import { migrateSqlite } from './migrations/sqlite';
 import type { Answer, Timing } from './answer';
+import { LeaseLostError, type Fence, type Lease, type LeaseClaim } from './leases';
 
 import type { Pace } from '../../shared/events';
 
 export type { Pace };
 export { after, type Answer, type Timing } from './answer';
+export { LeaseLostError, type Fence, type Lease, type LeaseClaim } from './leases';
 
 export interface NewSession {
   id: string;
@@ -89,9 +91,14 @@ export interface StoredEvent {
 
 /** The session store: SQLite's (`Store`, synchronous), Postgres's (`Store<'later'>`), or either (`AnyStore`). */
 export interface Store<When extends Timing = 'now'> {
-  createSession(row: NewSession): Answer<void, When>;
-  /** Appends in one transaction; throws, appending nothing, unless the seqs continue the log one by one. */
-  appendEvents(session: string, events: readonly StoredEvent[]): Answer<void, When>;
+  /** `owner`: the session's lease too (generation 1), in the same transaction, so no other node can take it meanwhile. */
+  createSession(row: NewSession, owner?: LeaseClaim): Answer<void, When>;
+  /**
+   * Appends in one transaction; throws, appending nothing, unless the seqs continue the log one by
+   * one. `fence`: also unless the session's lease is still the fence's node's at its generation
+   * (else a `LeaseLostError`).
+   */
+  appendEvents(session: string, events: readonly StoredEvent[], fence?: Fence): Answer<void, When>;
   /** The session's events with seq > afterSeq, in seq order. */
   events(session: string, afterSeq?: number): Answer<unknown[], When>;
   /** Up to `limit` of the session's events with seq > afterSeq, in seq order, as stored (JSON text): a long log read in pages, parsed elsewhere. */
@@ -100,10 +107,24 @@ export interface Store<When extends Timing = 'now'> {
   lastSeq(session: string): Answer<number, When>;
   session(id: string): Answer<SessionRow | undefined, When>;
   sessions(): Answer<SessionRow[], When>;
-  /** Records when the session ended; a second call keeps the first time. */
-  markEnded(id: string, at: number): Answer<void, When>;
+  /**
+   * Records when the session ended; a second call keeps the first time. `fence`: only while the
+   * lease is the fence's (else a `LeaseLostError`), and the lease is let go with it.
+   */
+  markEnded(id: string, at: number, fence?: Fence): Answer<void, When>;
   /** Sessions never marked ended: the ones a crash interrupted, to recover at start-up. */
   unfinished(): Answer<SessionRow[], When>;
+  /** Unfinished sessions whose lease expired or that never had one: a dead node's, to take over. */
+  unowned(): Answer<SessionRow[], When>;
+  /**
+   * Takes the lease of an unfinished session whose lease is absent or expired, with a generation
+   * one past the last; its generation, or null if the session is live elsewhere or finished.
+   */
+  claimLease(session: string, claim: LeaseClaim): Answer<number | null, When>;
+  /** Extends the leases `claim.node` still holds at these generations by `claim.ttlMs`; the sessions renewed. */
+  renewLeases(held: readonly { session: string; generation: number }[], claim: LeaseClaim): Answer<string[], When>;
+  /** The session's lease, if it ever had one. */
+  lease(session: string): Answer<Lease | undefined, When>;
   /**
    * Deletes the session and its log, in one transaction, then leaves their text in no file: the
    * pages are zeroed and the WAL is checkpointed and truncated (SQLite; see postgres.ts for
@@ -115,6 +136,14 @@ export interface Store<When extends Timing = 'now'> {
 
 /** What the server is given: either store. */
 export type AnyStore = Store<Timing>;
+
+interface LeaseRecord {
+  session: string;
+  node: string;
+  url: string | null;
+  generation: number;
+  expires_at: number;
+}
 
 interface SessionRecord {
   id: string;
@@ -181,11 +210,21 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     'INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const deleteEvents = db.prepare<[string]>('DELETE FROM events WHERE session = ?');
+  const deleteLease = db.prepare<[string]>('DELETE FROM leases WHERE session = ?');
   const deleteSessionRow = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
   const remove = db.transaction((id: string) => {
     deleteEvents.run(id);
+    deleteLease.run(id);
     return deleteSessionRow.run(id).changes > 0;
   });
+  const selectLease = db.prepare<[string], LeaseRecord>('SELECT * FROM leases WHERE session = ?');
+  const upsertLease = db.prepare<[string, string, string | null, number, number]>(
+    `INSERT INTO leases (session, node, url, generation, expires_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (session) DO UPDATE SET node = excluded.node, url = excluded.url, generation = excluded.generation, expires_at = excluded.expires_at`,
+  );
+  const selectEndedAt = db.prepare<[string], { ended_at: number | null }>('SELECT ended_at FROM sessions WHERE id = ?');
+  const extendLease = db.prepare<[number, string, string, number]>('UPDATE leases SET expires_at = ? WHERE session = ? AND node = ? AND generation = ?');
+  const expireLease = db.prepare<[string]>('UPDATE leases SET expires_at = 0 WHERE session = ?');
   const insertEvent = db.prepare<[string, number, number, string, string]>(
     'INSERT INTO events (session, seq, t, type, json) VALUES (?, ?, ?, ?, ?)',
   );
@@ -203,11 +242,22 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   const selectUnfinished = db.prepare<[], SessionRecord>(
     `${selectSessions} WHERE s.ended_at IS NULL ORDER BY s.created_at, s.id`,
   );
+  const selectUnowned = db.prepare<[number], SessionRecord>(
+    `${selectSessions} WHERE s.ended_at IS NULL AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.session = s.id AND l.expires_at > ?) ORDER BY s.created_at, s.id`,
+  );
   const updateEnded = db.prepare<[number, string]>('UPDATE sessions SET ended_at = coalesce(ended_at, ?) WHERE id = ?');
 
   const lastSeq = (session: string): number => selectLastSeq.get(session)?.last ?? 0;
 
-  const append = db.transaction((session: string, events: readonly StoredEvent[]) => {
+  /** Throws unless the session's lease is the fence's: called inside the write's transaction. */
+  const fenced = (session: string, fence: Fence | undefined) => {
+    if (!fence) return;
+    const lease = selectLease.get(session);
+    if (lease?.node !== fence.node || lease.generation !== fence.generation) throw new LeaseLostError(session, fence);
+  };
+
+  const append = db.transaction((session: string, events: readonly StoredEvent[], fence: Fence | undefined) => {
+    fenced(session, fence);
     let expected = lastSeq(session) + 1;
     for (const event of events) {
       if (event.seq !== expected) {
@@ -218,12 +268,36 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     }
   });
 
+  const create = db.transaction((row: NewSession, owner: LeaseClaim | undefined) => {
+    const { id, scene, seed, pace, createdAt, present = [], recording = false } = row;
+    insertSession.run(id, scene, seed, pace, createdAt, JSON.stringify(present), recording ? 1 : 0);
+    if (owner) upsertLease.run(id, owner.node, owner.url, 1, Date.now() + owner.ttlMs);
+  });
+  const end = db.transaction((id: string, at: number, fence: Fence | undefined) => {
+    fenced(id, fence);
+    if (updateEnded.run(at, id).changes === 0) throw new Error(`no session "${id}" to mark ended`);
+    if (fence) expireLease.run(id);
+  });
+  const claim = db.transaction((session: string, { node, url, ttlMs }: LeaseClaim): number | null => {
+    const now = Date.now();
+    if (selectEndedAt.get(session)?.ended_at !== null) return null;
+    const current = selectLease.get(session);
+    if (current && current.expires_at > now) return null;
+    const generation = (current?.generation ?? 0) + 1;
+    upsertLease.run(session, node, url, generation, now + ttlMs);
+    return generation;
+  });
+  const renew = db.transaction((held: readonly { session: string; generation: number }[], { node, ttlMs }: LeaseClaim) => {
+    const until = Date.now() + ttlMs;
+    return held.filter(({ session, generation }) => extendLease.run(until, session, node, generation).changes > 0).map((h) => h.session);
+  });
+
   return {
-    createSession({ id, scene, seed, pace, createdAt, present = [], recording = false }) {
-      insertSession.run(id, scene, seed, pace, createdAt, JSON.stringify(present), recording ? 1 : 0);
+    createSession(row, owner) {
+      create.immediate(row, owner);
     },
-    appendEvents(session, events) {
-      append.immediate(session, events);
+    appendEvents(session, events, fence) {
+      append.immediate(session, events, fence);
     },
     events(session, afterSeq = 0) {
       return selectEvents.all(session, afterSeq).map((r) => JSON.parse(r.json) as unknown);
@@ -237,11 +311,20 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     sessions() {
       return selectAll.all().map(toRow);
     },
-    markEnded(id, at) {
-      if (updateEnded.run(at, id).changes === 0) throw new Error(`no session "${id}" to mark ended`);
+    markEnded(id, at, fence) {
+      end.immediate(id, at, fence);
     },
     unfinished() {
       return selectUnfinished.all().map(toRow);
+    },
+    unowned() {
+      return selectUnowned.all(Date.now()).map(toRow);
+    },
+    claimLease: (session, lease) => claim.immediate(session, lease),
+    renewLeases: (held, lease) => renew.immediate(held, lease),
+    lease(session) {
+      const record = selectLease.get(session);
+      return record && { session, node: record.node, url: record.url, generation: record.generation, expiresAt: record.expires_at, live: record.expires_at > Date.now() };
     },
     deleteSession(id) {
       const deleted = remove.immediate(id);

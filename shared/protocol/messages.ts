@@ -217,6 +217,16 @@ export interface SessionSummary {
  */
 export const errorCodes = ['bad-json', 'bad-message', 'forbidden', 'too-large', 'rate-limited', 'ended', 'voice-off', 'not-ready', 'not-in-lobby', 'replaced', 'paused', 'token-expired', 'storage'] as const;
 
+/**
+ * Close codes for several servers on one database (server/cluster/). `CLOSE_MOVED`: this session
+ * runs on another server; the close reason is that server's public URL (http(s), at most 123
+ * bytes, as a close reason is), and the client reconnects there at once. `CLOSE_LEASE_LOST`: this
+ * server stopped running the session because another took it over; the client reconnects as it
+ * first did (through the load balancer), which finds the new owner.
+ */
+export const CLOSE_MOVED = 4307;
+export const CLOSE_LEASE_LOST = 4503;
+
 /** The sample format of microphone frames (client → server) and relayed voice. */
 export const MIC_SAMPLE_RATE = 16_000;
 /** The longest microphone frame accepted: 1 s of PCM16 at 16 kHz. */

@@ -56,6 +56,10 @@ const failingOnce = (store: Store): Store => {
     sessions: once('sessions', store.sessions),
     markEnded: once('markEnded', store.markEnded),
     unfinished: once('unfinished', store.unfinished),
+    unowned: once('unowned', store.unowned),
+    claimLease: once('claimLease', store.claimLease),
+    renewLeases: once('renewLeases', store.renewLeases),
+    lease: once('lease', store.lease),
     deleteSession: once('deleteSession', store.deleteSession),
     close: store.close,
   };

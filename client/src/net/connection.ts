@@ -4,6 +4,11 @@
  * repeated, plus microphone frames as binary messages. The transport interface is what the rest
  * of the client uses; the LiveKit transport will implement the same one.
  *
+ * Several servers (server/cluster/): a server that does not run the session closes the socket with
+ * CLOSE_MOVED and the owner's URL as the reason; the connection goes there at once, resuming as
+ * after any reconnect. Any other drop reconnects through the address it started with (the load
+ * balancer), so a session taken over after its server died is found again.
+ *
  * ```ts
  * const link = connect({ session, token, onMessage: (m) => dispatch(m), lastSeq: () => view.lastSeq });
  * link.send({ type: 'say', text: 'Nora, what did the client say?' });
@@ -11,7 +16,7 @@
  * ```
  */
 import { Claims } from '../../../shared/claims';
-import { ServerMessage, type ClientMessage } from '../../../shared/protocol/messages';
+import { CLOSE_MOVED, ServerMessage, type ClientMessage } from '../../../shared/protocol/messages';
 
 export interface Transport {
   send(message: ClientMessage): void;
@@ -43,8 +48,22 @@ export interface ConnectOptions {
  */
 const final = new Set([1000, 4404, 4409, 4401]);
 
+/** Redirects followed in a row before backing off: two servers that each name the other. */
+const MAX_MOVES = 5;
+
+/** The socket base (ws: or wss:, with any path) of the server a CLOSE_MOVED reason names, or null if it names none. */
+export const movedTo = (reason: string): string | null => {
+  if (!URL.canParse(reason)) return null;
+  const url = new URL(reason);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+};
+
 export const connect = (options: ConnectOptions): Transport => {
-  const base = options.base ?? `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
+  const origin = options.base ?? `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
+  /** Where the session runs: `origin`, or the server it was moved to. */
+  let base = origin;
+  let moves = 0;
   let socket: WebSocket | null = null;
   let closed = false;
   let attempt = 0;
@@ -58,6 +77,7 @@ export const connect = (options: ConnectOptions): Transport => {
     socket = ws;
     ws.onopen = () => {
       attempt = 0;
+      moves = 0;
       options.onStatus?.('open');
       for (const message of outbox.splice(0)) ws.send(JSON.stringify(message));
     };
@@ -74,6 +94,15 @@ export const connect = (options: ConnectOptions): Transport => {
         options.onStatus?.('closed', event.reason || undefined);
         return;
       }
+      const owner = event.code === CLOSE_MOVED ? movedTo(event.reason) : null;
+      if (owner && moves < MAX_MOVES) {
+        moves += 1;
+        base = owner;
+        open();
+        return;
+      }
+      // Through the address we started with: the server we were sent to may be the one that died.
+      base = origin;
       // Back off 0.5 s, 1 s, 2 s … up to 10 s, and resume after the last event seen.
       const delay = Math.min(10_000, 500 * 2 ** attempt++);
       options.onStatus?.('reconnecting', `retrying in ${Math.round(delay / 1000)} s`);

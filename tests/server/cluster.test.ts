@@ -1,0 +1,134 @@
+/**
+ * Issue 30, several servers on one database: three real server processes (`node --import tsx
+ * server/main.ts`) share one Postgres (PGlite served over the wire in `npm test`; the real
+ * PostgreSQL of TEST_DATABASE_URL when set, as .ci/run sets it). Each runs the sessions created on
+ * it, under leases; a node that does not run a session sends its clients to the one that does.
+ * One node is killed with SIGKILL mid-conversation: within the lease's time and a margin the
+ * others take each of its sessions over (recovered from the log as crash recovery does: closed
+ * with `server-restarted`, then `end`), the other nodes' sessions go on, and every event a client
+ * had received is in the log exactly once (no gaps, no duplicates, unchanged).
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../../shared/events';
+import { CLOSE_MOVED } from '../../shared/protocol/messages';
+import { startPgliteServer, type PgliteServer } from '../fakes/pglite-server';
+import { Client, api, closeClients, createSession, expectContiguous, logOf, startChild, tempDir, until, type ChildServer, type Created } from './helpers';
+
+/** Sessions per node: the issue's run has 30 in all; a few keep `npm test` short on a busy machine. */
+const SESSIONS_PER_NODE = 2;
+/** Short leases, so a dead node's sessions are taken over within seconds. */
+const LEASE_TTL_S = 3;
+const LEASE_RENEW_S = 1;
+/** Beyond the lease's time: a renewal beat, the takeover's own queries, a loaded machine. */
+const MARGIN_MS = 12_000;
+
+const dataDir = tempDir();
+const nodes: ChildServer[] = [];
+let database: PgliteServer | null = null;
+afterAll(async () => {
+  await closeClients();
+  for (const node of nodes) await node.kill9();
+  await database?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A fresh database: PGlite in this process, or TEST_DATABASE_URL emptied of an earlier run's tables. */
+const openDatabase = async (): Promise<string> => {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    database = await startPgliteServer();
+    return database.url;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('DROP TABLE IF EXISTS events, leases, sessions, schema_version');
+  await client.end();
+  return url;
+};
+
+/** A node: its own data directory, the cluster's shared token secret (tokens from any node work on all). */
+const startNode = (name: string, databaseUrl: string): Promise<ChildServer> => {
+  const dir = join(dataDir, name);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, 'token-secret'), 'a-secret-every-node-of-the-cluster-shares\n', { mode: 0o600 });
+  return startChild(dir, {
+    env: { DATABASE_URL: databaseUrl, NODE_ID: name, SYNTHESIZER: 'none', TRANSCRIBER: 'none', LEASE_TTL_S: String(LEASE_TTL_S), LEASE_RENEW_S: String(LEASE_RENEW_S) },
+    timeoutMs: 120_000,
+  });
+};
+
+describe('three nodes on one database', () => {
+  it('sends clients to the owner, and takes a killed node\'s sessions over with every received event kept once', { timeout: 240_000 }, async () => {
+    const url = await openDatabase();
+    nodes.push(...(await Promise.all(['n1', 'n2', 'n3'].map((name) => startNode(name, url)))));
+    const [n1, n2, n3] = nodes as [ChildServer, ChildServer, ChildServer];
+
+    // Realtime sessions with stand-ins: they talk at speaking pace, so they are mid-conversation when n1 dies.
+    const sessions: { node: ChildServer; created: Created; observer: Client }[] = [];
+    for (const node of nodes) {
+      for (let i = 0; i < SESSIONS_PER_NODE; i++) {
+        const created = await createSession(node, 'team-standup', 'realtime');
+        sessions.push({ node, created, observer: await Client.connect(node, created.id, created.tokens.observer!) });
+      }
+    }
+    for (const { observer } of sessions) await observer.waitForEvent((e) => e.type === 'utterance', 'a first utterance');
+
+    // Routing: n2 sends n1's session's live routes to n1; what the store holds it answers itself.
+    const onN1 = sessions.find((s) => s.node === n1)!.created;
+    const redirected = await fetch(`${n2.base}/api/sessions/${onN1.id}?x=1`, { headers: { authorization: `Bearer ${onN1.tokens.observer}` }, redirect: 'manual' });
+    expect(redirected.status).toBe(307);
+    expect(redirected.headers.get('location')).toBe(`${n1.base}/api/sessions/${onN1.id}?x=1`);
+    expect((await api(n2, `/api/sessions/${onN1.id}/events`)).status).toBe(200);
+    const moved = await Client.connect(n2, onN1.id, onN1.tokens.observer!);
+    await until(() => moved.closed !== null, 'the socket on a node that does not run the session to close');
+    expect(moved.closed).toEqual({ code: CLOSE_MOVED, reason: n1.base });
+    // The sessions page of any node lists every node's sessions.
+    const listed = (await (await api(n3, '/api/sessions')).json()) as { sessions: { id: string }[] };
+    expect(listed.sessions.map((s) => s.id).sort()).toEqual(sessions.map((s) => s.created.id).sort());
+
+    const survivors = sessions.filter((s) => s.node !== n1);
+    const before = new Map(survivors.map((s) => [s.created.id, s.observer.events().length]));
+    await n1.kill9();
+    const killedAt = Date.now();
+    const orphans = sessions.filter((s) => s.node === n1);
+    for (const { observer } of orphans) await until(() => observer.closed !== null, 'the dead node\'s sockets to drop');
+
+    // Every session of n1 is taken over by n2 or n3 and closed, within the lease and a margin.
+    const ended = async (id: string) => (await logOf(n2, id)).some((e) => e.type === 'end');
+    const deadline = LEASE_TTL_S * 1000 + MARGIN_MS;
+    for (const { created } of orphans) {
+      while (!(await ended(created.id))) {
+        expect(Date.now() - killedAt, `session ${created.id} taken over`).toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const takers = [...n2.stdout, ...n3.stdout].filter((line) => line.includes('took over'));
+    expect(takers.join('\n')).toContain(orphans[0]!.created.id);
+
+    for (const { created, observer } of orphans) {
+      const log = await logOf(n3, created.id);
+      expect(expectContiguous(log), created.id).toBeNull();
+      const received = observer.events();
+      for (const event of received) expect(log[event.seq - 1], `${created.id} seq ${event.seq}`).toEqual(event);
+      expect(log.filter((e) => e.type === 'end')).toHaveLength(1);
+      expect(log.at(-2)).toMatchObject({ type: 'system', code: 'server-restarted' });
+      // Any node answers for it now, from the store.
+      const snapshot = await api(n3, `/api/sessions/${created.id}`, { token: created.tokens.observer });
+      expect(snapshot.status).toBe(200);
+      expect(await snapshot.json()).toMatchObject({ session: created.id, phase: 'ended', lastSeq: log.length });
+    }
+
+    // The others' sessions go on where they were, each on its own node, and their logs hold what their clients got, once.
+    for (const { created, observer } of survivors) {
+      await observer.waitFor(() => observer.events().length > before.get(created.id)!, `session ${created.id} to go on`);
+      const received: SessionEvent[] = observer.events();
+      const log = await logOf(n2, created.id);
+      expect(expectContiguous(log), created.id).toBeNull();
+      for (const event of received) expect(log[event.seq - 1], `${created.id} seq ${event.seq}`).toEqual(event);
+      expect(observer.closed).toBeNull();
+    }
+  });
+});
