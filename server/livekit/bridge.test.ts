@@ -312,13 +312,19 @@ const event = (seq: number): ServerMessage => ({ type: 'event', event: { seq, t:
 
 const stopAda = (draft: string, atMs: number, reason: 'barge-in' | 'interrupted' = 'interrupted'): ServerMessage => ({ type: 'audio-stop', speaker: 'ada', draft, atMs, reason });
 
+/** A bridge between a stub room and a fake media room, on fake timers, past its first tick. */
+const bridgedOnFakeTimers = async () => {
+  vi.useFakeTimers();
+  const { room, emit } = stubRoom();
+  const media = createFakeMediaRoom();
+  createBridge({ room, media });
+  await vi.advanceTimersByTimeAsync(0);
+  return { emit, media };
+};
+
 describe('cutting a persona where the room says', () => {
   it('clears at once when the stop point has played, and at the stop point when it is still ahead', async () => {
-    vi.useFakeTimers();
-    const { room, emit } = stubRoom();
-    const media = createFakeMediaRoom();
-    createBridge({ room, media });
-    await vi.advanceTimersByTimeAsync(0);
+    const { emit, media } = await bridgedOnFakeTimers();
 
     emit(piece('d1', 0, 0, 1000));
     emit(piece('d1', 1, 1000, 1000));
@@ -341,11 +347,7 @@ describe('cutting a persona where the room says', () => {
   });
 
   it('cuts pieces still to come at a stop beyond what is queued', async () => {
-    vi.useFakeTimers();
-    const { room, emit } = stubRoom();
-    const media = createFakeMediaRoom();
-    createBridge({ room, media });
-    await vi.advanceTimersByTimeAsync(0);
+    const { emit, media } = await bridgedOnFakeTimers();
 
     emit(piece('d1', 0, 0, 1000));
     // A persistent persona stops at the end of the clause, 1.5 s in: half of the next piece plays.
@@ -364,11 +366,7 @@ describe('cutting a persona where the room says', () => {
   });
 
   it("makes a pending cut at once when the persona's next reply begins", async () => {
-    vi.useFakeTimers();
-    const { room, emit } = stubRoom();
-    const media = createFakeMediaRoom();
-    createBridge({ room, media });
-    await vi.advanceTimersByTimeAsync(0);
+    const { emit, media } = await bridgedOnFakeTimers();
 
     emit(piece('d1', 0, 0, 1000));
     emit(stopAda('d1', 800));

@@ -28,6 +28,22 @@ const gated = () => {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** The scripted conversation in realtime at double speed, on a test clock its waits move at once; `waiting` sees each wait first. */
+const onTestClock = (waiting: (ms: number) => void) => {
+  let clock = 1_000_000;
+  return openConversation(scene, {
+    seed: 1,
+    generator: createScriptedGenerator(),
+    pace: 'realtime',
+    speed: 2,
+    now: () => clock,
+    sleep: async (ms) => {
+      waiting(ms);
+      clock += ms;
+    },
+  });
+};
+
 describe('a running conversation', () => {
   it('runs a whole session at instant pace', async () => {
     const conversation = openConversation(scene, { seed: 1, generator: createScriptedGenerator() });
@@ -37,19 +53,8 @@ describe('a running conversation', () => {
   });
 
   it('in realtime, holds each reply until the previous speaker has finished, and stamps wall-clock time', async () => {
-    let clock = 1_000_000;
     const slept: number[] = [];
-    const conversation = openConversation(scene, {
-      seed: 1,
-      generator: createScriptedGenerator(),
-      pace: 'realtime',
-      speed: 2,
-      now: () => clock,
-      sleep: async (ms) => {
-        slept.push(ms);
-        clock += ms;
-      },
-    });
+    const conversation = onTestClock((ms) => slept.push(ms));
     const u = utterancesOf(await conversation.ended);
     expect(slept.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < u.length; i++) {
@@ -154,23 +159,14 @@ describe('a running conversation', () => {
   });
 
   it('goes on when carrying out a request fails for a reason of its own: the turn is answered empty and the log says so', async () => {
-    let clock = 1_000_000;
     let failures = 0;
     const written: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
     process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
     try {
-      const conversation = openConversation(scene, {
-        seed: 1,
-        generator: createScriptedGenerator(),
-        pace: 'realtime',
-        speed: 2,
-        now: () => clock,
-        // The first wait for the floor breaks (a fault of the shell, not a vendor's).
-        sleep: async (ms) => {
-          if (failures++ === 0) throw new Error('the clock broke');
-          clock += ms;
-        },
+      // The first wait for the floor breaks (a fault of the shell, not a vendor's).
+      const conversation = onTestClock(() => {
+        if (failures++ === 0) throw new Error('the clock broke');
       });
       const log = await conversation.ended;
       expect(log).toContainEqual(expect.objectContaining({ type: 'system', level: 'error', code: 'request-failed' }));

@@ -7,30 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connect, movedTo } from '../../client/src/net/connection';
 import { CLOSE_LEASE_LOST, CLOSE_MOVED } from '../../shared/protocol/messages';
-
-/** A stand-in for the browser's WebSocket: records each socket opened; the test closes them. */
-class FakeSocket {
-  static OPEN = 1;
-  static opened: FakeSocket[] = [];
-  readyState = 0;
-  binaryType = 'blob';
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onclose: ((event: { code: number; reason: string }) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.opened.push(this);
-  }
-  send() {}
-  close() {}
-  accept() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  drop(code: number, reason = '') {
-    this.readyState = 3;
-    this.onclose?.({ code, reason });
-  }
-}
+import { FakeSocket } from '../fakes/browser-socket';
 
 const opened = (i: number) => new URL(FakeSocket.opened[i]!.url);
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTokens } from '../../server/auth/tokens';
 import { connect, readToken } from '../../client/src/net/connection';
+import { FakeSocket } from '../fakes/browser-socket';
 
 describe('reading a join token in the browser', () => {
   const tokens = createTokens('a secret the browser never sees');
@@ -19,27 +20,6 @@ describe('reading a join token in the browser', () => {
 });
 
 describe('reconnecting', () => {
-  /** A stand-in for the browser's WebSocket: records each socket opened; the test closes them. */
-  class FakeSocket {
-    static OPEN = 1;
-    static opened: FakeSocket[] = [];
-    readyState = 0;
-    binaryType = 'blob';
-    onopen: (() => void) | null = null;
-    onmessage: ((event: { data: unknown }) => void) | null = null;
-    onclose: ((event: { code: number; reason: string }) => void) | null = null;
-    constructor(readonly url: string) {
-      FakeSocket.opened.push(this);
-    }
-    send() {}
-    close() {}
-    /** The server closes the connection. */
-    drop(code: number, reason = '') {
-      this.readyState = 3;
-      this.onclose?.({ code, reason });
-    }
-  }
-
   beforeEach(() => {
     FakeSocket.opened = [];
     vi.useFakeTimers();

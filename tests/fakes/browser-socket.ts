@@ -1,0 +1,34 @@
+/**
+ * A stand-in for the browser's WebSocket in the connection tests: it records each socket the
+ * client opens; the test accepts or drops them as a server would.
+ *
+ * ```ts
+ * vi.stubGlobal('WebSocket', FakeSocket);
+ * connect(...);
+ * FakeSocket.opened[0]!.drop(4408, 'too slow: rejoin with ?after=');
+ * ```
+ */
+export class FakeSocket {
+  static OPEN = 1;
+  static opened: FakeSocket[] = [];
+  readyState = 0;
+  binaryType = 'blob';
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.opened.push(this);
+  }
+  send() {}
+  close() {}
+  /** The server accepts the connection. */
+  accept() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  /** The server closes the connection. */
+  drop(code: number, reason = '') {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+}
