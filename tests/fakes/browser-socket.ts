@@ -3,11 +3,13 @@
  * client opens; the test accepts or drops them as a server would.
  *
  * ```ts
- * vi.stubGlobal('WebSocket', FakeSocket);
+ * fakeSocketsFor({ protocol: 'http:', host: 'localhost' }); // in a describe block
  * connect(...);
  * FakeSocket.opened[0]!.drop(4408, 'too slow: rejoin with ?after=');
  * ```
  */
+import { afterEach, beforeEach, vi } from 'vitest';
+
 export class FakeSocket {
   static OPEN = 1;
   static opened: FakeSocket[] = [];
@@ -32,3 +34,17 @@ export class FakeSocket {
     this.onclose?.({ code, reason });
   }
 }
+
+/** In each test of the describe block it is called in: the fake for WebSocket, fake timers, and the page at `location`. */
+export const fakeSocketsFor = (location: { protocol: string; host: string }) => {
+  beforeEach(() => {
+    FakeSocket.opened = [];
+    vi.useFakeTimers();
+    vi.stubGlobal('WebSocket', FakeSocket);
+    vi.stubGlobal('location', location);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+};

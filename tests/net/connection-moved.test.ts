@@ -4,24 +4,15 @@
  * the connection reconnects there at once, resuming after the last event seen, and after any
  * other drop it goes back through the address it started with (the load balancer).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { connect, movedTo } from '../../client/src/net/connection';
 import { CLOSE_LEASE_LOST, CLOSE_MOVED } from '../../shared/protocol/messages';
-import { FakeSocket } from '../fakes/browser-socket';
+import { FakeSocket, fakeSocketsFor } from '../fakes/browser-socket';
 
 const opened = (i: number) => new URL(FakeSocket.opened[i]!.url);
 
 describe('a session on another server', () => {
-  beforeEach(() => {
-    FakeSocket.opened = [];
-    vi.useFakeTimers();
-    vi.stubGlobal('WebSocket', FakeSocket);
-    vi.stubGlobal('location', { protocol: 'https:', host: 'rehearse.example.org' });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  fakeSocketsFor({ protocol: 'https:', host: 'rehearse.example.org' });
 
   it("reconnects at once to the owner a CLOSE_MOVED names, after the last event seen, with the same token", () => {
     connect({ session: 's1', token: 't', onMessage: () => {}, lastSeq: () => 12 });

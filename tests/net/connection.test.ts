@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTokens } from '../../server/auth/tokens';
 import { connect, readToken } from '../../client/src/net/connection';
-import { FakeSocket } from '../fakes/browser-socket';
+import { FakeSocket, fakeSocketsFor } from '../fakes/browser-socket';
 
 describe('reading a join token in the browser', () => {
   const tokens = createTokens('a secret the browser never sees');
@@ -20,16 +20,7 @@ describe('reading a join token in the browser', () => {
 });
 
 describe('reconnecting', () => {
-  beforeEach(() => {
-    FakeSocket.opened = [];
-    vi.useFakeTimers();
-    vi.stubGlobal('WebSocket', FakeSocket);
-    vi.stubGlobal('location', { protocol: 'http:', host: 'localhost' });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  fakeSocketsFor({ protocol: 'http:', host: 'localhost' });
 
   const open = () => {
     const statuses: string[] = [];
