@@ -21,7 +21,7 @@
  *
  * | runtime                                              | base.en | tiny.en |
  * | ---------------------------------------------------- | ------- | ------- |
- * | prebuilt @fugood/node-whisper-linux-x64 (no AVX)     | 5.5     |         |
+ * | prebuilt @fugood/node-whisper-linux-x64 (no AVX)     | 5.9     | 2.6     |
  * | built here (whisper-build.ts), AVX-512 kernels       | 0.94    | 0.42    |
  * | built here, encoder fitted to the utterance          | 0.16    | 0.08    |
  *
