@@ -2,7 +2,8 @@
  * The in-process recogniser (server/providers/transcription/local.ts) with a model of
  * `base.en`'s shape (q5_1, as `ggml-base.en-q5_1.bin`), written here with made-up weights
  * (tests/fixtures/models/ggml-whisper.ts): every multiplication a real one does, so the times
- * hold; the words do not. Two threads, as on the 2-core target.
+ * hold; the words do not. Two threads, as on the 2-core target, on whisper.cpp built for this CPU
+ * (whisper-build.ts; built first if this machine has not yet, which the figures leave out).
  *
  *   npm run bench -- asr
  *
@@ -13,6 +14,9 @@
  *   faster than real time); local-asr.cpu_s: CPU seconds the same call took (load-independent
  *   on a shared machine).
  * - local-asr.rss_mb: the process's resident memory with the model loaded.
+ * - local-asr.cpu_per_audio_s, local-asr.tiny_en.cpu_per_audio_s: CPU seconds per second of audio
+ *   with one thread (no threads spinning at a barrier on a busy machine), base.en's and tiny.en's
+ *   shapes; below 0.5, two cores keep up with speech.
  * - local-asr.wer: word error rate on tests/fixtures/speech (manifest.json) with the real model
  *   named by LOCAL_ASR_MODEL, when one is set and the set has recordings.
  */
@@ -25,16 +29,29 @@ import { wordErrorRate } from './wer';
 import { createLocalTranscriber } from '../server/providers/transcription/local';
 import { decodeWav } from '../shared/wav';
 import { loadAudioFixture } from '../tests/fixtures/audio/fixtures';
-import { baseEnWhisper, writeWhisperModel } from '../tests/fixtures/models/ggml-whisper';
+import { baseEnWhisper, tinyEnWhisper, writeWhisperModel, type WhisperShape } from '../tests/fixtures/models/ggml-whisper';
+import { whisperBuildDir } from '../tests/fixtures/models/whisper-runtime';
+import { buildWhisperAddon } from '../server/providers/transcription/whisper-build';
 import { loadSpeechManifest, speechFixtureDir, type SpeechClip } from '../tests/fixtures/speech/manifest';
 
 const threads = 2;
 
+/** CPU seconds per audio second for a 4.5 s utterance, one thread. */
+const cpuPerAudioSecond = async (dir: string, shape: WhisperShape, name: string, pcm: Int16Array): Promise<number> => {
+  const local = createLocalTranscriber({ modelPath: await writeWhisperModel(join(dir, name), shape), threads: 1, build: whisperBuildDir });
+  await local.ready;
+  const cpu = process.cpuUsage();
+  await local.transcribe({ pcm, sampleRate: 16_000, language: 'en' });
+  const { user, system } = process.cpuUsage(cpu);
+  return round((user + system) / 1e6 / (pcm.length / 16_000), 3);
+};
+
 const speed = async (): Promise<BenchResult[]> => {
   const dir = mkdtempSync(join(tmpdir(), 'local-asr-bench-'));
   try {
+    await buildWhisperAddon({ dir: whisperBuildDir, log: (line) => process.stderr.write(`local-asr: ${line}\n`) });
     const modelPath = await writeWhisperModel(join(dir, 'ggml-base.en-shaped-q5_1.bin'), baseEnWhisper);
-    const local = createLocalTranscriber({ modelPath, threads });
+    const local = createLocalTranscriber({ modelPath, threads, build: whisperBuildDir });
     const { ms: loadMs } = await timeAsync(() => local.ready);
     const { pcm } = await loadAudioFixture('hello-pause');
     const request = { sampleRate: 16_000, language: 'en', hints: ['Nora Lind', 'Omar'] };
@@ -48,6 +65,8 @@ const speed = async (): Promise<BenchResult[]> => {
       { name: 'local-asr.rtf', value: round(pcm.length / 16_000 / (ms / 1000)), unit: 'x' },
       { name: 'local-asr.cpu_s', value: round((user + system) / 1e6, 2), unit: 's' },
       { name: 'local-asr.rss_mb', value: round(process.memoryUsage().rss / 2 ** 20, 0), unit: 'MB' },
+      { name: 'local-asr.cpu_per_audio_s', value: await cpuPerAudioSecond(dir, baseEnWhisper, 'ggml-base.en-shaped-1t.bin', pcm), unit: 's/s' },
+      { name: 'local-asr.tiny_en.cpu_per_audio_s', value: await cpuPerAudioSecond(dir, tinyEnWhisper, 'ggml-tiny.en-shaped.bin', pcm), unit: 's/s' },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -62,7 +81,7 @@ const accuracy = async (): Promise<BenchResult[]> => {
     process.stderr.write(`local-asr: no word error rate: ${!modelPath ? 'LOCAL_ASR_MODEL names no real model' : 'tests/fixtures/speech has no recordings yet'}\n`);
     return [];
   }
-  const local = createLocalTranscriber({ modelPath, threads });
+  const local = createLocalTranscriber({ modelPath, threads, build: whisperBuildDir });
   const pairs: { reference: string; hypothesis: string; kind: SpeechClip['kind'] }[] = [];
   for (const clip of clips) {
     const { pcm, sampleRate } = decodeWav(await readFile(join(speechFixtureDir, clip.file)));

@@ -1,7 +1,8 @@
 /**
  * GET /api/health, open to anyone: the version, the active providers, the live sessions, each
  * vendor's circuit, the local models' state while one is asked for (fetching, ready, or why it
- * failed; file names only) and, with LiveKit configured, whether it answers. With LiveKit the transport stays
+ * failed; file names only; for the language model also whether it is loaded, the turns waiting for
+ * it and how many were late) and, with LiveKit configured, whether it answers. With LiveKit the transport stays
  * 'livekit' while it is down: clients fall back to the embedded WebSocket, and `livekit.fallback` says so.
  *
  * ```ts
@@ -14,6 +15,7 @@ import type { Config } from '../config';
 import type { LiveKitProbe } from '../livekit/health';
 import type { CircuitState } from '../providers/resilience';
 import type { Rooms } from '../rooms/rooms';
+import type { LocalGenerator } from '../providers/generator/local';
 import type { ModelKind, ModelStatus } from '../../shared/models';
 
 export interface HealthOptions {
@@ -26,6 +28,8 @@ export interface HealthOptions {
   circuits?: () => Record<string, CircuitState>;
   /** The local models' state (server/models/store.ts `statuses`): only the kinds asked for. */
   models?: () => Partial<Record<ModelKind, ModelStatus>>;
+  /** The local language model at work (providers/generator/local.ts), shown beside its file's status as `models.llm.runtime`. */
+  localGenerator?: Pick<LocalGenerator, 'status' | 'waiting' | 'lateTurns'> | null;
 }
 
 export const health = (options: HealthOptions): Hono => {
@@ -33,7 +37,12 @@ export const health = (options: HealthOptions): Hono => {
   const app = new Hono();
   app.get('/', async (c) => {
     const livekit = liveKitProbe ? await liveKitProbe.status() : null;
-    const models = options.models?.();
+    const generator = options.localGenerator;
+    // The file's state (fetched, verified) and the model's (loading, queue, late turns) side by side.
+    // Its state only: a failure's reason names the file's path, and the store's status already says why by file name.
+    const runtime = generator ? { runtime: { state: generator.status.state, waiting: generator.waiting, lateTurns: generator.lateTurns } } : null;
+    const stored = options.models?.();
+    const models = runtime ? { ...stored, llm: { ...(stored?.llm ?? { state: 'idle' as const }), ...runtime } } : stored;
     return c.json({
       status: 'ok',
       version: options.version,

@@ -2,12 +2,12 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { health } from '../../server/api/health';
+import { health, type HealthOptions } from '../../server/api/health';
 import type { Rooms } from '../../server/rooms/rooms';
 import type { ModelKind, ModelStatus } from '../../shared/models';
 
-const served = async (models: () => Partial<Record<ModelKind, ModelStatus>>) => {
-  const app = health({ version: 't', config: { generator: 'scripted', synthesizer: 'none', transcriber: 'none' }, rooms: { list: () => [] } as unknown as Rooms, liveKitProbe: null, models });
+const served = async (models: () => Partial<Record<ModelKind, ModelStatus>>, localGenerator?: HealthOptions['localGenerator']) => {
+  const app = health({ version: 't', config: { generator: 'scripted', synthesizer: 'none', transcriber: 'none' }, rooms: { list: () => [] } as unknown as Rooms, liveKitProbe: null, models, localGenerator });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -19,6 +19,16 @@ describe('/api/health', () => {
     const status: ModelStatus = { state: 'downloading', file: 'qwen2.5-1.5b-instruct-q4_k_m.gguf', bytes: 458_000_000, totalBytes: 1_117_320_736, percent: 40 };
     const api = await served(() => ({ llm: status }));
     expect((await api.get()).models).toEqual({ llm: status });
+    await api.close();
+  });
+
+  it("shows the language model at work beside its file: loaded or not, turns waiting, late turns, no path", async () => {
+    const file: ModelStatus = { state: 'ready', file: 'qwen2.5-1.5b-instruct-q4_k_m.gguf', bytes: 1_117_320_736 };
+    const generator = { status: { state: 'failed' as const, reason: 'the model file /secret/place/qwen.gguf could not be loaded' }, waiting: 2, lateTurns: 3 };
+    const api = await served(() => ({ llm: file }), generator);
+    const { models } = await api.get();
+    expect(models).toEqual({ llm: { ...file, runtime: { state: 'failed', waiting: 2, lateTurns: 3 } } });
+    expect(JSON.stringify(models)).not.toContain('/secret/place');
     await api.close();
   });
 

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyWhisper, writeWhisperModel } from '../fixtures/models/ggml-whisper';
+import { whisperBuildDir } from '../fixtures/models/whisper-runtime';
 import { api, Client, closeClients, startChild, tempDir, type ChildServer } from './helpers';
 
 let models: string;
@@ -15,7 +16,7 @@ let server: ChildServer;
 beforeAll(async () => {
   models = tempDir();
   const model = await writeWhisperModel(join(models, 'ggml-tiny-test.bin'), tinyWhisper);
-  server = await startChild(tempDir(), { env: { TRANSCRIBER: 'local', LOCAL_ASR_MODEL: model } });
+  server = await startChild(tempDir(), { env: { TRANSCRIBER: 'local', LOCAL_ASR_MODEL: model, LOCAL_ASR_RUNTIME: whisperBuildDir } });
 }, 120_000);
 
 afterAll(async () => {

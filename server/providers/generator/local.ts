@@ -76,6 +76,8 @@ export interface LocalGenerator extends Generator {
   readonly status: ModelStatus;
   /** Turns waiting for the model, not counting the one it is writing. */
   readonly waiting: number;
+  /** Turns that were late (`generator-busy`) since the process started: the scripted generator wrote them. */
+  readonly lateTurns: number;
   /** Frees the model and its sessions; turns under way are stopped. */
   close(): Promise<void>;
 }
@@ -215,6 +217,7 @@ export const createLocalGenerator = (options: LocalOptions): LocalGenerator => {
   /** Turns under way or waiting, in order; each resolves when it leaves the model. */
   let queue: Promise<void> = Promise.resolve();
   let waiting = 0;
+  let lateTurns = 0;
   /** Whether a turn has the model now. */
   let running = false;
   let clock = 0;
@@ -310,6 +313,7 @@ export const createLocalGenerator = (options: LocalOptions): LocalGenerator => {
       };
       const late = () =>
         settle(() => {
+          lateTurns++;
           const why = status.state === 'ready' ? `busy with ${turnsAhead <= 1 ? 'another turn' : `${turnsAhead} turns ahead of this one`}` : 'still loading';
           onNotice?.({ code: 'generator-busy', message: `The local model is ${why}; this turn would be late.` });
           leave();
@@ -341,6 +345,9 @@ export const createLocalGenerator = (options: LocalOptions): LocalGenerator => {
     name: 'local',
     get status() {
       return status;
+    },
+    get lateTurns() {
+      return lateTurns;
     },
     get waiting() {
       return waiting;

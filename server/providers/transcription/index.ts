@@ -19,6 +19,7 @@
  * | `WHISPER_MODEL` | openai | `whisper-1` |
  * | `WHISPER_API_KEY` | openai | `none` (local servers need no key) |
  * | `LOCAL_ASR_MODEL` | local | required: the path of a whisper.cpp ggml model, e.g. `data/models/ggml-base.en-q5_1.bin` |
+ * | `LOCAL_ASR_RUNTIME` | local | `MODELS_DIR/.runtime`: where whisper.cpp built for this CPU is kept (Linux; local.ts says why), or `prebuilt` for the package's binary |
  * | `TRANSCRIBER_TIMEOUT_MS` | all | `8000`: the limit for one attempt, upload to answer |
  * | `TRANSCRIBER_BUDGET_MS` | all | `12000`: the limit for all attempts together; then the human is asked to type |
  *
@@ -92,7 +93,9 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Crea
       if (!existsSync(modelPath)) throw new Error(`LOCAL_ASR_MODEL: no model file at ${modelPath}. Set TRANSCRIBER=none to type instead.`);
     }
     // A retry would only queue the same work again behind the calls that made this one late.
-    return resilientTranscriber(createLocalTranscriber({ modelPath }), { secrets: secretsOf(env), retries: 0, ...resilience, timeoutMs, budgetMs });
+    const runtime = env.LOCAL_ASR_RUNTIME?.trim();
+    const build = runtime ? { build: runtime === 'prebuilt' ? (false as const) : runtime } : {};
+    return resilientTranscriber(createLocalTranscriber({ modelPath, ...build }), { secrets: secretsOf(env), retries: 0, ...resilience, timeoutMs, budgetMs });
   }
   const vendor =
     name === 'gemini'

@@ -1,6 +1,6 @@
 /**
- * The in-process transcriber through the real whisper.cpp runtime, with a tiny model written
- * for the test (tests/fixtures/models/ggml-whisper.ts): noise in the encoder, a decoder that says
+ * The in-process transcriber through the real whisper.cpp runtime (built for this CPU, in the
+ * folder the tests share: whisper-build.test.ts), with a tiny model written for the test (tests/fixtures/models/ggml-whisper.ts): noise in the encoder, a decoder that says
  * a known script, so what comes back can be stated.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAudioFixture } from '../../../tests/fixtures/audio/fixtures';
 import { tinyWhisper, writeWhisperModel } from '../../../tests/fixtures/models/ggml-whisper';
+import { whisperBuildDir } from '../../../tests/fixtures/models/whisper-runtime';
 import { TranscriptionError } from '../errors';
 import { createLocalTranscriber } from './local';
 import type { TranscriptionRequest } from './port';
@@ -31,14 +32,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // Real transcriptions on a shared two-core machine: room for the queue test's four in a row.
 describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 }, () => {
   it('transcribes a recorded utterance through the model', async () => {
-    const local = createLocalTranscriber({ modelPath, threads: 1 });
+    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir });
     expect(local.name).toBe('local');
     await local.ready;
     expect(await local.transcribe(utterance)).toEqual({ text: said, language: 'en' });
   });
 
   it("gives whisper the scene's hints as its prompt (text it takes as already said)", async () => {
-    const local = createLocalTranscriber({ modelPath, threads: 1 });
+    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir });
     const { text } = await local.transcribe({ ...utterance, hints: ['Omar'] });
     // The prompt's tokens come first, so the scripted decoder starts further along: a shorter tail.
     expect(text.length).toBeGreaterThan(0);
@@ -47,7 +48,7 @@ describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 },
   });
 
   it('serves every transcriber of one model from one queue, in the order asked', async () => {
-    const [a, b] = [createLocalTranscriber({ modelPath, threads: 1 }), createLocalTranscriber({ modelPath, threads: 1 })];
+    const [a, b] = [createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir }), createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir })];
     const finished: number[] = [];
     const calls = [a, b, a, b].map((local, i) => local.transcribe(utterance).then((t) => (finished.push(i), t.text)));
     expect(await Promise.all(calls)).toEqual([said, said, said, said]);
@@ -55,7 +56,7 @@ describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 },
   });
 
   it('drops a call whose caller gives up while it waits, and answers the rest', async () => {
-    const local = createLocalTranscriber({ modelPath, threads: 1 });
+    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir });
     await local.ready;
     const first = local.transcribe(utterance);
     const giveUp = new AbortController();
@@ -67,7 +68,7 @@ describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 },
   });
 
   it('answers an aborted call at once, even mid-transcription, and goes on with the next', async () => {
-    const local = createLocalTranscriber({ modelPath, threads: 1 });
+    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir });
     await local.ready;
     const stop = new AbortController();
     const running = local.transcribe(utterance, stop.signal);
@@ -90,7 +91,7 @@ describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 },
     for (const [name, bytes, message] of cases) {
       const path = join(dir, name);
       if (bytes) writeFileSync(path, bytes);
-      const local = createLocalTranscriber({ modelPath: path });
+      const local = createLocalTranscriber({ modelPath: path, build: whisperBuildDir });
       await expect(local.ready).rejects.toThrow(message);
       const failed = await local.transcribe(utterance).catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(TranscriptionError);
@@ -99,7 +100,7 @@ describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 },
   });
 
   it('hears 16 kHz audio only, and says so', async () => {
-    const local = createLocalTranscriber({ modelPath });
+    const local = createLocalTranscriber({ modelPath, build: whisperBuildDir });
     await expect(local.transcribe({ ...utterance, sampleRate: 48_000 })).rejects.toThrow('the local transcriber hears 16000 Hz audio, got 48000 Hz');
   });
 });

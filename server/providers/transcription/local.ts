@@ -15,11 +15,23 @@
  * while it runs is answered at once, and its native pass, which whisper.cpp cannot interrupt,
  * finishes before the next call starts.
  *
- * Speed, for the partial transcripts endpointing asks for at every pause (conversation/listen.ts):
- * the binding cannot shorten whisper.cpp's 30 s encoder window (`audio_ctx` is not passed
- * through), so every call costs one full encoder pass whatever the audio's length; transcribing
- * only the audio since the last partial would save a few decoder steps and nothing of that.
- * What does cut the time: one decoding pass, greedy, without whisper.cpp's temperature fallback
+ * Speed, for the partial transcripts endpointing asks for at every pause (conversation/listen.ts).
+ * Measured in CPU-seconds per second of audio, one thread, base.en's shape with random weights, a
+ * 4.5 s utterance, on the 2-core Xeon of our machines (`npm run bench -- asr`):
+ *
+ * | runtime                                              | base.en | tiny.en |
+ * | ---------------------------------------------------- | ------- | ------- |
+ * | prebuilt @fugood/node-whisper-linux-x64 (no AVX)     | 5.9     | 2.6     |
+ * | built here (whisper-build.ts), AVX-512 kernels       | 0.94    | 0.42    |
+ * | built here, encoder fitted to the utterance          | 0.16    | 0.08    |
+ *
+ * So on Linux the recogniser is whisper.cpp built once on this machine (whisper-build.ts), and
+ * the prebuilt binary is what runs meanwhile, or where there is no compiler. The built one also
+ * takes `audio_ctx`: whisper.cpp's encoder otherwise reads a 30 s window whatever the audio's
+ * length, so a 1 s partial costs as much as a 30 s turn. It gets the utterance's length plus 128
+ * positions (2.6 s), as measured by whisper.cpp issue #1855 with base.en on Common Voice (~3x
+ * faster, no loss of words reported); much shorter windows make the decoder repeat itself.
+ * What else cuts the time: one decoding pass, greedy, without whisper.cpp's temperature fallback
  * (which re-decodes up to five times with five decoders on unclear audio: a pause's partial is
  * better late by nothing than right by seconds); the listener reusing a pause's transcript as
  * the final one when nobody spoke after it; and the queue, so the machine's cores go to one
@@ -30,9 +42,11 @@
  */
 import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { TranscribeOptions, WhisperContext } from '@fugood/whisper.node';
 import { TranscriptionError } from '../errors';
 import type { Transcriber, TranscriptionRequest } from './port';
+import { buildWhisperAddon, loadWhisperAddon, type WhisperModule } from './whisper-build';
 
 export interface LocalTranscriberOptions {
   /**
@@ -42,7 +56,36 @@ export interface LocalTranscriberOptions {
   modelPath: string | (() => Promise<string>);
   /** Threads per transcription; default: the machine's cores, at most 4. */
   threads?: number;
+  /**
+   * Where whisper.cpp built for this CPU is kept (whisper-build.ts); default `.runtime` beside the
+   * model file (MODELS_DIR/.runtime). `false`: the prebuilt binary only.
+   */
+  build?: string | false;
+  log?: (line: string) => void;
 }
+
+/** A whisper.cpp binding: the prebuilt one, or the one built here (which reads `audioCtx`). */
+interface Binding {
+  module: WhisperModule;
+  fitsAudio: boolean;
+}
+
+const prebuilt = async (): Promise<Binding> => ({ module: await (await import('@fugood/whisper.node')).loadWhisperModule(), fitsAudio: false });
+
+/** One binding per build folder for the process; a build that fails leaves the prebuilt one, said once. */
+const bindings = new Map<string | false, Promise<Binding>>();
+const bindingFor = (build: string | false, log: (line: string) => void): Promise<Binding> => {
+  const known = bindings.get(build);
+  if (known) return known;
+  const binding = build === false ? prebuilt() : buildWhisperAddon({ dir: build, log })
+    .then((path) => ({ module: loadWhisperAddon(path), fitsAudio: true }))
+    .catch((error: unknown) => {
+      log(`local transcriber: using the prebuilt whisper.cpp, several times slower on this CPU: ${(error as Error).message}`);
+      return prebuilt();
+    });
+  bindings.set(build, binding);
+  return binding;
+};
 
 /** whisper.cpp hears 16 kHz mono. */
 const sampleRate = 16_000;
@@ -51,6 +94,9 @@ const ggmlMagic = 0x67676d6c;
 /** A whisper.cpp context and the queue of calls waiting for it. */
 interface Runtime {
   context: Promise<WhisperContext>;
+  binding: Promise<Binding>;
+  /** The model's encoder positions (1500 = 30 s): an `audio_ctx` may not ask for more. */
+  audioCtx: Promise<number>;
   /** Runs `work` once the calls before it are done. */
   enqueue<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
@@ -60,21 +106,20 @@ const runtimes = new Map<string, Runtime>();
 
 /** The native library's error lines, kept while a model loads: its reason for refusing a file is there. */
 let loadLog: string[] | null = null;
-let listening = false;
+const listening = new WeakSet<WhisperModule>();
 
-const loadContext = async (modelPath: string): Promise<WhisperContext> => {
-  const problem = await checkModelFile(modelPath);
+const loadContext = async (modelPath: string, header: Promise<ModelHeader>, binding: Promise<Binding>): Promise<WhisperContext> => {
+  const { problem } = await header;
   if (problem) throw new TranscriptionError(problem);
-  const whisper = await import('@fugood/whisper.node');
-  if (!listening) {
+  const { module } = await binding;
+  if (!listening.has(module)) {
     // whisper.cpp prints a page of details on every load and call; only its errors are of use, to say why.
-    whisper.addNativeLogListener((level, text) => level === 'error' && loadLog?.push(text.trim()));
-    await whisper.toggleNativeLog(true);
-    listening = true;
+    module.WhisperContext.toggleNativeLog(true, (level, text) => level === 'error' && loadLog?.push(text.trim()));
+    listening.add(module);
   }
   loadLog = [];
   try {
-    return await whisper.initWhisper({ filePath: modelPath, useGpu: false });
+    return await (new module.WhisperContext({ filePath: modelPath, useGpu: false }) as WhisperContext | Promise<WhisperContext>);
   } catch (error) {
     // The loader's lines reach JavaScript on the next turns of the event loop.
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -93,12 +138,25 @@ const tensorTypes = new Map<number, [number, number]>([
 /** Model types (`ftype`) whisper.cpp loads: F32, F16, Q4_0, Q4_1, Q8_0, Q5_0, Q5_1, Q2_K..Q6_K. */
 const modelTypes = new Set([0, 1, 2, 3, 7, 8, 9, 10, 11, 12, 13, 14]);
 
+interface ModelHeader {
+  /** Why the file is not a whole whisper.cpp model, or null. */
+  problem: string | null;
+  /** Its encoder's positions (`n_audio_ctx`). */
+  audioCtx: number;
+}
+
 /**
- * Why `path` is not a whole whisper.cpp model, or null. Read before the native loader sees the
- * file: a header it cannot handle (an unknown type) stops the whole process inside whisper.cpp
- * (GGML_ASSERT), and a short file is better named here than as a count of tensors.
+ * Read before the native loader sees the file: a header it cannot handle (an unknown type) stops
+ * the whole process inside whisper.cpp (GGML_ASSERT), and a short file is better named here than
+ * as a count of tensors.
  */
-const checkModelFile = async (path: string): Promise<string | null> => {
+const readModelHeader = async (path: string): Promise<ModelHeader> => {
+  let audioCtx = 0;
+  const problem = await checkModelFile(path, (hparams) => (audioCtx = hparams[1]!));
+  return { problem, audioCtx };
+};
+
+const checkModelFile = async (path: string, onHeader: (hparams: number[]) => void): Promise<string | null> => {
   let file;
   try {
     file = await open(path, 'r');
@@ -119,6 +177,7 @@ const checkModelFile = async (path: string): Promise<string | null> => {
     if (head.length < 48) return whole;
     const hparams = Array.from({ length: 11 }, (_, i) => head.readInt32LE(4 + 4 * i));
     if (hparams.slice(0, 10).some((value) => value <= 0) || !modelTypes.has(hparams[10]! % 1000)) return `${whole}: its header is not a whisper model's`;
+    onHeader(hparams);
     // The mel filters, then the vocabulary (a length and the bytes of each token).
     const filters = await read(48, 8);
     if (filters.length < 8) return whole;
@@ -151,10 +210,13 @@ const checkModelFile = async (path: string): Promise<string | null> => {
   }
 };
 
-const createRuntime = (modelPath: string): Runtime => {
+const createRuntime = (modelPath: string, binding: Promise<Binding>): Runtime => {
   let tail: Promise<unknown> = Promise.resolve();
+  const header = readModelHeader(modelPath);
   const runtime: Runtime = {
-    context: loadContext(modelPath),
+    context: loadContext(modelPath, header, binding),
+    binding,
+    audioCtx: header.then((h) => h.audioCtx),
     enqueue(work, signal) {
       const turn = tail.then(() => {
         signal?.throwIfAborted();
@@ -177,7 +239,12 @@ const createRuntime = (modelPath: string): Runtime => {
   return runtime;
 };
 
-const runtimeFor = (modelPath: string): Runtime => runtimes.get(modelPath) ?? runtimes.set(modelPath, createRuntime(modelPath)).get(modelPath)!;
+/** The first transcriber of a model chooses its binding; the others share the context it loaded. */
+const runtimeFor = (modelPath: string, binding: () => Promise<Binding>): Runtime =>
+  runtimes.get(modelPath) ?? runtimes.set(modelPath, createRuntime(modelPath, binding())).get(modelPath)!;
+
+/** Whisper's encoder hears 50 positions a second; the margin is whisper.cpp issue #1855's (see above). */
+const fittedAudioCtx = (samples: number, modelAudioCtx: number): number => Math.min(modelAudioCtx, Math.ceil((samples / sampleRate) * 50) + 128);
 
 /** The request's audio as the binding takes it: PCM16 at 16 kHz, in an ArrayBuffer of its own. */
 const audioOf = ({ pcm, sampleRate: rate }: TranscriptionRequest): ArrayBuffer => {
@@ -188,6 +255,8 @@ const audioOf = ({ pcm, sampleRate: rate }: TranscriptionRequest): ArrayBuffer =
 export const createLocalTranscriber = (options: LocalTranscriberOptions): Transcriber & { readonly ready: Promise<void> } => {
   const { modelPath } = options;
   const threads = options.threads ?? Math.min(4, availableParallelism());
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const binding = (path: string) => () => bindingFor(options.build ?? join(dirname(path), '.runtime'), log);
   let resolving: Promise<string> | null = null;
   const path = (): Promise<string> =>
     (resolving ??= typeof modelPath === 'string' ? Promise.resolve(modelPath) : modelPath().catch((error: unknown) => {
@@ -195,7 +264,10 @@ export const createLocalTranscriber = (options: LocalTranscriberOptions): Transc
       throw TranscriptionError.from(error);
     }));
   // Loaded on first use (or when `ready` is awaited), not when the configuration is checked.
-  const runtime = async (): Promise<Runtime> => runtimeFor(await path());
+  const runtime = async (): Promise<Runtime> => {
+    const file = await path();
+    return runtimeFor(file, binding(file));
+  };
 
   return {
     name: 'local',
@@ -206,15 +278,17 @@ export const createLocalTranscriber = (options: LocalTranscriberOptions): Transc
     async transcribe(request, signal) {
       signal?.throwIfAborted();
       const audio = audioOf(request);
-      const { context, enqueue } = await runtime();
+      const { context, enqueue, binding: loaded, audioCtx } = await runtime();
       const whisper = await context;
-      const settings: TranscribeOptions = {
+      const { fitsAudio } = await loaded;
+      const settings: TranscribeOptions & { audioCtx?: number } = {
         // Whisper takes ISO 639-1, not a region: "en-GB" -> "en". English-only models ignore it.
         language: request.language?.split('-')[0]?.toLowerCase() || 'en',
         maxThreads: threads,
         temperature: 0,
         temperatureInc: 0,
         ...(request.hints?.length ? { prompt: `${request.hints.join(', ')}.` } : {}),
+        ...(fitsAudio ? { audioCtx: fittedAudioCtx(request.pcm.length, await audioCtx) } : {}),
       };
       return enqueue(async () => {
         // Never `job.stop()`: whisper.cpp only looks at the flag before and after its pass, and in

@@ -1,0 +1,51 @@
+/**
+ * whisper.cpp built here against node-llama-cpp's ggml, then the local transcriber on it (the
+ * prebuilt binary it falls back to: whisper-prebuilt.test.ts, a process of its own, as a server
+ * loads one binding or the other). The build (a few CPU-minutes) happens once per machine,
+ * in the folder the tests share (tests/fixtures/models/whisper-runtime.ts).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAudioFixture } from '../../../tests/fixtures/audio/fixtures';
+import { tinyWhisper, writeWhisperModel } from '../../../tests/fixtures/models/ggml-whisper';
+import { whisperBuildDir } from '../../../tests/fixtures/models/whisper-runtime';
+import { createLocalTranscriber } from './local';
+import type { TranscriptionRequest } from './port';
+import { buildWhisperAddon, loadWhisperAddon, whisperSources } from './whisper-build';
+
+const script = { words: [' Hello', ' Nora', ',', ' the', ' budget', ' is', ' ready', '.'], endAt: 12 };
+const said = 'Nora, the budget is ready. Hello Nora, the';
+
+let dir: string;
+let modelPath: string;
+let utterance: TranscriptionRequest;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'whisper-build-test-'));
+  modelPath = await writeWhisperModel(join(dir, 'ggml-tiny-test.bin'), tinyWhisper, script);
+  const { pcm } = await loadAudioFixture('hello-pause');
+  utterance = { pcm, sampleRate: 16_000, language: 'en' };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.runIf(process.platform === 'linux')('whisper.cpp built for this CPU', { timeout: 900_000 }, () => {
+  it('builds once from the installed sources, and finds the build the next time', async () => {
+    expect(whisperSources()).toMatchObject({ key: expect.stringMatching(/^whisper-[\d.]+-llama-v[\d.]+-linux-/) });
+    const path = await buildWhisperAddon({ dir: whisperBuildDir });
+    const said: string[] = [];
+    expect(await buildWhisperAddon({ dir: whisperBuildDir, log: (line) => said.push(line) })).toBe(path);
+    expect(said).toEqual([]);
+    expect(typeof loadWhisperAddon(path).WhisperContext).toBe('function');
+  });
+
+  it('transcribes through the built binding, the encoder fitted to the utterance', async () => {
+    const lines: string[] = [];
+    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir, log: (line) => lines.push(line) });
+    await local.ready;
+    expect(await local.transcribe(utterance)).toEqual({ text: said, language: 'en' });
+    // The first pause's partial: a shorter window than the model's, same words from the scripted decoder.
+    expect((await local.transcribe({ ...utterance, pcm: utterance.pcm.subarray(0, 16_000) })).text).toBe(said);
+    expect(lines.filter((line) => line.includes('prebuilt'))).toEqual([]);
+  });
+});
