@@ -60,6 +60,7 @@ const failingOnce = (store: Store): Store => {
     claimLease: once('claimLease', store.claimLease),
     renewLeases: once('renewLeases', store.renewLeases),
     lease: once('lease', store.lease),
+    checkpoint: once('checkpoint', store.checkpoint),
     deleteSession: once('deleteSession', store.deleteSession),
     close: store.close,
   };
