@@ -191,11 +191,11 @@ const main = async (): Promise<void> => {
       : {}),
   });
   const recovered = await rooms.recover();
-  if (recovered.length) log(`marked ${recovered.length} interrupted session(s) as ended: ${recovered.join(', ')}`);
+  if (recovered.length) log(`recovered ${recovered.length} interrupted session(s), each resumed or ended as said above: ${recovered.join(', ')}`);
   // Then on every beat: renew this node's leases, and take over the sessions of a node that stopped.
   ownership?.start(async () => {
     const taken = await rooms.recover();
-    if (taken.length) log(`took over ${taken.length} session(s) whose server stopped, and marked them ended: ${taken.join(', ')}`);
+    if (taken.length) log(`took over ${taken.length} session(s) whose server stopped, each resumed or ended as said above: ${taken.join(', ')}`);
   });
   const api = createApp({
     config,

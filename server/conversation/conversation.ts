@@ -19,12 +19,24 @@
  * stops, `onAudioStop`) and `voiceEnded` (the transcript: the engine logs what was heard of the
  * persona, the interruption with its offset, and the human's words).
  *
+ * A session whose server died resumes from its checkpoint (checkpoint.ts, stored by the rooms
+ * with the log: `onStep` gives one after every step): `resume` continues the state, the session
+ * clock from the checkpoint's time, and re-issues the requests that were in flight. Speech being
+ * voiced then is not replayed: its utterance is in the log already, or was never committed and
+ * its request is generated again. The log says so with a `session-resumed` notice.
+ *
+ * ```ts
+ * const conversation = openConversation(scene, { seed, generator, onStep: (resume) => resume && save(checkpointJson(resume)) });
+ * const again = openConversation(scene, { seed, generator, resume: parseCheckpoint(json, scene) });
+ * ```
+ *
  * A generator that fails never stops the session: every call goes through the resilience
  * module (providers/resilience.ts), so the scripted generator writes that turn, and the notices
  * of each call (a fallback, a cut, a voice that failed) become `system` events in the log.
  */
 import type { SessionEvent } from '../../shared/events';
 import type { GenerateRequest } from '../engine/requests';
+import { floorIsTheirs } from '../engine/floor';
 import { createSession, screenDraft, step, type EngineInput, type EngineRequest, type SessionState } from '../engine/session';
 import type { Generator } from '../providers/generator/port';
 import { createScriptedGenerator, isScripted } from '../providers/generator/scripted';
@@ -33,6 +45,7 @@ import { fallsBack, resilientGenerator } from '../providers/resilience';
 import type { Synthesizer, VoiceSpec } from '../providers/synthesis/port';
 import type { LoadedScene } from '../../shared/scene/schema';
 import type { Heard } from './listen';
+import type { Resume } from './checkpoint';
 import { enoughToScreen, lineChunker } from './clauses';
 import { createPacing, type Pace } from './pacing';
 import { createReplies, type AudioStop, type HeldCut, type Reply } from './replies';
@@ -78,6 +91,14 @@ export interface ConversationOptions {
    * (realtime: divided by `speed`).
    */
   openFloorMs?: number;
+  /**
+   * After each step, once its events are all given to `onEvent`: where the conversation could
+   * resume from (store it with those events), or null when it could not (a goodbye's end held
+   * back until it is heard).
+   */
+  onStep?: (resume: Resume | null) => void;
+  /** Continues a session from its checkpoint (its events up to `resume.seq` are in the log already). */
+  resume?: Resume;
 }
 
 /** How long an open floor waits for a human who was not asked anything: a short silence. */
@@ -119,9 +140,10 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     isScripted(options.generator) || fallsBack(options.generator)
       ? options.generator
       : resilientGenerator(options.generator, createScriptedGenerator(), { retries: 0, breaker: null });
-  const started = now();
+  // A resumed session's clock goes on from its checkpoint's time.
+  const started = now() - (options.resume?.t ?? 0);
   const log: SessionEvent[] = [];
-  let state = createSession(scene, {
+  let state = options.resume?.state ?? createSession(scene, {
     seed: options.seed,
     pace: options.pace ?? 'instant',
     // An LLM normalises each utterance's knowledge for long-term memory (MMAgents Eq. 3); the scripted generator leaves it to the rules.
@@ -152,6 +174,14 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
   const cuts = new Map<string, Promise<HeldCut | null>>();
   const inbox: EngineInput[] = [];
   let draining = false;
+  /** Requests not yet answered, by id: a checkpoint carries them, so a resumed session asks again. */
+  const outstanding = new Map<string, EngineRequest>((options.resume?.requests ?? []).map((r) => [r.id, r]));
+  /** The seq of the last event given to `onEvent`: a checkpoint is only good when it is the state's. */
+  let announced = options.resume?.seq ?? 0;
+  const stepDone = (): void => {
+    if (!options.onStep) return;
+    options.onStep(announced === state.seq ? { state, seq: state.seq, t: state.t, requests: [...outstanding.values()] } : null);
+  };
 
   /** Whether the room is waiting for this human: a line they type then answers, it never cuts anyone off. */
   const theirTurn = (participant: string): boolean => state.awaiting?.speaker === participant;
@@ -266,11 +296,14 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       }
       announce(event);
     }
+    if (input.type === 'generated' || input.type === 'thoughts') outstanding.delete(input.request);
     for (const request of result.requests) carry(request);
+    stepDone();
   };
 
   const announce = (event: SessionEvent): void => {
     log.push(event);
+    announced = event.seq;
     if (event.type === 'utterance') replies.logged(event);
     options.onEvent?.(event);
     if (event.type === 'approval-needed' && event.timeoutMs) decideLate(event.proposal, event.participant, event.timeoutMs);
@@ -295,16 +328,20 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     const events = heldEnd;
     heldEnd = null;
     for (const event of events ?? []) announce(event);
+    if (events) stepDone();
   };
 
   /** Carries out `request`; its answer is applied once it is done, and it leaves `inFlight` just before. */
   const carry = (request: EngineRequest): void => {
+    if (options.onStep) outstanding.set(request.id, request);
     const job = carryOut(request);
     inFlight.add(job);
     void job.then(
       (outcome) => {
         inFlight.delete(job);
         for (const input of outcome.inputs) send(input);
+        // Not wanted any more (the turn moved on): nothing to ask again after a restart.
+        outstanding.delete(request.id);
         outcome.reply?.close();
       },
       (error: unknown) => {
@@ -439,8 +476,25 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
     });
   };
 
+  /**
+   * A resumed session: the requests in flight at its checkpoint are carried out again, and what
+   * waited on a timer (a proposal's decision, an open floor's silence) waits again from now.
+   */
+  const resumeFrom = (resume: Resume): void => {
+    if (state.phase !== 'running') return;
+    for (const request of resume.requests) carry(request);
+    const { proposal, awaiting } = state;
+    const timeoutMs = Math.round(scene.turnTaking.approval.timeoutS * 1000);
+    if (proposal && timeoutMs > 0) decideLate(proposal.id, proposal.participant, timeoutMs);
+    if (awaiting && !floorIsTheirs(awaiting)) offerFloor(awaiting.speaker);
+    send({ type: 'notice', level: 'info', code: 'session-resumed', message: 'The server restarted; the session resumes where it was.' });
+  };
+
   // Started on the next microtask, so the caller holds the conversation before its first event arrives.
-  if (options.autostart !== false) queueMicrotask(() => send({ type: 'start' }));
+  if (options.resume) {
+    const { resume } = options;
+    queueMicrotask(() => resumeFrom(resume));
+  } else if (options.autostart !== false) queueMicrotask(() => send({ type: 'start' }));
   return {
     send,
     typing: (participant, active) => pacing.typing(participant, active),

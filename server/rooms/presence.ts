@@ -12,6 +12,7 @@
  * presence.connect('jordan', 1); // a socket opened: the seat is taken (the lobby may start)
  * presence.connect('jordan', -1); // its last one closed: held for the grace period, then paused for
  * presence.standIn('jordan'); // the simulation speaks for them until they are back
+ * presence.reopened(); // a session resumed after a restart: its joined humans' seats are held for them
  * ```
  */
 import type { Conversation } from '../conversation/conversation';
@@ -53,6 +54,12 @@ export interface Presence {
   standIn(participant: string): void;
   /** The instructor resumes: nobody is waited for any longer; the empty seats are stood in for. */
   standInForEmptySeats(): void;
+  /**
+   * The session resumed after its server restarted (its clients are gone until they reconnect):
+   * out of the lobby if it had left it, each joined human's seat held for the grace period as if
+   * they had just dropped, the seats stood in for still stood in.
+   */
+  reopened(): void;
   /** The session ended: grace periods stop and presence changes nothing more. */
   close(): void;
 }
@@ -108,7 +115,8 @@ export const createPresence = (options: PresenceOptions): Presence => {
     if (!started && humans.every(present)) start(false);
   };
 
-  const seatLeft = (participant: string) => {
+  /** `told`: the engine knows the seat is held already (a session resumed while they were away). */
+  const seatLeft = (participant: string, told = false) => {
     if (!started) {
       // In the lobby a seat simply empties again.
       conversation.send({ type: 'presence', participant, present: false });
@@ -116,7 +124,7 @@ export const createPresence = (options: PresenceOptions): Presence => {
     }
     if (stoodIn.has(participant)) return;
     // The seat stays theirs: nobody speaks for them; past the grace period the session waits for them.
-    conversation.send({ type: 'presence', participant, present: false, held: true });
+    if (!told) conversation.send({ type: 'presence', participant, present: false, held: true });
     const timer = setTimeout(() => {
       grace.delete(participant);
       if (closed || present(participant) || stoodIn.has(participant)) return;
@@ -154,6 +162,15 @@ export const createPresence = (options: PresenceOptions): Presence => {
       connect(participant, here ? 1 : -1);
     },
     start,
+    reopened() {
+      const { phase, present: here, away } = conversation.state;
+      if (phase === 'new') return;
+      started = true;
+      for (const h of humans) {
+        if (!here.includes(h)) stoodIn.add(h);
+        else if (!present(h)) seatLeft(h, away.includes(h));
+      }
+    },
     leaveLobby() {
       started = true;
       conversation.send({ type: 'start' });

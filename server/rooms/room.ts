@@ -15,6 +15,7 @@
  * ```
  */
 import type { Role } from '../../shared/claims';
+import { checkpointJson, type Resume } from '../conversation/checkpoint';
 import { openConversation, type Conversation } from '../conversation/conversation';
 import type { Pace } from '../conversation/pacing';
 import { audienceOf, type SessionEvent } from '../../shared/events';
@@ -102,6 +103,8 @@ export interface RoomOptions {
   keepEndedMs?: number | undefined;
   /** The ended room may be forgotten (its log stays in the store). */
   forget(): void;
+  /** The session resumes from its checkpoint (its server died): its log holds every event up to `resume.seq`. */
+  resume?: Resume | undefined;
   log?: (line: string) => void;
 }
 
@@ -122,6 +125,9 @@ export const openRoom = (options: RoomOptions): Room => {
   /** Clients whose backlog a store that answers later is reading: the events committed meanwhile, given after it. */
   const joining = new Set<{ committed: SessionEvent[] }>();
   const recorder = recordings ? createRecorder({ write: (take) => void recordings.write(id, take) }) : null;
+  /** The events of the step being taken, saved together with the checkpoint that follows them. */
+  let step: SessionEvent[] = [];
+  let stepEndedAt: number | undefined;
   const conversation = openConversation(scene, {
     seed,
     generator: options.generator,
@@ -142,6 +148,7 @@ export const openRoom = (options: RoomOptions): Room => {
     watched: broadcast.watched,
     ...(options.openFloorMs !== undefined ? { openFloorMs: options.openFloorMs } : {}),
     ...(options.speed ? { speed: options.speed } : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
     onEvent: (engineEvent) => {
       // The log keeps who may see each event, so replays and exports respect it.
       const event: SessionEvent = { ...engineEvent, audience: audienceOf(engineEvent) };
@@ -153,8 +160,19 @@ export const openRoom = (options: RoomOptions): Room => {
         const why = event.reason === 'snippets-done' ? 'every snippet done' : event.reason === 'max-turns' ? 'turn limit reached' : `ended by ${endedBy ?? 'request'}`;
         logLine(`session ${id}: ended after ${event.turns} turn(s) (${why})`);
       }
-      // Committed before anyone sees it (the journal broadcasts it): a crash can lose nothing a client received.
-      saving.append(event, event.type === 'end' ? now() : undefined);
+      // Committed before anyone sees it (the journal broadcasts it, once its step is saved): a crash can lose nothing a client received.
+      step.push(event);
+      if (event.type === 'end') stepEndedAt = now();
+    },
+    onStep: (resume) => {
+      const events = step;
+      const endedAt = stepEndedAt;
+      step = [];
+      stepEndedAt = undefined;
+      if (events.length === 0) return;
+      // An ended session resumes no more: its checkpoint is not written (the store drops it with the end).
+      const checkpoint = resume && resume.state.phase !== 'ended' ? { seq: resume.seq, json: () => checkpointJson(resume) } : undefined;
+      saving.append(events, endedAt, checkpoint);
     },
     onDelta: ({ speaker, draft, text }) => broadcast.send({ type: 'delta', speaker, draft, text }),
   });
@@ -191,6 +209,9 @@ export const openRoom = (options: RoomOptions): Room => {
     log: logLine,
     ...(options.seatGraceMs !== undefined ? { seatGraceMs: options.seatGraceMs } : {}),
   });
+
+  // After the conversation's own resume (its `session-resumed` notice first): the humans' seats held for them.
+  if (options.resume) queueMicrotask(() => !closed && presence.reopened());
 
   const status = (): SessionStatus => (closed || conversation.state.phase === 'ended' ? 'ended' : !presence.started ? 'lobby' : conversation.state.paused ? 'paused' : 'live');
 

@@ -24,8 +24,13 @@
  * `subscribe` gives them every message broadcast to the room, `hear` a participant's microphone,
  * and `presence` their coming and going; `RoomsOptions.onOpen` hands them each new room.
  *
- * At start-up, sessions the store holds unfinished (the server died under them) are marked
- * ended with a `system` event, never silently lost.
+ * At start-up, sessions the store holds unfinished (the server died under them) resume: each
+ * room opens again from the checkpoint stored with its log (conversation/checkpoint.ts), same id,
+ * so the tokens handed out still work; its humans' seats are held for them as if they had just
+ * dropped, and clients reconnecting after their last seq get the backlog and go on. A session
+ * that cannot resume (no checkpoint: a log from before them; one that does not parse, or is
+ * behind its log; its scene gone) is marked ended with a `system` event saying why, never
+ * silently lost. A session still in its lobby (an empty log) opens in its lobby again.
  *
  * Several servers on one database (`ownership`, server/cluster/ownership.ts): each session is
  * leased to the node that runs it; its room writes its log fenced by the lease's generation.
@@ -64,6 +69,7 @@ import type { RecordingStore } from '../recordings/store';
 import type { LoadedScene } from '../../shared/scene/schema';
 import { CLOSE_LEASE_LOST } from '../../shared/protocol/messages';
 import type { Ownership } from '../cluster/ownership';
+import { CheckpointError, parseCheckpoint, type Resume } from '../conversation/checkpoint';
 import { createJournal, type Journal } from '../store/journal';
 import { after, type Answer, type AnyStore, type Fence, type SessionRow, type Store, type Timing } from '../store/store';
 import type { CloseReason } from './broadcast';
@@ -129,9 +135,10 @@ export interface Rooms<When extends Timing = Timing> {
   close(id: string, how: CloseReason): boolean;
   list(): Room[];
   /**
-   * Marks sessions left unfinished by a previous process as ended; returns their ids. With
-   * `ownership`, only those whose lease ran out, each claimed first (a dead node's sessions), and
-   * the answer comes later whatever the store.
+   * Resumes the sessions left unfinished by a previous process, or marks those that cannot resume
+   * ended (the server's log says which, and why); returns their ids. With `ownership`, only those
+   * whose lease ran out, each claimed first (a dead node's sessions), and the answer comes later
+   * whatever the store.
    */
   recover(): Answer<string[], When>;
 }
@@ -159,7 +166,7 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
    * The room of a session whose row is stored; `generation`: its lease's, which fences its writes
    * (with ownership).
    */
-  const opened = ({ id, scene, pace, seed, records, standIns, generation }: { id: string; scene: LoadedScene; pace: Pace; seed: number; records: boolean; standIns: boolean; generation: number }): Room => {
+  const opened = ({ id, scene, pace, seed, records, standIns, generation, resume }: { id: string; scene: LoadedScene; pace: Pace; seed: number; records: boolean; standIns: boolean; generation: number; resume?: Resume }): Room => {
     const synthesizer = options.synthesizer?.() ?? null;
     /** Another node holds the lease: the room stops, and its own lines (its end) are not logged. */
     let lost = false;
@@ -195,10 +202,12 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
       keepEndedMs: options.keepEndedMs,
       forget: () => rooms.get(id) === room && rooms.delete(id),
       log: (line) => !lost && logLine(line),
+      resume,
     });
     if (ownership) void room.conversation.ended.then(() => ownership.drop(id));
     rooms.set(id, room);
-    logLine(`session ${id}: created (${scene.id}, ${pace}${records ? ", records participants' microphones" : ''})`);
+    if (resume) logLine(`session ${id}: resumed after its server stopped (${scene.id}, ${pace}, from event ${resume.seq})`);
+    else logLine(`session ${id}: created (${scene.id}, ${pace}${records ? ", records participants' microphones" : ''})`);
     options.onOpen?.(room);
     if (standIns) room.handle({ participant: null, role: 'author', send: () => {} }, { type: 'start', standIns: true });
     return room;
@@ -225,20 +234,46 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
     },
     list: () => [...rooms.values()],
     recover() {
-      const recoverSession = (row: SessionRow, fence?: Fence) =>
-        after(tryTwice(() => store.events(row.id) as SessionEvent[] | Promise<SessionEvent[]>), (log) => {
-          const seq = log.at(-1)?.seq ?? 0;
-          const at = log.at(-1)?.t ?? 0;
-          const turns = log.filter((e) => e.type === 'utterance').length;
-          const closing = [
-            { seq: seq + 1, t: at, type: 'system', level: 'warn', code: 'server-restarted', message: 'The server stopped during this session; it was ended and its log kept.' },
-            { seq: seq + 2, t: at, type: 'end', reason: 'ended', turns },
-          ];
-          return after(tryTwice(() => store.appendEvents(row.id, closing, fence)), () => {
-            const endedAt = now();
-            return after(tryTwice(() => store.markEnded(row.id, endedAt, fence)), () => row.id);
-          });
+      /** Where the session resumes, or why it cannot. */
+      const resumable = (row: SessionRow, log: readonly SessionEvent[], stored: { seq: number; json: string } | undefined): { scene: LoadedScene; resume?: Resume } | string => {
+        const scene = options.scenes.get(row.scene);
+        if (!scene) return `its scene "${row.scene}" is no longer on this server`;
+        const last = log.at(-1)?.seq ?? 0;
+        // Still in its lobby: nothing happened yet, it opens there again.
+        if (!stored) return last === 0 ? { scene } : 'it has no checkpoint to resume from (its log is from an older version)';
+        try {
+          const resume = parseCheckpoint(stored.json, scene);
+          if (resume.seq !== last) return `its checkpoint (event ${resume.seq}) is not at the end of its log (event ${last})`;
+          return { scene, resume };
+        } catch (error) {
+          if (error instanceof CheckpointError) return `its checkpoint cannot be read: ${error.message}`;
+          throw error;
+        }
+      };
+      const endSession = (row: SessionRow, log: readonly SessionEvent[], why: string, fence?: Fence) => {
+        const seq = log.at(-1)?.seq ?? 0;
+        const at = log.at(-1)?.t ?? 0;
+        const turns = log.filter((e) => e.type === 'utterance').length;
+        const closing = [
+          { seq: seq + 1, t: at, type: 'system', level: 'warn', code: 'server-restarted', message: `The server stopped during this session and it could not resume (${why}); it was ended and its log kept.` },
+          { seq: seq + 2, t: at, type: 'end', reason: 'ended', turns },
+        ];
+        logLine(`session ${row.id}: ended after its server stopped (${why})`);
+        return after(tryTwice(() => store.appendEvents(row.id, closing, fence)), () => {
+          const endedAt = now();
+          return after(tryTwice(() => store.markEnded(row.id, endedAt, fence)), () => row.id);
         });
+      };
+      const recoverSession = (row: SessionRow, fence?: Fence) =>
+        after(tryTwice(() => store.events(row.id) as SessionEvent[] | Promise<SessionEvent[]>), (log) =>
+          after(tryTwice(() => store.checkpoint(row.id)), (stored) => {
+            const found = resumable(row, log, stored);
+            if (typeof found === 'string') return endSession(row, log, found, fence);
+            const { scene, resume } = found;
+            opened({ id: row.id, scene, pace: row.pace, seed: row.seed, records: row.recording, standIns: false, generation: fence?.generation ?? 1, ...(resume ? { resume } : {}) });
+            return row.id;
+          }),
+        );
       if (!ownership) return after(tryTwice(() => store.unfinished()), (rows) => inTurn(rows, recoverSession)) as Answer<string[], When>;
       // Several nodes: a session is taken only with its lease, so only once, and never a live node's.
       // One that fails (another node was quicker, the database went away) is left for the next beat.

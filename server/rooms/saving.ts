@@ -15,7 +15,7 @@
 import type { Conversation } from '../conversation/conversation';
 import type { SessionEvent } from '../../shared/events';
 import type { ServerMessage } from '../../shared/protocol/messages';
-import type { Journal } from '../store/journal';
+import type { Journal, PendingCheckpoint } from '../store/journal';
 
 export interface SavingOptions {
   session: string;
@@ -32,8 +32,11 @@ export interface SavingOptions {
 }
 
 export interface Saving {
-  /** Stores `event` after every event before it; `endedAt`: then marks the session ended. */
-  append(event: SessionEvent, endedAt?: number): void;
+  /**
+   * Stores `events` (a step's) after every event before them; `endedAt`: then marks the session
+   * ended; `checkpoint`: where the session resumes after them, written with them.
+   */
+  append(events: SessionEvent | readonly SessionEvent[], endedAt?: number, checkpoint?: PendingCheckpoint): void;
   /** Writing is failing: the session stays paused until it works. */
   readonly failing: boolean;
   /** Nobody is waited for any more: the session resumes now, or (saving failing) once saving works. */
@@ -83,7 +86,7 @@ export const createSaving = (options: SavingOptions): Saving => {
   });
 
   return {
-    append: (event, endedAt) => log.append(event, endedAt),
+    append: (events, endedAt, checkpoint) => log.append(events, endedAt, checkpoint),
     get failing() {
       return log.failing;
     },

@@ -13,6 +13,11 @@
  * events appended meanwhile wait behind it and go in the next batch. The SQLite store answers at
  * once, and its events are told within `append` itself, as before.
  *
+ * A checkpoint (the engine's state after an event: conversation/checkpoint.ts) goes with the events
+ * it follows, in the same write, so the stored one never runs ahead of the log nor falls behind
+ * it: `append` takes a step's events and its checkpoint together, and the JSON is only made for
+ * the latest one when its batch is written (a batch that ends anywhere else keeps the one stored).
+ *
  * A log opened with a fence (the session's lease: server/cluster/) is written fenced by it. A write
  * the database refuses because another node took the lease over (`LeaseLostError`) is never
  * retried: what is held is dropped (no client saw it, and the new owner's log goes on without it),
@@ -29,7 +34,7 @@
  * log.append(event); // broadcast as soon as it is stored: now, or after the store recovers
  * ```
  */
-import { LeaseLostError, type AnyStore, type Fence, type StoredEvent } from './store';
+import { LeaseLostError, type AnyStore, type Checkpoint, type Fence, type StoredEvent } from './store';
 
 export interface JournalOptions {
   /** The first retry's delay; each further one doubles it, up to `maxRetryMs`. Default 50 ms. */
@@ -53,9 +58,19 @@ export interface SessionLogHandlers {
   lost?(error: LeaseLostError): void;
 }
 
+/** A checkpoint to write with the event `seq`; its JSON is made only if it is written. */
+export interface PendingCheckpoint {
+  seq: number;
+  json(): string;
+}
+
 export interface SessionLog {
-  /** Stores `event` after every event appended before it; `endedAt`: then marks the session ended. */
-  append(event: StoredEvent, endedAt?: number): void;
+  /**
+   * Stores `events` (one, or a step's) after every event appended before them, in one write when
+   * nothing is held before them; `endedAt`: then marks the session ended; `checkpoint`: the state
+   * after the last of them, written with it.
+   */
+  append(events: StoredEvent | readonly StoredEvent[], endedAt?: number, checkpoint?: PendingCheckpoint): void;
   /** From `failing` until `recovered`. */
   readonly failing: boolean;
 }
@@ -121,6 +136,8 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
 
   const open = (session: string, handlers: SessionLogHandlers, fence?: Fence): SessionLog => {
     const held: StoredEvent[] = [];
+    /** The latest checkpoint not yet written; written with the batch that ends at its seq. */
+    let checkpoint: PendingCheckpoint | null = null;
     /** Another node holds the lease: nothing is written any more. */
     let lost = false;
     let endedAt: number | null = null;
@@ -144,6 +161,7 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
         writers.delete(writer);
       } else {
         held.splice(0, batch.length);
+        if (checkpoint && checkpoint.seq <= batch.at(-1)!.seq) checkpoint = null;
         // May append more (a listener reacting): the write loop writes it next.
         handlers.committed(batch);
       }
@@ -154,6 +172,7 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
       if (error instanceof LeaseLostError) {
         lost = true;
         held.length = 0;
+        checkpoint = null;
         endedAt = null;
         writers.delete(writer);
         return handlers.lost?.(error);
@@ -192,7 +211,9 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
         const batch = held.slice();
         let answer: void | Promise<void>;
         try {
-          answer = batch.length > 0 ? store.appendEvents(session, batch, fence) : store.markEnded(session, endedAt!, fence);
+          const last = batch.at(-1)?.seq;
+          const written: Checkpoint | undefined = checkpoint && checkpoint.seq === last ? { seq: last, json: checkpoint.json() } : undefined;
+          answer = batch.length > 0 ? store.appendEvents(session, batch, fence, written) : store.markEnded(session, endedAt!, fence);
         } catch (error) {
           refused(error);
           return finish(false);
@@ -251,10 +272,12 @@ export const createJournal = (store: AnyStore, options: JournalOptions = {}): Jo
     writers.add(writer);
 
     return {
-      append(event, at) {
+      append(events, at, next) {
         if (lost) return;
-        held.push(event);
+        if (Array.isArray(events)) held.push(...(events as readonly StoredEvent[]));
+        else held.push(events as StoredEvent);
         if (at !== undefined) endedAt = at;
+        if (next) checkpoint = next;
         // Behind a failed write the event waits for its retry, so the order holds.
         if (writing || timer || locked.has(writer)) return;
         // Another connection holds the database: wait with the others instead of blocking the event loop again.

@@ -29,7 +29,7 @@ import pg from 'pg';
 import { SchemaTooNewError } from './migrations/index';
 import { migratePostgres } from './migrations/postgres';
 import { LeaseLostError, type Fence, type Lease } from './leases';
-import type { Pace, SessionRow, Store, StoredEvent } from './store';
+import type { Checkpoint, Pace, SessionRow, Store, StoredEvent } from './store';
 
 export interface PostgresStoreOptions {
   /** Connections in the pool. Default 10. */
@@ -160,26 +160,37 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
         [...row, owner.node, owner.url, owner.ttlMs],
       );
     },
-    async appendEvents(session, events: readonly StoredEvent[], fence) {
+    async appendEvents(session, events: readonly StoredEvent[], fence, checkpoint?: Checkpoint) {
       const first = events[0];
       if (!first) return;
+      if (checkpoint && checkpoint.seq !== events.at(-1)!.seq) throw new Error(`session "${session}": a checkpoint at seq ${checkpoint.seq} must follow the batch's last event (${events.at(-1)!.seq})`);
       for (const [i, event] of events.entries()) {
         if (i > 0 && event.seq !== first.seq + i) {
           throw new Error(`session "${session}": event seq ${event.seq} does not follow ${first.seq + i - 1} (expected ${first.seq + i})`);
         }
       }
-      const inserted = await query(
-        `INSERT INTO events (session, seq, t, type, json)
-         SELECT $1, e.seq, e.t, e.type, e.json FROM unnest($2::int[], $3::float8[], $4::text[], $5::text[]) AS e (seq, t, type, json)
-         WHERE (SELECT coalesce(max(seq), 0) FROM events WHERE session = $1) = $6
-           AND ($7::text IS NULL OR ${holdsLease('$1', '$7', '$8')})`,
-        [session, events.map((e) => e.seq), events.map((e) => e.t), events.map((e) => e.type), events.map((e) => JSON.stringify(e)), first.seq - 1, fence?.node ?? null, fence?.generation ?? null],
+      // One statement: the checkpoint is replaced only when the batch went in, so never ahead of the log.
+      const inserted = await query<{ count: number }>(
+        `WITH batch AS (
+           INSERT INTO events (session, seq, t, type, json)
+           SELECT $1, e.seq, e.t, e.type, e.json FROM unnest($2::int[], $3::float8[], $4::text[], $5::text[]) AS e (seq, t, type, json)
+           WHERE (SELECT coalesce(max(seq), 0) FROM events WHERE session = $1) = $6
+             AND ($7::text IS NULL OR ${holdsLease('$1', '$7', '$8')})
+           RETURNING seq),
+         resumable AS (
+           INSERT INTO checkpoints (session, seq, json) SELECT $1, $9::int, $10::text WHERE $9::int IS NOT NULL AND EXISTS (SELECT 1 FROM batch)
+           ON CONFLICT (session) DO UPDATE SET seq = excluded.seq, json = excluded.json)
+         SELECT count(*)::int AS count FROM batch`,
+        [session, events.map((e) => e.seq), events.map((e) => e.t), events.map((e) => e.type), events.map((e) => JSON.stringify(e)), first.seq - 1, fence?.node ?? null, fence?.generation ?? null, checkpoint?.seq ?? null, checkpoint?.json ?? null],
       );
-      if (inserted.rowCount === events.length) return;
+      if (inserted.rows[0]?.count === events.length) return;
       const lost = await lostLease(session, fence);
       if (lost) throw lost;
       const last = await lastSeq(session);
       throw new Error(`session "${session}": event seq ${first.seq} does not follow ${last} (expected ${last + 1})`);
+    },
+    async checkpoint(session) {
+      return (await query<Checkpoint>('SELECT seq, json FROM checkpoints WHERE session = $1', [session])).rows[0];
     },
     async events(session, afterSeq = 0) {
       const { rows } = await query<{ json: string }>('SELECT json FROM events WHERE session = $1 AND seq > $2 ORDER BY seq', [session, afterSeq]);
@@ -200,11 +211,12 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
       const updated = fence
         ? // The lease is let go in the same statement, only if it is still this node's.
           await query(
-            `WITH lease AS (UPDATE leases SET expires_at = 0 WHERE session = $2 AND node = $3 AND generation = $4 RETURNING session)
+            `WITH lease AS (UPDATE leases SET expires_at = 0 WHERE session = $2 AND node = $3 AND generation = $4 RETURNING session),
+             resumable AS (DELETE FROM checkpoints WHERE session = $2 AND EXISTS (SELECT 1 FROM lease))
              UPDATE sessions SET ended_at = coalesce(ended_at, $1) WHERE id = $2 AND EXISTS (SELECT 1 FROM lease)`,
             [at, id, fence.node, fence.generation],
           )
-        : await query('UPDATE sessions SET ended_at = coalesce(ended_at, $1) WHERE id = $2', [at, id]);
+        : await query('WITH resumable AS (DELETE FROM checkpoints WHERE session = $2) UPDATE sessions SET ended_at = coalesce(ended_at, $1) WHERE id = $2', [at, id]);
       if (updated.rowCount !== 0) return;
       const lost = await lostLease(id, fence);
       if (lost) throw lost;
@@ -245,7 +257,7 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
     },
     async deleteSession(id) {
       // One statement: the log and the row go together, or neither does.
-      const deleted = await query('WITH log AS (DELETE FROM events WHERE session = $1), lease AS (DELETE FROM leases WHERE session = $1) DELETE FROM sessions WHERE id = $1', [id]);
+      const deleted = await query('WITH log AS (DELETE FROM events WHERE session = $1), lease AS (DELETE FROM leases WHERE session = $1), resumable AS (DELETE FROM checkpoints WHERE session = $1) DELETE FROM sessions WHERE id = $1', [id]);
       return (deleted.rowCount ?? 0) > 0;
     },
     close() {

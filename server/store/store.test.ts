@@ -59,7 +59,7 @@ describe('the SQLite store', () => {
     expect(openAt(dir).session('s1')?.recording).toBe(true);
     // Its version is read off its columns and recorded, with the steps after it.
     const versions = new Database(join(dir, 'rehearsal.db'), { readonly: true });
-    expect(versions.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    expect(versions.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
     versions.close();
   });
 

@@ -89,6 +89,15 @@ export interface StoredEvent {
   readonly [field: string]: unknown;
 }
 
+/**
+ * The engine's state after event `seq` of a session's log, as JSON (server/conversation/checkpoint.ts):
+ * where a session whose server died resumes. Only the latest is kept, while the session runs.
+ */
+export interface Checkpoint {
+  seq: number;
+  json: string;
+}
+
 /** The session store: SQLite's (`Store`, synchronous), Postgres's (`Store<'later'>`), or either (`AnyStore`). */
 export interface Store<When extends Timing = 'now'> {
   /** `owner`: the session's lease too (generation 1), in the same transaction, so no other node can take it meanwhile. */
@@ -96,9 +105,12 @@ export interface Store<When extends Timing = 'now'> {
   /**
    * Appends in one transaction; throws, appending nothing, unless the seqs continue the log one by
    * one. `fence`: also unless the session's lease is still the fence's node's at its generation
-   * (else a `LeaseLostError`).
+   * (else a `LeaseLostError`). `checkpoint`: replaces the session's checkpoint in the same
+   * transaction; its seq must be the batch's last.
    */
-  appendEvents(session: string, events: readonly StoredEvent[], fence?: Fence): Answer<void, When>;
+  appendEvents(session: string, events: readonly StoredEvent[], fence?: Fence, checkpoint?: Checkpoint): Answer<void, When>;
+  /** The session's latest checkpoint, if one was written and the session has not ended since. */
+  checkpoint(session: string): Answer<Checkpoint | undefined, When>;
   /** The session's events with seq > afterSeq, in seq order. */
   events(session: string, afterSeq?: number): Answer<unknown[], When>;
   /** Up to `limit` of the session's events with seq > afterSeq, in seq order, as stored (JSON text): a long log read in pages, parsed elsewhere. */
@@ -108,8 +120,9 @@ export interface Store<When extends Timing = 'now'> {
   session(id: string): Answer<SessionRow | undefined, When>;
   sessions(): Answer<SessionRow[], When>;
   /**
-   * Records when the session ended; a second call keeps the first time. `fence`: only while the
-   * lease is the fence's (else a `LeaseLostError`), and the lease is let go with it.
+   * Records when the session ended (its checkpoint goes: it will not resume); a second call keeps
+   * the first time. `fence`: only while the lease is the fence's (else a `LeaseLostError`), and the
+   * lease is let go with it.
    */
   markEnded(id: string, at: number, fence?: Fence): Answer<void, When>;
   /** Sessions never marked ended: the ones a crash interrupted, to recover at start-up. */
@@ -211,10 +224,16 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   );
   const deleteEvents = db.prepare<[string]>('DELETE FROM events WHERE session = ?');
   const deleteLease = db.prepare<[string]>('DELETE FROM leases WHERE session = ?');
+  const deleteCheckpoint = db.prepare<[string]>('DELETE FROM checkpoints WHERE session = ?');
+  const upsertCheckpoint = db.prepare<[string, number, string]>(
+    'INSERT INTO checkpoints (session, seq, json) VALUES (?, ?, ?) ON CONFLICT (session) DO UPDATE SET seq = excluded.seq, json = excluded.json',
+  );
+  const selectCheckpoint = db.prepare<[string], Checkpoint>('SELECT seq, json FROM checkpoints WHERE session = ?');
   const deleteSessionRow = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
   const remove = db.transaction((id: string) => {
     deleteEvents.run(id);
     deleteLease.run(id);
+    deleteCheckpoint.run(id);
     return deleteSessionRow.run(id).changes > 0;
   });
   const selectLease = db.prepare<[string], LeaseRecord>('SELECT * FROM leases WHERE session = ?');
@@ -256,7 +275,7 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     if (lease?.node !== fence.node || lease.generation !== fence.generation) throw new LeaseLostError(session, fence);
   };
 
-  const append = db.transaction((session: string, events: readonly StoredEvent[], fence: Fence | undefined) => {
+  const append = db.transaction((session: string, events: readonly StoredEvent[], fence: Fence | undefined, checkpoint: Checkpoint | undefined) => {
     fenced(session, fence);
     let expected = lastSeq(session) + 1;
     for (const event of events) {
@@ -265,6 +284,10 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
       }
       insertEvent.run(session, event.seq, event.t, event.type, JSON.stringify(event));
       expected += 1;
+    }
+    if (checkpoint) {
+      if (checkpoint.seq !== expected - 1) throw new Error(`session "${session}": a checkpoint at seq ${checkpoint.seq} must follow the batch's last event (${expected - 1})`);
+      upsertCheckpoint.run(session, checkpoint.seq, checkpoint.json);
     }
   });
 
@@ -276,6 +299,7 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   const end = db.transaction((id: string, at: number, fence: Fence | undefined) => {
     fenced(id, fence);
     if (updateEnded.run(at, id).changes === 0) throw new Error(`no session "${id}" to mark ended`);
+    deleteCheckpoint.run(id);
     if (fence) expireLease.run(id);
   });
   const claim = db.transaction((session: string, { node, url, ttlMs }: LeaseClaim): number | null => {
@@ -296,9 +320,10 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     createSession(row, owner) {
       create.immediate(row, owner);
     },
-    appendEvents(session, events, fence) {
-      append.immediate(session, events, fence);
+    appendEvents(session, events, fence, checkpoint) {
+      append.immediate(session, events, fence, checkpoint);
     },
+    checkpoint: (session) => selectCheckpoint.get(session),
     events(session, afterSeq = 0) {
       return selectEvents.all(session, afterSeq).map((r) => JSON.parse(r.json) as unknown);
     },

@@ -4,9 +4,10 @@
  * PostgreSQL of TEST_DATABASE_URL when set, as .ci/run sets it). Each runs the sessions created on
  * it, under leases; a node that does not run a session sends its clients to the one that does.
  * One node is killed with SIGKILL mid-conversation: within the lease's time and a margin the
- * others take each of its sessions over (recovered from the log as crash recovery does: closed
- * with `server-restarted`, then `end`), the other nodes' sessions go on, and every event a client
- * had received is in the log exactly once (no gaps, no duplicates, unchanged).
+ * others take each of its sessions over and resume it from its checkpoint as crash recovery does
+ * (a `session-resumed` notice, then new lines; a client reconnecting after its last seq is sent to
+ * the new owner and goes on), the other nodes' sessions go on, and every event a client had
+ * received is in the log exactly once (no gaps, no duplicates, unchanged).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ const openDatabase = async (): Promise<string> => {
   }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query('DROP TABLE IF EXISTS events, leases, sessions, schema_version');
+  await client.query('DROP TABLE IF EXISTS checkpoints, events, leases, sessions, schema_version');
   await client.end();
   return url;
 };
@@ -61,7 +62,7 @@ const startNode = (name: string, databaseUrl: string): Promise<ChildServer> => {
 };
 
 describe('three nodes on one database', () => {
-  it('sends clients to the owner, and takes a killed node\'s sessions over with every received event kept once', { timeout: 240_000 }, async () => {
+  it('sends clients to the owner, and takes a killed node\'s sessions over, resumed, with every received event kept once', { timeout: 240_000 }, async () => {
     const url = await openDatabase();
     nodes.push(...(await Promise.all(['n1', 'n2', 'n3'].map((name) => startNode(name, url)))));
     const [n1, n2, n3] = nodes as [ChildServer, ChildServer, ChildServer];
@@ -96,11 +97,15 @@ describe('three nodes on one database', () => {
     const orphans = sessions.filter((s) => s.node === n1);
     for (const { observer } of orphans) await until(() => observer.closed !== null, 'the dead node\'s sockets to drop');
 
-    // Every session of n1 is taken over by n2 or n3 and closed, within the lease and a margin.
-    const ended = async (id: string) => (await logOf(n2, id)).some((e) => e.type === 'end');
+    // Every session of n1 is taken over by n2 or n3 and goes on there (a new line after its resume), within the lease and a margin.
+    const goesOn = async (id: string) => {
+      const log = await logOf(n2, id);
+      const resumed = log.find((e) => e.type === 'system' && e.code === 'session-resumed');
+      return resumed !== undefined && log.some((e) => e.type === 'utterance' && e.seq > resumed.seq);
+    };
     const deadline = LEASE_TTL_S * 1000 + MARGIN_MS;
     for (const { created } of orphans) {
-      while (!(await ended(created.id))) {
+      while (!(await goesOn(created.id))) {
         expect(Date.now() - killedAt, `session ${created.id} taken over`).toBeLessThan(deadline);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -113,13 +118,22 @@ describe('three nodes on one database', () => {
       expect(expectContiguous(log), created.id).toBeNull();
       const received = observer.events();
       for (const event of received) expect(log[event.seq - 1], `${created.id} seq ${event.seq}`).toEqual(event);
-      expect(log.filter((e) => e.type === 'end')).toHaveLength(1);
-      expect(log.at(-2)).toMatchObject({ type: 'system', code: 'server-restarted' });
-      // Any node answers for it now, from the store.
-      const snapshot = await api(n3, `/api/sessions/${created.id}`, { token: created.tokens.observer });
-      expect(snapshot.status).toBe(200);
-      expect(await snapshot.json()).toMatchObject({ session: created.id, phase: 'ended', lastSeq: log.length });
+      expect(log.some((e) => e.type === 'end' || (e.type === 'system' && e.code === 'server-restarted'))).toBe(false);
+      expect(log.filter((e) => e.type === 'system' && e.code === 'session-resumed')).toHaveLength(1);
+      const lines = log.flatMap((e) => (e.type === 'utterance' ? [e.id] : []));
+      expect(new Set(lines).size).toBe(lines.length);
     }
+    // Its client reconnects after the last event it saw: sent on to the new owner, it gets what it missed and goes on.
+    const { created: orphan, observer: dropped } = orphans[0]!;
+    const lastSeen = dropped.events().at(-1)!.seq;
+    const asked = await Client.connect(n2, orphan.id, orphan.tokens.observer!, lastSeen);
+    await until(() => asked.closed !== null || asked.events().length > 0, 'the backlog or a move');
+    const owner = asked.closed ? nodes.find((n) => n.base === asked.closed!.reason)! : n2;
+    expect(owner).not.toBe(n1);
+    const again = asked.closed ? await Client.connect(owner, orphan.id, orphan.tokens.observer!, lastSeen) : asked;
+    await again.waitForEvent((e) => e.type === 'system' && e.code === 'session-resumed', 'the resume in the backlog');
+    expect(again.events()[0]?.seq).toBe(lastSeen + 1);
+    expect(expectContiguous(again.events(), lastSeen + 1)).toBeNull();
 
     // The others' sessions go on where they were, each on its own node, and their logs hold what their clients got, once.
     for (const { created, observer } of survivors) {

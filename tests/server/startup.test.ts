@@ -108,7 +108,7 @@ describe('one server per DATA_DIR', () => {
     const live = await createSession(first, 'team-standup', 'realtime');
     await first.kill9();
     const next = await started(dataDir);
-    expect(next.stdout.join('\n')).toContain(`marked 1 interrupted session(s) as ended: ${live.id}`);
+    expect(next.stdout.join('\n')).toContain(`recovered 1 interrupted session(s), each resumed or ended as said above: ${live.id}`);
     expect((await api(next, '/api/health', { token: null })).status).toBe(200);
   });
 });

@@ -39,7 +39,8 @@ const failingOnce = (store: Store): Store => {
   const once =
     <A extends unknown[], R>(name: string, call: (...args: A) => R) =>
     (...args: A): R => {
-      const key = `${name} ${JSON.stringify(args.map((a) => (Array.isArray(a) ? (a[0] as { seq?: number })?.seq : a)))}`;
+      // A checkpoint goes with a batch and changes with each step: the batch's first seq names the write.
+      const key = `${name} ${JSON.stringify(args.map((a) => (Array.isArray(a) ? (a[0] as { seq?: number })?.seq : typeof a === 'object' && a !== null && 'json' in a ? null : a)))}`;
       if (!tried.has(key)) {
         tried.add(key);
         throw Object.assign(new Error(`${name} failed (injected)`), { code: 'SQLITE_IOERR' });
@@ -60,6 +61,7 @@ const failingOnce = (store: Store): Store => {
     claimLease: once('claimLease', store.claimLease),
     renewLeases: once('renewLeases', store.renewLeases),
     lease: once('lease', store.lease),
+    checkpoint: once('checkpoint', store.checkpoint),
     deleteSession: once('deleteSession', store.deleteSession),
     close: store.close,
   };

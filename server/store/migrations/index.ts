@@ -8,17 +8,18 @@
  * refused before anything is written: `SchemaTooNewError` names both versions.
  *
  * ```ts
- * const current = migrateSqlite(db, 'data/rehearsal.db'); // 3: every step applied, or throws SchemaTooNewError
+ * const current = migrateSqlite(db, 'data/rehearsal.db'); // 4: every step applied, or throws SchemaTooNewError
  * ```
  */
 import initial from './001-sessions-and-events';
 import recording from './002-recording';
 import leases from './003-leases';
+import checkpoints from './004-checkpoints';
 import type { Migration } from './migration';
 
 export type { Migration };
 
-export const migrations: readonly Migration[] = [initial, recording, leases];
+export const migrations: readonly Migration[] = [initial, recording, leases, checkpoints];
 
 /** The version this server's schema is at once every step is applied. */
 export const latestVersion = migrations.at(-1)!.version;
