@@ -157,6 +157,8 @@ describe('taking part from a headset', () => {
   it("turns the trainee's avatar head on the other trainee's screen as her headset turns; a pinch at the panel does what the trigger does", async () => {
     const { page, id, links } = await openRiley('&xr=emulate');
     const casey = await suite.open();
+    // Two pages drawing at once in software WebGL: Casey's, which only has to show Riley's head, at a quarter of the pixels.
+    await casey.setViewportSize({ width: 640, height: 360 });
     await casey.goto(testLink(links.casey!, suite.server.port));
     await casey.waitForFunction(() => window.__room !== undefined && window.__room.stats().avatars === 4, undefined, { timeout: 90_000 });
     const rileyOnCaseys = () => casey.evaluate(() => window.__room!.gaze('riley'));

@@ -51,6 +51,16 @@ const useBound = (path: Path) => {
   };
 };
 
+/** An inspector's title, with the button that removes what it inspects. */
+export const InspectorHead = ({ title, onRemove }: { title: string; onRemove: () => void }) => (
+  <header className="inspector-head">
+    <h2>{title}</h2>
+    <button className="danger" onClick={onRemove}>
+      Remove
+    </button>
+  </header>
+);
+
 export const TextField = ({ label, path, optional, hint, long }: FieldProps & { long?: boolean }) => {
   const id = useId();
   const { value, set, invalid } = useBound(path);

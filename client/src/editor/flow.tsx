@@ -16,7 +16,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { patterns } from '../../../shared/scene/schema';
 import { addSnippet, addTransition, cutTransition, deleteSnippet, moveSnippet } from './actions';
 import { under, useEditor } from './context';
-import { ChoiceField, LinesField, NumberField, PickField, TextField } from './fields';
+import { ChoiceField, LinesField, NumberField, PickField, TextField, InspectorHead } from './fields';
 import { placeOf, transitionsOf, type NodePlace } from './graph';
 import { setAt, type Path } from './model';
 
@@ -144,18 +144,13 @@ const SnippetInspector = ({ index, onRemoved }: { index: number; onRemoved: () =
   const next = snippet.next === undefined ? '(order)' : snippet.next === null ? '(end)' : snippet.next;
   return (
     <section className="inspector" aria-label={`Snippet ${snippet.id}`}>
-      <header className="inspector-head">
-        <h2>{snippet.title || snippet.id}</h2>
-        <button
-          className="danger"
-          onClick={() => {
-            edit(deleteSnippet(snippet.id));
-            onRemoved();
-          }}
-        >
-          Remove
-        </button>
-      </header>
+      <InspectorHead
+        title={snippet.title || snippet.id}
+        onRemove={() => {
+          edit(deleteSnippet(snippet.id));
+          onRemoved();
+        }}
+      />
       <div className="grid">
         <TextField label="Id" path={at('id')} />
         <TextField label="Title" path={at('title')} optional />

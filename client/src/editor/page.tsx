@@ -22,6 +22,7 @@ import { RoomView } from './room';
 import { SceneList } from './scene-list';
 import { TryIt } from './try-it';
 import './editor.css';
+import { Alert } from '../ui/alert';
 
 /** What browser tests read of the editor (`window.__editor` with ?test=1). */
 export interface EditorHandle {
@@ -277,11 +278,7 @@ const SceneEditor = ({ admin, opened, test, onClose, onCopied }: { admin: string
             </ul>
           </details>
         </nav>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Alert message={error} />
         {notice && (
           <p className="notice" role="status">
             {notice}{' '}

@@ -12,7 +12,7 @@ import { humanAgentModes, intents, reveals } from '../../../shared/scene/schema'
 import { Portrait } from '../ui/portrait';
 import { addParticipant, removeParticipant } from './actions';
 import { under, useEditor } from './context';
-import { ChoiceField, LinesField, NumberField, TextField, PickField } from './fields';
+import { ChoiceField, LinesField, NumberField, TextField, PickField, InspectorHead } from './fields';
 import { setAt, type Path } from './model';
 import { VoiceSample } from './voice-sample';
 
@@ -61,18 +61,13 @@ const Inspector = ({ index, onRemoved }: { index: number; onRemoved: () => void 
   const at = (...rest: (string | number)[]): Path => ['participants', index, ...rest];
   return (
     <section className="inspector" aria-label={`${p.name || p.id}'s settings`}>
-      <header className="inspector-head">
-        <h2>{p.name || p.id}</h2>
-        <button
-          className="danger"
-          onClick={() => {
-            edit(removeParticipant(p.id));
-            onRemoved();
-          }}
-        >
-          Remove
-        </button>
-      </header>
+      <InspectorHead
+        title={p.name || p.id}
+        onRemove={() => {
+          edit(removeParticipant(p.id));
+          onRemoved();
+        }}
+      />
       <div className="grid">
         <TextField label="Id" path={at('id')} hint="how the scene refers to them" />
         <TextField label="Name" path={at('name')} />

@@ -16,6 +16,7 @@ import { swapBoards, swapSeats } from './actions';
 import { under, useEditor } from './context';
 import { ChoiceField } from './fields';
 import { usePlan } from './plan';
+import { initials } from '../ui/initials';
 
 // three.js and the avatars load only when the preview is opened.
 const Preview3D = lazy(() => import('./preview3d').then((m) => ({ default: m.Preview3D })));
@@ -131,14 +132,6 @@ const TopDown = ({ onOpen }: { onOpen: (id: string) => void }) => {
     </svg>
   );
 };
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .map((w) => w[0] ?? '')
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
 
 /** The plan's extent with a margin for names and boards' labels, in metres. */
 const bounds = (seats: readonly Seat[], boards: readonly BoardPlace[]) => {

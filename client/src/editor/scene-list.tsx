@@ -10,6 +10,7 @@
 import { useEffect, useState } from 'react';
 import { structureForms, type StructureForm } from '../../../shared/scene/schema';
 import { sceneApi, type SceneListing } from '../net/api';
+import { Alert } from '../ui/alert';
 
 const templateNames: Record<StructureForm, string> = {
   interview: 'Interview',
@@ -80,11 +81,7 @@ export const SceneList = ({ admin, onOpen }: { admin: string; onOpen: (id: strin
           {notice}
         </p>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {scenes === null ? (
         !error && <p className="note">Loading the scenes…</p>
       ) : (

@@ -11,6 +11,7 @@
 import { useState } from 'react';
 import { api, sceneApi, type Links, type SimulationSummary } from '../net/api';
 import { useEditor } from './context';
+import { Alert } from '../ui/alert';
 
 /** The most runs the server simulates at once (server/api/scenes.ts MAX_SIMULATED_RUNS). */
 const MAX_RUNS = 10;
@@ -115,11 +116,7 @@ export const TryIt = ({ admin, id, ready, why }: { admin: string; id: string; re
         )}
       </section>
       {!ready && <p className="warn">{why}</p>}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
     </div>
   );
 };

@@ -22,6 +22,7 @@ import { utteranceAt, utterancesOf } from './series';
 import { Timeline, type TimelineHandle } from './timeline';
 import { Transcript } from './transcript';
 import { LinkProblemPage } from '../ui/link-problem';
+import { Alert } from '../ui/alert';
 
 const endings: Record<NonNullable<Report['endReason']>, string> = {
   'snippets-done': 'ended: every part of the scene done',
@@ -207,11 +208,7 @@ const Exports = ({ session, token }: { session: string; token: string }) => {
           ))}
         </div>
       ))}
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
+      <Alert message={problem} />
     </div>
   );
 };

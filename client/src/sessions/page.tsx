@@ -12,6 +12,7 @@ import { api, type Links, type SceneSummary } from '../net/api';
 import { formatDuration } from '../ui/format';
 import { ModelsNotice } from './models';
 import './sessions.css';
+import { Alert } from '../ui/alert';
 
 
 const REFRESH_MS = 5000;
@@ -168,11 +169,7 @@ export const SessionsPage = () => {
           </button>
         </form>
       ) : null}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {admin && (
         <section className="create" aria-label="New session">
           <h2>New session</h2>

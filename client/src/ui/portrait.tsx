@@ -10,6 +10,7 @@
 import { useEffect, useState } from 'react';
 import { AmbientLight, DirectionalLight, PerspectiveCamera, Scene, Vector3, WebGLRenderer, type Object3D } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { initials } from './initials';
 
 const SIZE = 96;
 const pictures = new Map<string, Promise<string>>();
@@ -46,14 +47,6 @@ const pictureOf = (avatar: string): Promise<string> => {
   }
   return picture;
 };
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .map((w) => w[0] ?? '')
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
 
 export const Portrait = ({ avatar, name }: { avatar: string | null; name: string }) => {
   const [src, setSrc] = useState<string | null>(null);
