@@ -29,6 +29,7 @@ import { createBridge, type Bridge } from './livekit/bridge';
 import { mintPersonaToken, mintServerToken, personaIdentity } from './livekit/tokens';
 import { createModelStore } from './models/store';
 import { createGenerator } from './providers/generator';
+import type { LocalGenerator } from './providers/generator/local';
 import { createSynthesizer, espeakWorkersFrom, synthesisLimitsFrom } from './providers/synthesis';
 import { createBreaker, resilientSynthesizer, type Breaker } from './providers/resilience';
 import { createEspeakSynthesizer } from './providers/synthesis/espeak';
@@ -140,7 +141,8 @@ const main = async (): Promise<void> => {
   // and the sessions page show the download.
   const models = createModelStore({ dir: config.modelsDir, env: process.env, log });
   const localModel = (kind: 'llm' | 'asr') => () => models.ensure(kind, { checkMemory: true });
-  const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null, log, preload: true, model: localModel('llm') });
+  let localGenerator: LocalGenerator | null = null;
+  const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null, log, preload: true, model: localModel('llm'), onLocal: (local) => (localGenerator = local) });
   const synthesizer = voice && espeak ? resilientSynthesizer(voice, espeak, { ...synthesisLimitsFrom(process.env), breaker: circuits.synthesis ?? null, log }) : voice;
   const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null, log, model: localModel('asr') });
   // Fetched at start, not at the first turn that needs it.
@@ -210,6 +212,7 @@ const main = async (): Promise<void> => {
     // The review's written feedback, answers and judge ask the rooms' generator: the same retries and circuit.
     generator,
     models: () => models.statuses(),
+    localGenerator,
     circuits: () => Object.fromEntries(Object.entries(circuits).map(([port, breaker]) => [port, breaker.state])),
     // LiveKit's signed webhooks report who is in the room; the bridge reports it too, and a room
     // counts one LiveKit presence per person, so the two never add up.

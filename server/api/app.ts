@@ -40,7 +40,7 @@ import type { UploadStore } from '../scene/uploads';
 import type { Synthesizer } from '../providers/synthesis/port';
 import { authorization } from './access';
 import { compare } from './compare';
-import { health } from './health';
+import { health, type HealthOptions } from './health';
 import { livekit } from './livekit';
 import { sessionReports } from './reports';
 import { review } from './review';
@@ -73,6 +73,8 @@ export interface AppOptions {
   circuits?: () => Record<string, CircuitState>;
   /** The local models' state, for /api/health (server/models/store.ts `statuses`). */
   models?: () => Partial<Record<ModelKind, ModelStatus>>;
+  /** The local language model at work (GENERATOR=local), for /api/health's `models.llm.runtime`. */
+  localGenerator?: HealthOptions['localGenerator'];
   /** A human joined (true) or left (false) a session's LiveKit room, as LiveKit's webhooks report it. */
   onLiveKitPresence?(session: string, participant: string, present: boolean): void;
   now?: () => number;
@@ -111,7 +113,7 @@ export const createApp = (options: AppOptions) => {
   // A session another node runs: its live routes answer with the way there (cluster/routing.ts).
   if (options.elsewhere) app.use('/api/sessions/:id/*', toOwner({ rooms, elsewhere: options.elsewhere, upgrades }));
 
-  app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}), ...(options.models ? { models: options.models } : {}) }));
+  app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}), ...(options.models ? { models: options.models } : {}), ...(options.localGenerator ? { localGenerator: options.localGenerator } : {}) }));
   const sessionsOf = async (scene: string) => (await store.sessions()).filter((row) => row.scene === scene).length;
   app.route('/api/scenes', scenes({ scenes: options.scenes, ...(options.editor ? { editor: { ...options.editor, authorize, sessionsOf } } : {}) }));
   if (options.editor) {

@@ -31,7 +31,7 @@
  * variable to check.
  */
 import { createGeminiGenerator } from './gemini';
-import { createLocalGenerator } from './local';
+import { createLocalGenerator, type LocalGenerator } from './local';
 import { createOpenAIGenerator } from './openai';
 import type { Generator } from './port';
 import { createScriptedGenerator } from './scripted';
@@ -48,7 +48,12 @@ export type GeneratorName = (typeof generatorNames)[number];
  * the local model's file comes from (the server's model store, server/models/: fetched once,
  * verified), instead of LOCAL_LLM_MODEL as a path.
  */
-export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'> & { preload?: boolean; model?: () => Promise<string> };
+export type CreateGeneratorOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'> & {
+  preload?: boolean;
+  model?: () => Promise<string>;
+  /** Told the local model when GENERATOR=local: its loading, queue and late turns, for /api/health. */
+  onLocal?: (local: LocalGenerator) => void;
+};
 
 const required = (env: Record<string, string | undefined>, variable: string, vendor: string, hint: string): string => {
   const value = env[variable]?.trim();
@@ -94,7 +99,8 @@ export const createGenerator = (
       maxWaitMs: Math.round(limitFrom(env, 'GENERATOR_TIMEOUT_MS', 4000) / 2),
       ...(options.log ? { log: options.log } : {}),
     });
-    const { preload, model: _model, ...resilience } = options;
+    const { preload, model: _model, onLocal, ...resilience } = options;
+    onLocal?.(local);
     // Its failure is logged by the model and told to each turn it would have written.
     if (preload) local.load().catch(() => undefined);
     return resilientGenerator(local, scripted, { secrets: limits.secrets, retries: 0, ...resilience, timeoutMs: limits.timeoutMs, budgetMs: limits.budgetMs });
