@@ -3,44 +3,28 @@
  * folder the tests share: whisper-build.test.ts), with a tiny model written for the test (tests/fixtures/models/ggml-whisper.ts): noise in the encoder, a decoder that says
  * a known script, so what comes back can be stated.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAudioFixture } from '../../../tests/fixtures/audio/fixtures';
-import { tinyWhisper, writeWhisperModel } from '../../../tests/fixtures/models/ggml-whisper';
-import { whisperBuildDir } from '../../../tests/fixtures/models/whisper-runtime';
+import { describe, expect, it } from 'vitest';
 import { TranscriptionError } from '../errors';
 import { createLocalTranscriber } from './local';
-import type { TranscriptionRequest } from './port';
+import { noraSaid, scriptedWhisper, whisperBuildDir } from '../../../tests/fixtures/models/whisper-runtime';
 
-/** After position 0 (the start-of-transcript token) the decoder says these, from the second on, until position 12. */
-const script = { words: [' Hello', ' Nora', ',', ' the', ' budget', ' is', ' ready', '.'], endAt: 12 };
-const said = 'Nora, the budget is ready. Hello Nora, the';
-
-let dir: string;
-let modelPath: string;
-let utterance: TranscriptionRequest;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'local-asr-test-'));
-  modelPath = await writeWhisperModel(join(dir, 'ggml-tiny-test.bin'), tinyWhisper, script);
-  const { pcm } = await loadAudioFixture('hello-pause');
-  utterance = { pcm, sampleRate: 16_000, language: 'en' };
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const said = noraSaid;
+const fixture = scriptedWhisper('local-asr-test-');
 
 // Real transcriptions on a shared two-core machine: room for the queue test's four in a row.
 describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 }, () => {
   it('transcribes a recorded utterance through the model', async () => {
-    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir });
+    const local = createLocalTranscriber({ modelPath: fixture.modelPath, threads: 1, build: whisperBuildDir });
     expect(local.name).toBe('local');
     await local.ready;
-    expect(await local.transcribe(utterance)).toEqual({ text: said, language: 'en' });
+    expect(await local.transcribe(fixture.utterance)).toEqual({ text: said, language: 'en' });
   });
 
   it("gives whisper the scene's hints as its prompt (text it takes as already said)", async () => {
-    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir });
-    const { text } = await local.transcribe({ ...utterance, hints: ['Omar'] });
+    const local = createLocalTranscriber({ modelPath: fixture.modelPath, threads: 1, build: whisperBuildDir });
+    const { text } = await local.transcribe({ ...fixture.utterance, hints: ['Omar'] });
     // The prompt's tokens come first, so the scripted decoder starts further along: a shorter tail.
     expect(text.length).toBeGreaterThan(0);
     expect(text.length).toBeLessThan(said.length);
@@ -48,39 +32,39 @@ describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 },
   });
 
   it('serves every transcriber of one model from one queue, in the order asked', async () => {
-    const [a, b] = [createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir }), createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir })];
+    const [a, b] = [createLocalTranscriber({ modelPath: fixture.modelPath, threads: 1, build: whisperBuildDir }), createLocalTranscriber({ modelPath: fixture.modelPath, threads: 1, build: whisperBuildDir })];
     const finished: number[] = [];
-    const calls = [a, b, a, b].map((local, i) => local.transcribe(utterance).then((t) => (finished.push(i), t.text)));
+    const calls = [a, b, a, b].map((local, i) => local.transcribe(fixture.utterance).then((t) => (finished.push(i), t.text)));
     expect(await Promise.all(calls)).toEqual([said, said, said, said]);
     expect(finished).toEqual([0, 1, 2, 3]);
   });
 
   it('drops a call whose caller gives up while it waits, and answers the rest', async () => {
-    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir });
+    const local = createLocalTranscriber({ modelPath: fixture.modelPath, threads: 1, build: whisperBuildDir });
     await local.ready;
-    const first = local.transcribe(utterance);
+    const first = local.transcribe(fixture.utterance);
     const giveUp = new AbortController();
-    const second = local.transcribe(utterance, giveUp.signal);
+    const second = local.transcribe(fixture.utterance, giveUp.signal);
     giveUp.abort(new Error('the speaker went on'));
     await expect(second).rejects.toThrow('the speaker went on');
     expect((await first).text).toBe(said);
-    expect((await local.transcribe(utterance)).text).toBe(said);
+    expect((await local.transcribe(fixture.utterance)).text).toBe(said);
   });
 
   it('answers an aborted call at once, even mid-transcription, and goes on with the next', async () => {
-    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir });
+    const local = createLocalTranscriber({ modelPath: fixture.modelPath, threads: 1, build: whisperBuildDir });
     await local.ready;
     const stop = new AbortController();
-    const running = local.transcribe(utterance, stop.signal);
+    const running = local.transcribe(fixture.utterance, stop.signal);
     await new Promise((resolve) => setTimeout(resolve, 5));
     stop.abort(new Error('barge-in'));
     await expect(running).rejects.toThrow('barge-in');
-    await expect(local.transcribe(utterance, AbortSignal.abort(new Error('already gone')))).rejects.toThrow('already gone');
-    expect((await local.transcribe(utterance)).text).toBe(said);
+    await expect(local.transcribe(fixture.utterance, AbortSignal.abort(new Error('already gone')))).rejects.toThrow('already gone');
+    expect((await local.transcribe(fixture.utterance)).text).toBe(said);
   });
 
   it('says which file is missing or damaged, and never hands a damaged one to whisper.cpp', async () => {
-    const whole = readFileSync(modelPath);
+    const whole = readFileSync(fixture.modelPath);
     const cases: [string, Buffer | null, RegExp][] = [
       ['missing.bin', null, /^no model file at .*missing\.bin$/],
       ['notes.bin', Buffer.from('not a model at all'), /notes\.bin is not a whisper\.cpp ggml model \(it does not start with "ggml"\)$/],
@@ -89,18 +73,18 @@ describe('createLocalTranscriber (whisper.cpp in process)', { timeout: 90_000 },
       ['ftype.bin', Buffer.concat([whole.subarray(0, 44), Buffer.from(new Int32Array([99]).buffer), whole.subarray(48)]), /ftype\.bin is cut short or damaged: its header is not a whisper model's$/],
     ];
     for (const [name, bytes, message] of cases) {
-      const path = join(dir, name);
+      const path = join(fixture.dir, name);
       if (bytes) writeFileSync(path, bytes);
       const local = createLocalTranscriber({ modelPath: path, build: whisperBuildDir });
       await expect(local.ready).rejects.toThrow(message);
-      const failed = await local.transcribe(utterance).catch((error: unknown) => error);
+      const failed = await local.transcribe(fixture.utterance).catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(TranscriptionError);
       expect((failed as Error).message).toMatch(message);
     }
   });
 
   it('hears 16 kHz audio only, and says so', async () => {
-    const local = createLocalTranscriber({ modelPath, build: whisperBuildDir });
-    await expect(local.transcribe({ ...utterance, sampleRate: 48_000 })).rejects.toThrow('the local transcriber hears 16000 Hz audio, got 48000 Hz');
+    const local = createLocalTranscriber({ modelPath: fixture.modelPath, build: whisperBuildDir });
+    await expect(local.transcribe({ ...fixture.utterance, sampleRate: 48_000 })).rejects.toThrow('the local transcriber hears 16000 Hz audio, got 48000 Hz');
   });
 });

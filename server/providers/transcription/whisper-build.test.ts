@@ -4,30 +4,13 @@
  * loads one binding or the other). The build (a few CPU-minutes) happens once per machine,
  * in the folder the tests share (tests/fixtures/models/whisper-runtime.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAudioFixture } from '../../../tests/fixtures/audio/fixtures';
-import { tinyWhisper, writeWhisperModel } from '../../../tests/fixtures/models/ggml-whisper';
-import { whisperBuildDir } from '../../../tests/fixtures/models/whisper-runtime';
+import { describe, expect, it } from 'vitest';
 import { createLocalTranscriber } from './local';
-import type { TranscriptionRequest } from './port';
 import { buildWhisperAddon, loadWhisperAddon, whisperSources } from './whisper-build';
+import { noraSaid, scriptedWhisper, whisperBuildDir } from '../../../tests/fixtures/models/whisper-runtime';
 
-const script = { words: [' Hello', ' Nora', ',', ' the', ' budget', ' is', ' ready', '.'], endAt: 12 };
-const said = 'Nora, the budget is ready. Hello Nora, the';
-
-let dir: string;
-let modelPath: string;
-let utterance: TranscriptionRequest;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'whisper-build-test-'));
-  modelPath = await writeWhisperModel(join(dir, 'ggml-tiny-test.bin'), tinyWhisper, script);
-  const { pcm } = await loadAudioFixture('hello-pause');
-  utterance = { pcm, sampleRate: 16_000, language: 'en' };
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const said = noraSaid;
+const fixture = scriptedWhisper('whisper-build-test-');
 
 describe.runIf(process.platform === 'linux')('whisper.cpp built for this CPU', { timeout: 900_000 }, () => {
   it('builds once from the installed sources, and finds the build the next time', async () => {
@@ -41,11 +24,11 @@ describe.runIf(process.platform === 'linux')('whisper.cpp built for this CPU', {
 
   it('transcribes through the built binding, the encoder fitted to the utterance', async () => {
     const lines: string[] = [];
-    const local = createLocalTranscriber({ modelPath, threads: 1, build: whisperBuildDir, log: (line) => lines.push(line) });
+    const local = createLocalTranscriber({ modelPath: fixture.modelPath, threads: 1, build: whisperBuildDir, log: (line) => lines.push(line) });
     await local.ready;
-    expect(await local.transcribe(utterance)).toEqual({ text: said, language: 'en' });
+    expect(await local.transcribe(fixture.utterance)).toEqual({ text: said, language: 'en' });
     // The first pause's partial: a shorter window than the model's, same words from the scripted decoder.
-    expect((await local.transcribe({ ...utterance, pcm: utterance.pcm.subarray(0, 16_000) })).text).toBe(said);
+    expect((await local.transcribe({ ...fixture.utterance, pcm: fixture.utterance.pcm.subarray(0, 16_000) })).text).toBe(said);
     expect(lines.filter((line) => line.includes('prebuilt'))).toEqual([]);
   });
 });
