@@ -57,6 +57,9 @@ export const selectNextSpeaker = (state: SessionState): Selection => {
   return { state: { ...c.state, rng: c.rng.state }, decision };
 };
 
+/** Turns a digression needs to run and be closed: its line, its impromptu phase (at most 4 by default) and a reply. */
+const DIGRESSION_TURNS = 5;
+
 const opening = new Set<string>(['question', 'request', 'offer', 'invitation', 'greeting', 'moderate', 'encourage']);
 
 /** The session's last turn asks nothing it cannot wait for: a turn planned to open a pair closes instead. */
@@ -88,7 +91,9 @@ const choose = (c: Working): Decision => {
       state.line++;
       return { kind: 'line', plan: { ...planFor(c, line.speaker, 'scripted'), addressee: line.to ?? null }, text: line.text };
     }
-    if (!state.impromptu && state.snippetTurns > 0 && !state.skipDerail) {
+    // No digression starts in the session's last turns: there would be no time to come back from it.
+    const final = state.turns + DIGRESSION_TURNS >= state.maxTurns;
+    if (!state.impromptu && state.snippetTurns > 0 && !state.skipDerail && !final) {
       const derail = rollDerails(c);
       if (derail) return derail;
     }

@@ -51,6 +51,12 @@ const MAX_RAISED = 12;
 const TOUCH_WORDS = 2;
 const SUMMARY_WORDS = 18;
 
+/** A name said to someone at the start or the end of a line: "Ben, …", "…, Devon?". */
+const vocativeFirst = /^[\p{Lu}][\p{L}'’.-]*(\s[\p{Lu}][\p{L}'’.-]*)?,\s*/u;
+const vocativeLast = /,\s*[\p{Lu}][\p{L}'’.-]*(\s[\p{Lu}][\p{L}'’.-]*)?\s*\?$/u;
+/** What a question inviting someone to speak is made of ("what's your view?", "anything to add?"): no subject of its own. */
+const invitationWords: ReadonlySet<string> = new Set(['quiet', 'add', 'view', 'sit', 'think', 'thought', 'feel', 'hear', 'lov', 'mind', 'opinion', 'tak', 'miss', 'say', 'bit', 'floor']);
+
 const topicWords = (text: string): string[] => [...new Set(contentWords(text))];
 
 const item = (id: string, text: string, snippet: string | null, origin: Subtopic['origin']): Subtopic => ({
@@ -151,9 +157,10 @@ export const touchTopics = (topics: Topics, u: { speaker: string; text: string; 
   });
   // A question about something on no one's list raises it (MUCA's list grows with the talk).
   const raised = topics.items.filter((t) => t.origin === 'raised').length;
-  if (!touched && u.text.trim().endsWith('?') && words.size >= 3 && raised < MAX_RAISED) {
-    // "Ben, what about the auditors?" raises the auditors, not Ben.
-    const fresh = item(`raised-${u.turn}`, u.text.replace(/^[\p{Lu}][\p{L}'’.-]*(\s[\p{Lu}][\p{L}'’.-]*)?,\s*/u, ''), null, 'raised');
+  // "Ben, what about the auditors?" raises the auditors, not Ben; "Riley, you have been quiet; anything you would add?" raises nothing.
+  const asked = u.text.trim().replace(vocativeFirst, '').replace(vocativeLast, '?');
+  if (!touched && asked.endsWith('?') && raised < MAX_RAISED && contentWords(asked).filter((w) => !invitationWords.has(w)).length >= 2) {
+    const fresh = item(`raised-${u.turn}`, asked, null, 'raised');
     items.push({ ...fresh, status: 'discussing', by: { [u.speaker]: u.turn }, touches: 1, said: { [u.speaker]: gistFor(fresh) } });
     current = fresh.id;
   }
@@ -204,8 +211,13 @@ export const summaryOf = (topics: Topics, names: (id: string) => string, limit =
 /** A short label for a sub-topic: its first clause, at most eight words. */
 export const label = (topic: Subtopic): string => labelOf(topic.text);
 
+/** Ten words at most, cut after a word that can end a phrase ("…were right", never "…were right but"), without the speaker's "I'm hearing that". */
 const labelOf = memoize((text: string): string => {
-  const clause = text.split(/[.;:?!]/)[0]!.trim();
+  const clause = text.split(/[.;:?!]/)[0]!.trim().replace(/^(I'm hearing|I hear|I think|I believe|I feel|it seems|we know) that\s+/i, '');
   const words = clause.split(/\s+/);
-  return words.length > 8 ? `${words.slice(0, 8).join(' ')}…` : clause;
+  if (words.length <= 10) return clause;
+  const kept = words.slice(0, 10);
+  while (kept.length > 4 && dangling.test(kept.at(-1)!)) kept.pop();
+  return `${kept.join(' ')}…`;
 });
+const dangling = /^(a|an|the|and|but|or|nor|so|of|to|in|on|at|for|with|without|from|by|that|which|who|whose|than|as|is|are|was|were|be|been|has|have|had|their|our|my|your|his|her|its|this|these|those|not|no|very|more|most)$/i;

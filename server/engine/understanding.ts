@@ -103,6 +103,10 @@ const offer = /\b(i (can|could) (send|share|help|take|do|show|get|put)|let me (s
 const requestVerbs =
   /^\W*(\w+,\s*)?(please |could you |can you |would you |will you |would you mind |i'd like you to |i need you to )?(tell|walk|talk|take|describe|explain|say|give|go over|put|clarify|elaborate|share|show|send|list|name|summari[sz]e|remind|help)\b/i;
 
+/** Asking someone to do something: "could you write up…", "can you pair with…", "would you own…". */
+const actRequest =
+  /^\W*(\w+,\s*)?(could|can|would|will) you (please |also |maybe |just )?(write|draft|send|book|check|look into|pair|own|take on|take over|run|follow up|circulate|update|fix|review|prepare|schedule|set up|sort out|handle|cover|lead|organi[sz]e|email|ping|chase|bring|post|file|raise|note|jot|sketch|mock up|draw up|find|get|reach out|loop in|coordinate|flag|document|test|try|join)\b/i;
+
 /** Requests for information: answered like a question whose type they carry ("tell me why…"). */
 const tellMe = /\b(tell (me|us)|walk (me|us) through|talk (me|us) through|describe|explain|say (a bit )?more|give (me|us) (an?|the|one|some|a concrete|a rough) (example|number|figure|sense|cost|estimate|breakdown|summary|update|overview)|take (me|us) through|go over|put a number on|clarify|elaborate|share your (thinking|view|thoughts|reasoning|numbers)|share the (numbers|reasoning|thinking))\b/i;
 
@@ -112,7 +116,7 @@ const sentences = (text: string): string[] => (text.match(/[^.!?]+[.!?]*/g) ?? [
 /** The type asked by one sentence, by the clause that asks. */
 const typeOf = (asked: string): QuestionType => {
   const lower = asked.toLowerCase().replace(/’/g, "'");
-  if (/\bhow (many|much|long|often|old|far|big|soon|fast)\b/.test(lower) || /\bwhat (percentage|share|proportion|number|fraction)\b/.test(lower)) {
+  if (/\bhow (many|much|long|often|old|far|big|large|heavy|soon|fast|slow|expensive|tall|wide)\b/.test(lower) || /\bwhat (percentage|share|proportion|number|fraction)\b/.test(lower)) {
     return /\bhow (long|soon)\b/.test(lower) && !/\bhow long (is|was) the\b/.test(lower) ? 'when' : 'how-many';
   }
   if (/\bwhat time\b|\bwhat (day|date|year|month)\b/.test(lower)) return 'when';
@@ -193,6 +197,8 @@ export const understand: (text: string) => Understood = memoize((text: string): 
     if (/^\W*(\w+,\s*)?(could|can|would|will) you (please )?(tell|walk|talk|take|describe|explain|give|go over|put|clarify|elaborate|share|say|send|show)\b/i.test(asking)) {
       return base('request', asking, tellType(asking));
     }
+    // "Could you write up the flow for everyone?", "Can you pair with Jordan today?": a request to act, answered by taking it on or not.
+    if (actRequest.test(asking)) return base('request', asking);
     if (offer.test(asking) || /^\W*(shall i|do you want me to|would you like me to|want me to)\b/i.test(asking)) return base('offer', asking);
     if (proposal.test(asking)) return base('proposal', asking);
     if (smallTalk.test(asking) && !/\b(clinic|patient|team|product|project|plan|release|launch|murder|budget)\b/i.test(asking)) return base('small-talk', asking, typeOf(asking));

@@ -181,6 +181,22 @@ const sayableBackstory = memoize((backstory: string): readonly string[] =>
   // What someone wants ("Wants to be seen as reliable") is an agenda, not something they say about themselves.
   sentencesOf(backstory).filter((line) => !confession.test(line) && !private_.test(line) && !agenda.test(line) && !temperament.test(line)),
 );
+/**
+ * What one has done, out of who one is: "I'm a designer who changed the flow twice after user
+ * tests…" also says "I changed the flow twice after user tests…", which answers "why did the
+ * design change?" where the introduction would not (a line about who one is is said only when
+ * asked who one is). The relative clause's first verb is put in the first person ("who has kept"
+ * → "I have kept", "who needs" → "I need"); undefined when the line has no such clause.
+ */
+export const deedOf = (voiced: string): string | undefined => {
+  const m = /^I'm (?:a|an|the)\s[^,;]*?\swho\s+(\w+)\b(.*)$/.exec(voiced);
+  if (!m) return undefined;
+  const verb = m[1]!;
+  const first = irregular[verb.toLowerCase()] ?? (/(ss|us)$/.test(verb) || !/s$/.test(verb) ? verb : /ies$/.test(verb) ? `${verb.slice(0, -3)}y` : /(sh|ch|x|z|ss)es$/.test(verb) ? verb.slice(0, -2) : verb.slice(0, -1));
+  return `I ${first}${m[2]}`;
+};
+const irregular: Record<string, string> = { has: 'have', is: 'am', was: 'was', does: 'do', goes: 'go' };
+
 const agenda = /\b(wants?|hopes?|hoping|would like|is determined|needs? (someone|to be seen))\b/i;
 /** How others see someone ("Charming, talks too much when nervous", "can be short with people when tired"): the author's note, not a thing one says of oneself. */
 const temperament = /\b(can be (short|blunt|curt|impatient|defensive|prickly)|talks too much|charming|when (nervous|tired|cornered|stressed)|tends to|is known for)\b/i;
@@ -268,6 +284,8 @@ export const gather = (cue: Cue, rng: Rng, names: ReadonlySet<string>): Gathered
   for (const line of sayableBackstory(cue.speaker.backstory ?? '')) {
     const voiced = backstoryVoice(line, forms, self);
     add(voiced && toAddressee(voiced, listener), 'backstory');
+    const deed = voiced && deedOf(voiced);
+    if (deed) add(toAddressee(deed, listener), 'backstory', undefined, line);
   }
 
   // Goals steer what a persona asks and requests; an agenda read out ("I am hoping to…") is not something people say.

@@ -21,7 +21,7 @@ import { statementDrafts } from './statement';
 const floorRequest = /^\W*(\w+,\s*)?(sorry,\s*)?(can|could|may) I (just )?(jump in|add (something|one thing|to that)|come in|say something|cut in|chip in|ask (you )?(something|a question|one thing))\b[^?]{0,30}\?\s*$/i;
 
 /** Questions about the speaker themselves, answered with who they are. */
-const aboutYou = /\b(about yourself|what do you (do|work on)|who are you|what brings you|your (background|role|line of work)|how did you end up)\b/i;
+const aboutYou = /\b(about yourself|what do you (do|work on)|who are you|what (brings|brought) you|your (background|role|line of work|story)|how did you end up|how did you get into (this|your|it)|keeping you busy|what are you working on|what have you been (up to|working on)|what do you do when you're not)\b/i;
 
 /** Tags a kind of question wants of its answer: a time for "when", a reason for "why". */
 const wants: Partial<Record<QuestionType, Tag>> = { why: 'reason', when: 'time', where: 'place', who: 'person', 'how-many': 'number' };
@@ -42,6 +42,10 @@ const unknown: Record<QuestionType, string[]> = {
   which: ["I haven't settled on one yet, honestly.", "I'm not sure which, to be honest."],
   how: ["I'm not sure how, honestly.", "I haven't worked out how yet.", "I don't know enough about {x} to say how."],
 };
+
+/** Asking for someone's view rather than a fact: any view of theirs that bears on it answers. */
+const opinionAsked = /\b(your take|what do you (make of|think (of|about))|your (view|thoughts|opinion|read) on|how do you (feel|see it)|how does (this|that) sit with you|match(es)? your experience)\b/i;
+const takes = ['My take:', 'Honestly,', 'The way I see it,', 'For me,', undefined];
 
 /** Leads for the nearest thing a persona has to an answer, said as such. */
 const nearby = ["Not directly, but", "I haven't looked at exactly that; the closest I have:", 'Not that exactly. What I do know is that', "I can't answer that precisely, but", 'Only partly:'];
@@ -260,6 +264,11 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
   // A question about nothing in particular ("anything you would add?", "what should we take away?") is an invitation: a point of one's own answers it.
   const topical = understood.words.filter((w) => !turn.names.has(w) && !['add', 'think', 'anyth', 'anything', 'take', 'away', 'experienc', 'sit', 'match', 'feel', 'thought'].includes(w));
   if (topical.length === 0 && related.length === 0) for (const text of statementDrafts({ ...turn, last: null })) if (text) yield text;
+  // Asked for their take ("what do you make of the reminder software?"), a persona gives their own view: the point of theirs nearest to it.
+  if (opinionAsked.test(question)) {
+    const views = found.filter((f) => !f.m.used && (f.m.source === 'point' || f.m.source === 'fact' || f.m.source === 'backstory') && !f.m.tags.has('identity')).slice(0, 2);
+    for (const v of views) yield named(withMarker(v.m.text, rng.pick(takes), turn.proper));
+  }
   // Whoever is there to be asked (a candidate, a presenter) gives what they have that bears on an open question, as far as it goes.
   if (cue.role.part === 'answerer' && (type === 'what' || type === 'how' || type === 'which')) {
     const nearest = found.filter((f) => f.fit === 'partly' && !f.m.used && f.m.source !== 'context').slice(0, 2);
@@ -303,9 +312,31 @@ function* aside(turn: Turn, frames: string[]): Generator<string> {
   for (const frame of shuffled(frames, turn.rng)) yield fill(frame, { asker })!;
 }
 
+/** Explaining what one meant by one's own words: "What did you mean by the table?" */
+const meanings = ['What I meant: {m}.', 'I meant this: {m}.', 'Just that {m}.', 'Sorry, I was not clear. I meant: {m}.'];
+
+/**
+ * Asked what they meant by something they said, a speaker says that sentence again more plainly:
+ * the sentence of their own that holds the words asked about, without its lead-in ("Quick recap:").
+ */
+function* clarifications(turn: Turn): Generator<string> {
+  const asked = turn.asked!;
+  const about = new Set([...asked.words].filter((w) => !turn.names.has(w) && !['mean', 'meant', 'quick', 'question', 'sorry'].includes(w)));
+  if (about.size === 0) return;
+  const sentences = [...turn.cue.said].reverse().flatMap((said) => said.split(/(?<=[.!?])\s+/));
+  const mine = sentences.find((s) => shared(contentWords(s), about) >= 1);
+  if (!mine) return;
+  const body = mine.replace(/^[^:]{0,30}:\s*/, '').replace(/[.!?]+$/, '');
+  for (const frame of shuffled(meanings, turn.rng)) yield fill(frame, { m: lowerFirst(body, turn.proper) })!;
+}
+
 const answerQuestion = (turn: Turn): string => {
   const asked = turn.asked!;
   if (arrangement.test(asked.text)) return firstNovel(turn, aside(turn, confirmations), 'close');
+  if (understand(asked.text).act === 'clarification') {
+    const explained = firstNovel(turn, clarifications(turn), 'close');
+    if (explained) return explained;
+  }
   // Two words of a secret in the question: the persona turns it aside rather than answer.
   if (shared(asked.words, contentWords(turn.cue.secrets.join(' '))) >= 2) return firstNovel(turn, aside(turn, deflections), 'close');
   const question = understand(asked.text).asking;
@@ -411,7 +442,15 @@ export const answer = (turn: Turn): string => {
   switch (turn.cue.obligation?.pair) {
     case 'question':
       if (floorRequest.test(turn.asked?.text ?? '')) return answerRequest(turn);
-      return understand(turn.asked?.text ?? '').act === 'proposal' ? answerProposal(turn) : answerQuestion(turn);
+      // "Could you write it up for everyone?" asks for an act: it is taken on or declined, not answered "I'm not sure".
+      switch (understand(turn.asked?.text ?? '').act) {
+        case 'proposal':
+          return answerProposal(turn);
+        case 'request':
+          return answerRequest(turn);
+        default:
+          return answerQuestion(turn);
+      }
     case 'request':
       return answerRequest(turn);
     case 'offer':

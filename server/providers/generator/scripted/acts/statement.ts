@@ -27,7 +27,8 @@ const reactions: Record<Lean, string[]> = {
  */
 const because: Record<Lean, string[]> = { agree: [', because ', ': '], disagree: [', because ', ', since '], neutral: [': ', ', '] };
 /** A point that does not bear on it follows the reaction as a sentence of its own, not as its reason. */
-const besides: Record<Lean, string[]> = { agree: ['. ', '. And '], disagree: ['. ', '. Still, '], neutral: ['. '] };
+// A neutral lead ("On that", "Since that came up") is no sentence by itself: what follows finishes it.
+const besides: Record<Lean, string[]> = { agree: ['. ', '. And '], disagree: ['. ', '. Still, '], neutral: [', '] };
 
 /** Whether the room has heard `text` this session, as far as the speaker can tell: their own lines, the last lines, the summary. */
 const heardAlready = (turn: Turn, text: string): boolean => {
@@ -138,7 +139,8 @@ function* reactionsTo(turn: Turn, lean: Lean): Generator<string> {
         yield withMarker(text, marker(turn, 0.25), turn.proper);
       }
       // A stock reason someone in the room already gave is not given again.
-      const reasons = stanceReasons[lean].filter((r) => !heardAlready(turn, r));
+      // "Coming back to that: it's where I'd look first" says nothing: a neutral stock reason needs something named to be about.
+      const reasons = lean === 'neutral' && x === 'that' ? [] : stanceReasons[lean].filter((r) => !heardAlready(turn, r));
       if (reasons.length) yield withMarker(`${react}${rng.pick(because[lean])}${rng.pick(reasons)}.`, marker(turn, 0.25), turn.proper);
     }
   }
