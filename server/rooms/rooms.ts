@@ -157,7 +157,9 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
   const journal = options.journal ?? createJournal(store);
   const now = options.now ?? (() => Date.now());
   const rooms = new Map<string, Room>();
-  const vad = options.vad ?? (async () => (await import('../media/energy-gate')).createGatedSileroVad());
+  // Loaded with the first microphone; the import kept, as each import() goes through the loader's hooks again (tsx: 8 ms a room under load).
+  let microphoneVad: Promise<typeof import('../media/energy-gate')> | undefined;
+  const vad = options.vad ?? (async () => (await (microphoneVad ??= import('../media/energy-gate'))).createGatedSileroVad());
   const logLine = options.log ?? (() => {});
 
   const { ownership } = options;
