@@ -26,8 +26,10 @@
  * Quick by default (8 s windows, one bisection: ~3 min); `CAPACITY_FULL=1` measures 30 s windows,
  * a finer ladder and two bisections. `CAPACITY_LEVELS` (comma-separated) replaces the ladder,
  * `CAPACITY_TRIALS` the number of trials (3);
- * `CAPACITY_MICROPHONES=0` leaves the microphones off (the VAD costs ~0.3 ms of CPU a frame, 31 frames
- * a second per session: what separates a voice session from load.bench's text-and-speech one).
+ * `CAPACITY_MICROPHONES=0` leaves the microphones off (what separates a voice session from
+ * load.bench's text-and-speech one: 31 frames a second per session through the speech detector and
+ * Silero, which cost 0.28 ms of CPU a frame on the main thread before issue 30; now 0.08 batched on
+ * the VAD's thread, 0.01 behind the energy gate on this room noise: vad.bench.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
