@@ -24,9 +24,12 @@
  * - `capacity.at_capacity.speech_lag_p95_ms`, `capacity.at_capacity.loop_p99_ms`: the level that held.
  *
  * Quick by default (8 s windows, one bisection: ~3 min); `CAPACITY_FULL=1` measures 30 s windows,
- * a finer ladder and two bisections. `CAPACITY_LEVELS` (comma-separated) replaces the ladder;
- * `CAPACITY_MICROPHONES=0` leaves the microphones off (the VAD costs ~0.3 ms of CPU a frame, 31 frames
- * a second per session: what separates a voice session from load.bench's text-and-speech one).
+ * a finer ladder and two bisections. `CAPACITY_LEVELS` (comma-separated) replaces the ladder,
+ * `CAPACITY_TRIALS` the number of trials (3);
+ * `CAPACITY_MICROPHONES=0` leaves the microphones off (what separates a voice session from
+ * load.bench's text-and-speech one: 31 frames a second per session through the speech detector and
+ * Silero, which cost 0.28 ms of CPU a frame on the main thread before issue 30; now 0.08 batched on
+ * the VAD's thread, 0.01 behind the energy gate on this room noise: vad.bench.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -48,7 +51,7 @@ const SCENE = 'team-standup';
 /** The scene's human seat, whose microphone streams. */
 const HUMAN = 'jordan';
 const FULL = process.env.CAPACITY_FULL === '1';
-const TRIALS = 3;
+const TRIALS = Number(process.env.CAPACITY_TRIALS ?? 3);
 const LADDER = (process.env.CAPACITY_LEVELS ?? (FULL ? '10,25,50,100,150,200,250,300,400,500' : '10,25,50,100,200,300,400')).split(',').map(Number).filter((n) => n > 0);
 const BISECTIONS = FULL ? 2 : 1;
 const WINDOW_MS = (FULL ? 30 : 8) * 1000;

@@ -73,6 +73,13 @@ const defaults: Required<Omit<SpeechDetectorOptions, 'vad'>> = {
 };
 
 const samplesPerMs = vadSampleRate / 1000;
+
+/** PCM16 as the VAD takes it, in [-1, 1]. A plain loop: `Float32Array.from` with a mapping function cost 8% of a busy node's main thread. */
+const toFloat = (pcm16: Int16Array): Float32Array => {
+  const samples = new Float32Array(pcm16.length);
+  for (let i = 0; i < pcm16.length; i++) samples[i] = pcm16[i]! / 32768;
+  return samples;
+};
 const toMs = (sample: number) => sample / samplesPerMs;
 
 type Phase =
@@ -180,7 +187,7 @@ export const createSpeechDetector = (options: SpeechDetectorOptions): SpeechDete
     try {
       for (; offset + vadFrameSamples <= samples.length; offset += vadFrameSamples) {
         const frame = samples.slice(offset, offset + vadFrameSamples);
-        const p = await vad.frame(Float32Array.from(frame, (s) => s / 32768));
+        const p = await vad.frame(toFloat(frame));
         if (kept.length === 0) keptFrom = at;
         kept.push(frame);
         events.push(...step(at, p));

@@ -86,6 +86,24 @@ describe('the Silero VAD', () => {
     expect(interleaved).toEqual(alone);
   });
 
+  it('gives each stream of a batch what it would get alone', async () => {
+    // Eight speakers whose frames arrive in the same turn of the event loop: one call to the model.
+    const streams = await Promise.all(Array.from({ length: 8 }, () => createSileroVad()));
+    const clips = streams.map((_, s) => frames.slice(s * 4, s * 4 + 30));
+    const alone: number[][] = [];
+    for (const clip of clips) {
+      vad.reset();
+      alone.push(await probabilities(vad, clip));
+    }
+    const together: number[][] = streams.map(() => []);
+    for (let i = 0; i < 30; i++) {
+      const round = await Promise.all(streams.map((stream, s) => stream.frame(clips[s]![i]!)));
+      round.forEach((p, s) => together[s]!.push(p));
+    }
+    await Promise.all(streams.map((stream) => stream.close()));
+    together.forEach((ps, s) => ps.forEach((p, i) => expect(p).toBeCloseTo(alone[s]![i]!, 5)));
+  });
+
   it('says what is wrong with a frame of the wrong size, or a frame before the last one resolved', async () => {
     await expect(vad.frame(new Float32Array(480))).rejects.toThrow('a frame is 512 samples at 16 kHz, got 480');
     const first = vad.frame(frames[0]!);

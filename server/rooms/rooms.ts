@@ -95,7 +95,7 @@ export interface RoomsOptions<When extends Timing = Timing> {
   synthesizer?: () => Synthesizer | null;
   /** Shared by every room; null or absent: humans type. */
   transcriber?: Transcriber | null;
-  /** A fresh VAD for one microphone stream (Silero by default). */
+  /** A fresh VAD for one microphone stream (by default Silero behind an energy gate: media/energy-gate.ts). */
   vad?: () => Promise<Vad>;
   speed?: number;
   /** How long an ended room stays in memory for late readers; its log stays in the store. Default 10 min. */
@@ -157,7 +157,9 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
   const journal = options.journal ?? createJournal(store);
   const now = options.now ?? (() => Date.now());
   const rooms = new Map<string, Room>();
-  const vad = options.vad ?? (async () => (await import('../media/vad')).createSileroVad());
+  // Loaded with the first microphone; the import kept, as each import() goes through the loader's hooks again (tsx: 8 ms a room under load).
+  let microphoneVad: Promise<typeof import('../media/energy-gate')> | undefined;
+  const vad = options.vad ?? (async () => (await (microphoneVad ??= import('../media/energy-gate'))).createGatedSileroVad());
   const logLine = options.log ?? (() => {});
 
   const { ownership } = options;
