@@ -75,10 +75,11 @@ const bundle = async (entry: string): Promise<void> => {
   const code = result.outputFiles[0]!;
   const inputs = Object.keys(result.metafile.inputs).map((input) => relative(repoRoot, join(process.cwd(), input)));
   mkdirSync(dirname(bundleOf(entry)), { recursive: true });
-  const partial = `${bundleOf(entry)}.partial-${process.pid}`;
-  writeFileSync(partial, code.contents);
-  writeFileSync(inputsOf(entry), JSON.stringify(inputs));
-  renameSync(partial, bundleOf(entry));
+  const partial = `.partial-${process.pid}`;
+  writeFileSync(`${inputsOf(entry)}${partial}`, JSON.stringify(inputs));
+  writeFileSync(`${bundleOf(entry)}${partial}`, code.contents);
+  renameSync(`${inputsOf(entry)}${partial}`, inputsOf(entry));
+  renameSync(`${bundleOf(entry)}${partial}`, bundleOf(entry));
 };
 
 /** Bundles every entry whose bundle is missing or older than its sources (half a second each). */
