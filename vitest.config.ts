@@ -22,6 +22,8 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...browser],
           // Two cores: two files at a time.
           maxWorkers: 2,
+          // The server and the CLIs the tests start as children, bundled once (tests/server/bundle.ts).
+          globalSetup: ['tests/server/bundle.global.ts'],
           sequence: { groupOrder: 0 },
         },
       },
@@ -30,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: browser,
-          globalSetup: ['tests/client/build.global.ts'],
+          globalSetup: ['tests/server/bundle.global.ts', 'tests/client/build.global.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

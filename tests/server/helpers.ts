@@ -1,6 +1,6 @@
 /**
  * Helpers for the live server's integration tests: a server on an ephemeral port (in-process, or
- * `node --import tsx server/main.ts` as a child process), real HTTP with fetch, and real WebSocket
+ * server/main.ts as a child process, bundled once per run: bundle.ts), real HTTP with fetch, and real WebSocket
  * clients (`ws`) that record every server message, validated against the protocol schema.
  *
  * Nothing here sleeps for a fixed time to wait for the server: `until` polls a condition and fails
@@ -34,6 +34,7 @@ import type { LoadedScene } from '../../shared/scene/schema';
 import { createJournal, type JournalOptions } from '../../server/store/journal';
 import { openStore, type Store } from '../../server/store/store';
 import { openRecordingsAt, type RecordingStore } from '../../server/recordings/store';
+import { nodeArgs } from './bundle';
 
 export const ADMIN = 'test-admin-token-0123456789';
 const repoRoot = new URL('../../', import.meta.url).pathname;
@@ -182,7 +183,7 @@ export interface ChildOptions {
   admin?: string;
   /** More environment for the server, e.g. `{ SYNTHESIZER: 'none' }`. */
   env?: Record<string, string>;
-  /** How long it may take to print LISTENING (it compiles the server with tsx first). */
+  /** How long it may take to print LISTENING. */
   timeoutMs?: number;
 }
 
@@ -212,13 +213,16 @@ export const serverPerFile = (options: InProcessOptions = {}): InProcessServer =
   });
 };
 
-/** `node --import tsx server/main.ts` with PORT=0; resolves once it prints `LISTENING <port>`. */
+/**
+ * server/main.ts as a child process with PORT=0 (its bundle, tests/server/bundle.ts, when current;
+ * else `node --import tsx server/main.ts`); resolves once it prints `LISTENING <port>`.
+ */
 export const startChild = async (dataDir: string, options: ChildOptions = {}): Promise<ChildServer> => {
   // Generous: a server child starts in 2-4 s, but beside two copies of the suite it took over 60 s.
   const { admin, timeoutMs } = { admin: ADMIN, timeoutMs: 120_000, ...options };
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: admin, LOG_LEVEL: 'info', GENERATOR: 'scripted', ...options.env };
   delete env.TOKEN_SECRET;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgs('server/main.ts'), { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
