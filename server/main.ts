@@ -144,9 +144,8 @@ const main = async (): Promise<void> => {
   let localGenerator: LocalGenerator | null = null;
   const generator = createGenerator(config.generator, process.env, { breaker: circuits.generator ?? null, log, preload: true, model: localModel('llm'), onLocal: (local) => (localGenerator = local) });
   const synthesizer = voice && espeak ? resilientSynthesizer(voice, espeak, { ...synthesisLimitsFrom(process.env), breaker: circuits.synthesis ?? null, log }) : voice;
-  const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null, log, model: localModel('asr') });
-  // Fetched at start, not at the first turn that needs it.
-  if (config.transcriber === 'local') void models.ensure('asr').catch(() => undefined);
+  // Fetched, and whisper.cpp built for this CPU, at start, not at the first turn that needs it.
+  const transcriber = createTranscriber(config.transcriber, process.env, { breaker: circuits.transcription ?? null, log, model: localModel('asr'), preload: true });
   const bridges = new Set<Bridge>();
   // Several servers on one database: each session leased to its node. Without PUBLIC_URL the others
   // reach this node at the address it listens on.

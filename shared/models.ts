@@ -8,6 +8,11 @@
  * ```
  *
  * A status names a file by its name only: where MODELS_DIR is on the server stays on the server.
+ *
+ * ```ts
+ * buildLine({ state: 'building', step: 'compiled 3 of 8', elapsedMs: 41_000, using: 'typing' });
+ * // "speech recogniser: compiling whisper.cpp for this CPU (compiled 3 of 8, 41 s so far)"
+ * ```
  */
 
 /** The two models the room can run in-process: the personas' language model and the speech recogniser. */
@@ -22,6 +27,23 @@ export type ModelStatus =
   | { state: 'verifying'; file: string }
   | { state: 'ready'; file: string; bytes: number }
   | { state: 'failed'; file: string | null; reason: string };
+
+/**
+ * whisper.cpp built for this machine's CPU (TRANSCRIBER=local on Linux; once per machine, about a
+ * CPU-minute): /api/health's `models.asr.build`. `using` is what transcribes meanwhile or instead:
+ * nothing while it builds (a turn waits, then its speaker is asked to type), the package's prebuilt
+ * binary after a failure (several times slower), the build once it is ready.
+ */
+export type RuntimeBuild =
+  | { state: 'building'; step: string; elapsedMs: number; using: 'typing' }
+  | { state: 'ready'; elapsedMs: number; using: 'built' }
+  | { state: 'failed'; reason: string; elapsedMs: number; using: 'prebuilt' };
+
+/** /api/health's `models`: each model asked for; the recogniser with its build when one is made here. */
+export interface ModelsHealth {
+  llm?: ModelStatus;
+  asr?: ModelStatus & { build?: RuntimeBuild };
+}
 
 export const modelNames: Record<ModelKind, string> = { llm: 'language model', asr: 'speech recogniser' };
 
@@ -51,5 +73,23 @@ export const modelLine = (kind: ModelKind, status: ModelStatus): string => {
       return `${name} ${status.file}: ready (${formatBytes(status.bytes)})`;
     case 'failed':
       return `${name}${status.file ? ` ${status.file}` : ''}: failed: ${status.reason}`;
+  }
+};
+
+/** 41_000 -> "41 s"; 95_000 -> "1 min 35 s". */
+const duration = (ms: number): string => {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`;
+};
+
+export const buildLine = (build: RuntimeBuild): string => {
+  const name = modelNames.asr;
+  switch (build.state) {
+    case 'building':
+      return `${name}: compiling whisper.cpp for this CPU (${build.step}, ${duration(build.elapsedMs)} so far)`;
+    case 'ready':
+      return `${name}: whisper.cpp built for this CPU${build.elapsedMs >= 1000 ? ` in ${duration(build.elapsedMs)}` : ''}`;
+    case 'failed':
+      return `${name}: whisper.cpp could not be built for this CPU${build.elapsedMs >= 1000 ? ` (after ${duration(build.elapsedMs)})` : ''}: ${build.reason}; the prebuilt one is used, several times slower`;
   }
 };

@@ -18,7 +18,7 @@ import type { Pace } from '../../../shared/events';
 import type { SessionSummary } from '../../../shared/protocol/messages';
 import type { Formation, SceneInput, StructureForm } from '../../../shared/scene/schema';
 import type { Answer, Debrief, Feedback, PairJudgement } from '../../../shared/review/answers';
-import type { ModelKind, ModelStatus } from '../../../shared/models';
+import type { ModelsHealth } from '../../../shared/models';
 import type { Health } from './media';
 
 /** A scene as GET /api/scenes lists it (titles and formations are not secret; the personas are). */
@@ -102,7 +102,7 @@ export const json = async <T>(path: string, token: string | null, init: RequestI
 };
 
 export const api = {
-  health: () => json<Health & { providers: { transcription: string }; models?: Partial<Record<ModelKind, ModelStatus>> }>(paths.health, null),
+  health: () => json<Health & { providers: { transcription: string }; models?: ModelsHealth }>(paths.health, null),
   scenes: () => json<{ scenes: SceneSummary[] }>(paths.scenes, null),
   listSessions: (admin: string) => json<{ sessions: SessionSummary[] }>(paths.sessions, admin),
   createSession: (admin: string, body: { scene: string; pace: Pace; recording?: boolean }) => json<{ id: string; links: Links }>(paths.sessions, admin, { method: 'POST', body }),

@@ -1,14 +1,14 @@
 /**
  * One line per local model on its way or failed, under the sessions page's title: what the server's
- * /api/health says of it (downloading, 41% of 1.1 GB) and what stands in meanwhile. Nothing while
- * every model is ready, or none is used.
+ * /api/health says of it (downloading, 41% of 1.1 GB; whisper.cpp compiling for this CPU, or why it
+ * could not be) and what stands in meanwhile. Nothing while every model is ready, or none is used.
  *
  * ```tsx
  * <ModelsNotice />
  * ```
  */
 import { useEffect, useState } from 'react';
-import { modelBusy, modelKinds, modelLine, type ModelKind, type ModelStatus } from '../../../shared/models';
+import { buildLine, modelBusy, modelKinds, modelLine, type ModelKind, type ModelsHealth } from '../../../shared/models';
 import { api } from '../net/api';
 
 /** Polled often while a model downloads, rarely otherwise (a server restarted with GENERATOR=local shows up). */
@@ -21,12 +21,12 @@ const meanwhile: Record<ModelKind, string> = {
 };
 
 export const ModelsNotice = () => {
-  const [models, setModels] = useState<Partial<Record<ModelKind, ModelStatus>>>({});
+  const [models, setModels] = useState<ModelsHealth>({});
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout>;
     let stopped = false;
     const poll = async () => {
-      let next: Partial<Record<ModelKind, ModelStatus>> = {};
+      let next: ModelsHealth = {};
       try {
         next = (await api.health()).models ?? {};
       } catch {
@@ -34,7 +34,8 @@ export const ModelsNotice = () => {
       }
       if (stopped) return;
       setModels(next);
-      timer = setTimeout(() => void poll(), Object.values(next).some(modelBusy) ? BUSY_MS : IDLE_MS);
+      const busy = Object.values(next).some(modelBusy) || next.asr?.build?.state === 'building';
+      timer = setTimeout(() => void poll(), busy ? BUSY_MS : IDLE_MS);
     };
     void poll();
     return () => {
@@ -46,7 +47,10 @@ export const ModelsNotice = () => {
     const status = models[kind];
     return status && (modelBusy(status) || status.state === 'failed') ? [[kind, status] as const] : [];
   });
-  if (shown.length === 0) return null;
+  // The build is news while it runs or once it failed; a ready one goes unsaid, like a ready model.
+  const build = models.asr?.build;
+  const building = build && build.state !== 'ready' ? build : null;
+  if (shown.length === 0 && !building) return null;
   return (
     <>
       {shown.map(([kind, status]) => (
@@ -54,6 +58,11 @@ export const ModelsNotice = () => {
           {modelLine(kind, status)}; {meanwhile[kind]}.
         </p>
       ))}
+      {building && (
+        <p className="models" role="status" data-model="asr-build" data-state={building.state}>
+          {buildLine(building)}{building.state === 'building' ? `; ${meanwhile.asr}` : ''}.
+        </p>
+      )}
     </>
   );
 };

@@ -72,9 +72,11 @@ const urlFrom = (env: Env, variable: string, example: string): string | undefine
 /**
  * Retries, breaker, sleep, jitter and log for the vendor; the time limits come from the environment.
  * `model`: where the local recogniser's file comes from (the server's model store, server/models/),
- * instead of LOCAL_ASR_MODEL as a path.
+ * instead of LOCAL_ASR_MODEL as a path. `preload`: the local recogniser fetches its model and builds
+ * or loads whisper.cpp now, not at the first utterance (the server's start; never the configuration
+ * check).
  */
-export type CreateTranscriberOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'> & { model?: () => Promise<string> };
+export type CreateTranscriberOptions = Omit<ResilienceOptions, 'timeoutMs' | 'budgetMs'> & { model?: () => Promise<string>; preload?: boolean };
 
 /** Returns null for `none`; throws an error naming the variable when one is missing or malformed. */
 export const createTranscriber = (name: TranscriberName, env: Env, options: CreateTranscriberOptions = {}): Transcriber | null => {
@@ -85,17 +87,18 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Crea
   const timeoutMs = limitFrom(env, 'TRANSCRIBER_TIMEOUT_MS', 8000);
   const budgetMs = limitFrom(env, 'TRANSCRIBER_BUDGET_MS', 12_000);
   if (name === 'local') {
-    const { model, ...resilience } = options;
+    const { model, preload, ...resilience } = options;
     let modelPath: string | (() => Promise<string>);
     if (model) modelPath = model;
     else {
       modelPath = required(env, 'LOCAL_ASR_MODEL', 'local', 'the path of a whisper.cpp ggml model, e.g. data/models/ggml-base.en-q5_1.bin');
       if (!existsSync(modelPath)) throw new Error(`LOCAL_ASR_MODEL: no model file at ${modelPath}. Set TRANSCRIBER=none to type instead.`);
     }
-    // A retry would only queue the same work again behind the calls that made this one late.
     const runtime = env.LOCAL_ASR_RUNTIME?.trim();
     const build = runtime ? { build: runtime === 'prebuilt' ? (false as const) : runtime } : {};
-    return resilientTranscriber(createLocalTranscriber({ modelPath, ...build }), { secrets: secretsOf(env), retries: 0, ...resilience, timeoutMs, budgetMs });
+    const local = createLocalTranscriber({ modelPath, ...build, ...(preload ? { preload } : {}), ...(resilience.log ? { log: resilience.log } : {}) });
+    // A retry would only queue the same work again behind the calls that made this one late.
+    return resilientTranscriber(local, { secrets: secretsOf(env), retries: 0, ...resilience, timeoutMs, budgetMs });
   }
   const vendor =
     name === 'gemini'
@@ -116,6 +119,6 @@ export const createTranscriber = (name: TranscriberName, env: Env, options: Crea
             apiKey: env.WHISPER_API_KEY?.trim() || 'none',
           });
   const credential = name === 'gemini' ? 'GEMINI_API_KEY' : name === 'elevenlabs' ? 'ELEVENLABS_API_KEY' : 'WHISPER_API_KEY';
-  const { model: _local, ...resilience } = options;
+  const { model: _local, preload: _preload, ...resilience } = options;
   return resilientTranscriber(vendor, { secrets: secretsOf(env), credential, ...resilience, timeoutMs, budgetMs });
 };

@@ -25,8 +25,10 @@
  * | built here (whisper-build.ts), AVX-512 kernels       | 0.94    | 0.42    |
  * | built here, encoder fitted to the utterance          | 0.16    | 0.08    |
  *
- * So on Linux the recogniser is whisper.cpp built once on this machine (whisper-build.ts), and
- * the prebuilt binary is what runs meanwhile, or where there is no compiler. The built one also
+ * So on Linux the recogniser is whisper.cpp built once on this machine (whisper-build.ts); calls
+ * wait for the build (past their time limit, their speaker types), and the prebuilt binary is what
+ * runs where it cannot be built (no compiler, another platform). `whisperBuildStatus()` says where
+ * the build stands, for /api/health. The built one also
  * takes `audio_ctx`: whisper.cpp's encoder otherwise reads a 30 s window whatever the audio's
  * length, so a 1 s partial costs as much as a 30 s turn. It gets the utterance's length plus 128
  * positions (2.6 s), as measured by whisper.cpp issue #1855 with base.en on Common Voice (~3x
@@ -47,6 +49,7 @@ import type { TranscribeOptions, WhisperContext } from '@fugood/whisper.node';
 import { TranscriptionError } from '../errors';
 import type { Transcriber, TranscriptionRequest } from './port';
 import { buildWhisperAddon, loadWhisperAddon, type WhisperModule } from './whisper-build';
+import type { RuntimeBuild } from '../../../shared/models';
 
 export interface LocalTranscriberOptions {
   /**
@@ -61,6 +64,11 @@ export interface LocalTranscriberOptions {
    * model file (MODELS_DIR/.runtime). `false`: the prebuilt binary only.
    */
   build?: string | false;
+  /**
+   * Fetch the model and build or load whisper.cpp now, not at the first utterance (the server's
+   * start: a build takes about a CPU-minute). A failure here is only reported; calls meet it again.
+   */
+  preload?: boolean;
   log?: (line: string) => void;
 }
 
@@ -72,19 +80,70 @@ interface Binding {
 
 const prebuilt = async (): Promise<Binding> => ({ module: await (await import('@fugood/whisper.node')).loadWhisperModule(), fitsAudio: false });
 
+/** A build under way or done, as /api/health shows it (`whisperBuildStatus`). */
+interface BuildState {
+  startedAt: number;
+  step: string | null;
+  outcome: { state: 'ready' | 'failed'; reason?: string; elapsedMs: number } | null;
+}
+
 /** One binding per build folder for the process; a build that fails leaves the prebuilt one, said once. */
 const bindings = new Map<string | false, Promise<Binding>>();
+/** The builds this process asked for, by folder; the last one is the server's (it has one transcriber). */
+const builds = new Map<string, BuildState>();
+
 const bindingFor = (build: string | false, log: (line: string) => void): Promise<Binding> => {
   const known = bindings.get(build);
   if (known) return known;
-  const binding = build === false ? prebuilt() : buildWhisperAddon({ dir: build, log })
-    .then((path) => ({ module: loadWhisperAddon(path), fitsAudio: true }))
-    .catch((error: unknown) => {
-      log(`local transcriber: using the prebuilt whisper.cpp, several times slower on this CPU: ${(error as Error).message}`);
-      return prebuilt();
-    });
+  let binding: Promise<Binding>;
+  if (build === false) binding = prebuilt();
+  else {
+    const state: BuildState = { startedAt: performance.now(), step: null, outcome: null };
+    // Elsewhere than Linux nothing is built: the prebuilt binary is the runtime, not a fallback to report.
+    if (process.platform === 'linux') builds.set(build, state);
+    const elapsed = () => Math.round(performance.now() - state.startedAt);
+    binding = buildWhisperAddon({ dir: build, log, onStep: (step) => (state.step = step) })
+      .then((path) => {
+        const loaded = { module: loadWhisperAddon(path), fitsAudio: true };
+        state.outcome = { state: 'ready', elapsedMs: state.step === null ? 0 : elapsed() };
+        return loaded;
+      })
+      .catch((error: unknown) => {
+        const reason = (error as Error).message;
+        state.outcome = { state: 'failed', reason, elapsedMs: state.step === null ? 0 : elapsed() };
+        log(`local transcriber: using the prebuilt whisper.cpp, several times slower on this CPU: ${reason}`);
+        return prebuilt();
+      });
+  }
   bindings.set(build, binding);
   return binding;
+};
+
+/**
+ * The whisper.cpp build this process uses, for /api/health: null before it is asked for, where
+ * nothing is built (LOCAL_ASR_RUNTIME=prebuilt, another platform), or while the folder is only
+ * being looked at (a build found there is `ready` at once).
+ */
+export const whisperBuildStatus = (): RuntimeBuild | null => {
+  const state = [...builds.values()].at(-1);
+  if (!state) return null;
+  const { outcome } = state;
+  if (outcome?.state === 'ready') return { state: 'ready', elapsedMs: outcome.elapsedMs, using: 'built' };
+  // Anyone may read /api/health: the compiler's and the sources' folders stay in the server's log.
+  if (outcome?.state === 'failed') return { state: 'failed', reason: outcome.reason!.replace(/(?:\/[^\s/:;'"]+)+\//g, ''), elapsedMs: outcome.elapsedMs, using: 'prebuilt' };
+  if (state.step === null) return null;
+  return { state: 'building', step: state.step, elapsedMs: Math.round(performance.now() - state.startedAt), using: 'typing' };
+};
+
+/**
+ * Where whisper.cpp built for this CPU is kept for a model file: LOCAL_ASR_RUNTIME's folder, `false`
+ * for `prebuilt`, else `.runtime` beside the model (MODELS_DIR/.runtime). The server and
+ * `npm run models -- fetch asr` share it, so a build prepared by one is found by the other.
+ */
+export const runtimeDirFor = (modelPath: string, runtime?: string): string | false => {
+  const chosen = runtime?.trim();
+  if (chosen === 'prebuilt') return false;
+  return chosen || join(dirname(modelPath), '.runtime');
 };
 
 /** whisper.cpp hears 16 kHz mono. */
@@ -256,7 +315,7 @@ export const createLocalTranscriber = (options: LocalTranscriberOptions): Transc
   const { modelPath } = options;
   const threads = options.threads ?? Math.min(4, availableParallelism());
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const binding = (path: string) => () => bindingFor(options.build ?? join(dirname(path), '.runtime'), log);
+  const binding = (path: string) => () => bindingFor(options.build ?? runtimeDirFor(path), log);
   let resolving: Promise<string> | null = null;
   const path = (): Promise<string> =>
     (resolving ??= typeof modelPath === 'string' ? Promise.resolve(modelPath) : modelPath().catch((error: unknown) => {
@@ -268,6 +327,9 @@ export const createLocalTranscriber = (options: LocalTranscriberOptions): Transc
     const file = await path();
     return runtimeFor(file, binding(file));
   };
+
+  // The model store and the runtime say what went wrong in the log and /api/health; calls meet it again.
+  if (options.preload) void runtime().then((r) => r.context).catch(() => undefined);
 
   return {
     name: 'local',

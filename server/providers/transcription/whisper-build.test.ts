@@ -5,7 +5,7 @@
  * in the folder the tests share (tests/fixtures/models/whisper-runtime.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { createLocalTranscriber } from './local';
+import { createLocalTranscriber, whisperBuildStatus } from './local';
 import { buildWhisperAddon, loadWhisperAddon, whisperSources } from './whisper-build';
 import { noraSaid, scriptedWhisper, whisperBuildDir } from '../../../tests/fixtures/models/whisper-runtime';
 
@@ -39,6 +39,8 @@ if (process.platform !== 'linux') {
     // The first pause's partial: a shorter window than the model's, same words from the scripted decoder.
     expect((await local.transcribe({ ...fixture.utterance, pcm: fixture.utterance.pcm.subarray(0, 16_000) })).text).toBe(said);
     expect(lines.filter((line) => line.includes('prebuilt'))).toEqual([]);
+    // Found built: ready at once, as /api/health says it.
+    expect(whisperBuildStatus()).toEqual({ state: 'ready', elapsedMs: 0, using: 'built' });
   });
 });
 }

@@ -2,8 +2,8 @@
  * whisper.cpp built on this machine for its CPU: the recogniser's fast path on Linux.
  *
  * ```ts
- * const addon = await buildWhisperAddon({ dir: 'data/models/.runtime', log: console.log });
- * // "data/models/.runtime/whisper-1.1.1-llama-v0.4.0-linux-x64/whisper.node" (built once, ~5 CPU-minutes)
+ * const addon = await buildWhisperAddon({ dir: 'data/models/.runtime', log: console.log, onStep: (step) => show(step) });
+ * // "data/models/.runtime/whisper-1.1.1-llama-v0.4.0-linux-x64/whisper.node" (built once, about a CPU-minute)
  * const whisper = loadWhisperAddon(addon); // the same API as @fugood/whisper.node's module
  * ```
  *
@@ -43,7 +43,10 @@ const require = createRequire(import.meta.url);
 export interface WhisperBuildOptions {
   /** Where built addons are kept, one folder per version of their sources (e.g. MODELS_DIR/.runtime). */
   dir: string;
+  /** The log: one line when a build starts (or this process waits for another's), one when it is ready. */
   log?: (line: string) => void;
+  /** Each step of a build under way, for a progress display: "waiting for another process", "compiled 3 of 8"… */
+  onStep?: (step: string) => void;
   /** The C++ compiler; default $CXX, else `c++`. */
   compiler?: string;
 }
@@ -101,9 +104,9 @@ const withAudioContext = (source: string): string => {
   return source.replace(bestOf, `        } else if (key == "audioCtx" && value.IsNumber()) {\n            params.audio_ctx = value.As<Napi::Number>().Int32Value();\n${bestOf}`);
 };
 
-const compile = async (sources: Sources, work: string, compiler: string, log: (line: string) => void): Promise<string> => {
+const compile = async (sources: Sources, work: string, compiler: string, step: (step: string) => void): Promise<string> => {
   const { whisper } = sources;
-  log('whisper build: reading ggml headers from node-llama-cpp\'s source bundle');
+  step('reading ggml headers from node-llama-cpp\'s source bundle');
   await run('git', ['clone', '--quiet', '--no-checkout', sources.llamaBundle, join(work, 'llama.cpp')]);
   await run('git', ['-C', join(work, 'llama.cpp'), 'checkout', '--quiet', 'HEAD', '--', 'ggml/include']);
   await writeFile(join(work, 'common.cpp'), withAudioContext(readFileSync(join(whisper, 'src', 'common.cpp'), 'utf8')));
@@ -123,16 +126,18 @@ const compile = async (sources: Sources, work: string, compiler: string, log: (l
   const queue = files.map((file, i) => ({ file, object: join(work, `${i}.o`) }));
   const objects = queue.map((q) => q.object);
   let done = 0;
+  step(`compiled 0 of ${files.length}`);
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       await run(compiler, [...flags, '-c', next.file, '-o', next.object], { maxBuffer: 16 << 20 }).catch((error: { stderr?: string }) => {
         const said = (error.stderr ?? '').split('\n').filter((line) => line.includes('error')).slice(0, 3).join('; ');
         throw new Error(`${compiler} could not compile ${next.file}${said ? `: ${said}` : ''}`, { cause: error });
       });
-      log(`whisper build: compiled ${++done} of ${files.length}`);
+      step(`compiled ${++done} of ${files.length}`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(2, availableParallelism()) }, worker));
+  step('linking');
   const addon = join(work, 'whisper.node');
   await run(compiler, ['-shared', '-o', addon, ...objects, `-L${sources.ggmlBinaries}`, `-l:${sources.libggml}`, '-l:libggml-base.so', `-Wl,-rpath,${sources.ggmlBinaries}`]);
   return addon;
@@ -141,24 +146,39 @@ const compile = async (sources: Sources, work: string, compiler: string, log: (l
 /** Loads a built addon: the same classes as `loadWhisperModule()` of @fugood/whisper.node. */
 export const loadWhisperAddon = (path: string): WhisperModule => require(path) as WhisperModule;
 
+/** 41_000 -> "41 s": the log's durations. */
+const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
+
 /**
  * The path of the addon built for this machine, building it first if needed (one process at a
- * time: the others wait for its file). Throws why it cannot be built.
+ * time, server or `npm run models` alike: the others wait for its file). Throws why it cannot be
+ * built.
  */
 export const buildWhisperAddon = async (options: WhisperBuildOptions): Promise<string> => {
   const log = options.log ?? (() => undefined);
+  const step = options.onStep ?? (() => undefined);
   const sources = whisperSources();
   if (typeof sources === 'string') throw new Error(sources);
   const target = join(options.dir, sources.key, 'whisper.node');
   if (existsSync(target)) return target;
   mkdirSync(options.dir, { recursive: true });
-  const release = await lockModel(join(options.dir, `${sources.key}.lock`), { onWaiting: () => log('whisper build: another process is building it; waiting') });
+  const started = performance.now();
+  const release = await lockModel(join(options.dir, `${sources.key}.lock`), {
+    onWaiting: () => {
+      log('whisper build: another process is building whisper.cpp for this CPU; waiting for it');
+      step('waiting for another process\'s build');
+    },
+  });
   try {
-    if (existsSync(target)) return target;
+    if (existsSync(target)) {
+      log(`whisper build: ready at ${target}, built by another process (waited ${seconds(performance.now() - started)})`);
+      return target;
+    }
     const work = await mkdtemp(join(tmpdir(), 'whisper-build-'));
     try {
-      log(`whisper build: compiling whisper.cpp for this CPU against node-llama-cpp's ggml ${sources.llamaTag} (a few minutes, once)`);
-      const addon = await compile(sources, work, options.compiler ?? (process.env.CXX || 'c++'), log);
+      log(`whisper build: compiling whisper.cpp for this CPU against node-llama-cpp's ggml ${sources.llamaTag} (about a CPU-minute, once per machine)`);
+      const addon = await compile(sources, work, options.compiler ?? (process.env.CXX || 'c++'), step);
+      step('loading');
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(`${target}.partial`, readFileSync(addon));
       await rename(`${target}.partial`, target);
@@ -169,7 +189,7 @@ export const buildWhisperAddon = async (options: WhisperBuildOptions): Promise<s
         await rm(target, { force: true });
         throw new Error(`the whisper.cpp built here does not load: ${(error as Error).message}`, { cause: error });
       }
-      log(`whisper build: ready at ${target}`);
+      log(`whisper build: ready at ${target} (built in ${seconds(performance.now() - started)})`);
       return target;
     } finally {
       await rm(work, { recursive: true, force: true });
