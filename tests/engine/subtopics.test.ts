@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseFacilitatorAct, emptyFacilitator, type FacilitatorView, type TurnRecord } from '../../server/engine/facilitator';
 import type { GenerateRequest } from '../../server/engine/requests';
-import { currentTopic, discussion, nextTopic, summaryOf, topicsOf, touchTopics, visibleTopics, type Topics } from '../../server/engine/subtopics';
+import { currentTopic, discussion, label, nextTopic, summaryOf, topicsOf, touchTopics, visibleTopics, type Topics } from '../../server/engine/subtopics';
 import { ai, cueText, makeScene, run, utterances } from './harness';
 
 const withPoints = (id: string, name: string, points: string[], privateKnowledge: string[] = []) =>
@@ -71,6 +71,22 @@ describe('status, N_ed, N_ing and the summary', () => {
     const raised = topics.items.find((t) => t.origin === 'raised');
     expect(raised?.text).toMatch(/security auditors/);
     expect(currentTopic(topics)?.id).toBe(raised?.id);
+  });
+
+  it('raises nothing from an invitation to speak, and names what a question is about without its addressee', () => {
+    for (const invitation of ['Riley, you have been quiet; anything you would add?', "Cleo, what's your view on this?", 'Sam, how does this sit with you?', 'Could you say a bit more about that, Ben?']) {
+      const topics = say(topicsOf(scene), 'sam', invitation, 1);
+      expect(topics.items.filter((t) => t.origin === 'raised'), invitation).toEqual([]);
+    }
+    const topics = say(topicsOf(scene), 'cleo', 'Should we invite the security auditors to the Friday demo, Ada?', 1);
+    expect(topics.items.find((t) => t.origin === 'raised')?.text).toBe('Should we invite the security auditors to the Friday demo?');
+  });
+
+  it('labels a long sub-topic by its first words, cut where a phrase can end', () => {
+    const point = ai('kim', 'Kim Ode', { persona: { backstory: 'A coach.', goals: [], privateKnowledge: [], points: ["I'm hearing that the changes were right but arrived without any re-plan or warning at all."] } });
+    const topics = topicsOf(makeScene({ participants: [ai('sam', 'Sam Lee'), point], snippets: [{ id: 'a', initiator: 'sam', turns: 4, goal: 'Talk' }] }));
+    const labelled = topics.items.find((t) => t.origin === 'point')!;
+    expect(label(labelled)).toBe('the changes were right but arrived without any re-plan…');
   });
 
   it('keeps each person’s latest sentence per sub-topic for the whole session, not a window', () => {

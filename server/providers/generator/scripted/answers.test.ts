@@ -1,0 +1,94 @@
+/**
+ * Answers a reader would call answers (the scripted generator, no key): a persona asked why they
+ * did what their backstory says they did gives the reason; a request to act is taken on or turned
+ * down; asked for their take, they give their view; asked what they meant, they say it again more
+ * plainly. Each is read over many variants: no variant may fall back on "I don't know".
+ */
+import { describe, expect, it } from 'vitest';
+import type { Cue, PairType } from '../../../engine/requests';
+import { quietCue } from '../../../../tests/fakes/cue';
+import { complete } from '../port';
+import { createScriptedGenerator } from '../scripted';
+import { deedOf } from './material';
+
+const generator = createScriptedGenerator();
+const variants = Array.from({ length: 12 }, (_, i) => (i * 0.6180339887) % 1);
+
+/** Ana, the sprint retro's designer (scenes/sprint-retro.yaml), asked by Riley. */
+const ana = (question: string, overrides: Partial<Cue> = {}, pair: PairType = 'question'): Cue => ({
+  ...quietCue,
+  speaker: {
+    id: 'ana',
+    name: 'Ana Ruiz',
+    shortName: 'Ana',
+    role: 'product designer',
+    backstory: 'Designer who changed the flow twice after user tests showed people abandoning the booking.',
+    mood: 'earnest',
+    traits: ['brings user evidence'],
+  },
+  participants: [
+    { id: 'ana', name: 'Ana Ruiz', shortName: 'Ana', kind: 'ai' },
+    { id: 'riley', name: 'Riley Park', shortName: 'Riley', kind: 'human' },
+  ],
+  topic: 'What went wrong in the sprint that shipped the booking widget a week late',
+  snippet: { id: 'what-happened', goal: 'Find out why the sprint slipped', pattern: 'neutral' },
+  act: 'answer',
+  addressee: { id: 'riley', shortName: 'Riley' },
+  obligation: { pair, from: 'riley', fromShortName: 'Riley', text: question },
+  lastMessage: { speaker: 'riley', shortName: 'Riley', text: question },
+  facts: [],
+  goals: ['make the case that the changes were right'],
+  bank: {
+    questions: [],
+    points: ['People were abandoning the booking in user tests, so shipping the old flow on time would have been worse.', 'Both changes came straight from user tests, not from taste.'],
+  },
+  human: { id: 'riley', shortName: 'Riley', text: question },
+  variant: 0,
+  ...overrides,
+});
+
+const answers = (cue: Cue) =>
+  Promise.all(variants.map((variant) => complete(generator, { purpose: 'utterance', system: '', prompt: '', temperature: 0.9, json: false, maxTokens: 100, cue: { ...cue, variant } })));
+
+const notKnowing = /\b(don't know|do not know|not sure|couldn't say|no idea|can't help|can't answer|guessing|wondered that|outside what I know|haven't got a good answer|either way)\b/i;
+
+describe('what a persona has done answers questions about it', () => {
+  it('puts the relative clause of a backstory in the first person', () => {
+    expect(deedOf("I'm a designer who changed the flow twice after user tests showed people abandoning the booking.")).toBe(
+      'I changed the flow twice after user tests showed people abandoning the booking.',
+    );
+    expect(deedOf("I'm a staff engineer who has kept the booking system running for seven years.")).toBe('I have kept the booking system running for seven years.');
+    expect(deedOf("I'm a sustainability officer for a mid-size city who needs evidence for the council.")).toBe('I need evidence for the council.');
+    expect(deedOf("I'm a research scientist who negotiates data access.")).toBe('I negotiate data access.');
+    expect(deedOf("I'm a designer, two years out of school.")).toBeUndefined();
+  });
+
+  it('gives Ana’s reason when she is asked why the design changed, in every variant', async () => {
+    for (const said of await answers(ana('Ana, why did the design change twice during the sprint?'))) {
+      expect(said).not.toMatch(notKnowing);
+      expect(said).toMatch(/user tests/);
+    }
+  });
+
+  it('takes on or turns down a request to do something, never answers it "I couldn’t say either way"', async () => {
+    for (const said of await answers(ana('Oh, could you write up the redesigned booking flow for everyone, Ana?'))) {
+      expect(said).not.toMatch(notKnowing);
+      expect(said).toMatch(/\b(sure|happy to|leave it with me|of course|I will|rather not|cannot commit)\b/i);
+    }
+  });
+
+  it('gives her own view when asked for her take', async () => {
+    for (const said of await answers(ana('Riley here: what is your take on the old booking flow, Ana?'))) {
+      expect(said).not.toMatch(notKnowing);
+      expect(said).toMatch(/user tests|old flow|abandoning/);
+    }
+  });
+
+  it('says what she meant by her own words again, more plainly', async () => {
+    const cue = ana('Sorry, Ana, what did you mean by the hard part?', { said: ['Honestly, I see the evidence differently. My worry: the re-plan skips the hard part, which is telling people early.'] });
+    for (const said of await answers(cue)) {
+      expect(said).not.toMatch(notKnowing);
+      expect(said).toMatch(/the re-plan skips the hard part, which is telling people early/);
+    }
+  });
+});
