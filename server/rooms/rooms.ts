@@ -27,11 +27,12 @@
  * At start-up, sessions the store holds unfinished (the server died under them) resume: each
  * room opens again from the checkpoint stored with its log (conversation/checkpoint.ts), same id,
  * so the tokens handed out still work, and with the version of its scene it was made with (stored
- * with its row, scene/versions.ts), whatever the editor changed or deleted since; its humans' seats are held for them as if they had just
- * dropped, and clients reconnecting after their last seq get the backlog and go on. A session
- * that cannot resume (no checkpoint: a log from before them; one that does not parse, or is
- * behind its log; its scene gone: a session from before versions were kept, whose scene was deleted) is marked ended with a `system` event saying why, never
- * silently lost. A session still in its lobby (an empty log) opens in its lobby again.
+ * with its row, scene/versions.ts), whatever the editor changed or deleted since; its humans'
+ * seats are held for them as if they had just dropped, and clients reconnecting after their last
+ * seq get the backlog and go on. A session that cannot resume (no checkpoint: a log from before
+ * them; one that does not parse, or is behind its log; its scene gone: a session from before
+ * versions were kept, whose scene was deleted) is marked ended with a `system` event saying why,
+ * never silently lost. A session still in its lobby (an empty log) opens in its lobby again.
  *
  * Several servers on one database (`ownership`, server/cluster/ownership.ts): each session is
  * leased to the node that runs it; its room writes its log fenced by the lease's generation.
