@@ -36,6 +36,7 @@ import type { AnyStore, Lease } from '../store/store';
 import type { ModelKind, ModelStatus } from '../../shared/models';
 import type { Tokens } from '../auth/tokens';
 import type { SceneLibrary } from '../scene/library';
+import { sessionScenes, type SceneOf } from '../scene/versions';
 import type { UploadStore } from '../scene/uploads';
 import type { Synthesizer } from '../providers/synthesis/port';
 import { authorization } from './access';
@@ -58,7 +59,10 @@ export interface AppOptions {
   rooms: Rooms;
   store: AnyStore;
   tokens: Tokens;
-  /** The scenes rooms can be made of, for GET /api/scenes; with an editor, its library's live `list`. */
+  /**
+   * The scenes rooms can be made of, for GET /api/scenes; with an editor, its library's live `list`.
+   * Sessions stored before scene versions were kept are read with these.
+   */
   scenes: readonly LoadedScene[];
   /** The scene editor's routes (open, check, save, copy, upload, simulate) and the uploads; absent: only the list. */
   editor?: { library: SceneLibrary; uploads: UploadStore; synthesizer?: () => Synthesizer | null };
@@ -96,7 +100,10 @@ export const createApp = (options: AppOptions) => {
   const { config, rooms, store, tokens } = options;
   const now = options.now ?? (() => Date.now());
   const authorize = authorization({ adminToken: config.adminToken, tokens, now });
-  const reports = sessionReports({ store, rooms, scenes: options.scenes });
+  // A session's readers (review, report, replay, listing, links, its uploads) read the scene it ran, not the editor's latest.
+  const versions = sessionScenes({ store, current: (id) => options.scenes.find((s) => s.id === id), ...(options.warn ? { warn: options.warn } : {}) });
+  const sceneOf: SceneOf = async (row) => rooms.get(row.id)?.scene ?? (await versions.of(row));
+  const reports = sessionReports({ store, sceneOf });
   const { generator, recordings } = options;
   // Messages are bounded by the socket (a typed error keeps the connection); far larger frames are abuse.
   const upgrades = createUpgrades({ maxPayload: Math.max(config.maxMessageBytes * 64, 1 << 20) });
@@ -114,16 +121,15 @@ export const createApp = (options: AppOptions) => {
   if (options.elsewhere) app.use('/api/sessions/:id/*', toOwner({ rooms, elsewhere: options.elsewhere, upgrades }));
 
   app.route('/api/health', health({ version: options.version, config, rooms, liveKitProbe: config.livekit ? (options.liveKitProbe ?? createLiveKitProbe(config.livekit)) : null, ...(options.circuits ? { circuits: options.circuits } : {}), ...(options.models ? { models: options.models } : {}), ...(options.localGenerator ? { localGenerator: options.localGenerator } : {}) }));
-  const sessionsOf = async (scene: string) => (await store.sessions()).filter((row) => row.scene === scene).length;
-  app.route('/api/scenes', scenes({ scenes: options.scenes, ...(options.editor ? { editor: { ...options.editor, authorize, sessionsOf } } : {}) }));
+  app.route('/api/scenes', scenes({ scenes: options.scenes, ...(options.editor ? { editor: { ...options.editor, authorize } } : {}) }));
   if (options.editor) {
-    const sceneOf = async (session: string) => {
+    const sceneOfSession = async (session: string) => {
       const live = rooms.get(session)?.scene;
       if (live) return live;
       const row = await store.session(session);
-      return options.scenes.find((s) => s.id === row?.scene);
+      return row && (await versions.of(row));
     };
-    app.route('/api/uploads', uploadFiles({ authorize, uploads: options.editor.uploads, sceneOf }));
+    app.route('/api/uploads', uploadFiles({ authorize, uploads: options.editor.uploads, sceneOf: sceneOfSession }));
   }
   app.route(
     '/api/sessions',
@@ -132,14 +138,14 @@ export const createApp = (options: AppOptions) => {
       rooms,
       store,
       reports,
-      scenes: options.scenes,
+      sceneOf,
       sign: (claims) => tokens.sign(claims, config.tokenTtlMs, now()),
       linkOrigin: publicOrigin({ publicUrl: config.publicUrl ?? null, ...(options.warn ? { warn: options.warn } : {}) }),
       ...(recordings ? { recordings } : {}),
       ...(options.log ? { log: options.log } : {}),
     }),
   );
-  app.route('/api/sessions', review({ authorize, reports, store, rooms, scenes: options.scenes, now, ...(recordings ? { recordings } : {}), ...(generator ? { generator } : {}) }));
+  app.route('/api/sessions', review({ authorize, reports, store, sceneOf, now, ...(recordings ? { recordings } : {}), ...(generator ? { generator } : {}) }));
   app.route(
     '/api/sessions',
     sessionSocket({

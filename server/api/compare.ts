@@ -76,7 +76,7 @@ export const compare = (options: CompareOptions): Hono<ApiEnv> => {
     const row = await store.session(id);
     if (!row) return { status: 404, message: `No session "${id}".` };
     const room = rooms.get(id);
-    return { input: { id, createdAt: row.createdAt, status: room && !room.ended() ? room.status() : 'ended', report: await reports.of(id, row.scene, c.get('access')) } };
+    return { input: { id, createdAt: row.createdAt, status: room && !room.ended() ? room.status() : 'ended', report: await reports.of(row, c.get('access')) } };
   };
 
   app.get('/', author, async (c) => {

@@ -4,7 +4,7 @@
  * and the scenes, so the routes stay a few lines each.
  *
  * ```ts
- * await listSessions({ store, rooms, scenes });
+ * await listSessions({ store, rooms, sceneOf });
  * // [{ id, scene: { id, title }, status: 'live', pace, createdAt, endedAt, durationMs, turns, participants: [...], recording }, ...]
  * joinLinks(scene, sessionId, (claims) => tokens.sign(claims, ttl, now), 'https://rehearse.example.com');
  * // { tokens: { nadia: '…', observer: '…' }, links: { nadia: 'https://…/room/<id>?token=…', observer: '…' } }
@@ -16,13 +16,14 @@ import { recordOf } from '../../shared/review/record';
 import { readLog } from '../review/report';
 import type { Rooms } from '../rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
+import type { SceneOf } from '../scene/versions';
 import type { AnyStore } from '../store/store';
 
-/** Every session, newest first, as the sessions page lists them. */
-export const listSessions = async (from: { store: AnyStore; rooms: Rooms; scenes: readonly LoadedScene[] }): Promise<SessionSummary[]> => {
+/** Every session, newest first, as the sessions page lists them: each with the scene it ran (its title and seats then). */
+export const listSessions = async (from: { store: AnyStore; rooms: Rooms; sceneOf: SceneOf }): Promise<SessionSummary[]> => {
   const summaries = (await from.store.sessions()).map(async (row): Promise<SessionSummary> => {
     const room = from.rooms.get(row.id);
-    const scene = room?.scene ?? from.scenes.find((s) => s.id === row.scene);
+    const scene = await from.sceneOf(row);
     const live = room !== undefined && !room.ended();
     // A session this process does not hold is over (a crashed one is ended at start-up).
     const status: SessionStatus = live ? room.status() : 'ended';

@@ -25,7 +25,7 @@
  * scripted generator) they come from rules.
  *
  * ```ts
- * app.route('/api/sessions', review({ authorize, reports, store, rooms, recordings, scenes, generator }));
+ * app.route('/api/sessions', review({ authorize, reports, store, recordings, sceneOf, generator }));
  * ```
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
@@ -46,8 +46,7 @@ import { linesOf } from '../review/model';
 import { replayOf } from '../review/replay';
 import { readLog } from '../review/report';
 import { type Report } from '../../shared/review/report';
-import type { Rooms } from '../rooms/rooms';
-import type { LoadedScene } from '../../shared/scene/schema';
+import type { SceneOf } from '../scene/versions';
 import type { AnyStore, SessionRow } from '../store/store';
 import type { Access, Authorize } from './access';
 import { jsonBody } from './input';
@@ -60,9 +59,8 @@ export interface ReviewOptions {
   authorize: Authorize;
   reports: SessionReports;
   store: AnyStore;
-  rooms: Rooms;
-  /** The scenes a session that is no longer live is read with. */
-  scenes: readonly LoadedScene[];
+  /** The scene a session ran (its live room's, else the version stored with it), whatever the editor did to it since. */
+  sceneOf: SceneOf;
   /** Utterances' audio; absent: no recordings are listed. */
   recordings?: RecordingStore;
   /** What written feedback and answers ask: the rooms' generator; default the scripted one (rules only). */
@@ -88,11 +86,11 @@ type ReviewEnv = {
 };
 
 export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
-  const { authorize, reports, store, rooms } = options;
+  const { authorize, reports, store } = options;
   const generator = options.generator ?? createScriptedGenerator();
   const app = new Hono<ReviewEnv>();
   const anyRole = authorize(roles);
-  const reportOf = (c: Context<ReviewEnv>) => reports.of(c.get('row').id, c.get('row').scene, c.get('access'));
+  const reportOf = (c: Context<ReviewEnv>) => reports.of(c.get('row'), c.get('access'));
 
   /** The session's row, else 404. */
   const session: MiddlewareHandler<ReviewEnv> = async (c, next) => {
@@ -137,7 +135,7 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
     if (!(transcriptFormats as readonly string[]).includes(format)) return problem(c, 400, 'bad-request', `format: expected one of ${transcriptFormats.join(', ')}; got "${format}"`);
     switch (format as TranscriptFormat) {
       case 'text':
-        return c.text(transcriptOf(readLog(await store.events(id)), rooms.get(id)?.scene, c.get('access')));
+        return c.text(transcriptOf(readLog(await store.events(id)), await options.sceneOf(c.get('row')), c.get('access')));
       case 'json':
         return download(c, JSON.stringify(transcriptJsonOf(await reportOf(c))), 'application/json; charset=utf-8', 'transcript.json');
       case 'markdown':
@@ -161,7 +159,7 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
   /** What a 3D replay of the session needs: its room and its log, as the caller may see them (review/replay.ts). */
   app.get('/:id/replay', anyRole, session, async (c) => {
     const { id, scene: sceneId } = c.get('row');
-    const scene = rooms.get(id)?.scene ?? options.scenes.find((s) => s.id === sceneId);
+    const scene = await options.sceneOf(c.get('row'));
     if (!scene) return problem(c, 404, 'unknown-scene', `The scene "${sceneId}" of this session is no longer on this server.`);
     return c.json(replayOf(id, scene, readLog(await store.events(id)), c.get('access')));
   });
@@ -183,7 +181,7 @@ export const review = (options: ReviewOptions): Hono<ReviewEnv> => {
     const row = await store.session(id);
     if (!row) return problem(c, 404, 'not-found', `No session "${id}".`);
     // Only what the caller may see: an utterance off their timeline is no recording of theirs.
-    const visible = (await reports.of(id, row.scene, c.get('access'))).timeline.some((item) => item.kind === 'utterance' && item.utterance === utterance);
+    const visible = (await reports.of(row, c.get('access'))).timeline.some((item) => item.kind === 'utterance' && item.utterance === utterance);
     const wav = visible && options.recordings ? await unavailableAs503(c, options.recordings.wav(id, utterance)) : null;
     if (wav instanceof Response) return wav;
     if (!wav) {

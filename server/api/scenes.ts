@@ -16,7 +16,8 @@
  *   POST /api/scenes/voice-sample        author: { text, participant, participants: [{ id, voice?, persona? }] } -> audio/wav:
  *                                        the line in that participant's voice as a session gives it (voicesOf), spoken by the
  *                                        server's synthesizer; 422 for a voice it does not have; 12 a minute
- *   DELETE /api/scenes/:id               author, If-Match: an authored scene (and its uploads) gone; 403 for a shipped one
+ *   DELETE /api/scenes/:id               author, If-Match: an authored scene gone; 403 for a shipped one. Sessions that
+ *                                        ran it keep their version of it (scene/versions.ts), and its uploads stay for them
  *
  * ```ts
  * app.route('/api/scenes', scenes({ scenes: library.list, editor: { library, authorize, uploads, synthesizer: () => espeak } }));
@@ -51,8 +52,6 @@ export interface ScenesOptions {
     uploads: UploadStore;
     /** The rooms' synthesizer, for the inspector's play button; absent or null (SYNTHESIZER=none): 503. */
     synthesizer?: () => Synthesizer | null;
-    /** How many stored sessions ran the scene: one that has some is kept, for their reviews. Absent: none. */
-    sessionsOf?: (scene: string) => number | Promise<number>;
   };
 }
 
@@ -208,9 +207,7 @@ export const scenes = (options: ScenesOptions): Hono<ApiEnv> => {
     if (!ifMatch) return problem(c, 428, 'if-match-required', `Send If-Match: <the ETag you opened "${id.slice(0, 80)}" at>, so that a version you have not seen is never deleted.`);
     const stored = await library.read(id);
     if (stored?.source === 'shipped') return problem(c, 403, 'shipped-scene', `"${id}" ships with the server (scenes/${id}.yaml) and cannot be deleted here; only scenes made in the editor can.`);
-    // The review, debrief and replay of a session read its scene: deleting it would lose them.
-    const sessions = (await editor.sessionsOf?.(id)) ?? 0;
-    if (sessions > 0) return problem(c, 409, 'in-use', `Scene "${id}" has ${plural(sessions, 'session')}; their reviews read it, so it was kept. Delete the sessions first (the sessions page), or keep the scene.`);
+    // Sessions that ran it are read with the version stored with them (scene/versions.ts): their reviews lose nothing.
     const outcome = await library.remove(id, ifMatch);
     if (outcome.ok) return c.body(null, 204);
     if (outcome.reason === 'conflict') return c.json({ error: 'conflict', message: outcome.message, current: outcome.current }, 409);

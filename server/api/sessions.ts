@@ -11,7 +11,7 @@
  *   DELETE /api/sessions/:id?purge=true   observer or author: end it, then delete its log, its row and its recordings
  *
  * ```ts
- * app.route('/api/sessions', sessions({ authorize, config, rooms, store, reports, scenes, sign, linkOrigin }));
+ * app.route('/api/sessions', sessions({ authorize, rooms, store, reports, sceneOf, sign, linkOrigin }));
  * ```
  */
 import { Hono, type Context } from 'hono';
@@ -22,7 +22,7 @@ import type { RecordingStore } from '../recordings/store';
 import { recordOf } from '../../shared/review/record';
 import { readLog } from '../review/report';
 import { UnknownSceneError, type Rooms } from '../rooms/rooms';
-import type { LoadedScene } from '../../shared/scene/schema';
+import type { SceneOf } from '../scene/versions';
 import type { AnyStore } from '../store/store';
 import type { ApiEnv, Authorize } from './access';
 import { jsonBody, seqParam } from './input';
@@ -38,8 +38,8 @@ export interface SessionsOptions {
   rooms: Rooms;
   store: AnyStore;
   reports: SessionReports;
-  /** The scenes sessions are made of (and a session no longer live is read with). */
-  scenes: readonly LoadedScene[];
+  /** The scene a session ran (its live room's, else the version stored with it): its seats, title and links. */
+  sceneOf: SceneOf;
   /** A session token for these claims, valid from now for the configured time. */
   sign: (claims: Omit<Claims, 'exp'>) => string;
   /** Where join links point (security.ts's publicOrigin). */
@@ -62,7 +62,7 @@ const CreateSession = z
   .strict();
 
 export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
-  const { authorize, rooms, store, reports, scenes, sign, linkOrigin } = options;
+  const { authorize, rooms, store, reports, sceneOf, sign, linkOrigin } = options;
   const app = new Hono<ApiEnv>();
   const author = authorize(['author']);
   const instructor = authorize(['observer', 'author']);
@@ -84,12 +84,12 @@ export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
     return c.json({ id: room.id, scene: room.scene.id, pace: room.pace, seed: room.seed, recording: room.recording, tokens: issued, links }, 201);
   });
 
-  app.get('/', author, async (c) => c.json({ sessions: await listSessions({ store, rooms, scenes }) }));
+  app.get('/', author, async (c) => c.json({ sessions: await listSessions({ store, rooms, sceneOf }) }));
 
   app.get('/:id/links', author, async (c) => {
     const id = c.req.param('id');
     const row = await store.session(id);
-    const scene = rooms.get(id)?.scene ?? scenes.find((s) => s.id === row?.scene);
+    const scene = row && (await sceneOf(row));
     if (!row || !scene) return problem(c, 404, 'not-found', `No session "${id}".`);
     return c.json({ id, ...joinLinks(scene, id, sign, linkOrigin(c)) });
   });
@@ -104,7 +104,7 @@ export const sessions = (options: SessionsOptions): Hono<ApiEnv> => {
     // Its length and its lines on the record's clock, as the review and the transcript count them.
     const log = readLog(await store.events(id));
     const record = recordOf(log);
-    const scene = scenes.find((s) => s.id === row.scene);
+    const scene = await sceneOf(row);
     const ended = !!row.endedAt || !!room?.ended();
     return c.json({
       session: id,

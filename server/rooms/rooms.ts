@@ -26,11 +26,13 @@
  *
  * At start-up, sessions the store holds unfinished (the server died under them) resume: each
  * room opens again from the checkpoint stored with its log (conversation/checkpoint.ts), same id,
- * so the tokens handed out still work; its humans' seats are held for them as if they had just
- * dropped, and clients reconnecting after their last seq get the backlog and go on. A session
- * that cannot resume (no checkpoint: a log from before them; one that does not parse, or is
- * behind its log; its scene gone) is marked ended with a `system` event saying why, never
- * silently lost. A session still in its lobby (an empty log) opens in its lobby again.
+ * so the tokens handed out still work, and with the version of its scene it was made with (stored
+ * with its row, scene/versions.ts), whatever the editor changed or deleted since; its humans'
+ * seats are held for them as if they had just dropped, and clients reconnecting after their last
+ * seq get the backlog and go on. A session that cannot resume (no checkpoint: a log from before
+ * them; one that does not parse, or is behind its log; its scene gone: a session from before
+ * versions were kept, whose scene was deleted) is marked ended with a `system` event saying why,
+ * never silently lost. A session still in its lobby (an empty log) opens in its lobby again.
  *
  * Several servers on one database (`ownership`, server/cluster/ownership.ts): each session is
  * leased to the node that runs it; its room writes its log fenced by the lease's generation.
@@ -70,6 +72,7 @@ import type { LoadedScene } from '../../shared/scene/schema';
 import { CLOSE_LEASE_LOST } from '../../shared/protocol/messages';
 import type { Ownership } from '../cluster/ownership';
 import { CheckpointError, parseCheckpoint, type Resume } from '../conversation/checkpoint';
+import { sessionScenes, versionOf } from '../scene/versions';
 import { createJournal, type Journal } from '../store/journal';
 import { after, type Answer, type AnyStore, type Fence, type SessionRow, type Store, type Timing } from '../store/store';
 import type { CloseReason } from './broadcast';
@@ -163,6 +166,8 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
   const logLine = options.log ?? (() => {});
 
   const { ownership } = options;
+  // A session resumes with the scene it ran, stored with it, whatever the editor did to the scene since.
+  const versions = sessionScenes({ store, current: (id) => options.scenes.get(id), warn: logLine });
 
   /**
    * The room of a session whose row is stored; `generation`: its lease's, which fences its writes
@@ -221,7 +226,8 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
       if (!scene) throw new UnknownSceneError(`unknown scene "${sceneId}"`);
       const id = randomBytes(9).toString('base64url');
       const records = recording ?? scene.recording ?? false;
-      const row = { id, scene: scene.id, seed, pace, createdAt: now(), recording: records };
+      // The scene as it is now is the version this session runs, for good: stored with its row.
+      const row = { id, scene: scene.id, seed, pace, createdAt: now(), recording: records, sceneVersion: versionOf(scene) };
       // With ownership the session's lease comes with its row, at generation 1.
       return after(tryTwice(() => store.createSession(row, ownership?.claim)), () => opened({ id, scene, pace, seed, records, standIns, generation: 1 })) as Answer<Room, When>;
     },
@@ -237,8 +243,7 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
     list: () => [...rooms.values()],
     recover() {
       /** Where the session resumes, or why it cannot. */
-      const resumable = (row: SessionRow, log: readonly SessionEvent[], stored: { seq: number; json: string } | undefined): { scene: LoadedScene; resume?: Resume } | string => {
-        const scene = options.scenes.get(row.scene);
+      const resumable = (row: SessionRow, scene: LoadedScene | undefined, log: readonly SessionEvent[], stored: { seq: number; json: string } | undefined): { scene: LoadedScene; resume?: Resume } | string => {
         if (!scene) return `its scene "${row.scene}" is no longer on this server`;
         const last = log.at(-1)?.seq ?? 0;
         // Still in its lobby: nothing happened yet, it opens there again.
@@ -268,13 +273,15 @@ export const createRooms = <When extends Timing>(options: RoomsOptions<When>): R
       };
       const recoverSession = (row: SessionRow, fence?: Fence) =>
         after(tryTwice(() => store.events(row.id) as SessionEvent[] | Promise<SessionEvent[]>), (log) =>
-          after(tryTwice(() => store.checkpoint(row.id)), (stored) => {
-            const found = resumable(row, log, stored);
-            if (typeof found === 'string') return endSession(row, log, found, fence);
-            const { scene, resume } = found;
-            opened({ id: row.id, scene, pace: row.pace, seed: row.seed, records: row.recording, standIns: false, generation: fence?.generation ?? 1, ...(resume ? { resume } : {}) });
-            return row.id;
-          }),
+          after(tryTwice(() => store.checkpoint(row.id)), (stored) =>
+            after(tryTwice(() => versions.of(row)), (ran) => {
+              const found = resumable(row, ran, log, stored);
+              if (typeof found === 'string') return endSession(row, log, found, fence);
+              const { scene, resume } = found;
+              opened({ id: row.id, scene, pace: row.pace, seed: row.seed, records: row.recording, standIns: false, generation: fence?.generation ?? 1, ...(resume ? { resume } : {}) });
+              return row.id;
+            }),
+          ),
         );
       if (!ownership) return after(tryTwice(() => store.unfinished()), (rows) => inTurn(rows, recoverSession)) as Answer<string[], When>;
       // Several nodes: a session is taken only with its lease, so only once, and never a live node's.

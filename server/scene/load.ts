@@ -52,6 +52,14 @@ const shippedAvatars: readonly string[] | null = (() => {
   }
 })();
 
+/**
+ * The text each scene `parseScene` returned was read from, for as long as the scene is in use: what a
+ * session stores as the version of its scene (versions.ts). A scene made or changed in memory (tests)
+ * has none, and is stored rendered.
+ */
+const sourceTexts = new WeakMap<LoadedScene, string>();
+export const sourceTextOf = (scene: LoadedScene): string | undefined => sourceTexts.get(scene);
+
 export const parseScene = (text: string, file: string): { scene?: LoadedScene; problems: Problem[] } => {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
@@ -77,7 +85,9 @@ export const parseScene = (text: string, file: string): { scene?: LoadedScene; p
     .map((f) => problemAt(offsetOf(doc, f.path, f.at ?? 'value'), formatPath(f.path), f.message))
     .sort((a, b) => a.line - b.line || a.col - b.col);
   if (validated.scene === undefined || problems.length > 0) return { problems };
-  return { scene: { ...validated.scene, id: sceneId(file) }, problems };
+  const scene = { ...validated.scene, id: sceneId(file) };
+  sourceTexts.set(scene, text);
+  return { scene, problems };
 };
 
 export const loadScene = async (file: string): Promise<LoadedScene> => {

@@ -76,6 +76,7 @@ interface SessionRecord {
   ended_at: string | null;
   recording: boolean;
   events: string;
+  scene_etag: string | null;
 }
 
 // BIGINT comes back as text (it may not fit a double); ours are times and seeds, which do.
@@ -89,6 +90,7 @@ const toRow = (r: SessionRecord): SessionRow => ({
   endedAt: r.ended_at === null ? null : Number(r.ended_at),
   recording: r.recording,
   events: Number(r.events),
+  sceneEtag: r.scene_etag,
 });
 
 const selectSessions = `
@@ -149,16 +151,14 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
   };
 
   return {
-    async createSession({ id, scene, seed, pace, createdAt, present = [], recording = false }, owner) {
-      const row = [id, scene, seed, pace, createdAt, JSON.stringify(present), recording];
-      const insert = 'INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording) VALUES ($1, $2, $3, $4, $5, $6, $7)';
-      if (!owner) return void (await query(insert, row));
-      // One statement: the row and its lease together, so no other node sees the session unowned.
-      await query(
-        `WITH s AS (${insert} RETURNING id)
-         INSERT INTO leases (session, node, url, generation, expires_at) SELECT id, $8, $9, 1, ${NOW_MS} + $10 FROM s`,
-        [...row, owner.node, owner.url, owner.ttlMs],
-      );
+    async createSession({ id, scene, seed, pace, createdAt, present = [], recording = false, sceneVersion }, owner) {
+      const row = [id, scene, seed, pace, createdAt, JSON.stringify(present), recording, sceneVersion?.etag ?? null, sceneVersion?.text ?? null];
+      // One statement: the scene's version (kept once per text), the row, and with an owner its lease, so no
+      // other node sees the session unowned, nor a session without the version it names.
+      const made = `WITH version AS (INSERT INTO scene_versions (scene, etag, text) SELECT $2, $8, $9 WHERE $8::text IS NOT NULL ON CONFLICT DO NOTHING),
+        s AS (INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording, scene_etag) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id)`;
+      if (!owner) return void (await query(`${made} SELECT id FROM s`, row));
+      await query(`${made} INSERT INTO leases (session, node, url, generation, expires_at) SELECT id, $10, $11, 1, ${NOW_MS} + $12 FROM s`, [...row, owner.node, owner.url, owner.ttlMs]);
     },
     async appendEvents(session, events: readonly StoredEvent[], fence, checkpoint?: Checkpoint) {
       const first = events[0];
@@ -206,6 +206,9 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
     },
     async sessions() {
       return (await query<SessionRecord>(`${selectSessions} ORDER BY s.created_at, s.id`, [])).rows.map(toRow);
+    },
+    async sceneText(scene, etag) {
+      return (await query<{ text: string }>('SELECT text FROM scene_versions WHERE scene = $1 AND etag = $2', [scene, etag])).rows[0]?.text;
     },
     async markEnded(id, at, fence) {
       const updated = fence
@@ -256,9 +259,18 @@ export const openPostgresStore = async (url: string, options: PostgresStoreOptio
       return record && { session, node: record.node, url: record.url, generation: record.generation, expiresAt: Number(record.expires_at), live: record.live };
     },
     async deleteSession(id) {
-      // One statement: the log and the row go together, or neither does.
-      const deleted = await query('WITH log AS (DELETE FROM events WHERE session = $1), lease AS (DELETE FROM leases WHERE session = $1), resumable AS (DELETE FROM checkpoints WHERE session = $1) DELETE FROM sessions WHERE id = $1', [id]);
-      return (deleted.rowCount ?? 0) > 0;
+      // One statement: the log and the row go together, or neither does; the scene's version goes with
+      // them unless another session ran it. (A session of that very version made at the same moment may
+      // then find it gone, and is read with the library's scene: the same version, unless edited since.)
+      const deleted = await query<{ count: number }>(
+        `WITH log AS (DELETE FROM events WHERE session = $1), lease AS (DELETE FROM leases WHERE session = $1), resumable AS (DELETE FROM checkpoints WHERE session = $1),
+         gone AS (DELETE FROM sessions WHERE id = $1 RETURNING scene, scene_etag),
+         unused AS (DELETE FROM scene_versions v USING gone WHERE v.scene = gone.scene AND v.etag = gone.scene_etag
+           AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.scene = gone.scene AND s.scene_etag = gone.scene_etag AND s.id <> $1))
+         SELECT count(*)::int AS count FROM gone`,
+        [id],
+      );
+      return (deleted.rows[0]?.count ?? 0) > 0;
     },
     close() {
       // A second close (a test's cleanup after a shutdown) waits for the first.

@@ -50,7 +50,7 @@ describe('the SQLite store', () => {
     `);
     old.close();
     const store = openAt(dir);
-    expect(store.session('old')).toEqual({ id: 'old', scene: 'team-standup', seed: 3, pace: 'instant', createdAt: 500, present: [], endedAt: 900, recording: false, events: 1 });
+    expect(store.session('old')).toEqual({ id: 'old', scene: 'team-standup', seed: 3, pace: 'instant', createdAt: 500, present: [], endedAt: 900, recording: false, events: 1, sceneEtag: null });
     store.createSession({ ...standup, recording: true });
     expect(store.session('s1')?.recording).toBe(true);
     // And again: a migrated database opens as it is.
@@ -59,7 +59,7 @@ describe('the SQLite store', () => {
     expect(openAt(dir).session('s1')?.recording).toBe(true);
     // Its version is read off its columns and recorded, with the steps after it.
     const versions = new Database(join(dir, 'rehearsal.db'), { readonly: true });
-    expect(versions.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+    expect(versions.prepare('SELECT version FROM schema_version ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
     versions.close();
   });
 

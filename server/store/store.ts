@@ -35,6 +35,11 @@
  * taken. The wait is short because better-sqlite3 blocks the event loop while it waits; longer
  * outages are ridden out asynchronously by the journal (journal.ts), which retries and pauses.
  *
+ * Scene versions: a session is stored with the scene it runs, as it was when it was made (its YAML
+ * text and ETag, server/scene/versions.ts), so its review and its resume read that version whatever
+ * the editor did to the scene since. A version many sessions ran is stored once; purging the last
+ * session of a version purges the version too.
+ *
  * Migrations: the schema is versioned (migrations/): a database made by an earlier version gets
  * the steps since when it is opened; one made by a newer server is refused (SchemaTooNewError).
  *
@@ -65,6 +70,14 @@ export interface NewSession {
   present?: string[];
   /** Participants' microphones are recorded. Default false. */
   recording?: boolean;
+  /** The scene's version the session runs; absent (tests, tools): read with the scene as it is now. */
+  sceneVersion?: SceneVersion;
+}
+
+/** A scene as a session ran it: its YAML text, and its ETag (a hash of the text: identical versions are one). */
+export interface SceneVersion {
+  etag: string;
+  text: string;
 }
 
 export interface SessionRow {
@@ -79,6 +92,8 @@ export interface SessionRow {
   recording: boolean;
   /** How many events the session's log holds. */
   events: number;
+  /** The version of its scene it ran (`sceneText`), null for a session made before versions were kept. */
+  sceneEtag: string | null;
 }
 
 /** What the store needs of an event (a `SessionEvent`); the whole object is kept as JSON. */
@@ -119,6 +134,8 @@ export interface Store<When extends Timing = 'now'> {
   lastSeq(session: string): Answer<number, When>;
   session(id: string): Answer<SessionRow | undefined, When>;
   sessions(): Answer<SessionRow[], When>;
+  /** The YAML text of scene `scene` at version `etag`, as a session stored it (its row's `sceneEtag`). */
+  sceneText(scene: string, etag: string): Answer<string | undefined, When>;
   /**
    * Records when the session ended (its checkpoint goes: it will not resume); a second call keeps
    * the first time. `fence`: only while the lease is the fence's (else a `LeaseLostError`), and the
@@ -139,7 +156,7 @@ export interface Store<When extends Timing = 'now'> {
   /** The session's lease, if it ever had one. */
   lease(session: string): Answer<Lease | undefined, When>;
   /**
-   * Deletes the session and its log, in one transaction, then leaves their text in no file: the
+   * Deletes the session and its log (and its scene's version, if no other session ran it), in one transaction, then leaves their text in no file: the
    * pages are zeroed and the WAL is checkpointed and truncated (SQLite; see postgres.ts for
    * Postgres). False if there was no such session.
    */
@@ -168,6 +185,7 @@ interface SessionRecord {
   ended_at: number | null;
   recording: number;
   events: number;
+  scene_etag: string | null;
 }
 
 const toRow = (r: SessionRecord): SessionRow => ({
@@ -180,6 +198,7 @@ const toRow = (r: SessionRecord): SessionRow => ({
   endedAt: r.ended_at,
   recording: r.recording === 1,
   events: r.events,
+  sceneEtag: r.scene_etag,
 });
 
 const selectSessions = `
@@ -219,8 +238,14 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     throw error;
   }
 
-  const insertSession = db.prepare<[string, string, number, Pace, number, string, number]>(
-    'INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  const insertSession = db.prepare<[string, string, number, Pace, number, string, number, string | null]>(
+    'INSERT INTO sessions (id, scene, seed, pace, created_at, present, recording, scene_etag) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertVersion = db.prepare<[string, string, string]>('INSERT INTO scene_versions (scene, etag, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+  const selectVersion = db.prepare<[string, string], { text: string }>('SELECT text FROM scene_versions WHERE scene = ? AND etag = ?');
+  const selectVersionOf = db.prepare<[string], { scene: string; scene_etag: string | null }>('SELECT scene, scene_etag FROM sessions WHERE id = ?');
+  const deleteUnusedVersion = db.prepare<{ scene: string; etag: string }>(
+    'DELETE FROM scene_versions WHERE scene = @scene AND etag = @etag AND NOT EXISTS (SELECT 1 FROM sessions WHERE scene = @scene AND scene_etag = @etag)',
   );
   const deleteEvents = db.prepare<[string]>('DELETE FROM events WHERE session = ?');
   const deleteLease = db.prepare<[string]>('DELETE FROM leases WHERE session = ?');
@@ -231,10 +256,13 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   const selectCheckpoint = db.prepare<[string], Checkpoint>('SELECT seq, json FROM checkpoints WHERE session = ?');
   const deleteSessionRow = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
   const remove = db.transaction((id: string) => {
+    const ran = selectVersionOf.get(id);
     deleteEvents.run(id);
     deleteLease.run(id);
     deleteCheckpoint.run(id);
-    return deleteSessionRow.run(id).changes > 0;
+    const deleted = deleteSessionRow.run(id).changes > 0;
+    if (ran?.scene_etag) deleteUnusedVersion.run({ scene: ran.scene, etag: ran.scene_etag });
+    return deleted;
   });
   const selectLease = db.prepare<[string], LeaseRecord>('SELECT * FROM leases WHERE session = ?');
   const upsertLease = db.prepare<[string, string, string | null, number, number]>(
@@ -292,8 +320,9 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
   });
 
   const create = db.transaction((row: NewSession, owner: LeaseClaim | undefined) => {
-    const { id, scene, seed, pace, createdAt, present = [], recording = false } = row;
-    insertSession.run(id, scene, seed, pace, createdAt, JSON.stringify(present), recording ? 1 : 0);
+    const { id, scene, seed, pace, createdAt, present = [], recording = false, sceneVersion } = row;
+    if (sceneVersion) insertVersion.run(scene, sceneVersion.etag, sceneVersion.text);
+    insertSession.run(id, scene, seed, pace, createdAt, JSON.stringify(present), recording ? 1 : 0, sceneVersion?.etag ?? null);
     if (owner) upsertLease.run(id, owner.node, owner.url, 1, Date.now() + owner.ttlMs);
   });
   const end = db.transaction((id: string, at: number, fence: Fence | undefined) => {
@@ -336,6 +365,7 @@ export const openStore = (dir: string, options: StoreOptions = {}): Store => {
     sessions() {
       return selectAll.all().map(toRow);
     },
+    sceneText: (scene, etag) => selectVersion.get(scene, etag)?.text,
     markEnded(id, at, fence) {
       end.immediate(id, at, fence);
     },

@@ -11,9 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { sessionReports } from '../../server/api/reports';
-import type { Rooms } from '../../server/rooms/rooms';
 import type { LoadedScene } from '../../shared/scene/schema';
-import { type Store } from '../../server/store/store';
+import { type SessionRow, type Store } from '../../server/store/store';
 import { ADMIN, Client, closeClients, createSession, startServer, tempDir, until, type Created, type InProcessServer, type TestServer } from './helpers';
 
 const dirs: string[] = [];
@@ -200,14 +199,14 @@ describe('session reports', () => {
     } as unknown as LoadedScene;
     const reports = sessionReports({
       store: { lastSeq: () => 3, events: () => [] } as unknown as Store,
-      // Failing, the live room's scene; then no room (an ended session of a scene this server lacks).
-      rooms: { get: () => (fail ? { scene } : undefined) } as unknown as Rooms,
-      scenes: [],
+      // Failing, the live room's scene; then none (an ended session of a scene this server lacks).
+      sceneOf: async () => (fail ? scene : undefined),
     });
     const viewer = { role: 'author', participant: null } as const;
-    await expect(reports.of('s1', 'team-standup', viewer)).rejects.toThrow('the scene could not be read');
+    const row = { id: 's1', scene: 'team-standup', sceneEtag: null } as SessionRow;
+    await expect(reports.of(row, viewer)).rejects.toThrow('the scene could not be read');
     fail = false;
-    const report = await reports.of('s1', 'team-standup', viewer);
+    const report = await reports.of(row, viewer);
     expect(report.participants).toEqual([]);
   });
 });

@@ -410,13 +410,18 @@ describe('deleting', () => {
     expect(await listed()).toContain('team-standup');
   });
 
-  it('keeps a scene that sessions ran, for their reviews', async () => {
+  it('deletes a scene that sessions ran: their reviews keep the version they ran', async () => {
     const created = await postJson('/api/scenes', { template: 'social', id: 'has-sessions' });
     const { etag } = (await created.json()) as { etag: string };
-    expect((await postJson('/api/sessions', { scene: 'has-sessions', pace: 'instant' })).status).toBe(201);
+    const session = await postJson('/api/sessions', { scene: 'has-sessions', pace: 'instant' });
+    expect(session.status).toBe(201);
+    const { id } = (await session.json()) as { id: string };
     const res = await remove('has-sessions', etag);
-    expect(res.status).toBe(409);
-    expect(((await res.json()) as { message: string }).message).toMatch(/^Scene "has-sessions" has 1 session; their reviews read it/);
-    expect(await listed()).toContain('has-sessions');
+    expect(res.status).toBe(204);
+    expect(await listed()).not.toContain('has-sessions');
+    const report = await fetch(`${base}/api/sessions/${id}/report`, { headers: auth() });
+    expect(report.status).toBe(200);
+    expect(((await report.json()) as { scene: string }).scene).toBe('has-sessions');
+    expect((await fetch(`${base}/api/sessions/${id}/replay`, { headers: auth() })).status).toBe(200);
   });
 });

@@ -55,6 +55,7 @@ const failingOnce = (store: Store): Store => {
     lastSeq: once('lastSeq', store.lastSeq),
     session: once('session', store.session),
     sessions: once('sessions', store.sessions),
+    sceneText: once('sceneText', store.sceneText),
     markEnded: once('markEnded', store.markEnded),
     unfinished: once('unfinished', store.unfinished),
     unowned: once('unowned', store.unowned),

@@ -103,10 +103,10 @@ const postgres = (name: string, serve: () => Promise<{ url: string; stop(): Prom
       await server?.stop();
     },
     async empty() {
-      await sql('DROP TABLE IF EXISTS checkpoints, events, leases, sessions, schema_version');
+      await sql('DROP TABLE IF EXISTS checkpoints, events, leases, scene_versions, sessions, schema_version');
     },
     async fresh() {
-      await sql('DROP TABLE IF EXISTS checkpoints, events, leases, sessions, schema_version');
+      await sql('DROP TABLE IF EXISTS checkpoints, events, leases, scene_versions, sessions, schema_version');
       return open();
     },
     again: open,

@@ -71,7 +71,7 @@ describe('the server on Postgres (DATABASE_URL)', () => {
     expect(started.stderr).toBe('');
     expect(started.stdout).toContain(`sessions: ${postgres.url}`);
     expect(started.code).toBe(0);
-    expect((await postgres.db.query<{ version: number }>('SELECT max(version) AS version FROM schema_version')).rows).toEqual([{ version: 4 }]);
+    expect((await postgres.db.query<{ version: number }>('SELECT max(version) AS version FROM schema_version')).rows).toEqual([{ version: 5 }]);
   }, 60_000);
 
   it('will not start when Postgres is unreachable: one line naming the database without its password, exit 1', async () => {
@@ -88,8 +88,8 @@ describe('the server on Postgres (DATABASE_URL)', () => {
     await postgres.db.query("INSERT INTO schema_version VALUES (7, 'from a newer server', 0)");
     const started = await startServer({ DATABASE_URL: postgres.url });
     expect(started.code).toBe(1);
-    expect(started.stderr).toBe(`the database ${postgres.url} is at schema version 7, newer than this server's 4: run the server version that migrated it (or a later one), or point it at another database\n`);
-    expect((await postgres.db.query('SELECT version FROM schema_version ORDER BY version')).rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 7 }]);
+    expect(started.stderr).toBe(`the database ${postgres.url} is at schema version 7, newer than this server's 5: run the server version that migrated it (or a later one), or point it at another database\n`);
+    expect((await postgres.db.query('SELECT version FROM schema_version ORDER BY version')).rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 7 }]);
   }, 60_000);
 
   it('says why a database refuses the connection, as an error of its own', async () => {

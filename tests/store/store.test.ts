@@ -115,7 +115,7 @@ describe.each(storeBackends())('the session store on $name', (backend) => {
     await first.close();
     const again = await backend.again();
     expect(await again.events('s1')).toEqual([event(1), event(2)]);
-    expect(await again.session('s1')).toEqual({ ...standup, present: ['ana', 'ben'], endedAt: null, recording: false, events: 2 });
+    expect(await again.session('s1')).toEqual({ ...standup, present: ['ana', 'ben'], endedAt: null, recording: false, events: 2, sceneEtag: null });
   });
 
   it('lists sessions oldest first with their event counts', async () => {
@@ -124,8 +124,8 @@ describe.each(storeBackends())('the session store on $name', (backend) => {
     await store.createSession(standup);
     await store.appendEvents('later', [event(1), event(2), event(3)]);
     expect(await store.sessions()).toEqual([
-      { ...standup, present: [], endedAt: null, recording: false, events: 0 },
-      { ...standup, id: 'later', createdAt: 2000, pace: 'realtime', present: [], endedAt: null, recording: false, events: 3 },
+      { ...standup, present: [], endedAt: null, recording: false, events: 0, sceneEtag: null },
+      { ...standup, id: 'later', createdAt: 2000, pace: 'realtime', present: [], endedAt: null, recording: false, events: 3, sceneEtag: null },
     ]);
     expect(await store.session('nobody')).toBeUndefined();
   });
@@ -156,6 +156,47 @@ describe.each(storeBackends())('the session store on $name', (backend) => {
     await store.createSession({ ...standup, id: 's2' });
     expect((await store.session('s1'))?.recording).toBe(true);
     expect((await store.session('s2'))?.recording).toBe(false);
+  });
+
+  it('keeps the scene version each session ran, once however many sessions ran it', async () => {
+    const store = await backend.fresh();
+    const first = { etag: '"v1"', text: 'title: Stand-up\n# as first written\n' };
+    const second = { etag: '"v2"', text: 'title: Stand-up, edited\n' };
+    await store.createSession({ ...standup, sceneVersion: first });
+    await store.createSession({ ...standup, id: 's2', sceneVersion: first });
+    await store.createSession({ ...standup, id: 's3', sceneVersion: second });
+    await store.createSession({ ...standup, id: 'untracked' });
+    expect((await store.session('s1'))?.sceneEtag).toBe('"v1"');
+    expect((await store.sessions()).map((row) => row.sceneEtag)).toEqual(['"v1"', '"v1"', '"v2"', null]);
+    expect(await store.sceneText('team-standup', '"v1"')).toBe(first.text);
+    expect(await store.sceneText('team-standup', '"v2"')).toBe(second.text);
+    // Keyed by scene and version: another scene's version of the same etag is not this one.
+    expect(await store.sceneText('job-interview', '"v1"')).toBeUndefined();
+    // Seen again after a restart, as resuming a session needs it.
+    expect(await (await backend.again()).sceneText('team-standup', '"v1"')).toBe(first.text);
+  });
+
+  it("purges a scene version with the last session that ran it, and keeps it while another did", async () => {
+    const store = await backend.fresh();
+    const version = { etag: '"v1"', text: 'title: Private brief zebra-7261\n' };
+    await store.createSession({ ...standup, sceneVersion: version });
+    await store.createSession({ ...standup, id: 's2', sceneVersion: version });
+    await store.createSession({ ...standup, id: 'other', scene: 'job-interview', sceneVersion: version });
+    expect(await store.deleteSession('s1')).toBe(true);
+    expect(await store.sceneText('team-standup', '"v1"')).toBe(version.text);
+    expect(await store.deleteSession('s2')).toBe(true);
+    expect(await store.sceneText('team-standup', '"v1"')).toBeUndefined();
+    expect(await store.sceneText('job-interview', '"v1"')).toBe(version.text);
+    // A new session of that version stores it again.
+    await store.createSession({ ...standup, id: 's4', sceneVersion: version });
+    expect(await store.sceneText('team-standup', '"v1"')).toBe(version.text);
+  });
+
+  it('stores a session and its scene version together, or neither', async () => {
+    const store = await backend.fresh();
+    await store.createSession(standup);
+    await expect(async () => store.createSession({ ...standup, sceneVersion: { etag: '"v9"', text: 'title: never stored\n' } })).rejects.toThrow();
+    expect(await store.sceneText('team-standup', '"v9"')).toBeUndefined();
   });
 
   it('deletes a session with its log, leaving the others', async () => {

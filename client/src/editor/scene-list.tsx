@@ -39,7 +39,7 @@ export const SceneList = ({ admin, onOpen }: { admin: string; onOpen: (id: strin
     );
   useEffect(() => void load(), [admin]); // eslint-disable-line react-hooks/exhaustive-deps
   const remove = async (scene: SceneListing) => {
-    if (!confirm(`Delete "${scene.title}" (${scene.id})? Its file is removed from the server; this cannot be undone.`)) return;
+    if (!confirm(`Delete "${scene.title}" (${scene.id})? Its file is removed from the server (the sessions that ran it keep their copy, for their reviews); this cannot be undone.`)) return;
     setKept(null);
     try {
       // The version listed: a scene someone saved since is not deleted unseen.

@@ -8,18 +8,19 @@
  * refused before anything is written: `SchemaTooNewError` names both versions.
  *
  * ```ts
- * const current = migrateSqlite(db, 'data/rehearsal.db'); // 4: every step applied, or throws SchemaTooNewError
+ * const current = migrateSqlite(db, 'data/rehearsal.db'); // 5: every step applied, or throws SchemaTooNewError
  * ```
  */
 import initial from './001-sessions-and-events';
 import recording from './002-recording';
 import leases from './003-leases';
 import checkpoints from './004-checkpoints';
+import sceneVersions from './005-scene-versions';
 import type { Migration } from './migration';
 
 export type { Migration };
 
-export const migrations: readonly Migration[] = [initial, recording, leases, checkpoints];
+export const migrations: readonly Migration[] = [initial, recording, leases, checkpoints, sceneVersions];
 
 /** The version this server's schema is at once every step is applied. */
 export const latestVersion = migrations.at(-1)!.version;
