@@ -5,7 +5,8 @@
  * plainly. Each is read over many variants: no variant may fall back on "I don't know".
  */
 import { describe, expect, it } from 'vitest';
-import type { Cue, PairType } from '../../../engine/requests';
+import type { PairType } from '../../../../shared/events';
+import type { Cue } from '../../../engine/requests';
 import { quietCue } from '../../../../tests/fakes/cue';
 import { complete } from '../port';
 import { createScriptedGenerator } from '../scripted';
