@@ -102,7 +102,8 @@ const at = (root: Object3D, name: string) => {
 };
 const turnOf = (root: Object3D, name: string) => {
   root.updateMatrixWorld(true);
-  return root.getObjectByName(name)!.getWorldQuaternion(new Quaternion());
+  // Normalised: the clips' float32 rotations are a hair off unit length, which angleTo reads as an angle.
+  return root.getObjectByName(name)!.getWorldQuaternion(new Quaternion()).normalize();
 };
 
 /** WebXR's grip of a right hand raised palm forward, fingers up: -y (fingers) up, -z (thumb side) toward the body's middle, +x (back of the hand) back. */

@@ -141,6 +141,8 @@ export class ArmLayer {
   private readonly root: Object3D;
   private readonly arms: Arm[];
   private readonly eyes: Object3D[];
+  /** Whether the arms were turned since the mixer last posed them (the clips' pose is then put back first). */
+  private moved = false;
 
   // Scratch for the per-frame maths.
   private readonly shoulder = new Vector3();
@@ -220,8 +222,10 @@ export class ArmLayer {
     this.eyes = ['LeftEye', 'RightEye'].flatMap((name) => root.getObjectByName(name) ?? []);
   }
 
-  /** Puts back the clips' last pose of the arms: call before the mixer updates. */
+  /** Puts back the clips' last pose of the arms, if this layer moved them since: call before the mixer updates. */
   restore(): void {
+    if (!this.moved) return;
+    this.moved = false;
     for (const arm of this.arms) {
       arm.upper.quaternion.copy(arm.posed[0]);
       arm.fore.quaternion.copy(arm.posed[1]);
@@ -247,6 +251,7 @@ export class ArmLayer {
       if (arm.weight === 0) continue;
       if (tracked) this.place(arm, hand, wearer!.head);
       this.reach(arm, arm.weight);
+      this.moved = true;
     }
   }
 
