@@ -226,7 +226,8 @@ export class ArmLayer {
   restore(): void {
     if (!this.moved) return;
     this.moved = false;
-    for (const arm of this.arms) {
+    for (let i = 0; i < this.arms.length; i++) {
+      const arm = this.arms[i]!;
       arm.upper.quaternion.copy(arm.posed[0]);
       arm.fore.quaternion.copy(arm.posed[1]);
       arm.hand.quaternion.copy(arm.posed[2]);
@@ -235,7 +236,8 @@ export class ArmLayer {
 
   /** Keeps the clips' new pose of the arms: call after the mixer updates. */
   capture(): void {
-    for (const arm of this.arms) {
+    for (let i = 0; i < this.arms.length; i++) {
+      const arm = this.arms[i]!;
       arm.posed[0].copy(arm.upper.quaternion);
       arm.posed[1].copy(arm.fore.quaternion);
       arm.posed[2].copy(arm.hand.quaternion);
@@ -244,11 +246,20 @@ export class ArmLayer {
 
   /** Turns each arm toward its tracked hand by its weight (eased in and out); `wearer` null: no one's hands to follow. */
   update(step: number, wearer: TrackedArms | null): void {
-    for (const arm of this.arms) {
+    for (let i = 0; i < this.arms.length; i++) {
+      const arm = this.arms[i]!;
       const hand = wearer ? (arm.side === 1 ? wearer.left : wearer.right) : null;
       const tracked = hand !== null && hand.tracked;
       arm.weight = Math.min(1, Math.max(0, arm.weight + (tracked ? step / FOLLOW_IN : -step / FOLLOW_OUT)));
       if (arm.weight === 0) continue;
+      // The arm as the clips posed it under the body: where the shoulder is, and the bones' lengths.
+      arm.upper.updateWorldMatrix(true, false);
+      arm.fore.updateWorldMatrix(false, false);
+      arm.hand.updateWorldMatrix(false, false);
+      this.shoulder.setFromMatrixPosition(arm.upper.matrixWorld);
+      this.a.setFromMatrixPosition(arm.fore.matrixWorld);
+      this.chain.upper = this.shoulder.distanceTo(this.a);
+      this.chain.lower = this.a.distanceTo(this.b.setFromMatrixPosition(arm.hand.matrixWorld));
       if (tracked) this.place(arm, hand, wearer!.head);
       this.reach(arm, arm.weight);
       this.moved = true;
@@ -277,30 +288,27 @@ export class ArmLayer {
    * to the avatar's arm, from the avatar's eyes (so a wearer standing, or taller, still fits).
    */
   private place(arm: Arm, hand: TrackedHand, head: Vector3): void {
-    arm.upper.updateWorldMatrix(true, false);
-    const upper = arm.upper.getWorldPosition(this.a).distanceTo(arm.fore.getWorldPosition(this.b));
-    const lower = this.b.distanceTo(arm.hand.getWorldPosition(this.a));
-    this.eyesAt.set(0, 0, 0);
-    for (const eye of this.eyes) this.eyesAt.add(eye.getWorldPosition(this.a));
-    if (this.eyes.length > 0) this.eyesAt.divideScalar(this.eyes.length);
-    else this.eyesAt.copy(head);
-    arm.grip.subVectors(hand.position, head).multiplyScalar((upper + lower) / REFERENCE_ARM).add(this.eyesAt);
+    this.eyesAt.copy(head);
+    if (this.eyes.length > 0) {
+      this.eyesAt.set(0, 0, 0);
+      // The first eye brings the head's matrices up to date (gaze has just turned it); the others share it.
+      for (let i = 0; i < this.eyes.length; i++) {
+        this.eyes[i]!.updateWorldMatrix(i === 0, false);
+        this.eyesAt.add(this.a.setFromMatrixPosition(this.eyes[i]!.matrixWorld));
+      }
+      this.eyesAt.divideScalar(this.eyes.length);
+    }
+    arm.grip.subVectors(hand.position, head).multiplyScalar((this.chain.upper + this.chain.lower) / REFERENCE_ARM).add(this.eyesAt);
     arm.gripTurn.copy(hand.turn);
   }
 
-  /** Solves the arm for its grip and turns its bones that way, `weight` of the way from the clips' pose. */
+  /** Solves the arm (its shoulder and lengths in `chain`) for its grip and turns its bones that way, `weight` of the way from the clips' pose. */
   private reach(arm: Arm, weight: number): void {
     const { upper, fore, hand } = arm;
-    upper.updateWorldMatrix(true, false);
-    fore.updateWorldMatrix(false, false);
-    hand.updateWorldMatrix(false, false);
-    upper.getWorldPosition(this.shoulder);
-    this.chain.upper = this.shoulder.distanceTo(fore.getWorldPosition(this.a));
-    this.chain.lower = this.a.distanceTo(hand.getWorldPosition(this.b));
     // The wrist is behind the grip (the middle of the fist): along the grip's +y, away from the fingers.
     this.target.set(0, 1, 0).applyQuaternion(arm.gripTurn).multiplyScalar(arm.palm).add(arm.grip);
     // The elbow points down and out, a little back: where a seated person's elbows hang.
-    this.root.getWorldQuaternion(this.rootTurn);
+    this.root.matrixWorld.decompose(this.along, this.rootTurn, this.hinge);
     this.pole.set(0.5 * arm.side, -1, -0.25).normalize().applyQuaternion(this.rootTurn);
     const { elbow, wrist, bend } = solveArm(this.chain, this.target, this.pole, this.solution);
 
@@ -335,10 +343,9 @@ export class ArmLayer {
     }
 
     // From turns in the room to each bone's own: the upper arm's under the shoulder as posed, the forearm's under the upper arm's new turn.
-    upper.parent!.getWorldQuaternion(this.parentTurn);
+    upper.parent!.matrixWorld.decompose(this.along, this.parentTurn, this.hinge);
     upper.quaternion.slerp(this.parentTurn.invert().multiply(this.upperTurn), weight);
     fore.quaternion.slerp(this.upperTurn.invert().multiply(this.foreTurn), weight);
     hand.quaternion.slerp(this.local, weight);
-    upper.updateWorldMatrix(false, true);
   }
 }
