@@ -265,6 +265,11 @@ const Animate = ({
       const seat = cast.seats.get(id);
       return seat !== undefined && session.poses.lookPoint(id, seat, performance.now(), out);
     },
+    // And their arms reach for their hands.
+    arms: (id, out) => {
+      const seat = cast.seats.get(id);
+      return seat !== undefined && session.poses.arms(id, seat, performance.now(), out);
+    },
     // A voice sounds from its avatar's mouth.
     onHead: (id, head) => session.voices?.place(id, { x: head.x, y: head.y, z: head.z }),
   });

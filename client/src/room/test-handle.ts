@@ -24,6 +24,11 @@
  *   of the chest) at that content's board, `across` from its left edge (0) to its right (1); false
  *   when there is no such board, no seat or no emulated headset
  * - `trigger(pressed)`: presses or releases the emulated right controller's trigger
+ * - `hold(side, offset, turn)`: in VR on the emulated headset, holds that controller `offset` metres
+ *   from the headset in the XR origin's frame (x right, y up, -z ahead), its grip turned by `turn`
+ *   (a quaternion `[x, y, z, w]` in the same frame); false when there is no emulated headset
+ * - `wrist(participant, side)`: where that avatar's wrist (its hand bone) is in the room, `[x, y, z]`;
+ *   with `head(participant)`: the middle of its head (rig.headCentre), to measure a reach against
  */
 import type { XRStore } from '@react-three/xr';
 import { Matrix4, Quaternion, Vector3, type Camera } from 'three';
@@ -68,6 +73,9 @@ export interface RoomHandle {
   framing(): FramingReport | null;
   aim(content: string, across: number): boolean;
   trigger(pressed: boolean): boolean;
+  hold(side: 'left' | 'right', offset: [number, number, number], turn: [number, number, number, number]): boolean;
+  wrist(participant: string, side: 'left' | 'right'): [number, number, number] | null;
+  head(participant: string): [number, number, number] | null;
 }
 
 /** Where this viewer sits and where each content's board is: what `aim` needs. */
@@ -211,6 +219,22 @@ export const installTestHandle = (options: {
       const controller = emulatedHeadset()?.controllers.right;
       controller?.updateButtonValue('trigger', pressed ? 1 : 0);
       return controller !== undefined;
+    },
+    hold(side, [x, y, z], turn) {
+      const device = emulatedHeadset();
+      const controller = device?.controllers[side];
+      if (!device || !controller) return false;
+      controller.position.set(device.position.x + x, device.position.y + y, device.position.z + z);
+      controller.quaternion.set(...turn);
+      return true;
+    },
+    wrist(participant, side) {
+      const at = options.rigs().get(participant)?.wrist(side, new Vector3());
+      return at ? (at.toArray() as [number, number, number]) : null;
+    },
+    head(participant) {
+      const rig = options.rigs().get(participant);
+      return rig ? (rig.headCentre(new Vector3()).toArray() as [number, number, number]) : null;
     },
   };
   window.__room = handle;

@@ -5,8 +5,8 @@
  * a cut; the frame's avatar time is tallied for the stats. Only where the words come from differs:
  * the live session's audio clock or the replay's playhead, given as `FrameSource`. A human's mouth
  * follows their voice as it is heard (audio/voice-visemes.ts) when the source gives the waveform;
- * a persona's follows its speech's viseme cues. A headset wearer's head follows their headset, from
- * the poses relayed to this client (`headed`).
+ * a persona's follows its speech's viseme cues. A headset wearer's head follows their headset and
+ * their arms their hands, from the poses relayed to this client (`headed`, `arms`).
  *
  * No allocation per frame: the heads, the rig input and the tally are made once.
  *
@@ -24,6 +24,7 @@ import type { RoomView } from '../state/room';
 import { attend, headOf, speakerOf } from './attention';
 import { frameTally, tallyFrame, type RoomStats } from './frame-stats';
 import type { Seat } from './layout';
+import { trackedArms, type TrackedArms } from './arm-ik';
 import type { AvatarRig, RigInput } from './rig';
 
 /** Where a frame's words and gaze targets come from. Stable functions: they are called every frame. */
@@ -39,6 +40,8 @@ export interface FrameSource {
    * point it looks at into `out` and returns true; false when none came lately (the room's gaze then).
    */
   headed?(id: string, out: THREE.Vector3): boolean;
+  /** A headset wearer's relayed head and hands in the room (xr/pose.ts), written into `out`; false when none came lately (the clips move the arms). */
+  arms?(id: string, out: TrackedArms): boolean;
   /** An avatar's head height became known once it was built (the live room moves its voice there). */
   onHead?(id: string, head: THREE.Vector3): void;
 }
@@ -59,6 +62,7 @@ export const useAvatarDriver = ({ seats, rigs, stats }: AvatarCast, source: Fram
   const input = useRef<RigInput>({ visemes: null, lookAt: null, speaking: false, nod: 0, handRaised: false, cutAt: 0 });
   const frames = useRef(frameTally());
   const looking = useMemo(() => new Vector3(), []);
+  const reaching = useMemo(trackedArms, []);
   /** A voice-read mouth per human, made the first time they are drawn. */
   const mouths = useRef(new Map<string, VoiceMouth>());
   const from = useRef(source);
@@ -67,7 +71,7 @@ export const useAvatarDriver = ({ seats, rigs, stats }: AvatarCast, source: Fram
   const drive: Drive = (delta, view, audible) => {
     const speaker = speakerOf(view, audible);
     const begin = performance.now();
-    const { visemes, lookAt, onHead, waveform, headed } = from.current;
+    const { visemes, lookAt, onHead, waveform, headed, arms } = from.current;
     const participants = view.snapshot?.participants;
     for (const [id, rig] of rigs.current) {
       // Once an avatar is built its head height is known: gaze (and a live voice) use it.
@@ -90,6 +94,7 @@ export const useAvatarDriver = ({ seats, rigs, stats }: AvatarCast, source: Fram
       // A wearer's head goes where their headset looks; anyone else's where the room's attention goes.
       if (headed?.(id, looking)) i.lookAt = looking;
       else i.lookAt = target ? (lookAt?.(target) ?? heads.get(target) ?? null) : null;
+      i.arms = arms?.(id, reaching) ? reaching : null;
       rig.update(Math.min(delta, 0.1), i);
     }
     const tallied = tallyFrame(frames.current, performance.now() - begin, gl, rigs.current.size);

@@ -32,6 +32,7 @@ import {
 } from 'three';
 import { rngFrom, type Rng } from '../../../shared/rng';
 import { visemeMorph, visemes, type Viseme } from '../../../shared/visemes';
+import { ArmLayer, type TrackedArms } from './arm-ik';
 
 export interface RigInput {
   /** Lip-sync weights 0..1 per viseme, already smoothed; null when silent. */
@@ -45,6 +46,8 @@ export interface RigInput {
   handRaised: boolean;
   /** Each increment plays a cut: the mouth snaps shut and the head jerks back a little. */
   cutAt: number;
+  /** A headset wearer's relayed head and hands (xr/pose.ts): the arms reach for the tracked hands; absent or null: the clips move them. */
+  arms?: TrackedArms | null;
 }
 
 export interface RigOptions {
@@ -144,6 +147,8 @@ export class AvatarRig {
   private readonly gazed: Object3D[];
   /** The same bones as they were before this rig, put back on dispose (the mixer restores only the bones it animates). */
   private readonly found: Quaternion[];
+  /** The arms laid over the clips when a headset wearer's hands are tracked (arm-ik.ts). */
+  private readonly arms: ArmLayer;
 
   private readonly meshes: Mesh[];
   private readonly visemeSlots: MorphSlot[][];
@@ -196,6 +201,7 @@ export class AvatarRig {
     this.gazed = [this.head, ...this.eyes];
     this.found = this.gazed.map((b) => b.quaternion.clone());
     const toe = bone('LeftToeBase');
+    this.arms = new ArmLayer(gltfScene); // before any clip poses the arms: it reads them at rest
 
     const meshes: Mesh[] = [];
     gltfScene.traverse((o) => {
@@ -268,11 +274,19 @@ export class AvatarRig {
 
     const bones = this.gazed;
     for (let i = 0; i < bones.length; i++) bones[i]!.quaternion.copy(this.posed[i]!);
+    this.arms.restore();
     this.mixer.update(step);
     for (let i = 0; i < bones.length; i++) this.posed[i]!.copy(bones[i]!.quaternion);
+    this.arms.capture();
 
     this.aim(step, input.lookAt);
+    this.arms.update(step, input.arms ?? null);
     this.face(step, input.visemes);
+  }
+
+  /** Where the avatar's wrist (its hand bone) is now, in the room; null for an avatar without that arm. */
+  wrist(side: 'left' | 'right', out: Vector3): Vector3 | null {
+    return this.arms.wrist(side, out);
   }
 
   /** Whether the last input had this avatar speaking. */
@@ -314,6 +328,7 @@ export class AvatarRig {
     this.mixer.stopAllAction();
     this.mixer.uncacheRoot(this.root);
     this.gazed.forEach((b, i) => b.quaternion.copy(this.found[i]!));
+    this.arms.dispose();
     this.root.position.y += this.drop;
   }
 

@@ -1,6 +1,7 @@
 import { Object3D, Quaternion, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { ClientMessage, ServerMessage } from '../../../shared/protocol/messages';
+import { trackedArms } from '../scene/arm-ik';
 import type { Seat } from '../scene/layout';
 import { createPoseClock, createPoses, POSE_STALE_MS, toSeat } from './pose';
 
@@ -70,5 +71,44 @@ describe("a headset wearer's pose, seen by everyone", () => {
       expect(sent, `poses in a second at ${hz} Hz`).toBeGreaterThanOrEqual(10);
       expect(sent, `poses in a second at ${hz} Hz`).toBeLessThanOrEqual(12);
     }
+  });
+
+  it('gives the hands in the room where the wearer held them, eased, and a hand missing from a pose or a second old as not tracked', () => {
+    const poses = createPoses();
+    const head = headAt(0, 0);
+    const hand = new Object3D();
+    hand.position.set(1.2, 1.1, 1.8);
+    hand.quaternion.setFromAxisAngle(new Vector3(1, 0, 0), 0.8);
+    hand.updateMatrixWorld();
+    poses.receive(toSeat('riley', seat, head, [null, hand]), 0);
+    const arms = trackedArms();
+    expect(poses.arms('riley', seat, 0, arms)).toBe(true);
+    expect(arms.head.distanceTo(head.position)).toBeLessThan(0.002);
+    expect(arms.left.tracked).toBe(false);
+    expect(arms.right.tracked).toBe(true);
+    expect(arms.right.position.distanceTo(hand.position)).toBeLessThan(0.002);
+    expect(arms.right.turn.angleTo(hand.quaternion)).toBeLessThan(0.002);
+
+    // Raised 30 cm: one frame on, partway; a few frames on, there.
+    hand.position.y += 0.3;
+    hand.updateMatrixWorld();
+    poses.receive(toSeat('riley', seat, head, [null, hand]), 80);
+    poses.arms('riley', seat, 96, arms);
+    expect(arms.right.position.y).toBeGreaterThan(1.1 + 0.03);
+    expect(arms.right.position.y).toBeLessThan(1.4 - 0.03);
+    for (let t = 112; t <= 600; t += 16) poses.arms('riley', seat, t, arms);
+    expect(arms.right.position.distanceTo(hand.position)).toBeLessThan(0.005);
+
+    // A pose without the right hand: not tracked from that pose on; the left, once it comes, is.
+    const left = new Object3D();
+    left.position.set(1.6, 0.9, 1.9);
+    left.updateMatrixWorld();
+    poses.receive(toSeat('riley', seat, head, [left, null]), 700);
+    poses.arms('riley', seat, 700, arms);
+    expect(arms.right.tracked).toBe(false);
+    expect(arms.left.tracked).toBe(true);
+    expect(arms.left.position.distanceTo(left.position)).toBeLessThan(0.002);
+    // No pose for a second: no arms at all.
+    expect(poses.arms('riley', seat, 700 + POSE_STALE_MS + 1, arms)).toBe(false);
   });
 });

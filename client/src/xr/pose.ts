@@ -2,8 +2,10 @@
  * A headset wearer's pose, seen by everyone (issue 28, item 2): the wearer's client writes their
  * head and hands in their seat's frame (`toSeat`) about 12 times a second (`PoseClock`), the server
  * relays it to the room, and every other client turns that seat's avatar the same way: the head
- * looks where the headset looks, eased between frames (`createPoses`). A seat whose poses stopped
- * for a second (VR left, a connection gone) goes back to the room's own gaze.
+ * looks where the headset looks and the arms reach for the hands (scene/arm-ik.ts), eased between
+ * frames (`createPoses`). A seat whose poses stopped for a second (VR left, a connection gone) goes
+ * back to the room's own gaze; a hand not tracked (none in the pose, or none for a second) gives
+ * its arm back to the clips.
  *
  * Seat-relative, so each client places it on that seat's avatar whatever the room around it; a few
  * hundred bytes, rounded to the millimetre.
@@ -14,10 +16,12 @@
  * const poses = createPoses();
  * poses.receive(message, now); // from the socket
  * if (poses.lookPoint('riley', seat, now, point)) input.lookAt = point; // each frame
+ * input.arms = poses.arms('riley', seat, now, arms) ? arms : null; // arms = trackedArms(), made once
  * ```
  */
 import { Matrix4, Quaternion, Vector3, type Object3D } from 'three';
 import type { Joint, PoseMessage } from '../../../shared/protocol/messages';
+import type { TrackedArms, TrackedHand } from '../scene/arm-ik';
 import type { Seat } from '../scene/layout';
 
 /** Poses sent a second: a head turn reads as smooth at this rate once eased (`EASE_S`), and it costs ~3 KB/s a viewer. */
@@ -64,15 +68,43 @@ export const toSeat = (participant: string, seat: Seat, head: Object3D, hands: r
   return { type: 'pose', participant, head: jointOf(head, inverse)!, left: jointOf(hands[0], inverse), right: jointOf(hands[1], inverse) };
 };
 
-interface Relayed {
-  /** When the last pose came (the caller's clock, ms), and when it was last eased toward. */
+/** A relayed part (the head, a hand): its latest pose and the one drawn, eased toward it. */
+interface Part {
+  /** When the part last came (the caller's clock, ms; -Infinity: not in the last pose), and when it was last eased toward. */
   at: number;
   easedAt: number;
   position: Vector3;
   turn: Quaternion;
-  /** The head as drawn: eased toward the latest pose. */
   shownPosition: Vector3;
   shownTurn: Quaternion;
+}
+
+const part = (): Part => ({ at: -Infinity, easedAt: 0, position: new Vector3(), turn: new Quaternion(), shownPosition: new Vector3(), shownTurn: new Quaternion() });
+
+/** A part's new pose at `now`: after a gap it is taken at once; in a stream it is glided to. */
+const arrive = (known: Part, joint: Joint, now: number): void => {
+  const fresh = now - known.at > POSE_STALE_MS;
+  known.at = now;
+  known.position.fromArray(joint.p);
+  known.turn.fromArray(joint.q).normalize();
+  if (fresh) {
+    known.shownPosition.copy(known.position);
+    known.shownTurn.copy(known.turn);
+    known.easedAt = now;
+  }
+};
+
+/** Moves what is drawn of a part toward its latest pose, for the time since it was last moved (twice at one `now` moves it once). */
+const ease = (known: Part, now: number): void => {
+  const share = 1 - Math.exp(-Math.max(0, now - known.easedAt) / 1000 / EASE_S);
+  known.easedAt = now;
+  known.shownPosition.lerp(known.position, share);
+  known.shownTurn.slerp(known.turn, share);
+};
+
+interface Relayed {
+  head: Part;
+  hands: [Part, Part];
 }
 
 export interface Poses {
@@ -83,6 +115,12 @@ export interface Poses {
    * view, from the head), eased toward the latest pose; false when no pose came in the last second.
    */
   lookPoint(participant: string, seat: Seat, now: number, out: Vector3): boolean;
+  /**
+   * Writes into `out` where `participant`'s head and hands are now, in the room, eased toward the
+   * latest pose; a hand is `tracked` when it was in a pose of the last second (its last place is
+   * kept otherwise). False when no pose came in the last second.
+   */
+  arms(participant: string, seat: Seat, now: number, out: TrackedArms): boolean;
 }
 
 export const createPoses = (): Poses => {
@@ -90,35 +128,49 @@ export const createPoses = (): Poses => {
   const forward = new Vector3();
   const frame = new Matrix4();
   const turn = new Quaternion();
+  const seatTurn = new Quaternion();
+  /** The participant's pose if one came in the last second, its head eased to `now`. */
+  const current = (participant: string, now: number): Relayed | null => {
+    const known = relayed.get(participant);
+    if (!known || now - known.head.at > POSE_STALE_MS) return null;
+    ease(known.head, now);
+    return known;
+  };
+  const toRoom = (known: Part, now: number, out: TrackedHand) => {
+    out.tracked = now - known.at <= POSE_STALE_MS;
+    if (!out.tracked) return;
+    ease(known, now);
+    out.position.copy(known.shownPosition).applyMatrix4(frame);
+    out.turn.copy(seatTurn).multiply(known.shownTurn);
+  };
   return {
     receive(message, now) {
       let known = relayed.get(message.participant);
-      const fresh = !known || now - known.at > POSE_STALE_MS;
-      if (!known) {
-        known = { at: now, easedAt: now, position: new Vector3(), turn: new Quaternion(), shownPosition: new Vector3(), shownTurn: new Quaternion() };
-        relayed.set(message.participant, known);
-      }
-      known.at = now;
-      known.position.fromArray(message.head.p);
-      known.turn.fromArray(message.head.q).normalize();
-      // After a gap the head takes the pose at once; in a stream it glides to it.
-      if (fresh) {
-        known.shownPosition.copy(known.position);
-        known.shownTurn.copy(known.turn);
-        known.easedAt = now;
+      if (!known) relayed.set(message.participant, (known = { head: part(), hands: [part(), part()] }));
+      arrive(known.head, message.head, now);
+      // A hand missing from a pose is not tracked now, whatever it was a moment ago.
+      for (const [i, joint] of [message.left, message.right].entries()) {
+        if (joint) arrive(known.hands[i]!, joint, now);
+        else known.hands[i]!.at = -Infinity;
       }
     },
     lookPoint(participant, seat, now, out) {
-      const known = relayed.get(participant);
-      if (!known || now - known.at > POSE_STALE_MS) return false;
-      const ease = 1 - Math.exp(-Math.max(0, now - known.easedAt) / 1000 / EASE_S);
-      known.easedAt = now;
-      known.shownPosition.lerp(known.position, ease);
-      known.shownTurn.slerp(known.turn, ease);
+      const known = current(participant, now);
+      if (!known) return false;
       // The head looks down its -z, as the camera it was read from.
       seatMatrix(seat, frame);
-      forward.set(0, 0, -LOOK_M).applyQuaternion(turn.copy(known.shownTurn));
-      out.copy(known.shownPosition).add(forward).applyMatrix4(frame);
+      forward.set(0, 0, -LOOK_M).applyQuaternion(turn.copy(known.head.shownTurn));
+      out.copy(known.head.shownPosition).add(forward).applyMatrix4(frame);
+      return true;
+    },
+    arms(participant, seat, now, out) {
+      const known = current(participant, now);
+      if (!known) return false;
+      seatMatrix(seat, frame);
+      seatTurn.setFromAxisAngle(scratch.up, seat.yaw);
+      out.head.copy(known.head.shownPosition).applyMatrix4(frame);
+      toRoom(known.hands[0], now, out.left);
+      toRoom(known.hands[1], now, out.right);
       return true;
     },
   };
