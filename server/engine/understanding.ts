@@ -132,7 +132,8 @@ const typeOf = (asked: string): QuestionType => {
   const alone = clauses.map((c) => c.trim().replace(/[^a-z']/g, '')).find((c) => WH.test(c));
   if (alone) return normalType(alone);
   const asking = clauses.findIndex((c) => c.includes('?'));
-  const ordered = asking >= 0 ? [...clauses.slice(asking).reverse(), ...clauses.slice(0, asking)] : clauses;
+  // Before it, the nearest clause first: "When an engineer says no, what's your next move, Alex?" asks what, not when.
+  const ordered = asking >= 0 ? [...clauses.slice(asking).reverse(), ...clauses.slice(0, asking).reverse()] : clauses;
   for (const c of ordered) {
     const words = c.trim().split(/\s+/).map((w) => w.replace(/[^a-z']/g, ''));
     const head = words.findIndex((w, i) => i <= 2 && (WH.test(w) || POLAR_OPENERS.test(w)));

@@ -92,4 +92,11 @@ describe('what a persona has done answers questions about it', () => {
       expect(said).toMatch(/the re-plan skips the hard part, which is telling people early/);
     }
   });
+
+  it('reads the question a line asks from its last clause first: "When an engineer says no, what is your next move?" asks what', async () => {
+    const { understand } = await import('../../../engine/understanding');
+    expect(understand("When an engineer tells you a date is impossible, what's your next move, Alex?").type).toBe('what');
+    expect(understand('When, realistically, will staging be green?').type).toBe('when');
+    expect(understand('Ben, when the migration ran, who was on call?').type).toBe('who');
+  });
 });
