@@ -230,7 +230,7 @@ const PERSON_NOUNS =
   /\b(someone|somebody|nobody|no one|everyone|team|teams|manager|engineer|engineers|lead|cto|ceo|vp|director|doctor|nurse|butler|cook|maid|gardener|guest|staff|colleague|colleagues|customer|customers|clinic|clinics|sales|support|owner|chair|panel|people|person)\b/gi;
 const PLACE_WORDS = /\b(in|at|into|from|near|by|behind|outside|inside|upstairs|downstairs|on) (the|my|our|his|her|their|a) \w+|\b(here|there|home|office|room|hall|kitchen|cellar|garden|library|lab|clinic|site|city|country|abroad|remote|online)\b/i;
 const POLAR_WORDS =
-  /^\W*([\p{L}'’.]+,\s*)?(yes|no|yeah|yep|nope|not really|not quite|not yet|not exactly|partly|partially|absolutely|definitely|of course|certainly|sure|never|always|mostly|i (do|did|don't|didn't|have|haven't|had|hadn't|am|was|wasn't|can|can't|could|couldn't|would|wouldn't|will|won't|think so|don't think so|hope so|doubt it)|we (do|did|don't|didn't|have|haven't|are|aren't|can|can't|will|won't)|it (is|was|isn't|wasn't|does|doesn't|did|didn't|will|won't)|that's (right|true|fair|correct)|correct|right|honestly,? (yes|no)|in short,? (yes|no))\b/iu;
+  /^\W*([\p{L}'’.]+,\s*)?(yes|no|yeah|yep|nope|not really|not quite|not yet|not exactly|partly|partially|absolutely|definitely|of course|certainly|sure|never|always|mostly|sounds (good|great|fine|perfect)|(that )?works for me|that works|fine by me|i (do|did|don't|didn't|have|haven't|had|hadn't|am|was|wasn't|can|can't|could|couldn't|would|wouldn't|will|won't|think so|don't think so|hope so|doubt it)|we (do|did|don't|didn't|have|haven't|are|aren't|can|can't|will|won't)|it (is|was|isn't|wasn't|does|doesn't|did|didn't|will|won't)|that's (right|true|fair|correct)|correct|right|honestly,? (yes|no)|in short,? (yes|no))\b/iu;
 const HOW_WORDS = /\b(by \w+ing|first|then|step|start(ed)? (with|by)|we (would|will|used|use)|i (would|will|used|use)|the way|through|using|with a|with the|process|plan)\b/i;
 
 /** Whether `reply` holds the kind of thing a question of `type` wants. What and which want only that it is on topic. */
@@ -273,7 +273,9 @@ export const givesKind = (type: QuestionType, reply: string, asked: readonly str
 const dodge =
   /\b(i'd rather not|i would rather not|rather not (say|get into|go into)|let's not go there|no comment|that's (a )?private|none of your business|i don't see what that has to do|can't (say|tell you|talk about)|not at liberty|i'm not going to (say|answer|get into))\b/i;
 /** Saying one does not know, in character. */
-const unknowing = /\b(not directly|the closest i have|not that exactly|can't answer that precisely|only partly|i don't know|i do not know|no idea|not sure|i'm not sure|i can't remember|i don't remember|don't have (that|the|those) (number|figure|numbers|figures|detail|details)|i couldn't say|hard to say|i'd have to check|i would have to check|i'll (find out|check)|i will (find out|check))\b/i;
+const unknowing = /\b(i'd have to think about|i would have to think about|haven't got a good answer|don't have a good answer|outside what i know|haven't worked out|i've wondered that myself|couldn't tell you|i'd only be guessing|i'd be guessing|couldn't put a number|i'm torn|haven't made up my mind|haven't settled on|not the person who'd know|not directly|the closest i have|not that exactly|can't answer that precisely|only partly|i don't know|i do not know|no idea|not sure|i'm not sure|i can't remember|i don't remember|don't have (that|the|those) (number|figure|numbers|figures|detail|details)|i couldn't say|hard to say|i'd have to check|i would have to check|i'll (find out|check)|i will (find out|check))\b/i;
+/** Whether a reply says its speaker does not know (in character: "I'd have to think about that"). */
+export const saysUnknowing = (reply: string): boolean => unknowing.test(reply);
 /** Stock lines that fill a turn without content. */
 const filler = /^\W*(that(?:'s| is) a (good|great|fair|tough|interesting) question|good question|great question|interesting question|let me think|hmm+|well+)\W*$/i;
 
@@ -348,6 +350,8 @@ export const answerFit = (question: string, reply: string, names: ReadonlySet<st
   const replied = understand(reply);
   const type = asked.type ?? (asked.act === 'request' ? 'what' : 'what');
   if (replied.act === 'empty' || filler.test(reply.trim())) return 'not';
+  // Cut off before saying anything ("Raj, it comes back to this: my—"): nothing was given.
+  if (/[—–]\s*$/.test(reply) && contentWords(reply.replace(/^\W*[\p{Lu}][\p{L}'’.-]*,\s*/u, '').replace(/^[^:]{0,40}:\s*/, '')).filter((w) => !names.has(w)).length < 3) return 'not';
   if (replied.act === 'repeat-request' || replied.act === 'clarification') return 'partly';
   // A question back is not an answer ("Why is this role open?" to "Why did you leave?").
   if (replied.act === 'question' && sentences(reply).length === 1 && !/\d/.test(reply)) return 'not';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ParticipantReport, Report, TimelineItem } from '../../shared/review/report';
 import { quietParticipant, quietReport } from '../../tests/fixtures/participant-report';
 import { createScriptedGenerator } from '../providers/generator/scripted';
-import { clock, debriefOf } from './debrief';
+import { clock, debriefOf, outcomeOf } from './debrief';
+import { answerFit } from '../engine/understanding';
 import { feedback } from './feedback';
 import { linesOf } from './model';
 import { reportOf as reportOfLog } from './report';
@@ -161,3 +162,20 @@ describe('the moments of the things to work on', () => {
     expect(written.moments.map((m) => m.startMs)).not.toContain(9_000);
   });
 });
+
+describe('what a reply to a question is called in the debrief', () => {
+  const outcome = (question: string, reply: string) => outcomeOf(reply, answerFit(question, reply));
+  it('calls saying one does not know a reply that did not answer, however it is put', () => {
+    expect(outcome('Tell us about a time you and an engineering lead disagreed about scope.', "I haven't got a good answer on the engineering lead yet.")).toBe('not');
+    expect(outcome("And then what happened when a big customer asked for something you'd already cut, Alex?", "Hannah, I'd have to think about the big customer before I answered.")).toBe('not');
+    expect(outcome('Why did the launch slip?', "I'd be guessing at the reasons.")).toBe('not');
+  });
+  it('calls a line cut off before it said anything a reply that did not answer', () => {
+    expect(outcome('What do you think our reminder system looks like today?', 'Raj, it comes back to this: my—')).toBe('not');
+    expect(outcome('What do you think our reminder system looks like today?', 'Raj, I think the reminder system sends one text the day before, from a—')).toBe('answered');
+  });
+  it('calls "sounds good" an answer to "does that work?"', () => {
+    expect(outcome('We have ten minutes; we will each ask a question or two. Does that work?', 'Sounds good, Sofia.')).toBe('answered');
+  });
+});
+

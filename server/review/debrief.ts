@@ -26,7 +26,7 @@
  * debrief.observations; // at most three, the most notable first, each with its moments
  * ```
  */
-import { understand } from '../engine/understanding';
+import { saysUnknowing, understand } from '../engine/understanding';
 import { contentWords } from '../engine/vocabulary';
 import { offersQuestions, type AnswerCount } from '../metrics/answers';
 import { clock, comfortablePace, gist, type Debrief, type Moment, type Observation, type Outcome, type QuestionPut, type SpeechFigures } from '../../shared/review/answers';
@@ -108,8 +108,12 @@ export const outcomeOf = (reply: string, fit: TimelineItem['answer']): Outcome =
     const given = contentWords(reply).filter((w) => !evasionWords.has(w));
     if (given.length <= EVASIVE_WORDS) return understood.act === 'non-answer' || /^\W*(no comment|pass|skip|next question)\b/i.test(reply) ? 'non-answer' : 'evasive';
   }
+  // "I haven't got a good answer on that yet" gives nothing of what was asked, however politely: not even a part of it.
+  if (saysUnknowing(reply) && fit !== 'answered' && contentWords(reply).length <= UNKNOWING_WORDS) return 'not';
   return fit === 'answered' ? 'answered' : fit === 'partly' ? 'partly' : 'not';
 };
+/** Words a plain "I don't know" is made of at most, with what it names ("I'd have to think about the big customer"). */
+const UNKNOWING_WORDS = 6;
 
 /** The designated questions and requests put to `seat`, with their replies and outcomes; null for a report without answers (older versions). */
 const questionsPut = (report: Report, said: readonly Utterance[], seat: string): QuestionPut[] | null => {

@@ -46,6 +46,11 @@ const utterance = (turn: Turn): string => {
     const named = accuse(turn);
     if (named) return named;
   }
+  // Asked something at that moment, the detective answers it first and then names the suspect: the last part may hold no other turn of theirs.
+  if (act === 'answer' && turn.cue.obligation && accusationDue({ ...turn, cue: { ...turn.cue, obligation: null } })) {
+    const named = accuse({ ...turn, cue: { ...turn.cue, obligation: null } });
+    if (named) return line(answer(turn), named);
+  }
   switch (act) {
     case 'statement':
       return statement(turn);
