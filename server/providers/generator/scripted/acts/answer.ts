@@ -44,7 +44,7 @@ const unknown: Record<QuestionType, string[]> = {
 };
 
 /** Asking for someone's view rather than a fact: any view of theirs that bears on it answers. */
-const opinionAsked = /\b(your take|what do you (make of|think (of|about))|your (view|thoughts|opinion|read) on|how do you (feel|see it)|how does (this|that) sit with you|match(es)? your experience)\b/i;
+const opinionAsked = /\b(what would (you|it take)|would you (need|want|expect|do)|convince you|do you (believe|think|expect|worry)|your take|what do you (make of|think (of|about))|your (view|thoughts|opinion|read) on|how do you (feel|see it)|how does (this|that) sit with you|match(es)? your experience)\b/i;
 const takes = ['My take:', 'Honestly,', 'The way I see it,', 'For me,', undefined];
 
 /** Leads for the nearest thing a persona has to an answer, said as such. */
@@ -270,8 +270,10 @@ function* answersTo(turn: Turn, question: string, kw: string | undefined, asker:
     for (const v of views) yield named(withMarker(v.m.text, rng.pick(takes), turn.proper));
   }
   // Whoever is there to be asked (a candidate, a presenter) gives what they have that bears on an open question, as far as it goes.
-  if (cue.role.part === 'answerer' && (type === 'what' || type === 'how' || type === 'which')) {
-    const nearest = found.filter((f) => f.fit === 'partly' && !f.m.used && f.m.source !== 'context').slice(0, 2);
+  // Anyone else does too when what they have is close to it (a persona asked something near their own point gives that, not a bare "I don't know").
+  if (type === 'what' || type === 'how' || type === 'which' || type === 'why') {
+    const close = cue.role.part === 'answerer' ? 0 : 1.6;
+    const nearest = found.filter((f) => f.fit === 'partly' && !f.m.used && f.m.source !== 'context' && f.score >= close).slice(0, 2);
     // Said as what it is: the nearest thing they have, not the answer ("Not directly, but…").
     for (const r of nearest) yield named(`${rng.pick(nearby)} ${lowerFirst(r.m.text, turn.proper)}`);
   }
