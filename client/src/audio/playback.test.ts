@@ -4,9 +4,12 @@ import { createVoiceOutput, decodePcm16, type VoiceOutput, type VoicePiece } fro
 
 /** Just enough of Web Audio to watch what gets scheduled, on a clock the test moves. */
 class FakeParam {
+  /** Automation events scheduled so far. */
+  events = 0;
   constructor(public value = 0) {}
   setValueAtTime(value: number) {
     this.value = value;
+    this.events++;
     return this;
   }
   setTargetAtTime(value: number) {
@@ -383,6 +386,18 @@ describe('voice output', () => {
     output.listen({ x: 1, y: 2, z: 3 }, { x: 0, y: 0, z: -1 }, { x: 0, y: 1, z: 0 });
     const values = Object.fromEntries(Object.entries(context.listener).map(([name, param]) => [name, param.value]));
     expect(values).toEqual({ positionX: 1, positionY: 2, positionZ: 3, forwardX: 0, forwardY: 0, forwardZ: -1, upX: 0, upY: 1, upZ: 0 });
+  });
+
+  it('sets the listener again only when the viewer moves or turns (it is called every frame)', () => {
+    const events = () => Object.values(context.listener).reduce((sum, param) => sum + param.events, 0);
+    output.listen({ x: 1, y: 2, z: 3 }, { x: 0, y: 0, z: -1 }, { x: 0, y: 1, z: 0 });
+    const once = events();
+    output.listen({ x: 1, y: 2, z: 3 }, { x: 0, y: 0, z: -1 }, { x: 0, y: 1, z: 0 });
+    expect(events()).toBe(once);
+    output.listen({ x: 1, y: 2, z: 3 }, { x: 0.6, y: 0, z: -0.8 }, { x: 0, y: 1, z: 0 });
+    expect(events()).toBeGreaterThan(once);
+    expect(context.listener.forwardX!.value).toBe(0.6);
+    expect(context.listener.forwardZ!.value).toBe(-0.8);
   });
 
   it('mutes a participant, who then does not count as speaking', () => {

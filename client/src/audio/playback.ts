@@ -220,11 +220,23 @@ const rootMeanSquare = (pcm: Int16Array): number => {
 
 const setParam = (param: AudioParam, value: number, time: number) => param.setValueAtTime(value, time);
 
+const samePosition = (a: Position, b: Position): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
+const copyPosition = (to: Position, from: Position): void => {
+  to.x = from.x;
+  to.y = from.y;
+  to.z = from.z;
+};
+
+/** A PCM16 sample to a float sample (x / 32768, exactly: a power of two). */
+const fromPcm16 = 1 / 32768;
+
 export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOptions): VoiceOutput => {
   const settings = { ...defaults, ...options } satisfies Required<VoiceOutputOptions>;
   const channels = new Map<string, Channel>();
   const drafts = new Map<string, DraftPlayback>();
   const lipSync = createLipSync();
+  /** Where the listener was last put: a listener that has not moved is not set again. */
+  const heard = { position: { x: NaN, y: NaN, z: NaN }, forward: { x: NaN, y: NaN, z: NaN }, up: { x: NaN, y: NaN, z: NaN } };
 
   const running = () => context.state === 'running';
   /** The audio clock at the sample reaching the ears now (latencies are missing in some browsers). */
@@ -266,7 +278,7 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
   const schedule = (channel: Channel, pcm: Int16Array, sampleRate: number, at: number, silent = false): AudioBufferSourceNode => {
     const buffer = context.createBuffer(1, pcm.length, sampleRate);
     const samples = buffer.getChannelData(0);
-    for (let i = 0; i < pcm.length; i++) samples[i] = pcm[i]! / 32768;
+    for (let i = 0; i < pcm.length; i++) samples[i] = pcm[i]! * fromPcm16;
     const source = context.createBufferSource();
     source.buffer = buffer;
     source.connect(silent ? silentSink() : channel.gain);
@@ -494,6 +506,12 @@ export const createVoiceOutput = (context: AudioContext, options?: VoiceOutputOp
     },
 
     listen(position, forward, up) {
+      // Called every frame; while the viewer keeps still (a desktop view most of the time) each call
+      // would add nine automation events that change nothing.
+      if (samePosition(heard.position, position) && samePosition(heard.forward, forward) && samePosition(heard.up, up)) return;
+      copyPosition(heard.position, position);
+      copyPosition(heard.forward, forward);
+      copyPosition(heard.up, up);
       const { listener } = context;
       const time = context.currentTime;
       if (listener.positionX) {

@@ -14,7 +14,7 @@ import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
 import { Avatar } from '../scene/avatar';
-import { useAvatarDriver, type AvatarCast } from '../scene/drive';
+import { useAvatarDriver, useRigRefs, type AvatarCast } from '../scene/drive';
 import type { RoomStats } from '../scene/frame-stats';
 import { Environment } from '../scene/environment';
 import { boardsFor, seatsFor, wallHeight } from '../scene/layout';
@@ -87,7 +87,8 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
   const rigs = useRef(new Map<string, AvatarRig>());
   const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
   const { nameTags } = useViewSettings();
-  const shareRig = (id: string) => (rig: AvatarRig | null) => void (rig ? rigs.current.set(id, rig) : rigs.current.delete(id));
+  const shareRig = useRigRefs(rigs);
+  const cast = useMemo((): AvatarCast => ({ seats: seatOf, rigs, stats }), [seatOf]);
   // The canvas fills the window: the view is framed for the window the replay opened in.
   const [screen] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
   // Inside the room's walls (the setting the environment furnishes), looking at the humans' faces.
@@ -145,7 +146,7 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
           )
         );
       })}
-      <Animate replay={replay} player={player} cast={{ seats: seatOf, rigs, stats }} onView={onView} />
+      <Animate replay={replay} player={player} cast={cast} onView={onView} />
       <OrbitControls makeDefault target={viewpoint.target} maxPolarAngle={Math.PI / 2.05} />
       {test && <Lens into={lens} />}
     </Canvas>

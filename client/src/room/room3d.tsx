@@ -15,7 +15,7 @@
 import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { createXRStore, XR } from '@react-three/xr';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
 import type { RoomView } from '../state/room';
 import { Avatar } from '../scene/avatar';
@@ -26,7 +26,7 @@ import type { AvatarRig } from '../scene/rig';
 import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
 import { headOf, headTopOf } from '../scene/attention';
-import { useAvatarDriver, type AvatarCast } from '../scene/drive';
+import { useAvatarDriver, useRigRefs, type AvatarCast } from '../scene/drive';
 import type { RoomStats } from '../scene/frame-stats';
 import { UploadToken } from '../scene/uploaded';
 import { gazeReporter, lookingAt } from './looking-at';
@@ -50,6 +50,9 @@ const desktopFov = 60;
 const coveringSelector = '.hud, .enter-vr';
 
 const noContents: Content[] = [];
+const noParticipants: NonNullable<RoomView['snapshot']>['participants'] = [];
+/** Where the instructor's free camera turns about. */
+const orbitTarget: Vec3 = [0, 1, 0];
 
 /** `token`: the page's own (its link's); the boards read the contents' uploaded images with it (scene/uploaded.ts). */
 export const Room3D = ({ session, view, token, test }: { session: Session; view: RoomView; token: string; test: boolean }) => {
@@ -81,7 +84,7 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
   useEffect(() => {
     if (sessionId) rememberInVr(sessionId, inVR);
   }, [sessionId, inVR]);
-  const exitVR = () => void store.getState().session?.end();
+  const exitVR = useMemo(() => () => void store.getState().session?.end(), [store]);
   const enterVR = () => {
     setVrProblem('');
     store.enterVR().catch((error: Error) => setVrProblem(`The headset did not start VR (${error.message}). Try again, or stay on this page.`));
@@ -99,7 +102,7 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
   }, [inVR]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const snapshot = view.snapshot;
-  const participants = snapshot?.participants ?? [];
+  const participants = snapshot?.participants ?? noParticipants;
   const formation = snapshot?.scene.formation ?? 'table';
   const seats = useMemo(() => seatsFor(formation, participants.map((p) => ({ id: p.id, kind: p.kind }))), [formation, participants.length]); // eslint-disable-line react-hooks/exhaustive-deps
   const seatOf = useMemo(() => new Map(seats.map((s) => [s.id, s])), [seats]);
@@ -118,12 +121,12 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
   const { nameTags } = useViewSettings();
   // Where each avatar's head is, once it is built (its rest pose): the framing then uses it.
   const [built, setBuilt] = useState<Record<string, { head: Vec3; top: number }>>({});
-  const shareRig = (id: string) => (rig: AvatarRig | null) => {
-    if (!rig) return void rigs.current.delete(id);
-    rigs.current.set(id, rig);
+  const shareRig = useRigRefs(rigs, (id, rig) => {
+    if (!rig) return;
     const head = rig.headCentre(new THREE.Vector3()).toArray() as Vec3;
     setBuilt((all) => ({ ...all, [id]: { head, top: rig.headTop } }));
-  };
+  });
+  const cast = useMemo((): AvatarCast => ({ seats: seatOf, rigs, stats }), [seatOf]);
   // What the desktop view keeps in frame: everyone else's head and name tag.
   const inFrame = useMemo(
     () =>
@@ -165,13 +168,20 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
     return [head[0] + Math.sin(mySeat.yaw) * 0.08, head[1], head[2] + Math.cos(mySeat.yaw) * 0.08];
   }, [mySeat, built]);
 
-  return (
-    <>
+  // The canvas's tree, made again only when what it draws changes: the view changes many times a
+  // second while people speak (words, audio, the floor), and re-rendering the room's tree each time
+  // (React's reconciler and react-three-fiber's over every avatar) was the page's costliest script
+  // after drawing itself (bench/client.bench.ts). The avatars read the view each frame (Animate);
+  // only the panel and the controllers of VR show it through React.
+  const vrView = inVR ? view : null;
+  const form = snapshot?.scene.form;
+  const canvas = useMemo(
+    () => (
       <Canvas className="canvas" camera={{ fov: desktopFov, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
         <XR store={store}>
           <color attach="background" args={['#cfd3d6']} />
           <UploadToken.Provider value={token || null}>
-            <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} chairless={chairless} />
+            <Environment formation={formation} form={form} seats={seats} contents={contents} boards={boards} slides={view.slides} chairless={chairless} />
           </UploadToken.Provider>
           {participants.map((p) => {
             const seat = seatOf.get(p.id);
@@ -193,18 +203,25 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
               />
             );
           })}
-          <Animate session={session} view={view} cast={{ seats: seatOf, rigs, stats }} me={me} />
+          <Animate session={session} cast={cast} me={me} />
           {mySeat ? (
             <Seated seat={mySeat} inVR={inVR} inFrame={inFrame} framed={framed} eye={eye!} vr={vr} />
           ) : (
-            <OrbitControls makeDefault target={[0, 1, 0]} maxPolarAngle={Math.PI / 2.05} />
+            <OrbitControls makeDefault target={orbitTarget} maxPolarAngle={Math.PI / 2.05} />
           )}
-          {mySeat && inVR && <VrPanel view={view} session={session} vr={vr} voiceIn={voiceIn} onExit={exitVR} />}
+          {mySeat && inVR && <VrPanel view={vrView!} session={session} vr={vr} voiceIn={voiceIn} onExit={exitVR} />}
           {mySeat && inVR && <SharePose session={session} participant={me!} seat={mySeat} />}
-          {mySeat && inVR && <XrInput session={session} view={view} vr={vr} voiceIn={voiceIn} contents={contents} boards={boards} />}
+          {mySeat && inVR && <XrInput session={session} view={vrView!} vr={vr} voiceIn={voiceIn} contents={contents} boards={boards} />}
           {test && <Lens into={viewer} />}
         </XR>
       </Canvas>
+    ),
+    [store, token, formation, form, seats, contents, boards, view.slides, chairless, participants, seatOf, me, inVR, nameTags, shareRig, session, cast, mySeat, inFrame, eye, vr, vrView, voiceIn, exitVR, test],
+  );
+
+  return (
+    <>
+      {canvas}
       {mySeat && supported && !inVR && (
         <div className="enter-vr">
           {returning && <p>The page reloaded while you were in VR; your seat is kept.</p>}
@@ -235,21 +252,10 @@ const Lens = ({ into }: { into: React.RefObject<CameraView | null> }) => {
 /**
  * Drives every avatar once a frame from the room state and the audio clock: lip sync, gaze
  * (listeners toward the speaker, the speaker toward the addressee), nods, raised hands, cuts.
+ * It reads the session's view as each frame is drawn, so a new view re-renders nothing here.
  */
-const Animate = ({
-  session,
-  view,
-  cast,
-  me,
-}: {
-  session: Session;
-  view: RoomView;
-  cast: AvatarCast;
-  me: string | null;
-}) => {
+const Animate = memo(function Animate({ session, cast, me }: { session: Session; cast: AvatarCast; me: string | null }) {
   const { gl, camera } = useThree();
-  const viewRef = useRef(view);
-  viewRef.current = view;
   const forward = useMemo(() => new THREE.Vector3(), []);
   const up = useMemo(() => new THREE.Vector3(), []);
   const viewer = useMemo(() => new THREE.Vector3(), []);
@@ -275,7 +281,7 @@ const Animate = ({
   });
 
   useFrame((_, delta) => {
-    const v = viewRef.current;
+    const v = session.view;
     const begin = drive(delta, v, session.speaking());
     // Spatial audio follows the viewer's head.
     camera.getWorldDirection(forward);
@@ -285,7 +291,7 @@ const Animate = ({
     if (me && gl.xr.isPresenting && v.status === 'live') reportGaze(lookingAt(viewer, forward, heads, me), begin);
   });
   return null;
-};
+});
 
 /**
  * The panels laid over the canvas (`coveringSelector`), in the canvas's pixels: measured again
@@ -327,7 +333,7 @@ const useCovered = (canvas: HTMLCanvasElement): Rect[] => {
  * show everyone in `inFrame` clear of the HUD (scene/framing.ts), turned by dragging (at the look
  * speed of the view settings) and zoomed with the wheel to read a board.
  */
-const Seated = ({ seat, inVR, inFrame, framed, eye, vr }: { seat: Seat; inVR: boolean; inFrame: readonly Vec3[]; framed: React.RefObject<FramingReport | null>; eye: Vec3; vr: VrStore }) => {
+const Seated = memo(function Seated({ seat, inVR, inFrame, framed, eye, vr }: { seat: Seat; inVR: boolean; inFrame: readonly Vec3[]; framed: React.RefObject<FramingReport | null>; eye: Vec3; vr: VrStore }) {
   const { camera, gl, size } = useThree();
   const covered = useCovered(gl.domElement);
   const { lookSpeed } = useViewSettings();
@@ -380,4 +386,4 @@ const Seated = ({ seat, inVR, inFrame, framed, eye, vr }: { seat: Seat; inVR: bo
     };
   }, [framing, inVR, camera, gl, lookSpeed, size.width, size.height, covered, framed]);
   return <SeatOrigin seat={seat} eye={eye} vr={vr} />;
-};
+});

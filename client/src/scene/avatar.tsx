@@ -11,7 +11,7 @@
  * ```
  */
 import { useFrame } from '@react-three/fiber';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { AnimationClip, Group, SkinnedMesh } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { clone } from 'three/examples/jsm/utils/SkeletonUtils.js';
@@ -121,10 +121,13 @@ const useGltfs = (urls: string[]): GLTF[] | null => {
 const sameBinding = (a: SkinnedMesh['skeleton'], b: SkinnedMesh['skeleton']): boolean =>
   a.bones.length === b.bones.length && a.bones.every((bone, i) => bone === b.bones[i] && a.boneInverses[i]!.equals(b.boneInverses[i]!));
 
-export const Avatar = (props: AvatarProps) => {
+// Memoised: a room re-renders with every change of its view (many a second while people speak),
+// and ten avatars reconciled each time cost more script than animating them (bench/client.bench.ts).
+// Give it stable props (a rig ref made once per participant: scene/drive.ts, useRigRefs).
+export const Avatar = memo(function Avatar(props: AvatarProps) {
   const gltfs = useGltfs([`${avatarsUrl}${props.file}`, `${avatarsUrl}animations.glb`]);
   return gltfs ? <Body {...props} gltf={gltfs[0]!} animations={gltfs[1]!.animations} /> : null;
-};
+});
 
 const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tagScale = 1, speaking, rigRef, firstPerson = false, gltf, animations }: AvatarProps & { gltf: GLTF; animations: AnimationClip[] }) => {
   const body = useMemo(() => {

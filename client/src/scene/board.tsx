@@ -191,6 +191,8 @@ export const Board = ({ content, place, slide = 0 }: BoardProps) => {
     const map = new CanvasTexture(canvas);
     map.colorSpace = SRGBColorSpace;
     map.anisotropy = 4;
+    // Never offset or repeated: the texture's transform need not be worked out every frame.
+    map.matrixAutoUpdate = false;
     return map;
   }, [content, slide, width, height, image]);
   useEffect(() => () => texture.dispose(), [texture]);

@@ -104,6 +104,36 @@ export const useAvatarDriver = ({ seats, rigs, stats }: AvatarCast, source: Fram
   return { drive, heads };
 };
 
+/**
+ * The rig ref of each participant's `<Avatar>`: made once per participant (and the function that
+ * gives them is stable), so a memoised avatar is not re-rendered for a fresh callback. It files the rig under its participant in `rigs` (and out
+ * when it goes), then tells `onRig`, if given.
+ *
+ * ```tsx
+ * const rigRef = useRigRefs(rigs);
+ * <Avatar rigRef={rigRef(p.id)} … manual />
+ * ```
+ */
+export const useRigRefs = (rigs: React.RefObject<Map<string, AvatarRig>>, onRig?: (id: string, rig: AvatarRig | null) => void): ((id: string) => (rig: AvatarRig | null) => void) => {
+  const tell = useRef(onRig);
+  tell.current = onRig;
+  return useMemo(() => {
+    const made = new Map<string, (rig: AvatarRig | null) => void>();
+    return (id: string) => {
+      let ref = made.get(id);
+      if (!ref) {
+        ref = (rig) => {
+          if (rig) rigs.current.set(id, rig);
+          else rigs.current.delete(id);
+          tell.current?.(id, rig);
+        };
+        made.set(id, ref);
+      }
+      return ref;
+    };
+  }, [rigs]);
+};
+
 /** Whether `id` is a human of the room (a loop, not a lookup table: it runs every frame without allocating). */
 const isHuman = (participants: readonly { id: string; kind: string }[] | undefined, id: string): boolean => {
   if (!participants) return false;

@@ -12,7 +12,7 @@
  * <Environment formation={scene.formation} form="interview" seats={seats} contents={scene.contents} boards={boards} slides={{ deck: 2 }} />
  * ```
  */
-import { useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo } from 'react';
 import type { Formation, StructureForm } from '../../../shared/scene/schema';
 import { Board, type BoardContent } from './board';
 import { furnish } from './furniture';
@@ -33,7 +33,8 @@ export interface EnvironmentProps {
   chairless?: readonly string[];
 }
 
-export const Environment = ({ formation, form, seats, contents, boards, slides, chairless }: EnvironmentProps) => {
+// Memoised: the room re-renders with every change of its view; the environment changes with the scene and the slides.
+export const Environment = memo(function Environment({ formation, form, seats, contents, boards, slides, chairless }: EnvironmentProps) {
   const kinds = contents.map((c) => c.kind).join(' ');
   const setting = useMemo(() => settingFor({ formation, form, seats, boards, kinds: kinds.split(' ') }), [formation, form, seats, boards, kinds]);
   const { solid, glow } = useMemo(() => furnish(setting, { chairless }), [setting, chairless]);
@@ -63,4 +64,4 @@ export const Environment = ({ formation, form, seats, contents, boards, slides, 
       })}
     </>
   );
-};
+});

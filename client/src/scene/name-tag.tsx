@@ -49,7 +49,8 @@ export interface NameTagProps {
 
 export const NameTag = ({ name, speaking }: NameTagProps) => {
   const canvas = useMemo(() => Object.assign(document.createElement('canvas'), size), []);
-  const texture = useMemo(() => Object.assign(new CanvasTexture(canvas), { colorSpace: SRGBColorSpace }), [canvas]);
+  // The tag is never offset or repeated: its texture's transform need not be worked out every frame.
+  const texture = useMemo(() => Object.assign(new CanvasTexture(canvas), { colorSpace: SRGBColorSpace, matrixAutoUpdate: false }), [canvas]);
   useEffect(() => {
     draw(canvas, name, speaking);
     texture.needsUpdate = true;

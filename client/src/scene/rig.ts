@@ -27,6 +27,7 @@ import {
   Vector3,
   type AnimationAction,
   type AnimationClip,
+  type Bone,
   type Mesh,
   type Object3D,
 } from 'three';
@@ -124,6 +125,9 @@ interface MorphSlot {
 const approach = (value: number, target: number, step: number): number =>
   value < target ? Math.min(target, value + step) : Math.max(target, value - step);
 
+/** What a bone's quaternion does on change instead of updating its Euler angles (the constructor says why). */
+const keepEuler = (): void => {};
+
 const clamp = (value: number, limit: number): number => (value > limit ? limit : value < -limit ? -limit : value);
 
 export class AvatarRig {
@@ -149,6 +153,9 @@ export class AvatarRig {
   private readonly found: Quaternion[];
   /** The arms laid over the clips when a headset wearer's hands are tracked (arm-ik.ts). */
   private readonly arms: ArmLayer;
+
+  /** Every bone with the callback that kept its Euler angles in step, put back on dispose. */
+  private readonly synced: (readonly [Object3D, () => void])[];
 
   private readonly meshes: Mesh[];
   private readonly visemeSlots: MorphSlot[][];
@@ -217,6 +224,17 @@ export class AvatarRig {
     this.visemeSlots = visemes.map((v) => slots(visemeMorph(v)));
     this.jawSlots = slots('jawOpen');
     this.blinkSlots = [...slots('eyeBlinkLeft'), ...slots('eyeBlinkRight')];
+
+    // three.js keeps each object's Euler `rotation` in step with its quaternion, working out the
+    // angles again on every quaternion write: the mixer writes about fifty bones a frame, gaze three
+    // more. Nothing reads a bone's Euler angles (the rig, the mixer and the renderer use the
+    // quaternion), so only writing `rotation` still turns a bone (its quaternion follows it).
+    const bones: Object3D[] = [];
+    gltfScene.traverse((o) => {
+      if ((o as Bone).isBone) bones.push(o);
+    });
+    this.synced = bones.map((b) => [b, b.quaternion._onChangeCallback] as const);
+    for (const b of bones) b.quaternion._onChange(keepEuler);
 
     const layers = layersFor(clips, options.seated);
     this.mixer = new AnimationMixer(gltfScene);
@@ -329,6 +347,10 @@ export class AvatarRig {
     this.mixer.uncacheRoot(this.root);
     this.gazed.forEach((b, i) => b.quaternion.copy(this.found[i]!));
     this.arms.dispose();
+    for (const [bone, sync] of this.synced) {
+      bone.quaternion._onChange(sync);
+      sync();
+    }
     this.root.position.y += this.drop;
   }
 
