@@ -130,7 +130,10 @@ function* reactionsTo(turn: Turn, lean: Lean): Generator<string> {
     .filter((m) => !m.used)
     .slice(0, 3);
   for (const x of xs.length ? xs : ['that']) {
-    for (const frame of shuffled(reactions[lean], rng).slice(0, 3)) {
+    // One agrees or disagrees with a claim, not with a thing: "I'm wary of the panel" says nothing, "I'm not convinced" does.
+    const bare = lean !== 'neutral' && x.split(/\s+/).length <= 2 && x !== 'that';
+    const frames = reactions[lean].filter((f) => !bare || !f.includes('{x}'));
+    for (const frame of shuffled(frames, rng).slice(0, 3)) {
       const react = fill(frame, { name: last.shortName, x });
       if (!react) continue;
       for (const m of pool) {
