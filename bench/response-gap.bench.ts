@@ -29,6 +29,8 @@
  *
  * `RESPONSE_GAP_TRIALS` sets the typed trials per scene (default 6); there are as many spoken turns.
  * `RESPONSE_GAP_SCENES` (comma-separated scene ids) replaces the three scenes.
+ * `RESPONSE_GAP_PAUSES` takes only the first so many mid-turn and finished turns of pauses.json
+ * for the endpointing figures (default all; the test of the runner takes a few).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
@@ -65,6 +67,7 @@ const TRANSCRIBER_LATENCY_MS = 200;
 const TRIALS_PER_SCENE = Number(process.env.RESPONSE_GAP_TRIALS ?? 6);
 /** Scenes whose personas question the one trainee, so the room keeps coming back to them. */
 const SCENES = process.env.RESPONSE_GAP_SCENES?.split(',').filter(Boolean) ?? ['job-interview', 'poster-session', 'conference-qa'];
+const PAUSES = Number(process.env.RESPONSE_GAP_PAUSES ?? Number.POSITIVE_INFINITY);
 const QUESTIONS = [
   'what would you change first?',
   'why do you think that happened?',
@@ -228,8 +231,9 @@ const endpoint = async (turn: SpokenTurn): Promise<number[]> => {
 };
 
 const endpointing = async (espeak: EspeakSynthesizer): Promise<{ falseCutoffs: number; finishedWaits: number[] }> => {
+  const midTurn = fixtures.midTurn.slice(0, PAUSES);
   let falseCutoffs = 0;
-  for (const item of fixtures.midTurn) {
+  for (const item of midTurn) {
     const ends = await endpoint(await spokenTurn(espeak, item, 300, 2000));
     if (ends.length > 1) {
       falseCutoffs++;
@@ -237,13 +241,13 @@ const endpointing = async (espeak: EspeakSynthesizer): Promise<{ falseCutoffs: n
     }
   }
   const finishedWaits: number[] = [];
-  for (const item of fixtures.finished) {
+  for (const item of fixtures.finished.slice(0, PAUSES)) {
     const turn = await spokenTurn(espeak, item, 300, 2000);
     const ends = await endpoint(turn);
     if (ends.length !== 1) throw new Error(`response-gap: "${item.said}" was heard as ${ends.length} turns`);
     finishedWaits.push(ends[0]! - turn.voicedEndMs);
   }
-  return { falseCutoffs: falseCutoffs / fixtures.midTurn.length, finishedWaits };
+  return { falseCutoffs: falseCutoffs / midTurn.length, finishedWaits };
 };
 
 // ---------------------------------------------------------------- (b) spoken turns, in real time

@@ -16,6 +16,7 @@ import { startFakeGemini } from './fakes/gemini-server';
 import { startFakeOpenAI } from './fakes/openai-server';
 import { lineMaker } from './fakes/utterances';
 import type { FakeVendor } from './fakes/vendor-server';
+import { nodeArgs } from './server/bundle';
 
 let fakes: FakeVendor[] = [];
 afterEach(async () => {
@@ -135,7 +136,7 @@ describe('the experiment with a vendor judge', () => {
     // Asynchronously: the fake answers from this process, so it must not be blocked.
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'server/cli/simulate.ts', '--experiment', 'mmagents', 'scenes/team-standup.yaml', '--runs', '2', '--turns', '10', '--judge', 'openai', '--json'],
+      [...nodeArgs('server/cli/simulate.ts'), '--experiment', 'mmagents', 'scenes/team-standup.yaml', '--runs', '2', '--turns', '10', '--judge', 'openai', '--json'],
       { env: { ...process.env, OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'judge-model' } },
     );
     const [result] = JSON.parse(stdout);

@@ -22,6 +22,7 @@ import { startFakeGemini, type FakeGemini } from './fakes/gemini-server';
 import { startFakeOpenAI } from './fakes/openai-server';
 import type { FakeVendor, ReceivedRequest } from './fakes/vendor-server';
 import { ai, human, makeScene } from './engine/harness';
+import { nodeArgs } from './server/bundle';
 
 let fakes: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -137,7 +138,7 @@ describe('sessions through vendor generators', () => {
     fake.setDefault({ chunks: ['I would start with the budget.'] });
     const out = mkdtempSync(join(tmpdir(), 'sim-gemini-'));
     // Asynchronously: the fake answers from this process, so it must not be blocked.
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/simulate.ts', 'scenes/job-interview.yaml', '--runs', '1', '--out', out, '--generator', 'gemini'], {
+    await promisify(execFile)(process.execPath, [...nodeArgs('server/cli/simulate.ts'), 'scenes/job-interview.yaml', '--runs', '1', '--out', out, '--generator', 'gemini'], {
       env: { ...process.env, GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl },
     });
     const log = readFileSync(join(out, 'run-1.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SessionEvent);

@@ -87,6 +87,7 @@ describe('framing at the trainee’s seat', () => {
     // Software WebGL on a busy machine: loading and drawing take their time, never a fixed one.
     await page.goto(testLink(session.links[human]!, server.port), { timeout: 120_000 });
 
+    let drawn: Promise<{ drawCalls: number }> | undefined;
     for (const size of sizes) {
       await page.setViewportSize(size);
       const { heads, hud } = await framedHeads(size, others);
@@ -96,21 +97,23 @@ describe('framing at the trainee’s seat', () => {
         // The scene's setting (issue 28) within the budget: the room is two draw calls (lit, glowing) and one per
         // board; each avatar up to three and its tag. A second's stats with every avatar drawn: the
         // stats after the first to count every avatar (that one may read the draw calls of a frame
-        // drawn before the last avatar was in the scene, 2 under load).
-        await page.waitForFunction(
-          (n) => {
-            const stats = window.__room!.stats();
-            const seen = window as unknown as { firstWithEveryAvatar?: object };
-            if (stats.avatars < n || stats.drawCalls === 0) return false;
-            seen.firstWithEveryAvatar ??= stats;
-            return stats !== seen.firstWithEveryAvatar;
-          },
-          others,
-          { timeout: 60_000, polling: 100 },
-        );
-        const { drawCalls } = await page.evaluate(() => window.__room!.stats());
-        expect(drawCalls, `${id}: draw calls`).toBeLessThanOrEqual(60);
-        expect(drawCalls, `${id}: draw calls`).toBeGreaterThanOrEqual(2 + others);
+        // drawn before the last avatar was in the scene, 2 under load). The stats come once a
+        // second whatever the size: they are waited for while the room is framed at the next one.
+        drawn = page
+          .waitForFunction(
+            (n) => {
+              const stats = window.__room!.stats();
+              const seen = window as unknown as { firstWithEveryAvatar?: object };
+              if (stats.avatars < n || stats.drawCalls === 0) return false;
+              seen.firstWithEveryAvatar ??= stats;
+              return stats !== seen.firstWithEveryAvatar;
+            },
+            others,
+            { timeout: 60_000, polling: 100 },
+          )
+          .then(() => page.evaluate(() => window.__room!.stats()));
+        // Awaited below; a failure meanwhile is reported there, not as an unhandled rejection.
+        drawn.catch(() => {});
       }
       for (const { participant, box } of heads) {
         expect(box, `${participant}'s head is in front of the camera`).not.toBeNull();
@@ -119,12 +122,18 @@ describe('framing at the trainee’s seat', () => {
         expect(overlaps(box!, hud), `${where} is clear of the HUD`).toBe(false);
       }
     }
+    const { drawCalls } = await drawn!;
+    expect(drawCalls, `${id}: draw calls`).toBeLessThanOrEqual(60);
+    expect(drawCalls, `${id}: draw calls`).toBeGreaterThanOrEqual(2 + others);
     expect((await api(server, `/api/sessions/${session.id}`, { method: 'DELETE' })).status).toBe(200);
   }, 400_000);
 
   it('lets the presenter move the slides for everyone from the controls under the room', async () => {
     const created = await api(server, '/api/sessions', { method: 'POST', body: { scene: 'conference-qa', pace: 'realtime' } });
     const session = (await created.json()) as { id: string; links: Record<string, string> };
+    // Left at 1920×1080 by the framing; what is asserted here is the slides' state and the log, at any size.
+    await page.goto('about:blank');
+    await page.setViewportSize({ width: 640, height: 360 });
     await page.goto(testLink(session.links.nadia!, server.port), { timeout: 120_000 });
     await page.getByRole('button', { name: /^next slide/ }).click({ timeout: 120_000 });
     await page.waitForFunction(() => (window.__room!.state() as { slides: Record<string, number> }).slides['cool-roof-slides'] === 1, undefined, { timeout: 60_000 });

@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api } from '../server/helpers';
 import { voiceSuite } from './pages';
-import { screenshot, testLink } from './browser';
+import { screenshot, shapeViewport, testLink } from './browser';
 
 const speech = fileURLToPath(new URL('../fixtures/audio/hello-pause.wav', import.meta.url));
 /** The mouth counts as open above this (a full "aa" is 1), and as shut below `shut`. */
@@ -30,7 +30,8 @@ const voice = voiceSuite(' Hello there.');
 
 /** A person's page; their microphone plays the recording once (`speaks`) or stays silent. */
 const enter = async (link: string, speaks: boolean): Promise<Page> => {
-  const page = await voice.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  // The mouth is read from the page's state, not its pixels: two rooms drawn in software WebGL, small unless screenshots are taken.
+  const page = await voice.browser.newPage({ viewport: shapeViewport() });
   await page.addInitScript(([wav, speaks]: [string, boolean]) => {
     navigator.mediaDevices.getUserMedia = async () => {
       const context = new AudioContext();

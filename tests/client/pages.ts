@@ -88,8 +88,8 @@ export interface BrowserSuiteOptions extends ServerAndBrowserOptions {
 export interface BrowserSuite extends ServerAndBrowser {
   /** What went wrong in this test's pages so far (a test may take out what it meant to cause). */
   readonly problems: PageProblems;
-  /** A page at 1280×720 in its own browser context, watched, closed after the test. */
-  open(permissions?: string[]): Promise<Page>;
+  /** A page at 1280×720 (or `viewport`) in its own browser context, watched, closed after the test. */
+  open(permissions?: string[], viewport?: { width: number; height: number }): Promise<Page>;
   /** A page the app opened itself (a new tab), watched and closed like the others. */
   adopt(page: Page): Page;
   /** Failed answers this test means to get (a bad token's 401), allowed until it ends. */
@@ -118,8 +118,8 @@ export const browserSuite = (options: BrowserSuiteOptions = {}): BrowserSuite =>
     },
     restart: () => both.restart(),
     problems,
-    async open(permissions: string[] = []): Promise<Page> {
-      const context = await both.browser.newContext({ viewport: { width: 1280, height: 720 }, permissions });
+    async open(permissions: string[] = [], viewport = { width: 1280, height: 720 }): Promise<Page> {
+      const context = await both.browser.newContext({ viewport, permissions });
       const page = await context.newPage();
       pages.push(page);
       return watchPage(page, both.server.port, problems, allowed);

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api } from '../server/helpers';
 import { voiceSuite } from './pages';
-import { testLink, screenshot } from './browser';
+import { testLink, screenshot, shapeViewport } from './browser';
 
 const speech = fileURLToPath(new URL('../fixtures/audio/hello-pause.wav', import.meta.url));
 const thrown: string[] = [];
@@ -24,7 +24,9 @@ const offOrigin: string[] = [];
 const voice = voiceSuite(' I think we underestimated the review work.');
 
 const enter = async (link: string, times: number): Promise<Page> => {
-  const page = await voice.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  // Both pages draw at once in software WebGL, one of them stereo frames; what is asserted is read
+  // from the pages' state (voices, mouths, transcripts), so they are small unless screenshots are taken.
+  const page = await voice.browser.newPage({ viewport: shapeViewport() });
   // This page's microphone plays the recording `times` times (about 4.5 s each, 2 s of it speech) when it opens,
   // from its own audio graph (Chromium's fake capture device is one per browser; each person here
   // has a microphone of their own, and says their piece rather than talking the session to its end).

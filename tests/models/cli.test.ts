@@ -15,6 +15,7 @@ import { repo, runCli } from '../cli';
 import { startModelHub, type ModelHub } from '../fakes/model-hub';
 import { whisperBuildDir } from '../fixtures/models/whisper-runtime';
 import { until } from '../until';
+import { nodeArgs } from '../server/bundle';
 import { modelBytes } from './files';
 import { heldCompiler } from './held-compiler';
 
@@ -91,7 +92,7 @@ describe('npm run models', () => {
     // A compiler that would fail: a build here would show.
     const compiler = heldCompiler(dir);
     compiler.release();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/models.ts', 'fetch', 'asr'], { cwd: repo, env: { ...env, LOCAL_ASR_RUNTIME: runtime, CXX: compiler.path } });
+    const child = spawn(process.execPath, [...nodeArgs('server/cli/models.ts'), 'fetch', 'asr'], { cwd: repo, env: { ...env, LOCAL_ASR_RUNTIME: runtime, CXX: compiler.path } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -20,6 +20,7 @@ import { createJournal } from '../../server/store/journal';
 import { DatabaseError, openPostgresStore } from '../../server/store/postgres';
 import type { Store } from '../../server/store/store';
 import { startPgliteServer, type PgliteServer } from '../fakes/pglite-server';
+import { nodeArgs } from '../server/bundle';
 import { createValve, expectContiguous } from '../server/helpers';
 import { until } from '../until';
 
@@ -49,7 +50,7 @@ const startServer = (env: Record<string, string>) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pg-start-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, nodeArgs('server/main.ts'), {
       cwd: repoRoot,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: 'admin-token-for-tests', GENERATOR: 'scripted', SYNTHESIZER: 'none', TRANSCRIBER: 'none', ...env },
     });
