@@ -27,8 +27,8 @@ import type { RecordingsLocation } from './recordings/files';
 export const logLevels = ['info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
-/** `https://host[:port]`, nothing after it but a slash. */
-const isOrigin = (value: string): boolean => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol) && new URL(value).origin === value.replace(/\/$/, '').toLowerCase();
+/** `https://host[:port]`, nothing after it but a slash; no wildcard (URL takes `*` in a host name). */
+const isOrigin = (value: string): boolean => !value.includes('*') && URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol) && new URL(value).origin === value.replace(/\/$/, '').toLowerCase();
 
 /** Read by `createGenerator` for the chosen vendor (see server/providers/generator/index.ts). */
 export const generatorVariables = [

@@ -4,8 +4,8 @@
  * its LiveKit token. Everything else (the sessions page, the events, the review, the debrief, the
  * compare, the exports) reads the shared store and is answered by whichever node was asked.
  *
- * HTTP, a page's call in a browser (`Sec-Fetch-Mode` cors or same-origin, which no script can
- * set) or any client asking for JSON: 421 Misdirected Request, `{ error: 'moved', message, owner }`
+ * HTTP, a page's call in a browser (`Sec-Fetch-Dest: empty`, which browsers send with a script's
+ * fetch and no script can set; Node's fetch sends none) or any client asking for JSON: 421 Misdirected Request, `{ error: 'moved', message, owner }`
  * with the owner's public URL, and `Location`. A 307 cannot send a browser on: it follows a
  * cross-origin redirect without the Authorization header (Fetch, HTTP-redirect fetch: a "CORS
  * non-wildcard request-header name" is deleted when the origin changes), so the call would reach
@@ -43,8 +43,7 @@ const live = new Set(['', '/socket', '/livekit-token']);
 const MAX_CLOSE_REASON_BYTES = 123;
 
 /** A page's fetch (not a navigation, a socket or another program), or a client that wants JSON answers. */
-const wantsMoved = (fetchMode: string | undefined, accept: string | undefined): boolean =>
-  fetchMode === 'cors' || fetchMode === 'same-origin' || (accept ?? '').includes('application/json');
+const wantsMoved = (fetchDest: string | undefined, accept: string | undefined): boolean => fetchDest === 'empty' || (accept ?? '').includes('application/json');
 
 export const toOwner =
   (options: ToOwnerOptions): MiddlewareHandler =>
@@ -62,7 +61,7 @@ export const toOwner =
     if (upgrade && Buffer.byteLength(lease.url) <= MAX_CLOSE_REASON_BYTES) {
       return options.upgrades.upgrade(() => (ws) => ws.close(CLOSE_MOVED, lease.url!))(c, next);
     }
-    if (wantsMoved(c.req.header('sec-fetch-mode'), c.req.header('accept'))) {
+    if (wantsMoved(c.req.header('sec-fetch-dest'), c.req.header('accept'))) {
       const owner = lease.url.replace(/\/+$/, '');
       return c.json({ error: 'moved', message: `Session "${id}" runs on ${owner}: ask there.`, owner }, 421, { Location: target });
     }
