@@ -37,8 +37,8 @@ const socketAndHttp = (url: string): string[] => {
  * The headers on every response: HTML, API, assets and errors alike. What the client needs and
  * nothing more: its own scripts (and the microphone's AudioWorklet, loaded from a blob: URL),
  * styles (React and the WebXR emulator set some inline; no script can be), textures that glTF
- * unpacks into blob: URLs, sockets to this server (LiveKit, the cluster's nodes when configured). No frame may
- * hold the room, and links leave no referrer: join links carry tokens.
+ * unpacks into blob: URLs, sockets to this server (and LiveKit, the cluster's other nodes when
+ * configured). No frame may hold the room, and links leave no referrer: join links carry tokens.
  */
 export const securityHeaders = (options: SecurityOptions = {}): MiddlewareHandler => {
   const extraConnect = [
