@@ -27,6 +27,9 @@ import type { RecordingsLocation } from './recordings/files';
 export const logLevels = ['info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
+/** `https://host[:port]`, nothing after it but a slash; no wildcard (URL takes `*` in a host name). */
+const isOrigin = (value: string): boolean => !value.includes('*') && URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol) && new URL(value).origin === value.replace(/\/$/, '').toLowerCase();
+
 /** Read by `createGenerator` for the chosen vendor (see server/providers/generator/index.ts). */
 export const generatorVariables = [
   'GEMINI_API_KEY',
@@ -126,6 +129,17 @@ const Environment = z.object({
       error: 'must be an http:// or https:// URL without a query, such as https://rehearse.example.org',
     })
     .optional(),
+  /**
+   * Several servers: every origin a page of the cluster is served from (the balanced address and
+   * each node's PUBLIC_URL), comma-separated. A page on one may call, and open sockets to, the
+   * others (CORS and the CSP's connect-src, server/api/security.ts): a session's owner is reached directly.
+   */
+  CLUSTER_ORIGINS: z
+    .string()
+    .refine((value) => value.split(',').every((item) => isOrigin(item.trim())), {
+      error: 'must be http:// or https:// origins separated by commas, such as https://rehearse.example.org,https://node1.rehearse.example.org (no path, no *)',
+    })
+    .optional(),
 });
 
 /** Every environment variable the server reads, its own and the generator's. */
@@ -171,6 +185,8 @@ export interface Config {
   livekit: LiveKitConfig | null;
   /** PUBLIC_URL without its trailing slash: the origin (and any path) of join links; null: the request's own. */
   publicUrl: string | null;
+  /** CLUSTER_ORIGINS: the origins of the cluster's pages and nodes, each `https://host[:port]`; [] alone. */
+  clusterOrigins: string[];
   /** RECORDINGS_URL: where utterances' audio is kept; default `<dataDir>/recordings` (recordings/location.ts). */
   recordings: RecordingsLocation;
   /** NODE_ID: this server among several on one database. */
@@ -318,6 +334,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
         ? { url: vars.LIVEKIT_URL, apiKey: vars.LIVEKIT_API_KEY, apiSecret: vars.LIVEKIT_API_SECRET }
         : null,
     publicUrl: vars.PUBLIC_URL ? vars.PUBLIC_URL.replace(/\/+$/, '') : null,
+    clusterOrigins: vars.CLUSTER_ORIGINS ? [...new Set(vars.CLUSTER_ORIGINS.split(',').map((item) => new URL(item.trim()).origin))] : [],
     recordings: recordings.location,
     nodeId: vars.NODE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40)}-${process.pid}`,
     leaseTtlMs: vars.LEASE_TTL_S * 1000,

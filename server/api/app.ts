@@ -46,7 +46,7 @@ import { livekit } from './livekit';
 import { sessionReports } from './reports';
 import { review } from './review';
 import { scenes } from './scenes';
-import { limitBodies, publicOrigin, securityHeaders } from './security';
+import { clusterCors, limitBodies, publicOrigin, securityHeaders } from './security';
 import { sessions } from './sessions';
 import { sessionSocket } from './socket';
 import { createUpgrades } from './upgrade';
@@ -55,7 +55,7 @@ import { uploadFiles } from './uploads';
 export interface AppOptions {
   /** Without `livekit` (or with null) media stays on the embedded WebSocket transport. */
   config: Pick<Config, 'adminToken' | 'tokenTtlMs' | 'maxMessageBytes' | 'messageRatePerS' | 'messageBurst' | 'generator' | 'synthesizer' | 'transcriber'> &
-    Partial<Pick<Config, 'livekit' | 'publicUrl'>>;
+    Partial<Pick<Config, 'livekit' | 'publicUrl' | 'clusterOrigins'>>;
   rooms: Rooms;
   store: AnyStore;
   tokens: Tokens;
@@ -110,7 +110,9 @@ export const createApp = (options: AppOptions) => {
 
   const app = new Hono();
   // Every response carries the security headers; no request body is read past the limit.
-  app.use(securityHeaders({ publicUrl: config.publicUrl ?? null, livekitUrl: config.livekit?.url ?? null }));
+  app.use(securityHeaders({ publicUrl: config.publicUrl ?? null, livekitUrl: config.livekit?.url ?? null, clusterOrigins: config.clusterOrigins ?? [] }));
+  // Pages of the cluster's other nodes call a session's owner directly (cluster/routing.ts).
+  app.use('/api/*', clusterCors({ origins: config.clusterOrigins ?? [], publicUrl: config.publicUrl ?? null }));
   app.use(limitBodies());
   // An unexpected failure answers 500 without details; the room and the server keep running.
   app.onError((error, c) => {

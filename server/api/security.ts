@@ -1,10 +1,12 @@
 /**
  * What every HTTP answer carries and every request is held to, in one place: security headers
  * (a Content-Security-Policy that allows no inline script, nosniff, no framing, no referrer),
- * a body limit with a clear 413, and the public address join links are built from.
+ * the cluster's cross-origin calls (CORS for its own origins only), a body limit with a clear 413,
+ * and the public address join links are built from.
  *
  * ```ts
- * app.use(securityHeaders({ publicUrl: config.publicUrl, livekitUrl: config.livekit?.url }));
+ * app.use(securityHeaders({ publicUrl: config.publicUrl, livekitUrl: config.livekit?.url, clusterOrigins: config.clusterOrigins }));
+ * app.use('/api/*', clusterCors({ origins: config.clusterOrigins, publicUrl: config.publicUrl }));
  * app.use(limitBodies());
  * const origin = publicOrigin({ publicUrl: config.publicUrl });
  * const link = `${origin(c)}/room/${id}?token=${token}`;
@@ -20,6 +22,8 @@ export interface SecurityOptions {
   publicUrl?: string | null;
   /** LIVEKIT_URL, when set: browsers connect there for media (signalling socket and its HTTP checks). */
   livekitUrl?: string | null;
+  /** CLUSTER_ORIGINS: the other nodes a page calls and opens sockets to when a session runs there (cluster/routing.ts). */
+  clusterOrigins?: readonly string[];
 }
 
 /** `wss://host` and `https://host` for `https://host/path` (and the ws/http pair likewise). */
@@ -33,11 +37,15 @@ const socketAndHttp = (url: string): string[] => {
  * The headers on every response: HTML, API, assets and errors alike. What the client needs and
  * nothing more: its own scripts (and the microphone's AudioWorklet, loaded from a blob: URL),
  * styles (React and the WebXR emulator set some inline; no script can be), textures that glTF
- * unpacks into blob: URLs, sockets to this server (and LiveKit when configured). No frame may
- * hold the room, and links leave no referrer: join links carry tokens.
+ * unpacks into blob: URLs, sockets to this server (and LiveKit, the cluster's other nodes when
+ * configured). No frame may hold the room, and links leave no referrer: join links carry tokens.
  */
 export const securityHeaders = (options: SecurityOptions = {}): MiddlewareHandler => {
-  const extraConnect = [...(options.publicUrl ? socketAndHttp(options.publicUrl) : []), ...(options.livekitUrl ? socketAndHttp(options.livekitUrl) : [])];
+  const extraConnect = [
+    ...(options.publicUrl ? socketAndHttp(options.publicUrl) : []),
+    ...(options.livekitUrl ? socketAndHttp(options.livekitUrl) : []),
+    ...(options.clusterOrigins ?? []).flatMap(socketAndHttp),
+  ];
   const headers = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -64,6 +72,51 @@ export const securityHeaders = (options: SecurityOptions = {}): MiddlewareHandle
     // headers, as secureHeaders sets its: `c.header()` after the answer is made rebuilds it, and
     // under @hono/node-server the rebuilt answer kept only the handler's headers (no CSP, no nosniff).
     if (c.req.path.startsWith('/api/')) c.res.headers.set('Cache-Control', 'no-store');
+  };
+};
+
+export interface ClusterCorsOptions {
+  /** CLUSTER_ORIGINS: the origins whose pages may call this node. */
+  origins: readonly string[];
+  /** PUBLIC_URL: this node's own pages, when their origin differs from the address asked. */
+  publicUrl?: string | null;
+}
+
+/** What a page of the cluster sends another node: the token, a JSON body, a scene's version. */
+const CORS_HEADERS = 'authorization, content-type, if-match, accept';
+const CORS_METHODS = 'GET, POST, PUT, DELETE';
+/** Seconds a browser keeps a preflight's answer: one per path and ten minutes, not one per call. */
+const CORS_MAX_AGE_S = 600;
+
+/**
+ * CORS for the API, for the cluster's own origins only (never `*`, never cookies: the token goes in
+ * the Authorization header): a page on one node reaches a session's owner directly
+ * (cluster/routing.ts answers a moved call with 421 and the owner's origin; client/src/net/api.ts
+ * calls it there). A preflight from an origin of the cluster is answered 204 with the methods and
+ * headers the client sends; from any other, 403 naming CLUSTER_ORIGINS. Every API answer says it
+ * varies with Origin, so no cache hands one origin's answer to another.
+ */
+export const clusterCors = (options: ClusterCorsOptions): MiddlewareHandler => {
+  const allowed = new Set([...options.origins, ...(options.publicUrl ? [new URL(options.publicUrl).origin] : [])]);
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const preflight = c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined;
+    if (origin !== undefined && preflight) {
+      if (!allowed.has(origin)) {
+        return problem(c, 403, 'cross-origin', `Pages from ${origin} may not call this server: it answers other origins only when they are in CLUSTER_ORIGINS.`, { Vary: 'Origin' });
+      }
+      return c.body(null, 204, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': CORS_METHODS,
+        'Access-Control-Allow-Headers': CORS_HEADERS,
+        'Access-Control-Max-Age': String(CORS_MAX_AGE_S),
+        Vary: 'Origin',
+      });
+    }
+    await next();
+    // On the answer's own headers, as securityHeaders does (see there).
+    if (origin !== undefined && allowed.has(origin)) c.res.headers.set('Access-Control-Allow-Origin', origin);
+    c.res.headers.append('Vary', 'Origin');
   };
 };
 

@@ -4,7 +4,15 @@
  * its LiveKit token. Everything else (the sessions page, the events, the review, the debrief, the
  * compare, the exports) reads the shared store and is answered by whichever node was asked.
  *
- * HTTP: 307 to the same path and query on the owner's public URL (the method and body kept).
+ * HTTP, a page's call in a browser (`Sec-Fetch-Dest: empty`, which browsers send with a script's
+ * fetch and no script can set; Node's fetch sends none) or any client asking for JSON: 421 Misdirected Request, `{ error: 'moved', message, owner }`
+ * with the owner's public URL, and `Location`. A 307 cannot send a browser on: it follows a
+ * cross-origin redirect without the Authorization header (Fetch, HTTP-redirect fetch: a "CORS
+ * non-wildcard request-header name" is deleted when the origin changes), so the call would reach
+ * the owner unauthenticated. client/src/net/api.ts calls the owner itself, once, with the same
+ * headers (the token stays out of the URL), and remembers it for the session; the owner lets it
+ * (server/api/security.ts: CORS for CLUSTER_ORIGINS). Anything else (curl, a navigation): 307 to
+ * the same path and query on the owner's public URL, the method and body kept.
  * A socket: accepted, then closed with CLOSE_MOVED and the owner's URL as the close reason
  * (browsers do not follow a redirected WebSocket handshake); client/src/net/connection.ts
  * reconnects there. A session this node runs, or whose lease ran out (its node is dead and its
@@ -34,6 +42,9 @@ const live = new Set(['', '/socket', '/livekit-token']);
 /** The longest close reason a WebSocket close frame carries (RFC 6455 §5.5: 125 bytes, less the code). */
 const MAX_CLOSE_REASON_BYTES = 123;
 
+/** A page's fetch (not a navigation, a socket or another program), or a client that wants JSON answers. */
+const wantsMoved = (fetchDest: string | undefined, accept: string | undefined): boolean => fetchDest === 'empty' || (accept ?? '').includes('application/json');
+
 export const toOwner =
   (options: ToOwnerOptions): MiddlewareHandler =>
   async (c, next) => {
@@ -49,6 +60,10 @@ export const toOwner =
     const upgrade = c.req.header('upgrade')?.toLowerCase() === 'websocket';
     if (upgrade && Buffer.byteLength(lease.url) <= MAX_CLOSE_REASON_BYTES) {
       return options.upgrades.upgrade(() => (ws) => ws.close(CLOSE_MOVED, lease.url!))(c, next);
+    }
+    if (wantsMoved(c.req.header('sec-fetch-dest'), c.req.header('accept'))) {
+      const owner = lease.url.replace(/\/+$/, '');
+      return c.json({ error: 'moved', message: `Session "${id}" runs on ${owner}: ask there.`, owner }, 421, { Location: target });
     }
     return c.redirect(target, 307);
   };

@@ -95,6 +95,10 @@ describe('compose.yaml', () => {
     }
     expect(ids.size).toBe(nodes.length);
     expect(urls.size).toBe(nodes.length);
+    // A page from the balanced address or any node may call every node (CORS, the CSP's connect-src).
+    for (const [name, node] of nodes) {
+      expect(loadConfig(node.environment ?? {}).clusterOrigins.sort(), `${name}: CLUSTER_ORIGINS`).toEqual([`https://${example.DOMAIN}`, ...urls].sort());
+    }
   });
 
   it('publishes each host port once, and declares every named volume it mounts', () => {

@@ -8,6 +8,10 @@
  * (a `session-resumed` notice, then new lines; a client reconnecting after its last seq is sent to
  * the new owner and goes on), the other nodes' sessions go on, and every event a client had
  * received is in the log exactly once (no gaps, no duplicates, unchanged).
+ *
+ * A browser page's call is answered 421 with the owner rather than 307 (a browser drops the
+ * Authorization header on a cross-origin redirect), and every node lets the cluster's own origins
+ * (CLUSTER_ORIGINS) call it, and no other.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events';
 import { CLOSE_MOVED } from '../../shared/protocol/messages';
 import { startPgliteServer, type PgliteServer } from '../fakes/pglite-server';
+import { freePorts } from './ports';
 import { Client, api, closeClients, createSession, expectContiguous, logOf, startChild, tempDir, until, type ChildServer, type Created } from './helpers';
 
 /** Sessions per node: the issue's run has 30 in all; a few keep `npm test` short on a busy machine. */
@@ -50,13 +55,13 @@ const openDatabase = async (): Promise<string> => {
   return url;
 };
 
-/** A node: its own data directory, the cluster's shared token secret (tokens from any node work on all). */
-const startNode = (name: string, databaseUrl: string): Promise<ChildServer> => {
+/** A node: its own data directory, the cluster's shared token secret (tokens from any node work on all), the cluster's origins. */
+const startNode = (name: string, databaseUrl: string, port: number, origins: readonly string[]): Promise<ChildServer> => {
   const dir = join(dataDir, name);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(join(dir, 'token-secret'), 'a-secret-every-node-of-the-cluster-shares\n', { mode: 0o600 });
   return startChild(dir, {
-    env: { DATABASE_URL: databaseUrl, NODE_ID: name, SYNTHESIZER: 'none', TRANSCRIBER: 'none', LEASE_TTL_S: String(LEASE_TTL_S), LEASE_RENEW_S: String(LEASE_RENEW_S) },
+    env: { PORT: String(port), CLUSTER_ORIGINS: origins.join(','), DATABASE_URL: databaseUrl, NODE_ID: name, SYNTHESIZER: 'none', TRANSCRIBER: 'none', LEASE_TTL_S: String(LEASE_TTL_S), LEASE_RENEW_S: String(LEASE_RENEW_S) },
     timeoutMs: 120_000,
   });
 };
@@ -64,7 +69,9 @@ const startNode = (name: string, databaseUrl: string): Promise<ChildServer> => {
 describe('three nodes on one database', () => {
   it('sends clients to the owner, and takes a killed node\'s sessions over, resumed, with every received event kept once', { timeout: 240_000 }, async () => {
     const url = await openDatabase();
-    nodes.push(...(await Promise.all(['n1', 'n2', 'n3'].map((name) => startNode(name, url)))));
+    const ports = await freePorts(3);
+    const origins = ports.map((port) => `http://127.0.0.1:${port}`);
+    nodes.push(...(await Promise.all(['n1', 'n2', 'n3'].map((name, i) => startNode(name, url, ports[i]!, origins)))));
     const [n1, n2, n3] = nodes as [ChildServer, ChildServer, ChildServer];
 
     // Realtime sessions with stand-ins: they talk at speaking pace, so they are mid-conversation when n1 dies.
@@ -86,6 +93,38 @@ describe('three nodes on one database', () => {
     const moved = await Client.connect(n2, onN1.id, onN1.tokens.observer!);
     await until(() => moved.closed !== null, 'the socket on a node that does not run the session to close');
     expect(moved.closed).toEqual({ code: CLOSE_MOVED, reason: n1.base });
+    // A page's call (a browser's fetch says so in Sec-Fetch-Dest), or one asking for JSON: 421 naming the owner.
+    for (const asking of [{ 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' }, { accept: 'application/json' }] as Record<string, string>[]) {
+      const misdirected = await fetch(`${n2.base}/api/sessions/${onN1.id}`, { headers: { authorization: `Bearer ${onN1.tokens.observer}`, ...asking }, redirect: 'manual' });
+      expect(misdirected.status).toBe(421);
+      expect(misdirected.headers.get('location')).toBe(`${n1.base}/api/sessions/${onN1.id}`);
+      expect(await misdirected.json()).toEqual({ error: 'moved', message: `Session "${onN1.id}" runs on ${n1.base}: ask there.`, owner: n1.base });
+    }
+    // The owner lets a page of n2 call it: the preflight for the token's header and a JSON body, then the call.
+    const preflight = await fetch(`${n1.base}/api/sessions/${onN1.id}`, {
+      method: 'OPTIONS',
+      headers: { origin: n2.base, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(n2.base);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
+    expect(preflight.headers.get('access-control-allow-headers')?.split(/,\s*/)).toEqual(expect.arrayContaining(['authorization', 'content-type']));
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(preflight.headers.get('vary')).toContain('Origin');
+    const called = await fetch(`${n1.base}/api/sessions/${onN1.id}`, { headers: { origin: n2.base, authorization: `Bearer ${onN1.tokens.observer}` } });
+    expect(called.status).toBe(200);
+    expect(called.headers.get('access-control-allow-origin')).toBe(n2.base);
+    // Any other origin: its preflight refused, its answers without the header that would let its page read them.
+    const foreign = await fetch(`${n1.base}/api/sessions/${onN1.id}`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    expect(((await foreign.json()) as { error: string }).error).toBe('cross-origin');
+    const unread = await fetch(`${n1.base}/api/sessions/${onN1.id}`, { headers: { origin: 'https://evil.example', authorization: `Bearer ${onN1.tokens.observer}` } });
+    expect(unread.headers.get('access-control-allow-origin')).toBeNull();
+    // A page of any node may connect to every other (its calls and its moved socket).
+    const connectSrc = /connect-src ([^;]*)/.exec((await fetch(`${n2.base}/api/health`)).headers.get('content-security-policy') ?? '')?.[1]?.split(' ') ?? [];
+    expect(connectSrc).toEqual(expect.arrayContaining(ports.flatMap((port) => [`http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}`])));
+    expect(connectSrc).not.toContain('*');
     // The sessions page of any node lists every node's sessions.
     const listed = (await (await api(n3, '/api/sessions')).json()) as { sessions: { id: string }[] };
     expect(listed.sessions.map((s) => s.id).sort()).toEqual(sessions.map((s) => s.created.id).sort());

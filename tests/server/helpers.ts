@@ -183,7 +183,7 @@ export interface ChildOptions {
   admin?: string;
   /** More environment for the server, e.g. `{ SYNTHESIZER: 'none' }`. */
   env?: Record<string, string>;
-  /** How long it may take to print LISTENING. */
+  /** How long it may take to print LISTENING (or, with a PORT of its own, its start line). */
   timeoutMs?: number;
 }
 
@@ -235,7 +235,8 @@ export const startChild = async (dataDir: string, options: ChildOptions = {}): P
     const timer = setTimeout(() => reject(new Error(`server did not print LISTENING within ${timeoutMs} ms\nstdout: ${stdout.join('\n')}\nstderr: ${stderr.join('\n')}`)), timeoutMs);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout.push(line);
-      const match = /^LISTENING (\d+)$/.exec(line);
+      // PORT=0 prints the port it got; a given PORT (a cluster's nodes, known to each other) is in the start line.
+      const match = /^LISTENING (\d+)$/.exec(line) ?? (env.PORT !== '0' ? /^rehearsal room server \S+ on https?:\/\/\S+:(\d+) /.exec(line) : null);
       if (match) {
         clearTimeout(timer);
         resolve(Number(match[1]));

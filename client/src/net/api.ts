@@ -5,6 +5,9 @@
  * cannot sign); a failure carries the server's own words (its problem-details `message`) and the
  * HTTP status, so a page can say what is wrong rather than "HTTP 500".
  *
+ * Several servers: a call for a session another node runs is answered 421 with that node's URL,
+ * and made again there (`request`); the page then calls that node for the session directly.
+ *
  * Two levels: `request` resolves to the Response whatever its status (for pages that read the
  * status themselves: a join link's problems, a comparison's missing sessions), and `api.*` resolve
  * to the parsed body or throw an `ApiError`.
@@ -79,13 +82,72 @@ export interface RequestInit {
   body?: unknown;
 }
 
-/** The server's answer whatever its status; rejects only when the server cannot be reached. */
-export const request = (path: string, token: string | null, init: RequestInit = {}): Promise<Response> =>
-  fetch(path, {
-    method: init.method ?? 'GET',
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+/**
+ * Several servers (server/cluster/routing.ts): the public URL of the node that runs a session, once
+ * a node that does not run it answered 421 `moved`. Later calls for the session go there directly;
+ * the room's socket opens there (connection.ts). Forgotten when it cannot be reached: its sessions
+ * are taken over by another node, which the page's own server then names.
+ */
+const owners = new Map<string, string>();
+
+/** The node a session was found to run on, or null (this page's server, as far as we know). */
+export const ownerOf = (session: string): string | null => owners.get(session) ?? null;
+
+/** Calls for `session` go to `base` from now on (a socket sent there, connection.ts); null: through this page's server again. */
+export const rememberOwner = (session: string, base: string | null): void => {
+  if (base === null) owners.delete(session);
+  else owners.set(session, base.replace(/\/+$/, ''));
+};
+
+/** The session a path is about (`/api/sessions/:id…`), or null. */
+const sessionOf = (path: string): string | null => {
+  const match = /^\/api\/sessions\/([^/?]+)/.exec(path);
+  return match ? decodeURIComponent(match[1]!) : null;
+};
+
+/** The owner a 421 answer names, if it is an http(s) URL: nothing else gets the token. */
+const movedTo = async (response: Response): Promise<string | null> => {
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
+  const { error, owner } = (body ?? {}) as { error?: unknown; owner?: unknown };
+  if (error !== 'moved' || typeof owner !== 'string' || !URL.canParse(owner)) return null;
+  const { protocol } = new URL(owner);
+  return protocol === 'http:' || protocol === 'https:' ? owner.replace(/\/+$/, '') : null;
+};
+
+/**
+ * The server's answer whatever its status; rejects only when the server cannot be reached. A call
+ * for a session another node runs (421 `moved`) is made again there, once, with the same headers
+ * and body; a second 421 is the answer, so two nodes that name each other cannot loop.
+ */
+export const request = async (path: string, token: string | null, init: RequestInit = {}): Promise<Response> => {
+  const call = (base: string) =>
+    fetch(`${base}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
+  const session = sessionOf(path);
+  const known = session ? owners.get(session) : undefined;
+  const first =
+    known === undefined
+      ? await call('')
+      : await call(known).catch(() => {
+          // Gone (its sessions are being taken over): this page's own server knows who runs it now.
+          owners.delete(session!);
+          return call('');
+        });
+  if (first.status !== 421 || !session) return first;
+  const owner = await movedTo(first);
+  if (!owner || owner === known) return first;
+  owners.set(session, owner);
+  return call(owner).catch((error: unknown) => {
+    owners.delete(session);
+    throw error;
   });
+};
 
 /** The server's message in a failed answer's body, if it gave one. */
 export const messageOf = (body: unknown): string | null => {

@@ -6,8 +6,10 @@
  *
  * Several servers (server/cluster/): a server that does not run the session closes the socket with
  * CLOSE_MOVED and the owner's URL as the reason; the connection goes there at once, resuming as
- * after any reconnect. Any other drop reconnects through the address it started with (the load
- * balancer), so a session taken over after its server died is found again.
+ * after any reconnect, and the API's calls for the session go there too (api.ts); a session the API
+ * already found on another node opens its socket there directly. Any other drop reconnects through
+ * the address it started with (the load balancer), so a session taken over after its server died
+ * is found again.
  *
  * ```ts
  * const link = connect({ session, token, onMessage: (m) => dispatch(m), lastSeq: () => view.lastSeq });
@@ -17,6 +19,7 @@
  */
 import { Claims } from '../../../shared/claims';
 import { CLOSE_MOVED, ServerMessage, type ClientMessage } from '../../../shared/protocol/messages';
+import { ownerOf, rememberOwner } from './api';
 
 export interface Transport {
   send(message: ClientMessage): void;
@@ -62,7 +65,8 @@ export const movedTo = (reason: string): string | null => {
 export const connect = (options: ConnectOptions): Transport => {
   const origin = options.base ?? `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
   /** Where the session runs: `origin`, or the server it was moved to. */
-  let base = origin;
+  const known = options.base === undefined ? ownerOf(options.session) : null;
+  let base = (known && movedTo(known)) ?? origin;
   let moves = 0;
   let socket: WebSocket | null = null;
   let closed = false;
@@ -98,11 +102,13 @@ export const connect = (options: ConnectOptions): Transport => {
       if (owner && moves < MAX_MOVES) {
         moves += 1;
         base = owner;
+        rememberOwner(options.session, event.reason);
         open();
         return;
       }
       // Through the address we started with: the server we were sent to may be the one that died.
       base = origin;
+      rememberOwner(options.session, null);
       // Back off 0.5 s, 1 s, 2 s … up to 10 s, and resume after the last event seen.
       const delay = Math.min(10_000, 500 * 2 ** attempt++);
       options.onStatus?.('reconnecting', `retrying in ${Math.round(delay / 1000)} s`);
