@@ -11,38 +11,29 @@ import { quietCue } from '../../../../tests/fakes/cue';
 import { complete } from '../port';
 import { createScriptedGenerator } from '../scripted';
 import { deedOf } from './material';
+import { loadScene } from '../../../scene/load';
 
 const generator = createScriptedGenerator();
 const variants = Array.from({ length: 12 }, (_, i) => (i * 0.6180339887) % 1);
 
-/** Ana, the sprint retro's designer (scenes/sprint-retro.yaml), asked by Riley. */
+/** The sprint retro as shipped: Ana, its designer, is asked by Riley, the trainee. */
+const retro = await loadScene('scenes/sprint-retro.yaml');
+const seat = (id: string) => retro.participants.find((p) => p.id === id)!;
+const { persona } = seat('ana');
+
 const ana = (question: string, overrides: Partial<Cue> = {}, pair: PairType = 'question'): Cue => ({
   ...quietCue,
-  speaker: {
-    id: 'ana',
-    name: 'Ana Ruiz',
-    shortName: 'Ana',
-    role: 'product designer',
-    backstory: 'Designer who changed the flow twice after user tests showed people abandoning the booking.',
-    mood: 'earnest',
-    traits: ['brings user evidence'],
-  },
-  participants: [
-    { id: 'ana', name: 'Ana Ruiz', shortName: 'Ana', kind: 'ai' },
-    { id: 'riley', name: 'Riley Park', shortName: 'Riley', kind: 'human' },
-  ],
-  topic: 'What went wrong in the sprint that shipped the booking widget a week late',
+  speaker: { id: 'ana', name: seat('ana').name, shortName: 'Ana', role: seat('ana').role, backstory: persona!.backstory, mood: persona!.mood, traits: persona!.traits },
+  participants: ['ana', 'riley'].map((id) => ({ id, name: seat(id).name, shortName: seat(id).shortName!, kind: seat(id).kind })),
+  topic: retro.topic,
   snippet: { id: 'what-happened', goal: 'Find out why the sprint slipped', pattern: 'neutral' },
   act: 'answer',
   addressee: { id: 'riley', shortName: 'Riley' },
   obligation: { pair, from: 'riley', fromShortName: 'Riley', text: question },
   lastMessage: { speaker: 'riley', shortName: 'Riley', text: question },
   facts: [],
-  goals: ['make the case that the changes were right'],
-  bank: {
-    questions: [],
-    points: ['People were abandoning the booking in user tests, so shipping the old flow on time would have been worse.', 'Both changes came straight from user tests, not from taste.'],
-  },
+  goals: persona!.goals,
+  bank: { questions: [], points: persona!.points },
   human: { id: 'riley', shortName: 'Riley', text: question },
   variant: 0,
   ...overrides,
