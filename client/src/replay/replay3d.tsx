@@ -17,7 +17,8 @@ import { Avatar } from '../scene/avatar';
 import { useAvatarDriver, useRigRefs, type AvatarCast } from '../scene/drive';
 import type { RoomStats } from '../scene/frame-stats';
 import { Environment } from '../scene/environment';
-import { boardsFor, seatsFor, wallHeight } from '../scene/layout';
+import { boardsFor, seatsFor, wallHeight, type BoardPlace } from '../scene/layout';
+import { onScreen, type OnScreen, type PageBox } from '../scene/on-screen';
 import { settingFor } from '../scene/setting/setting';
 import { UploadToken } from '../scene/uploaded';
 import type { AvatarRig } from '../scene/rig';
@@ -55,6 +56,10 @@ export interface ReplayHandle {
   scheduled(): number;
   /** The room view at the playhead: floor, slides, hands, who is present. */
   view(): { floor: RoomView['floor']; slides: RoomView['slides']; hands: string[]; present: string[] };
+  /** Every avatar's head and name tag as boxes on the page, and each head's distance from the camera (scene/on-screen.ts). */
+  onScreen(): OnScreen[];
+  /** That content's board as a box on the page (CSS pixels), or null when there is no such board or it is behind the camera. */
+  board(content: string): PageBox | null;
 }
 
 declare global {
@@ -98,7 +103,7 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
     const { bounds } = settingFor({ formation, form, seats, boards, kinds: contents.map((c) => c.kind) });
     return overlook(seats, screen, { bounds, ceiling: wallHeight }, humans.split(' '));
   }, [formation, form, seats, boards, contents, screen, humans]);
-  const lens = useRef<THREE.Camera | null>(null);
+  const lens = useRef<Lensed | null>(null);
 
   useEffect(() => {
     if (!test) return;
@@ -109,11 +114,11 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
       gaze: (participant) => rigs.current.get(participant)?.gaze() ?? null,
       head: (participant) => {
         const rig = rigs.current.get(participant);
-        const camera = lens.current;
+        const camera = lens.current?.camera;
         return rig && camera ? headPose(rig, camera) : null;
       },
       camera: () => {
-        const camera = lens.current;
+        const camera = lens.current?.camera;
         if (!camera) return { pitch: 0, height: 0 };
         const forward = camera.getWorldDirection(new THREE.Vector3());
         return { pitch: THREE.MathUtils.radToDeg(Math.asin(forward.y)), height: camera.position.y };
@@ -127,10 +132,15 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
         const v = replay.at(player.position());
         return { floor: v.floor, slides: v.slides, hands: v.hands, present: (v.snapshot?.participants ?? []).filter((p) => p.present).map((p) => p.id) };
       },
+      onScreen: () => (lens.current ? onScreen(rigs.current, lens.current.camera, lens.current.canvas) : []),
+      board: (content) => {
+        const place = boards[contents.findIndex((c) => c.id === content)];
+        return place && lens.current ? boardBox(place, lens.current) : null;
+      },
     };
     window.__replay = handle;
     return () => void (window.__replay === handle && delete window.__replay);
-  }, [test, replay, player, recordings]);
+  }, [test, replay, player, recordings, boards, contents]);
 
   return (
     <Canvas className="canvas" camera={{ fov: viewpoint.fov, near: 0.05, far: 80, position: viewpoint.position }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
@@ -153,14 +163,36 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
   );
 });
 
-/** Hands the test handle the camera. */
-const Lens = ({ into }: { into: React.RefObject<THREE.Camera | null> }) => {
-  const { camera } = useThree();
+/** The camera the replay is drawn with, and its canvas. */
+interface Lensed {
+  camera: THREE.Camera;
+  canvas: HTMLCanvasElement;
+}
+
+/** Hands the test handle the camera and the canvas. */
+const Lens = ({ into }: { into: React.RefObject<Lensed | null> }) => {
+  const { camera, gl } = useThree();
   useEffect(() => {
-    into.current = camera;
+    into.current = { camera, canvas: gl.domElement };
     return () => void (into.current = null);
-  }, [camera, into]);
+  }, [camera, gl, into]);
   return null;
+};
+
+/** A board's four corners seen through the camera, as a box on the page; null when one is behind it. */
+const boardBox = (place: BoardPlace, { camera, canvas }: Lensed): PageBox | null => {
+  camera.updateMatrixWorld();
+  const page = canvas.getBoundingClientRect();
+  const [x, y, z] = place.position;
+  const [width, height] = place.size;
+  // The board's own X runs along (cos yaw, 0, -sin yaw) (scene/layout.ts, boardHit).
+  const corners = [-1, 1].flatMap((across) =>
+    [-1, 1].map((up) => new THREE.Vector3(x + (across * width * Math.cos(place.yaw)) / 2, y + (up * height) / 2, z - (across * width * Math.sin(place.yaw)) / 2).project(camera)),
+  );
+  if (corners.some((c) => c.z < -1 || c.z > 1)) return null;
+  const xs = corners.map((c) => page.left + ((c.x + 1) / 2) * page.width);
+  const ys = corners.map((c) => page.top + ((1 - c.y) / 2) * page.height);
+  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
 };
 
 /** How a rig's head is held, from its posed box (rig.headCorners), for `ReplayHandle.head`. */

@@ -49,7 +49,12 @@ const above = 1.05;
 const wallClearance = 0.3;
 /** A face turned further than this from the camera (degrees, about the vertical) shows the back of the head. */
 const facingAway = 100;
-/** The middle of a name tag above a head's top (scene/avatar.tsx hangs it there), and a tag's size (name-tag.tsx). */
+/**
+ * The middle of a name tag above a head's top, and a tag's size (scene/name-tag.tsx). The view keeps
+ * room for a tag higher than name-tag.tsx hangs it (0.14 m at scale 1, over the head as posed): the
+ * views chosen with this were checked in every shipped scene, and a lower tag let closer views win
+ * in which the far seats' bodies seem to recline.
+ */
 const tagAbove = 0.28;
 const tag = { width: 0.5, height: 0.125 };
 /** A name tag reads at its own size up to this far (metres): about 120 px wide at 720 px high; further away it grows with the distance. */

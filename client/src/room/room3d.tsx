@@ -19,6 +19,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
 import type { RoomView } from '../state/room';
 import { Avatar } from '../scene/avatar';
+import { nearTagScale, tagMiddleAbove } from '../scene/name-tag';
 import { Environment } from '../scene/environment';
 import { frameSeat, type Rect } from '../scene/framing';
 import { boardsFor, seatsFor, type Seat, type Vec3 } from '../scene/layout';
@@ -42,8 +43,6 @@ import { createVrState, type VrStore } from '../xr/vr-state';
 
 type Content = NonNullable<RoomView['snapshot']>['scene']['contents'][number];
 
-/** The middle of a name tag above a head's top (avatar.tsx hangs it there). */
-const tagAbove = 0.28;
 /** The desktop camera's vertical field of view, degrees, before any zoom. */
 const desktopFov = 60;
 /** What covers the canvas and must not hide a face: the HUD, the Enter VR button. */
@@ -127,6 +126,16 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
     setBuilt((all) => ({ ...all, [id]: { head, top: rig.headTop } }));
   });
   const cast = useMemo((): AvatarCast => ({ seats: seatOf, rigs, stats }), [seatOf]);
+  // Each name tag's size from your seat: a neighbour's no larger on screen than the others' (scene/name-tag.tsx).
+  const tagScales = useMemo(() => {
+    const from = mySeat && (built[mySeat.id]?.head ?? (headOf(mySeat).toArray() as Vec3));
+    return new Map(
+      seats.map((s) => {
+        const head = built[s.id]?.head ?? (headOf(s).toArray() as Vec3);
+        return [s.id, from ? nearTagScale(Math.hypot(head[0] - from[0], head[1] - from[1], head[2] - from[2])) : 1];
+      }),
+    );
+  }, [seats, mySeat, built]);
   // What the desktop view keeps in frame: everyone else's head and name tag.
   const inFrame = useMemo(
     () =>
@@ -135,10 +144,11 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
         .flatMap((s): Vec3[] => {
           const known = built[s.id];
           const head = known?.head ?? (headOf(s).toArray() as Vec3);
-          const tag = s.position[1] + (known?.top ?? headTopOf(s)) + tagAbove;
-          return [head, [s.position[0], tag, s.position[2]]];
+          // The tag hangs over the head as posed, at its rest height (scene/name-tag.tsx).
+          const tag = s.position[1] + (known?.top ?? headTopOf(s)) + tagMiddleAbove(tagScales.get(s.id));
+          return [head, [head[0], tag, head[2]]];
         }),
-    [seats, me, built],
+    [seats, me, built, tagScales],
   );
 
   // Voices come from the avatars' heads.
@@ -196,6 +206,7 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
                 seated={seat.seated}
                 nameTag={p.name}
                 showTag={nameTags}
+                tagScale={tagScales.get(p.id) ?? 1}
                 speaking={false}
                 rigRef={shareRig(p.id)}
                 firstPerson={p.id === me}
@@ -216,7 +227,7 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
         </XR>
       </Canvas>
     ),
-    [store, token, formation, form, seats, contents, boards, view.slides, chairless, participants, seatOf, me, inVR, nameTags, shareRig, session, cast, mySeat, inFrame, eye, vr, vrView, voiceIn, exitVR, test],
+    [store, token, formation, form, seats, contents, boards, view.slides, chairless, participants, seatOf, me, inVR, nameTags, tagScales, shareRig, session, cast, mySeat, inFrame, eye, vr, vrView, voiceIn, exitVR, test],
   );
 
   return (

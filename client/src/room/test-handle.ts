@@ -27,6 +27,8 @@
  * - `hold(side, offset, turn)`: in VR on the emulated headset, holds that controller `offset` metres
  *   from the headset in the XR origin's frame (x right, y up, -z ahead), its grip turned by `turn`
  *   (a quaternion `[x, y, z, w]` in the same frame); false when there is no emulated headset
+ * - `onScreen()`: every avatar's head and name tag as boxes on the page (CSS pixels), and how far each
+ *   head is from the camera (scene/on-screen.ts): whether each tag sits just above its own head
  * - `wrist(participant, side)`: where that avatar's wrist (its hand bone) is in the room, `[x, y, z]`;
  *   with `head(participant)`: the middle of its head (rig.headCentre), to measure a reach against
  */
@@ -37,6 +39,7 @@ import type { Framing, Rect } from '../scene/framing';
 import type { BoardPlace, Seat } from '../scene/layout';
 import type { RoomStats } from '../scene/frame-stats';
 import type { AvatarRig } from '../scene/rig';
+import { onScreen, type OnScreen } from '../scene/on-screen';
 import { emulatedHeadset, emulateHeadset } from './emulator';
 import type { Session } from './session';
 
@@ -76,6 +79,7 @@ export interface RoomHandle {
   hold(side: 'left' | 'right', offset: [number, number, number], turn: [number, number, number, number]): boolean;
   wrist(participant: string, side: 'left' | 'right'): [number, number, number] | null;
   head(participant: string): [number, number, number] | null;
+  onScreen(): OnScreen[];
 }
 
 /** Where this viewer sits and where each content's board is: what `aim` needs. */
@@ -235,6 +239,10 @@ export const installTestHandle = (options: {
     head(participant) {
       const rig = options.rigs().get(participant);
       return rig ? (rig.headCentre(new Vector3()).toArray() as [number, number, number]) : null;
+    },
+    onScreen() {
+      const viewer = options.viewer();
+      return viewer ? onScreen(options.rigs(), viewer.camera, viewer.canvas) : [];
     },
   };
   window.__room = handle;

@@ -12,7 +12,7 @@
  */
 import { useFrame } from '@react-three/fiber';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import type { AnimationClip, Group, SkinnedMesh } from 'three';
+import type { AnimationClip, SkinnedMesh } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { clone } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { NameTag } from './name-tag';
@@ -20,8 +20,6 @@ import { AvatarRig, type RigInput } from './rig';
 
 /** Where the avatar GLBs and `animations.glb` are served. */
 export const avatarsUrl = '/avatars/';
-/** The tag floats this far above the top of the head. */
-const tagGap = 0.28;
 
 /** FNV-1a: a stable seed per participant, so avatars blink and gesture out of step, the same on every load. */
 const seedOf = (text: string): number => {
@@ -146,7 +144,6 @@ const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tag
     return copy;
   }, [gltf]);
   const rig = useRef<AvatarRig | null>(null);
-  const tag = useRef<Group>(null);
   const seed = seedOf(`${nameTag}/${file}`);
   // The rig ref may be a fresh callback every render; the rig should not be rebuilt for that.
   const shareRef = useRef(rigRef);
@@ -157,7 +154,6 @@ const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tag
     const built = new AvatarRig(body, animations, { seated, seed });
     rig.current = built;
     share(shareRef.current, built);
-    tag.current?.position.setY(built.headTop + tagGap);
     return () => {
       built.dispose();
       rig.current = null;
@@ -182,9 +178,7 @@ const Body = ({ file, position, yaw, seated, input, nameTag, showTag = true, tag
   return (
     <group position={position} rotation-y={yaw}>
       <primitive object={body} />
-      <group ref={tag} position-y={(seated ? 1.4 : 1.8) + tagGap} visible={showTag && !firstPerson} scale={tagScale}>
-        <NameTag name={nameTag} speaking={speaking || talking} />
-      </group>
+      <NameTag name={nameTag} speaking={speaking || talking} rig={rig} scale={tagScale} visible={showTag && !firstPerson} />
     </group>
   );
 };
