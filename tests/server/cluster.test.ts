@@ -20,6 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events';
 import { CLOSE_MOVED } from '../../shared/protocol/messages';
 import { startPgliteServer, type PgliteServer } from '../fakes/pglite-server';
+import { dropStoreTables } from '../store/tables';
 import { freePorts } from './ports';
 import { Client, api, closeClients, createSession, expectContiguous, logOf, startChild, tempDir, until, type ChildServer, type Created } from './helpers';
 
@@ -50,7 +51,7 @@ const openDatabase = async (): Promise<string> => {
   }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query('DROP TABLE IF EXISTS checkpoints, events, leases, sessions, schema_version');
+  await client.query(dropStoreTables);
   await client.end();
   return url;
 };

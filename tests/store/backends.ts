@@ -22,6 +22,7 @@ import pg from 'pg';
 import { openPostgresStore } from '../../server/store/postgres';
 import { openStore, type AnyStore } from '../../server/store/store';
 import { startPgliteServer, type PgliteServer } from '../fakes/pglite-server';
+import { dropStoreTables } from './tables';
 
 export interface StoreBackend {
   name: string;
@@ -103,10 +104,10 @@ const postgres = (name: string, serve: () => Promise<{ url: string; stop(): Prom
       await server?.stop();
     },
     async empty() {
-      await sql('DROP TABLE IF EXISTS checkpoints, events, leases, scene_versions, sessions, schema_version');
+      await sql(dropStoreTables);
     },
     async fresh() {
-      await sql('DROP TABLE IF EXISTS checkpoints, events, leases, scene_versions, sessions, schema_version');
+      await sql(dropStoreTables);
       return open();
     },
     again: open,
