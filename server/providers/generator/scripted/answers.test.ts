@@ -90,4 +90,12 @@ describe('what a persona has done answers questions about it', () => {
     expect(understand('When, realistically, will staging be green?').type).toBe('when');
     expect(understand('Ben, when the migration ran, who was on call?').type).toBe('who');
   });
+
+  it('picks up what was asked about without an adverb stuck to it: "the design change", not "the design change twice"', async () => {
+    const { nounPhrases } = await import('./phrases');
+    const phrases = nounPhrases('Ana, why did the design change twice during the sprint?', new Set(['ana']));
+    expect(phrases).toContain('the design change');
+    expect(phrases.some((p) => /twice/.test(p))).toBe(false);
+  });
 });
+

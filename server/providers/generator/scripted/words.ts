@@ -34,7 +34,7 @@ export const vagueNouns = wordSet(
 );
 
 /** Adverbs that end a noun phrase: "that again", "the cellar now". */
-export const adverbs = wordSet('again still now then there here too either anyway instead yet soon later earlier today tonight tomorrow yesterday ago back away');
+export const adverbs = wordSet('again twice still now then there here too either anyway instead yet soon later earlier today tonight tomorrow yesterday ago back away');
 
 /** Adverbs that may stand between a subject and its verb: "she also has", "he never carried". */
 export const midAdverbs = wordSet(
