@@ -105,7 +105,7 @@ const requestVerbs =
 
 /** Asking someone to do something: "could you write up…", "can you pair with…", "would you own…". */
 const actRequest =
-  /^\W*(\w+,\s*)?(could|can|would|will) you (please |also |maybe |just )?(write|draft|send|book|check|look into|pair|own|take on|take over|run|follow up|circulate|update|fix|review|prepare|schedule|set up|sort out|handle|cover|lead|organi[sz]e|email|ping|chase|bring|post|file|raise|note|jot|sketch|mock up|draw up|find|get|reach out|loop in|coordinate|flag|document|test|try|join)\b/i;
+  /^\W*(\w+,\s*){0,2}(could|can|would|will) you (please |also |maybe |just )?(write|draft|send|book|check|look into|pair|own|take on|take over|run|follow up|circulate|update|fix|review|prepare|schedule|set up|sort out|handle|cover|lead|organi[sz]e|email|ping|chase|bring|post|file|raise|note|jot|sketch|mock up|draw up|find|get|reach out|loop in|coordinate|flag|document|test|try|join)\b/i;
 
 /** Requests for information: answered like a question whose type they carry ("tell me why…"). */
 const tellMe = /\b(tell (me|us)|walk (me|us) through|talk (me|us) through|describe|explain|say (a bit )?more|give (me|us) (an?|the|one|some|a concrete|a rough) (example|number|figure|sense|cost|estimate|breakdown|summary|update|overview)|take (me|us) through|go over|put a number on|clarify|elaborate|share your (thinking|view|thoughts|reasoning|numbers)|share the (numbers|reasoning|thinking))\b/i;

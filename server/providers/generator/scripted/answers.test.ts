@@ -63,7 +63,7 @@ describe('what a persona has done answers questions about it', () => {
   });
 
   it('takes on or turns down a request to do something, never answers it "I couldn’t say either way"', async () => {
-    for (const said of await answers(ana('Oh, could you write up the redesigned booking flow for everyone, Ana?'))) {
+    for (const said of [...(await answers(ana('Oh, could you write up the redesigned booking flow for everyone, Ana?'))), ...(await answers(ana('Honestly, Ana, could you write up the redesigned booking flow for everyone?')))]) {
       expect(said).not.toMatch(notKnowing);
       expect(said).toMatch(/\b(sure|happy to|leave it with me|of course|I will|rather not|cannot commit)\b/i);
     }
