@@ -56,13 +56,35 @@ export const screenshot = async (page: Page, name: string, options: Omit<PageScr
   await page.screenshot({ ...options, path: `${artifacts}${name}.png` });
 };
 
+/**
+ * How many frames a second a test page's room draws (`?fps=`, client/src/scene/frame-cap.tsx). A
+ * room drawn in software WebGL takes every core it can get (7 frames a second at 1280×720 on two
+ * cores, both busy); a test that reads the room's state through its handle needs a few frames, and
+ * the server and the page's own scripts the CPU. A test that measures what moves from frame to
+ * frame (lips, arms) asks for `fps: null`, every frame the machine can draw.
+ */
+export const TEST_FPS = 6;
+
+export interface TestLinkOptions {
+  /** The frame cap; null for none. Default TEST_FPS. */
+  fps?: number | null;
+}
+
 /** A join link of this server, on localhost (IWER's emulation only runs there), with the test handle on. */
-export const testLink = (link: string, port: number): string => {
+export const testLink = (link: string, port: number, { fps = TEST_FPS }: TestLinkOptions = {}): string => {
   const url = new URL(link);
   url.hostname = 'localhost';
   url.port = String(port);
   url.searchParams.set('test', '1');
+  if (fps !== null) url.searchParams.set('fps', String(fps));
   return url.href;
+};
+
+/** A page of this server (`/replay/<id>`, `/review/<id>`…) with these query parameters, the test handle on and frames capped as by `testLink`. */
+export const testPage = (port: number, path: string, params: Record<string, string | number | undefined> = {}, options: TestLinkOptions = {}): string => {
+  const url = new URL(path, `http://localhost:${port}`);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, String(value));
+  return testLink(url.href, port, options);
 };
 
 /** What went wrong in watched pages: errors thrown, console errors, requests off the origin, answers that failed. */

@@ -69,8 +69,9 @@ const framedHeads = async (size: { width: number; height: number }, avatars: num
     { ...size, avatars },
     { timeout: 120_000 },
   );
-  // Two frames drawn with that camera: the heads are read as they are on screen.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // Two frames drawn with that camera (the room's own, capped: TEST_FPS): the heads are read as they are on screen.
+  const drawn = await page.evaluate(() => window.__room!.stats().frames);
+  await page.waitForFunction((n) => window.__room!.stats().frames >= n + 2, drawn, { timeout: 60_000, polling: 50 });
   const hud = await page.locator('aside.hud').boundingBox();
   expect(hud, 'the HUD is on screen').not.toBeNull();
   return { heads: await page.evaluate(() => window.__room!.heads()), hud: hud! };

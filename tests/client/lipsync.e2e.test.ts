@@ -52,7 +52,8 @@ const enter = async (link: string, speaks: boolean): Promise<Page> => {
   };
   page.on('request', (request) => leaves(request.url()));
   page.on('websocket', (socket) => leaves(socket.url()));
-  await page.goto(testLink(link, voice.server.port));
+  // Mouths are measured frame by frame: every frame the page can draw, no cap.
+  await page.goto(testLink(link, voice.server.port, { fps: null }));
   await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 60_000 });
   return page;
 };

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { OnScreen, PageBox } from '../../client/src/scene/on-screen';
 import { api, type Created } from '../server/helpers';
 import { decodePng, type Image } from '../png';
-import { screenshot } from './browser';
+import { screenshot, testPage } from './browser';
 import { browserSuite, waitForEnded } from './pages';
 
 const scene = 'replay-poster';
@@ -83,7 +83,7 @@ const colourIn = (image: Image, rgb: readonly number[], box: PageBox): { inside:
 };
 
 const openReplay = async (page: Page): Promise<void> => {
-  await page.goto(`http://localhost:${suite.server.port}/replay/${ran.id}?token=${encodeURIComponent(ran.tokens.observer!)}&test=1`);
+  await page.goto(testPage(suite.server.port, `/replay/${ran.id}`, { token: ran.tokens.observer! }));
   await page.locator('[data-page="replay"]').waitFor({ timeout: 60_000 });
   await page.waitForFunction(() => window.__replay?.stats().avatars === 3 && window.__replay.stats().drawCalls > 0, undefined, { timeout: 90_000 });
 };

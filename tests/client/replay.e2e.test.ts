@@ -19,7 +19,7 @@ import { encodeWav } from '../../shared/wav';
 import type { Report, TimelineItem } from '../../shared/review/report';
 import type { Recording, Recordings } from '../../client/src/review/player';
 import { api, createSession, type Created } from '../server/helpers';
-import { screenshot } from './browser';
+import { screenshot, testPage } from './browser';
 import { browserSuite, endedStandUp, reportOf, waitForEnded } from './pages';
 
 let ran: Created;
@@ -78,8 +78,7 @@ const serveRecordings = async (page: Page, missing: string): Promise<Recordings>
   return list;
 };
 
-const url = (page: 'review' | 'replay', token: string, t?: number) =>
-  `http://localhost:${suite.server.port}/${page}/${ran.id}?token=${encodeURIComponent(token)}&test=1${t === undefined ? '' : `&t=${Math.round(t)}`}`;
+const url = (page: 'review' | 'replay', token: string, t?: number) => testPage(suite.server.port, `/${page}/${ran.id}`, { token, t: t === undefined ? undefined : Math.round(t) });
 
 /** How fast the playhead moves against the page's clock (ms a ms), over a second of it. */
 const speedOf = (page: Page, handle: '__playback' | '__replay') =>
@@ -269,7 +268,7 @@ describe('the 3D replay', () => {
     const ended = await reportOf(suite.server, interview.id, interview.tokens.observer!);
     const page = await suite.open();
     // Between two lines, nobody speaking: the candidate listens, as they do most of the time.
-    await page.goto(`http://localhost:${suite.server.port}/replay/${interview.id}?token=${encodeURIComponent(interview.tokens.observer!)}&test=1&t=1`);
+    await page.goto(testPage(suite.server.port, `/replay/${interview.id}`, { token: interview.tokens.observer!, t: 1 }));
     await waitForRoom(page, ended.participants.length);
     await page.waitForTimeout(1500);
     await screenshot(page, 'replay-interview');

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api } from '../server/helpers';
-import { testLink, screenshot } from './browser';
+import { testLink, screenshot, type TestLinkOptions } from './browser';
 import { serverAndBrowser } from './pages';
 
 const suite = serverAndBrowser();
@@ -38,7 +38,7 @@ const create = async (scene: string): Promise<Created> => {
 };
 
 /** Opens a join link with the test handle, and waits for the room to be drawn. */
-const open = async (link: string, viewport = { width: 1280, height: 760 }): Promise<Page> => {
+const open = async (link: string, viewport = { width: 1280, height: 760 }, options: TestLinkOptions = {}): Promise<Page> => {
   const page = await suite.browser.newPage({ viewport });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -57,7 +57,7 @@ const open = async (link: string, viewport = { width: 1280, height: 760 }): Prom
       (window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`),
     ),
   );
-  await page.goto(testLink(link, suite.server.port));
+  await page.goto(testLink(link, suite.server.port, options));
   try {
     await page.waitForFunction(() => window.__room !== undefined && (window.__room.state() as { connected: boolean }).connected, undefined, { timeout: 60_000 });
   } catch (error) {
@@ -72,7 +72,8 @@ const transcriptOf = (page: Page) => page.evaluate(() => (window.__room!.state()
 describe('the room in a browser', () => {
   it('joins, sees everyone, asks a persona, hears and sees the answer; a second participant sees the same transcript; VR works', async () => {
     const session = await create('sprint-retro');
-    const riley = await open(session.links.riley!);
+    // Riley's lips are sampled on every frame her page can draw: no frame cap.
+    const riley = await open(session.links.riley!, undefined, { fps: null });
     // Casey only reads the transcript: a small window, so that her page's frames (software
     // rendered on the same two cores) leave Riley's room its frame rate.
     const casey = await open(session.links.casey!, { width: 640, height: 360 });

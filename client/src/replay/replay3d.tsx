@@ -15,8 +15,9 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
 import { Avatar } from '../scene/avatar';
 import { useAvatarDriver, useRigRefs, type AvatarCast } from '../scene/drive';
-import type { RoomStats } from '../scene/frame-stats';
+import { noStats, type RoomStats } from '../scene/frame-stats';
 import { Environment } from '../scene/environment';
+import { FrameCap, frameCapOf } from '../scene/frame-cap';
 import { boardsFor, seatsFor, wallHeight, type BoardPlace } from '../scene/layout';
 import { onScreen, type OnScreen, type PageBox } from '../scene/on-screen';
 import { settingFor } from '../scene/setting/setting';
@@ -90,7 +91,7 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
   const contents = useMemo(() => snapshot?.scene.contents ?? [], [snapshot]);
   const boards = useMemo(() => boardsFor(formation, contents.map((c) => c.kind), seats), [formation, contents, seats]);
   const rigs = useRef(new Map<string, AvatarRig>());
-  const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
+  const stats = useRef<RoomStats>(noStats());
   const { nameTags } = useViewSettings();
   const shareRig = useRigRefs(rigs);
   const cast = useMemo((): AvatarCast => ({ seats: seatOf, rigs, stats }), [seatOf]);
@@ -142,8 +143,10 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
     return () => void (window.__replay === handle && delete window.__replay);
   }, [test, replay, player, recordings, boards, contents]);
 
+  const frameCap = useMemo(() => frameCapOf(location.search), []);
   return (
-    <Canvas className="canvas" camera={{ fov: viewpoint.fov, near: 0.05, far: 80, position: viewpoint.position }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
+    <Canvas className="canvas" frameloop={frameCap ? 'demand' : 'always'} camera={{ fov: viewpoint.fov, near: 0.05, far: 80, position: viewpoint.position }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
+      {frameCap && <FrameCap fps={frameCap} />}
       <color attach="background" args={['#cfd3d6']} />
       <UploadToken.Provider value={token || null}>
         <Environment formation={formation} form={snapshot?.scene.form} seats={seats} contents={contents} boards={boards} slides={view.slides} />

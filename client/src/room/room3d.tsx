@@ -21,6 +21,7 @@ import type { RoomView } from '../state/room';
 import { Avatar } from '../scene/avatar';
 import { nearTagScale, tagMiddleAbove } from '../scene/name-tag';
 import { Environment } from '../scene/environment';
+import { FrameCap, frameCapOf } from '../scene/frame-cap';
 import { frameSeat, type Rect } from '../scene/framing';
 import { boardsFor, seatsFor, type Seat, type Vec3 } from '../scene/layout';
 import type { AvatarRig } from '../scene/rig';
@@ -28,7 +29,7 @@ import { useViewSettings, ViewMenu } from '../scene/view-settings';
 import type { Session } from './session';
 import { headOf, headTopOf } from '../scene/attention';
 import { useAvatarDriver, useRigRefs, type AvatarCast } from '../scene/drive';
-import type { RoomStats } from '../scene/frame-stats';
+import { noStats, type RoomStats } from '../scene/frame-stats';
 import { UploadToken } from '../scene/uploaded';
 import { gazeReporter, lookingAt } from './looking-at';
 import { SlideControls } from './slide-controls';
@@ -114,7 +115,7 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
   // The desktop camera looks past your chair from behind it (Seated): the chair would block the view.
   const chairless = useMemo(() => (me && !inVR ? [me] : []), [me, inVR]);
   const rigs = useRef(new Map<string, AvatarRig>());
-  const stats = useRef<RoomStats>({ drawCalls: 0, triangles: 0, avatars: 0, fps: 0, avatarMs: 0 });
+  const stats = useRef<RoomStats>(noStats());
   const viewer = useRef<CameraView | null>(null);
   const framed = useRef<FramingReport | null>(null);
   const { nameTags } = useViewSettings();
@@ -185,9 +186,11 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
   // only the panel and the controllers of VR show it through React.
   const vrView = inVR ? view : null;
   const form = snapshot?.scene.form;
+  const frameCap = useMemo(() => frameCapOf(location.search), []);
   const canvas = useMemo(
     () => (
-      <Canvas className="canvas" camera={{ fov: desktopFov, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
+      <Canvas className="canvas" frameloop={frameCap ? 'demand' : 'always'} camera={{ fov: desktopFov, near: 0.05, far: 80 }} gl={{ antialias: true, powerPreference: 'high-performance' }} dpr={[1, 2]}>
+        {frameCap && <FrameCap fps={frameCap} />}
         <XR store={store}>
           <color attach="background" args={['#cfd3d6']} />
           <UploadToken.Provider value={token || null}>
@@ -227,7 +230,7 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
         </XR>
       </Canvas>
     ),
-    [store, token, formation, form, seats, contents, boards, view.slides, chairless, participants, seatOf, me, inVR, nameTags, tagScales, shareRig, session, cast, mySeat, inFrame, eye, vr, vrView, voiceIn, exitVR, test],
+    [store, token, formation, form, seats, contents, boards, view.slides, chairless, participants, seatOf, me, inVR, nameTags, tagScales, shareRig, session, cast, mySeat, inFrame, eye, vr, vrView, voiceIn, exitVR, test, frameCap],
   );
 
   return (

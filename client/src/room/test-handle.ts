@@ -3,7 +3,8 @@
  *
  * - `enterVR(): Promise<boolean>`: starts the immersive session, on the emulated Quest 3 (IWER) the
  *   test asks for by calling it when the browser has no headset
- * - `stats()`: `{ drawCalls, triangles, avatars, fps, avatarMs }` of the last second
+ * - `stats()`: `{ drawCalls, triangles, avatars, fps, avatarMs }` of the last second, and
+ *   `frames`, every frame drawn so far (counted at each frame: a test waits for frames drawn with it)
  * - `speaking()`: the participant whose audio is playing now, or null
  * - `voicedMs(participant)`: how much of a human's relayed voice (louder than silence) played here
  * - `progress(draft)`: how far a reply's speech has been heard here (`VoiceOutput.progress`), read

@@ -99,6 +99,7 @@ export const useAvatarDriver = ({ seats, rigs, stats }: AvatarCast, source: Fram
     }
     const tallied = tallyFrame(frames.current, performance.now() - begin, gl, rigs.current.size);
     if (tallied) stats.current = tallied;
+    else stats.current.frames = frames.current.total;
     return begin;
   };
   return { drive, heads };
