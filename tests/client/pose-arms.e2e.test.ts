@@ -3,7 +3,8 @@
  * Quest 3 emulated by IWER, raises her right controller in front of her face; on Casey's desktop
  * page her avatar's right hand goes up to it (her pose, relayed, reached for by the arm's IK),
  * comes down with the controller, and goes back to the seated idle once the controller is no
- * longer tracked. Both pages are small (software WebGL on a shared CPU); Casey's view is taken
+ * longer tracked. On her own page, in the headset, her avatar's hand is on her controller as well
+ * (what she sees looking down). Both pages are small (software WebGL on a shared CPU); Casey's view is taken
  * at 1280×720 for people to look at the arm.
  */
 import { describe, expect, it } from 'vitest';
@@ -63,14 +64,21 @@ describe("a headset wearer's arms, seen by everyone else", () => {
     await casey.setViewportSize({ width: 640, height: 360 });
     const raised = await wrist();
     expect(raised[1] - idle[1], 'the hand raised (m)').toBeGreaterThan(0.35);
+    // In her own headset, looking down at her avatar, its hand is on her controller too.
+    const own = () => riley.evaluate(() => window.__room!.wrist('riley', 'right')) as Promise<Vec3>;
+    const ownHead = (await riley.evaluate(() => window.__room!.head('riley')))!;
+    await expect.poll(async () => Math.abs((await own())[1] - ownHead[1]), { timeout: 30_000, interval: 200 }).toBeLessThan(0.15);
+    const ownRaised = await own();
+    expect(Math.hypot(ownRaised[0] - raised[0], ownRaised[1] - raised[1], ownRaised[2] - raised[2]), `her own view's wrist ${ownRaised} against Casey's ${raised} (m)`).toBeLessThan(0.05);
     const reach = Math.hypot(raised[0] - head[0], raised[1] - head[1], raised[2] - head[2]);
     // In front of the face, not in it: a hand raised 30 cm before the eyes (its wrist measured 0.40-0.41 m from the head's middle).
     expect(reach, `wrist ${raised} from the head ${head} (m)`).toBeGreaterThan(0.1);
     expect(reach, `wrist ${raised} from the head ${head} (m)`).toBeLessThan(0.45);
 
-    // Lowered to her lap: the hand comes down with it.
+    // Lowered to her lap: the hand comes down with it, on both screens.
     await riley.evaluate(([t]) => window.__room!.hold('right', [0.15, -0.65, -0.25], t), [resting] as const);
     await expect.poll(async () => head[1] - (await wrist())[1], { timeout: 30_000, interval: 200 }).toBeGreaterThan(0.45);
+    await expect.poll(async () => ownHead[1] - (await own())[1], { timeout: 30_000, interval: 200 }).toBeGreaterThan(0.45);
     await casey.setViewportSize({ width: 1280, height: 720 });
     await casey.waitForTimeout(1000);
     await screenshot(casey, 'xr-arm-lowered');

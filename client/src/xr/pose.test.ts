@@ -111,4 +111,30 @@ describe("a headset wearer's pose, seen by everyone", () => {
     // No pose for a second: no arms at all.
     expect(poses.arms('riley', seat, 700 + POSE_STALE_MS + 1, arms)).toBe(false);
   });
+
+  it("puts the wearer's own hands where they hold them at once, in their own view, where a relayed pose glides", () => {
+    const poses = createPoses();
+    const head = headAt(0, 0);
+    const hand = new Object3D();
+    hand.position.set(1.2, 0.9, 1.8);
+    hand.updateMatrixWorld();
+    poses.own(toSeat('riley', seat, head, [null, hand]), 0);
+    // Raised 30 cm in the next frame: their avatar's hand is on it in that frame, not on its way.
+    hand.position.y += 0.3;
+    hand.updateMatrixWorld();
+    poses.own(toSeat('riley', seat, head, [null, hand]), 14);
+    const arms = trackedArms();
+    expect(poses.arms('riley', seat, 14, arms)).toBe(true);
+    expect(arms.right.position.distanceTo(hand.position)).toBeLessThan(0.002);
+    // The same movement relayed to someone else glides there over a few frames.
+    const relayed = createPoses();
+    hand.position.y -= 0.3;
+    hand.updateMatrixWorld();
+    relayed.receive(toSeat('riley', seat, head, [null, hand]), 0);
+    hand.position.y += 0.3;
+    hand.updateMatrixWorld();
+    relayed.receive(toSeat('riley', seat, head, [null, hand]), 80);
+    relayed.arms('riley', seat, 94, arms);
+    expect(arms.right.position.distanceTo(hand.position)).toBeGreaterThan(0.03);
+  });
 });

@@ -81,9 +81,9 @@ interface Part {
 
 const part = (): Part => ({ at: -Infinity, easedAt: 0, position: new Vector3(), turn: new Quaternion(), shownPosition: new Vector3(), shownTurn: new Quaternion() });
 
-/** A part's new pose at `now`: after a gap it is taken at once; in a stream it is glided to. */
-const arrive = (known: Part, joint: Joint, now: number): void => {
-  const fresh = now - known.at > POSE_STALE_MS;
+/** A part's new pose at `now`: after a gap (or `atOnce`) it is taken at once; in a stream it is glided to. */
+const arrive = (known: Part, joint: Joint, now: number, atOnce = false): void => {
+  const fresh = atOnce || now - known.at > POSE_STALE_MS;
   known.at = now;
   known.position.fromArray(joint.p);
   known.turn.fromArray(joint.q).normalize();
@@ -110,6 +110,11 @@ interface Relayed {
 export interface Poses {
   /** A relayed pose arrived at `now` (ms). */
   receive(message: PoseMessage, now: number): void;
+  /**
+   * The wearer's own pose, read from their headset in this frame: drawn as it is, not eased, so
+   * that their avatar's arms stay on their hands as they look down at them.
+   */
+  own(message: PoseMessage, now: number): void;
   /**
    * Writes into `out` the room point `participant`'s head looks at now (2 m along the headset's
    * view, from the head), eased toward the latest pose; false when no pose came in the last second.
@@ -143,17 +148,19 @@ export const createPoses = (): Poses => {
     out.position.copy(known.shownPosition).applyMatrix4(frame);
     out.turn.copy(seatTurn).multiply(known.shownTurn);
   };
+  const take = (message: PoseMessage, now: number, atOnce: boolean) => {
+    let known = relayed.get(message.participant);
+    if (!known) relayed.set(message.participant, (known = { head: part(), hands: [part(), part()] }));
+    arrive(known.head, message.head, now, atOnce);
+    // A hand missing from a pose is not tracked now, whatever it was a moment ago.
+    for (const [i, joint] of [message.left, message.right].entries()) {
+      if (joint) arrive(known.hands[i]!, joint, now, atOnce);
+      else known.hands[i]!.at = -Infinity;
+    }
+  };
   return {
-    receive(message, now) {
-      let known = relayed.get(message.participant);
-      if (!known) relayed.set(message.participant, (known = { head: part(), hands: [part(), part()] }));
-      arrive(known.head, message.head, now);
-      // A hand missing from a pose is not tracked now, whatever it was a moment ago.
-      for (const [i, joint] of [message.left, message.right].entries()) {
-        if (joint) arrive(known.hands[i]!, joint, now);
-        else known.hands[i]!.at = -Infinity;
-      }
-    },
+    receive: (message, now) => take(message, now, false),
+    own: (message, now) => take(message, now, true),
     lookPoint(participant, seat, now, out) {
       const known = current(participant, now);
       if (!known) return false;

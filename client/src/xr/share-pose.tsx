@@ -2,7 +2,8 @@
  * Sends the wearer's pose to the room while they are in the headset: their head (the XR camera)
  * and each controller's or hand's grip, in their seat's frame (pose.ts), about 12 times a second,
  * and only while the connection is open (a pose is presence: a late one is worth nothing, so none
- * is queued). Everyone else's view turns this seat's avatar with it.
+ * is queued). Everyone else's view turns this seat's avatar with it. The wearer's own view takes
+ * it at every frame (`poses.own`): their avatar's arms, seen as they look down, are on their hands.
  *
  * ```tsx
  * {inVR && <SharePose session={session} participant="riley" seat={seat} />}
@@ -24,7 +25,7 @@ export const SharePose = ({ session, participant, seat }: { session: Session; pa
     const space = gl.xr.getReferenceSpace();
     // The XR origin (the camera's parent) places the reference space in the room.
     const origin = camera.parent;
-    if (!frame || !space || !origin || !clock.due(performance.now())) return;
+    if (!frame || !space || !origin) return;
     origin.updateWorldMatrix(true, false);
     let left: Object3D | null = null;
     let right: Object3D | null = null;
@@ -37,7 +38,10 @@ export const SharePose = ({ session, participant, seat }: { session: Session; pa
       if (source.handedness === 'left') left = grip;
       else right = grip;
     }
-    session.sendPose(toSeat(participant, seat, camera, [left, right]));
+    const pose = toSeat(participant, seat, camera, [left, right]);
+    const now = performance.now();
+    session.poses.own(pose, now);
+    if (clock.due(now)) session.sendPose(pose);
   });
   return null;
 };
