@@ -3,7 +3,7 @@
  * that each child starts as plain `node`: under `--import tsx` every start loads tsx and resolves
  * and transforms some 180 modules again (2.7 CPU-s against 1.2 for the bundle, measured on the
  * test machine), and the suite starts about sixty of them. Only the tests use the bundles:
- * `npm start` stays on tsx, and tests/server/startup.test.ts still starts that path.
+ * `npm start` stays on tsx, and tests/server/startup.test.ts still starts that path twice.
  *
  * Each bundled module keeps its own `import.meta.url` (its source file's), and `process.argv[1]`
  * names the source entry, so the bundle finds scenes/, avatars/, its workers (the eSpeak worker

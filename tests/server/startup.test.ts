@@ -1,6 +1,6 @@
 /**
- * Issue 16, items 2 and 10: how the real server (`node --import tsx server/main.ts`) starts, or
- * refuses to. A DATA_DIR belongs to one server at a time: a second one exits with one line naming
+ * Issue 16, items 2 and 10: how the real server (server/main.ts, bundled as the tests start it, and
+ * under tsx as `npm start` does for a bad configuration and a stop) starts, or refuses to. A DATA_DIR belongs to one server at a time: a second one exits with one line naming
  * the directory, having touched nothing, while the first serves on; a killed server's lock does
  * not block the next start. Every configuration problem (a bad DATA_DIR, a port in use, a bad
  * value) is one clear line on stderr and exit code 1, never a stack trace. Once serving, an error
@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ADMIN, Client, api, closeClients, createSession, logOf, startChild, tempDir, until, type ChildServer } from './helpers';
+import { nodeArgs } from './bundle';
 
 const repoRoot = new URL('../../', import.meta.url).pathname;
 const children: ChildServer[] = [];
@@ -44,10 +45,14 @@ interface Refusal {
   stdout: string;
 }
 
-/** Starts the server with `env` over the test defaults and waits for it to exit (it must not start). */
-const refused = (env: Record<string, string>, options: { uid?: number } = {}): Promise<Refusal> =>
+/**
+ * Starts the server with `env` over the test defaults and waits for it to exit (it must not start).
+ * The server is the run's bundle (bundle.ts), a start that costs a third of tsx's; `tsx`: the
+ * source under tsx, as `npm start` runs it.
+ */
+const refused = (env: Record<string, string>, options: { uid?: number; tsx?: boolean } = {}): Promise<Refusal> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, options.tsx ? ['--import', 'tsx', 'server/main.ts'] : nodeArgs('server/main.ts'), {
       cwd: repoRoot,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info', GENERATOR: 'scripted', ...textOnly, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -159,7 +164,8 @@ describe.concurrent('start-up problems: one clear line each, exit code 1', () =>
   });
 
   it('bad values: one line for each variable', { timeout: 180_000 }, async () => {
-    const refusal = await refused({ DATA_DIR: dir(), PORT: 'eighty', TOKEN_TTL_HOURS: '-1', LOG_LEVEL: 'loud' });
+    // Through tsx, as `npm start` starts it: the configuration is read the same on that path.
+    const refusal = await refused({ DATA_DIR: dir(), PORT: 'eighty', TOKEN_TTL_HOURS: '-1', LOG_LEVEL: 'loud' }, { tsx: true });
     expect(refusal.code).toBe(1);
     expect(refusal.stderr).toEqual([
       'invalid configuration: PORT: must be a whole number (got "eighty")',
