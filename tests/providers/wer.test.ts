@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wordErrorRate, wordErrors, wordsOf } from '../../bench/wer';
-import { loadSpeechManifest } from '../fixtures/speech/manifest';
+import { loadSpeechManifest, speechFixtureDir } from '../fixtures/speech/manifest';
+import { decodeWav } from '../../shared/wav';
 
 describe('word error rate (bench/wer.ts)', () => {
   it('compares words, not case or punctuation', () => {
@@ -20,7 +23,21 @@ describe('word error rate (bench/wer.ts)', () => {
     expect(() => wordErrorRate([{ reference: '...', hypothesis: 'x' }])).toThrow('the references have no words');
   });
 
-  it("reads the fixture set's manifest (no recordings ship yet)", async () => {
-    expect(await loadSpeechManifest()).toEqual([]);
+  it("reads the fixture set's manifest: each clip a 16 kHz mono recording of someone speaking, with its words, licence and source", async () => {
+    const clips = await loadSpeechManifest();
+    expect(clips.length).toBeGreaterThan(0);
+    for (const clip of clips) {
+      const { pcm, sampleRate } = decodeWav(readFileSync(join(speechFixtureDir, clip.file)));
+      expect(sampleRate, clip.file).toBe(16_000);
+      const seconds = pcm.length / sampleRate;
+      expect(seconds, clip.file).toBeGreaterThan(1);
+      // Speech, not silence: its loudest half-second well above the quietest.
+      const rms = Array.from({ length: Math.floor(seconds * 2) }, (_, i) => Math.sqrt(pcm.subarray(i * 8000, (i + 1) * 8000).reduce((sum, x) => sum + x * x, 0) / 8000));
+      expect(Math.max(...rms), clip.file).toBeGreaterThan(10 * Math.max(1, Math.min(...rms)));
+      // About 1-4 words a second, as people speak.
+      const words = wordsOf(clip.text).length;
+      expect(words / seconds, clip.file).toBeGreaterThan(1);
+      expect(words / seconds, clip.file).toBeLessThan(4);
+    }
   });
 });
