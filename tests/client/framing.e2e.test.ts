@@ -86,7 +86,8 @@ describe('framing at the trainee’s seat', () => {
     await page.goto('about:blank');
     await page.setViewportSize(sizes[0]!);
     // Software WebGL on a busy machine: loading and drawing take their time, never a fixed one.
-    await page.goto(testLink(session.links[human]!, server.port), { timeout: 120_000 });
+    // Framing is read from the room's state and two frames drawn: two frames a second, each of them at up to 1920×1080 in software.
+    await page.goto(testLink(session.links[human]!, server.port, { fps: 2 }), { timeout: 120_000 });
 
     let drawn: Promise<{ drawCalls: number }> | undefined;
     for (const size of sizes) {
