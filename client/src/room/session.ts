@@ -111,16 +111,28 @@ export const joinSession = (options: { session: string; token: string; audio?: A
 
   /** When a logged line that waits for its speech was first seen without it, by draft. */
   const waitingSince = new Map<string, number>();
+  /**
+   * The drafts whose speech is not over yet, and those of them whose line is complete, as of one
+   * view: found again only when the view changes (the whole transcript is read to find them), not
+   * at every frame that follows the speech.
+   */
+  let unheard: { of: RoomView; drafts: string[]; logged: Set<string> } | null = null;
+  const unheardOf = (current: RoomView) => {
+    if (unheard?.of === current) return unheard;
+    const drafts = new Set(Object.keys(current.speech).filter((draft) => current.speech[draft]!.state !== 'over'));
+    for (const line of current.transcript) if (awaitingSpeech(current, line)) drafts.add(line.audio);
+    const logged = new Set(current.transcript.filter((l) => !l.streaming && drafts.has(l.audio)).map((l) => l.audio));
+    return (unheard = { of: current, drafts: [...drafts], logged });
+  };
   /** Tells the view which drafts' speech is heard now and which is over; true while any is pending. */
   const followSpeech = (): boolean => {
     if (!view.speakers || !view.voice?.output) return false;
     const now = performance.now();
     let pending = false;
-    const drafts = new Set(Object.keys(view.speech).filter((draft) => view.speech[draft]!.state !== 'over'));
-    for (const line of view.transcript) if (awaitingSpeech(view, line)) drafts.add(line.audio);
+    const { drafts, logged } = unheardOf(view);
     // A line logged while someone is still being heard is voiced after them (a scene's scripted
     // line waits for the floor): its grace starts once the room is quiet.
-    const heardNow = [...drafts].some((draft) => voices?.progress(draft)?.state === 'audible');
+    const heardNow = drafts.some((draft) => voices?.progress(draft)?.state === 'audible');
     for (const draft of drafts) {
       const progress = voices?.progress(draft) ?? null;
       const state = view.speech[draft]?.state;
@@ -131,7 +143,7 @@ export const joinSession = (options: { session: string; token: string; audio?: A
         continue;
       }
       pending = true;
-      if (progress || !view.transcript.some((l) => l.audio === draft && !l.streaming)) continue;
+      if (progress || !logged.has(draft)) continue;
       if (heardNow) {
         waitingSince.delete(draft);
         continue;
