@@ -16,6 +16,7 @@ import * as THREE from 'three';
 import { Avatar } from '../scene/avatar';
 import { useAvatarDriver, useRigRefs, type AvatarCast } from '../scene/drive';
 import { noStats, type RoomStats } from '../scene/frame-stats';
+import { useTagDeclutter } from '../scene/declutter';
 import { Environment } from '../scene/environment';
 import { FrameCap, frameCapOf } from '../scene/frame-cap';
 import { boardsFor, seatsFor, wallHeight, type BoardPlace } from '../scene/layout';
@@ -227,6 +228,7 @@ const Animate = ({
 }) => {
   const shown = useRef<RoomView | null>(null);
   const { drive } = useAvatarDriver(cast, { visemes: (id) => player.visemes(id) });
+  useTagDeclutter(cast.rigs);
 
   useFrame((_, delta) => {
     const ms = player.position();

@@ -20,6 +20,7 @@ import * as THREE from 'three';
 import type { RoomView } from '../state/room';
 import { Avatar } from '../scene/avatar';
 import { nearTagScale, tagMiddleAbove } from '../scene/name-tag';
+import { useTagDeclutter } from '../scene/declutter';
 import { Environment } from '../scene/environment';
 import { FrameCap, frameCapOf } from '../scene/frame-cap';
 import { frameSeat, type Rect } from '../scene/framing';
@@ -293,6 +294,8 @@ const Animate = memo(function Animate({ session, cast, me }: { session: Session;
     // A voice sounds from its avatar's mouth.
     onHead: (id, head) => session.voices?.place(id, { x: head.x, y: head.y, z: head.z }),
   });
+  // A near tag over a farther face fades.
+  useTagDeclutter(cast.rigs);
 
   useFrame((_, delta) => {
     const v = session.view;

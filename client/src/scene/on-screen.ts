@@ -9,7 +9,7 @@
  * const boxes = onScreen(rigs, camera, canvas); // [{ participant: 'maya', head: { x, y, width, height }, tag: {…}, depth: 2.4 }]
  * ```
  */
-import { Vector3, type Camera, type Object3D, type Sprite } from 'three';
+import { Vector3, type Camera, type Object3D, type Sprite, type SpriteMaterial } from 'three';
 import { tagOf } from './name-tag';
 import type { AvatarRig } from './rig';
 
@@ -29,6 +29,8 @@ export interface OnScreen {
   tag: PageBox | null;
   /** How far the head is from the camera, metres: who is in front of whom. */
   depth: number;
+  /** The tag is drawn faded (scene/declutter.ts: it would cover a farther face). */
+  faded: boolean;
 }
 
 const corners = Array.from({ length: 8 }, () => new Vector3());
@@ -71,7 +73,8 @@ const spriteBox = (sprite: Sprite, camera: Camera, page: DOMRect): PageBox | nul
   return boxAround(quad, page);
 };
 
-const spriteIn = (object: Object3D | undefined): Sprite | null => {
+/** The sprite of a tag (tagOf), if it is built. */
+export const spriteIn = (object: Object3D | undefined): Sprite | null => {
   let found: Sprite | null = null;
   object?.traverse((o) => {
     if (!found && (o as Sprite).isSprite) found = o as Sprite;
@@ -91,6 +94,7 @@ export const onScreen = (rigs: ReadonlyMap<string, AvatarRig>, camera: Camera, c
       head: headBox(rig, camera, page),
       tag: sprite && shown(sprite) ? spriteBox(sprite, camera, page) : null,
       depth: rig.headCentre(at).distanceTo(eye),
+      faded: sprite !== null && (sprite.material as SpriteMaterial).opacity < 1,
     };
   });
 };
