@@ -381,7 +381,8 @@ describe('the scene editor', () => {
     answer(true);
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('status').filter({ hasText: 'Deleted "Their retro".' }).waitFor();
-    expect(await row.count()).toBe(0);
+    // The list is read again after the word that it is deleted.
+    await expect.poll(() => row.count()).toBe(0);
     expect((await fetch(`${suite.server.base}/api/scenes/old-retro`, { headers: { authorization: `Bearer ${suite.server.admin}` } })).status).toBe(404);
   }, 60_000);
 

@@ -15,6 +15,7 @@
 import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame, useThree } from '@react-three/fiber';
 import { createXRStore, XR } from '@react-three/xr';
+import { dropStaleInputStates } from '../xr/stale-inputs';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import * as THREE from 'three';
 import type { RoomView } from '../state/room';
@@ -80,6 +81,8 @@ export const Room3D = ({ session, view, token, test }: { session: Session; view:
   const supported = useImmersiveVr();
   const [vrProblem, setVrProblem] = useState('');
   useEffect(() => store.subscribe((state) => setInVR(state.session != null)), [store]);
+  // A controller gone before its layout loaded is not drawn twice when it comes back.
+  useEffect(() => dropStaleInputStates(store), [store]);
   const sessionId = view.snapshot?.session ?? '';
   const returning = useMemo(() => sessionId !== '' && wasInVr(sessionId), [sessionId]);
   useEffect(() => {

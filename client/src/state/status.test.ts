@@ -19,6 +19,12 @@ describe('the status line: each state', () => {
     const view = run(welcome({ snapshot: { status: 'lobby', phase: 'new' } }));
     expect(roomStatus(view, 0)).toEqual({ kind: 'lobby', present: ['Alex Kim'], missing: ['Mia Ross'] });
     expect(text(view)).toBe('Waiting for everyone to join: Alex Kim / waiting for Mia Ross');
+    // Alex's own page, welcomed before the server counts Alex as here: Alex is here, not awaited.
+    const early = run(welcome({ snapshot: { status: 'lobby', phase: 'new', participants: view.snapshot!.participants.map((p) => ({ ...p, present: false })) } }));
+    expect(text(early)).toBe('Waiting for everyone to join: Alex Kim / waiting for Mia Ross');
+    // The instructor's view counts only those the server counts.
+    const watching = run(welcome({ role: 'observer', snapshot: { status: 'lobby', phase: 'new', participants: view.snapshot!.participants.map((p) => ({ ...p, present: false })) } }));
+    expect(text(watching)).toBe('Waiting for everyone to join: nobody yet / waiting for Alex Kim, Mia Ross');
   });
 
   it('listening: live and quiet, the microphone on', () => {

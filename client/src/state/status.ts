@@ -63,7 +63,12 @@ export const roomStatus = (view: RoomView, now: number): RoomStatus => {
   }
   if (view.savingFailed) return { kind: 'paused', reason: 'saving' };
   const humans = view.snapshot?.participants.filter((p) => p.kind === 'human') ?? [];
-  if (view.status === 'lobby') return { kind: 'lobby', present: humans.filter((p) => p.present).map((p) => p.name), missing: humans.filter((p) => !p.present).map((p) => p.name) };
+  if (view.status === 'lobby') {
+    // Whoever reads this on their seat's page is here, though the server's word of it may come a moment after its welcome.
+    const mine = view.you?.role === 'participant' ? view.you.participant : null;
+    const here = (p: (typeof humans)[number]) => p.present || p.id === mine;
+    return { kind: 'lobby', present: humans.filter(here).map((p) => p.name), missing: humans.filter((p) => !here(p)).map((p) => p.name) };
+  }
   if (view.status === 'paused') {
     const pausedFor = view.pausedFor;
     return pausedFor?.reason === 'seat-empty' ? { kind: 'paused', reason: 'seat-empty', seats: pausedFor.participants.map((id) => shortNameOf(view, id)) } : { kind: 'paused', reason: 'instructor' };
