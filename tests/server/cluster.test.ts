@@ -15,12 +15,11 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../shared/events';
 import { CLOSE_MOVED } from '../../shared/protocol/messages';
 import { startPgliteServer, type PgliteServer } from '../fakes/pglite-server';
-import { dropStoreTables } from '../store/tables';
+import { scratchDatabase } from '../store/scratch-database';
 import { freePorts } from './ports';
 import { Client, api, closeClients, createSession, expectContiguous, logOf, startChild, tempDir, until, type ChildServer, type Created } from './helpers';
 
@@ -34,7 +33,8 @@ const MARGIN_MS = 30_000;
 
 const dataDir = tempDir();
 const nodes: ChildServer[] = [];
-let database: PgliteServer | null = null;
+/** The cluster's database, closed (PGlite) or dropped (a real server's) after the file. */
+let database: Pick<PgliteServer, 'url' | 'close'> | null = null;
 afterAll(async () => {
   await closeClients();
   for (const node of nodes) await node.kill9();
@@ -42,18 +42,16 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A fresh database: PGlite in this process, or TEST_DATABASE_URL emptied of an earlier run's tables. */
+/** A fresh database: PGlite in this process, or one of this file's own on the server of TEST_DATABASE_URL. */
 const openDatabase = async (): Promise<string> => {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     database = await startPgliteServer();
     return database.url;
   }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(dropStoreTables);
-  await client.end();
-  return url;
+  const scratch = await scratchDatabase(url);
+  database = { url: scratch.url, close: scratch.drop };
+  return scratch.url;
 };
 
 /** A node: its own data directory, the cluster's shared token secret (tokens from any node work on all), the cluster's origins. */

@@ -22,6 +22,7 @@ import pg from 'pg';
 import { openPostgresStore } from '../../server/store/postgres';
 import { openStore, type AnyStore } from '../../server/store/store';
 import { startPgliteServer, type PgliteServer } from '../fakes/pglite-server';
+import { scratchDatabase } from './scratch-database';
 import { dropStoreTables } from './tables';
 
 export interface StoreBackend {
@@ -125,6 +126,13 @@ export const storeBackends = (env: Record<string, string | undefined> = process.
     const served: PgliteServer = await startPgliteServer();
     return { url: served.url, stop: served.close };
   }),
-  // The real server: transactions, locks and concurrency as production has them (.ci/run sets it).
-  ...(env.TEST_DATABASE_URL ? [postgres('PostgreSQL (TEST_DATABASE_URL)', async () => ({ url: env.TEST_DATABASE_URL!, stop: async () => {} }))] : []),
+  // The real server: transactions, locks and concurrency as production has them (.ci/run sets it), on a database of this file's own.
+  ...(env.TEST_DATABASE_URL
+    ? [
+        postgres('PostgreSQL (TEST_DATABASE_URL)', async () => {
+          const db = await scratchDatabase(env.TEST_DATABASE_URL!);
+          return { url: db.url, stop: db.drop };
+        }),
+      ]
+    : []),
 ];
