@@ -28,8 +28,11 @@ import type { Session } from './session';
 
 const WIDTH = 1200;
 const HEIGHT = 600;
-/** The panel's centre below the horizon of the eyes: the lower third of a Quest 3's ~96° tall view. */
-export const PANEL_BELOW_DEG = 30;
+/**
+ * The panel's centre below the horizon of the eyes. Its top edge is then 20.7° down: inside the lower
+ * third of a Quest 3's ~96° tall view (below 20.3°), and of the emulator's 90° (below 18.4°).
+ */
+export const PANEL_BELOW_DEG = 32;
 /** How far the head turns from the panel before it follows. */
 const FOLLOW_AFTER_DEG = 25;
 /** How far the head moves (leaning, metres) before the panel follows. */
@@ -169,7 +172,8 @@ export const VrPanel = ({ view, session, vr, voiceIn, onExit }: { view: RoomView
 
   const below = THREE.MathUtils.degToRad(PANEL_BELOW_DEG);
   return (
-    <group ref={group}>
+    // Hidden until the eyes are known (useFollowHead).
+    <group ref={group} visible={false}>
       {/* Tilted to face the eyes from below; the keyboard rises above it, between it and the room. */}
       <group position={[0, -PANEL_DISTANCE * Math.sin(below), -PANEL_DISTANCE * Math.cos(below)]} rotation={[-below, 0, 0]}>
         <mesh ref={mesh} onPointerDown={press}>
@@ -193,17 +197,23 @@ export const VrPanel = ({ view, session, vr, voiceIn, onExit }: { view: RoomView
  * turned FOLLOW_AFTER_DEG away, or leant MOVE_AFTER away, and then glides until it is in front again.
  * When the origin moves (`placed`: a recentre, a snap turn, sitting or standing) it comes back in
  * front at once, as the view itself jumped.
+ *
+ * The camera takes the headset's pose, and a new origin, only when an XR frame is drawn: the panel
+ * is first placed, and placed again after the origin moves, two XR frames later. Placed from the
+ * camera before that (the desktop's, a few centimetres off), it would stay there, inside MOVE_AFTER.
  */
 const useFollowHead = (group: React.RefObject<THREE.Group | null>, pinned: boolean, placed: number) => {
   const { camera } = useThree();
   const eye = useMemo(() => new THREE.Vector3(), []);
   const forward = useMemo(() => new THREE.Vector3(), []);
-  const follow = useRef({ placed: false, gliding: false, origin: placed, wait: 0 });
-  useFrame((_, delta) => {
+  const follow = useRef({ placed: false, gliding: false, origin: placed, wait: 2 });
+  useFrame((_, delta, frame?: XRFrame) => {
     const f = follow.current;
-    // The camera takes the new origin on the next frame drawn: place the panel after it.
-    if (f.origin !== placed) [f.origin, f.wait] = [placed, 2];
-    if (f.wait > 0 && --f.wait === 0) f.placed = false;
+    if (f.origin !== placed) [f.origin, f.wait, f.placed] = [placed, 2, false];
+    if (f.wait > 0) {
+      if (frame) f.wait--;
+      return;
+    }
     const g = group.current;
     if (!g || pinned) return;
     camera.getWorldPosition(eye);
@@ -216,7 +226,7 @@ const useFollowHead = (group: React.RefObject<THREE.Group | null>, pinned: boole
     if (!f.placed) {
       g.position.copy(eye);
       g.rotation.set(0, heading, 0);
-      f.placed = true;
+      g.visible = f.placed = true;
       return;
     }
     if (moved || Math.abs(turn) > THREE.MathUtils.degToRad(FOLLOW_AFTER_DEG)) f.gliding = true;

@@ -8,6 +8,9 @@ const inRoom = (origin: OriginPlace, head: HeadPose): { position: Vec3; yaw: num
   return { position: [origin.position[0] + offset[0], origin.position[1] + offset[1], origin.position[2] + offset[2]], yaw: origin.yaw + head.yaw };
 };
 
+/** An angle in (-π, π]. */
+const wrap = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
+
 const close = (a: readonly number[], b: readonly number[]) => a.forEach((v, i) => expect(v).toBeCloseTo(b[i]!, 6));
 
 describe('placing the trainee at their seat', () => {
@@ -29,6 +32,21 @@ describe('placing the trainee at their seat', () => {
     const seen = inRoom(origin, head);
     expect(origin.position[1]).toBe(0);
     close([seen.position[0], seen.position[1], seen.position[2]], [eye[0], 1.6, eye[2]]);
+  });
+
+  it('moves only the eyes, not the room, when the eye height changes while the head is turned away', () => {
+    const facing = Math.PI;
+    const origin = placeOrigin({ head, eye, facing, stance: 'seated', floor: 0 });
+    // The trainee looks 40° to the left; then their avatar is built and its eyes are 4 cm lower.
+    const turned: HeadPose = { position: head.position, yaw: head.yaw + (40 * Math.PI) / 180 };
+    const lower: Vec3 = [eye[0], eye[1] - 0.04, eye[2]];
+    const moved = placeOrigin({ head: turned, eye: lower, facing, stance: 'seated', floor: 0, keepYaw: origin.yaw });
+    const seen = inRoom(moved, turned);
+    close(seen.position, lower);
+    // Still looking 40° left of where the seat faces (yaw 0 here).
+    expect(wrap(seen.yaw)).toBeCloseTo((40 * Math.PI) / 180, 6);
+    // Without keepYaw the room would turn to put the seat's facing in front of the turned head.
+    expect(wrap(inRoom(placeOrigin({ head: turned, eye: lower, facing, stance: 'seated', floor: 0 }), turned).yaw)).toBeCloseTo(0, 6);
   });
 
   it('turns 30° to the right about the head, which stays where it was', () => {

@@ -43,10 +43,13 @@ export const turnY = (v: Vec3, yaw: number): Vec3 => {
 /**
  * The origin that puts `head` at `eye`, looking along the seat's facing (`facing`: the seat's yaw,
  * at 0 facing +Z, layout.ts's convention). Standing keeps the real floor at `floor`.
+ *
+ * With `keepYaw` (the origin's yaw now) it only moves the eyes: the room does not turn under a
+ * head that is turned away, as when the seat's eye height changes or the trainee stands up.
  */
-export const placeOrigin = ({ head, eye, facing, stance, floor }: { head: HeadPose; eye: Vec3; facing: number; stance: Stance; floor: number }): OriginPlace => {
+export const placeOrigin = ({ head, eye, facing, stance, floor, keepYaw }: { head: HeadPose; eye: Vec3; facing: number; stance: Stance; floor: number; keepYaw?: number }): OriginPlace => {
   // A seat at yaw 0 faces +Z: the head must look down +Z, which is yaw π in the head's convention.
-  const yaw = facing + Math.PI - head.yaw;
+  const yaw = keepYaw ?? facing + Math.PI - head.yaw;
   const offset = turnY(head.position, yaw);
   const position: Vec3 = [eye[0] - offset[0], stance === 'seated' ? eye[1] - offset[1] : floor, eye[2] - offset[2]];
   return { position, yaw };

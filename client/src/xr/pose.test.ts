@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientMessage, ServerMessage } from '../../../shared/protocol/messages';
 import { trackedArms } from '../scene/arm-ik';
 import type { Seat } from '../scene/layout';
-import { createPoseClock, createPoses, POSE_STALE_MS, toSeat } from './pose';
+import { createPoseClock, createPoses, POSE_LOST_MS, POSE_STALE_MS, toSeat } from './pose';
 
 const up = new Vector3(0, 1, 0);
 /** A seat off the room's centre, facing the room's -x (turned a quarter right of +z). */
@@ -63,6 +63,29 @@ describe("a headset wearer's pose, seen by everyone", () => {
     expect(poses.lookPoint('casey', seat, 100, point)).toBe(false);
   });
 
+  it('keeps a slow stream of poses (a headset drawing two frames a second) as a stream, and still lets a stopped one go', () => {
+    const poses = createPoses();
+    const point = new Vector3();
+    const turned = headAt(0.6, 0);
+    // Poses 1.5 s apart: after the first gap the seat stays the wearer's between them.
+    for (const t of [0, 1500, 3000, 4500]) poses.receive(toSeat('riley', seat, turned, [turned, null]), t);
+    expect(poses.lookPoint('riley', seat, 4500 + 1400, point), 'between two slow poses').toBe(true);
+    expect(point.clone().sub(turned.position).normalize().angleTo(lookOf(turned))).toBeLessThan(0.01);
+    const arms = trackedArms();
+    expect(poses.arms('riley', seat, 4500 + 1400, arms)).toBe(true);
+    expect(arms.left.tracked, 'a hand in every slow pose').toBe(true);
+    // Three gaps without one: stopped.
+    expect(poses.lookPoint('riley', seat, 4500 + 3 * 1500 + 1, point)).toBe(false);
+    // However slow the stream was, a pose gap past POSE_LOST_MS is a stop, and the next pose starts afresh.
+    const slow = createPoses();
+    for (const t of [0, 3000, 6000]) slow.receive(toSeat('casey', seat, turned, [null, null]), t);
+    expect(slow.lookPoint('casey', seat, 6000 + POSE_LOST_MS - 1, point)).toBe(true);
+    expect(slow.lookPoint('casey', seat, 6000 + POSE_LOST_MS + 1, point)).toBe(false);
+    // A single pose after a stop is a second's worth, as at first.
+    slow.receive(toSeat('casey', seat, turned, [null, null]), 20_000);
+    expect(slow.lookPoint('casey', seat, 20_000 + POSE_STALE_MS + 1, point)).toBe(false);
+  });
+
   it('is sent at most 12 times a second, whatever the headset’s frame rate', () => {
     for (const hz of [72, 90, 120]) {
       const clock = createPoseClock();
@@ -98,6 +121,8 @@ describe("a headset wearer's pose, seen by everyone", () => {
     expect(arms.right.position.y).toBeLessThan(1.4 - 0.03);
     for (let t = 112; t <= 600; t += 16) poses.arms('riley', seat, t, arms);
     expect(arms.right.position.distanceTo(hand.position)).toBeLessThan(0.005);
+    // The stream goes on, 12 a second (those between are left out here).
+    poses.receive(toSeat('riley', seat, head, [null, hand]), 620);
 
     // A pose without the right hand: not tracked from that pose on; the left, once it comes, is.
     const left = new Object3D();

@@ -3,9 +3,9 @@
  * head and hands in their seat's frame (`toSeat`) about 12 times a second (`PoseClock`), the server
  * relays it to the room, and every other client turns that seat's avatar the same way: the head
  * looks where the headset looks and the arms reach for the hands (scene/arm-ik.ts), eased between
- * frames (`createPoses`). A seat whose poses stopped for a second (VR left, a connection gone) goes
- * back to the room's own gaze; a hand not tracked (none in the pose, or none for a second) gives
- * its arm back to the clips.
+ * frames (`createPoses`). A seat whose poses stopped (VR left, a connection gone: a second without
+ * one, or longer if they had been coming slowly, `POSE_STALE_MS`) goes back to the room's own gaze;
+ * a hand not tracked (none in the pose, or none for as long) gives its arm back to the clips.
  *
  * Seat-relative, so each client places it on that seat's avatar whatever the room around it; a few
  * hundred bytes, rounded to the millimetre.
@@ -26,8 +26,14 @@ import type { Seat } from '../scene/layout';
 
 /** Poses sent a second: a head turn reads as smooth at this rate once eased (`EASE_S`), and it costs ~3 KB/s a viewer. */
 export const POSE_HZ = 12;
-/** A seat whose last pose is older than this is the room's again (its gaze, its idle). */
+/**
+ * A seat whose last pose is older than this is the room's again (its gaze, its idle); or than three
+ * of the gaps its poses have been coming at, when they come slower (a headset drawing a few frames
+ * a second, a link dropping poses): a slow stream is still a stream, not a stop every second.
+ */
 export const POSE_STALE_MS = 1000;
+/** However slowly they came, a seat whose poses stopped this long ago is the room's again. */
+export const POSE_LOST_MS = 4000;
 /** The easing of a relayed head toward its latest pose: about one frame interval, so 12 poses a second glide. */
 const EASE_S = 0.09;
 /** How far ahead of the head the look point is put: far enough that the rig's neck offset does not bend it. */
@@ -73,17 +79,27 @@ interface Part {
   /** When the part last came (the caller's clock, ms; -Infinity: not in the last pose), and when it was last eased toward. */
   at: number;
   easedAt: number;
+  /** The gap before it came (ms; 0 after a stop): how slowly this part's poses come. */
+  gap: number;
   position: Vector3;
   turn: Quaternion;
   shownPosition: Vector3;
   shownTurn: Quaternion;
 }
 
-const part = (): Part => ({ at: -Infinity, easedAt: 0, position: new Vector3(), turn: new Quaternion(), shownPosition: new Vector3(), shownTurn: new Quaternion() });
+const part = (): Part => ({ at: -Infinity, easedAt: 0, gap: 0, position: new Vector3(), turn: new Quaternion(), shownPosition: new Vector3(), shownTurn: new Quaternion() });
 
-/** A part's new pose at `now`: after a gap (or `atOnce`) it is taken at once; in a stream it is glided to. */
+/** How long after its last pose a part is stale: a second, or three of its gaps (POSE_STALE_MS), at most POSE_LOST_MS. */
+const staleAfter = (known: Part): number => Math.min(POSE_LOST_MS, Math.max(POSE_STALE_MS, 3 * known.gap));
+
+/** Whether a part came recently enough, for how its poses have been coming. */
+const live = (known: Part, now: number): boolean => now - known.at <= staleAfter(known);
+
+/** A part's new pose at `now`: after a stop (or `atOnce`) it is taken at once; in a stream it is glided to. */
 const arrive = (known: Part, joint: Joint, now: number, atOnce = false): void => {
-  const fresh = atOnce || now - known.at > POSE_STALE_MS;
+  const fresh = atOnce || !live(known, now);
+  const since = now - known.at;
+  known.gap = since <= POSE_LOST_MS ? since : 0;
   known.at = now;
   known.position.fromArray(joint.p);
   known.turn.fromArray(joint.q).normalize();
@@ -117,13 +133,13 @@ export interface Poses {
   own(message: PoseMessage, now: number): void;
   /**
    * Writes into `out` the room point `participant`'s head looks at now (2 m along the headset's
-   * view, from the head), eased toward the latest pose; false when no pose came in the last second.
+   * view, from the head), eased toward the latest pose; false when its poses stopped (POSE_STALE_MS).
    */
   lookPoint(participant: string, seat: Seat, now: number, out: Vector3): boolean;
   /**
    * Writes into `out` where `participant`'s head and hands are now, in the room, eased toward the
-   * latest pose; a hand is `tracked` when it was in a pose of the last second (its last place is
-   * kept otherwise). False when no pose came in the last second.
+   * latest pose; a hand is `tracked` while its poses have not stopped (its last place is kept
+   * otherwise). False when the head's poses stopped (POSE_STALE_MS).
    */
   arms(participant: string, seat: Seat, now: number, out: TrackedArms): boolean;
 }
@@ -137,12 +153,12 @@ export const createPoses = (): Poses => {
   /** The participant's pose if one came in the last second, its head eased to `now`. */
   const current = (participant: string, now: number): Relayed | null => {
     const known = relayed.get(participant);
-    if (!known || now - known.head.at > POSE_STALE_MS) return null;
+    if (!known || !live(known.head, now)) return null;
     ease(known.head, now);
     return known;
   };
   const toRoom = (known: Part, now: number, out: TrackedHand) => {
-    out.tracked = now - known.at <= POSE_STALE_MS;
+    out.tracked = live(known, now);
     if (!out.tracked) return;
     ease(known, now);
     out.position.copy(known.shownPosition).applyMatrix4(frame);

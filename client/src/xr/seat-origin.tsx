@@ -54,8 +54,11 @@ export const SeatOrigin = ({ seat, eye, vr }: { seat: Seat; eye: Vec3; vr: VrSto
     const eyeKey = eye.join();
     const last = placedFor.current;
     if (!place.current || recentred !== last.recentred || stance !== last.stance || eyeKey !== last.eye) {
-      place.current = placeOrigin({ head: head.current, eye, facing: seat.yaw, stance, floor: seat.position[1] });
-      placedFor.current = { recentred, stance, turns, eye: eyeKey };
+      // Facing the room on entering and on a recentre; otherwise (the eyes' height, sitting or standing)
+      // the room stays turned as it is: a trainee looking aside as their avatar is built is not turned.
+      const keepYaw = place.current && recentred === last.recentred ? place.current.yaw : undefined;
+      place.current = placeOrigin({ head: head.current, eye, facing: seat.yaw, stance, floor: seat.position[1], keepYaw });
+      placedFor.current = { recentred, stance, turns: keepYaw === undefined ? turns : last.turns, eye: eyeKey };
     }
     // Snap turns asked for on the panel (hands have no thumbstick), then flicks of a thumbstick.
     while (placedFor.current.turns !== turns) {
