@@ -18,7 +18,9 @@ import { visemes } from '../../shared/visemes';
 import { encodeWav } from '../../shared/wav';
 import type { Report, TimelineItem } from '../../shared/review/report';
 import type { Recording, Recordings } from '../../client/src/review/player';
-import { api, createSession, type Created } from '../server/helpers';
+import type { ReplayData } from '../../shared/review/replay';
+import { placeEvents } from '../../client/src/replay/replay';
+import { api, Client, closeClients, createSession, logOf, type Created } from '../server/helpers';
 import { screenshot, testPage } from './browser';
 import { browserSuite, endedStandUp, reportOf, waitForEnded } from './pages';
 
@@ -261,6 +263,45 @@ describe('the 3D replay', () => {
     const back = page.getByRole('link', { name: 'Back to the review', exact: true });
     expect(await back.getAttribute('href')).toMatch(/^\/review\/.+&t=\d+/);
   }, 120_000);
+
+  it("turns a headset trainee's head, in the instructor's replay, to whom they looked at in VR (their logged gaze)", async () => {
+    // Riley in a headset: her client reports whom her head points at (room/looking-at.ts). She looks at
+    // Morgan while she asks Ana and Ana answers, then at Casey while Dev does: not where the room's
+    // attention would turn her (to the one answering), so only her logged gaze can turn her so.
+    const retro = await createSession(suite.server, 'sprint-retro', 'realtime', 'stand-ins');
+    const riley = await Client.connect(suite.server, retro.id, retro.tokens.riley!);
+    await riley.waitFor((messages) => messages.some((m) => m.type === 'welcome'), 'welcome');
+    // Each held while she asks that person something and they answer, so that it has its own moment on the replay's clock.
+    const utterances = async () => (await logOf(suite.server, retro.id)).filter((e) => e.type === 'utterance').length;
+    const gazed = async (at: string, asking: string) => {
+      riley.send({ type: 'gaze', at });
+      await expect.poll(async () => (await logOf(suite.server, retro.id)).some((e) => e.type === 'gaze' && e.at === at), { timeout: 30_000 }).toBe(true);
+      const said = await utterances();
+      riley.send({ type: 'say', text: asking });
+      await expect.poll(utterances, { timeout: 90_000, interval: 250 }).toBeGreaterThan(said + 1);
+    };
+    await gazed('morgan', 'Ana, what would you change first?');
+    await gazed('casey', 'Dev, does that work for you?');
+    expect((await api(suite.server, `/api/sessions/${retro.id}`, { method: 'DELETE' })).status).toBe(200);
+    await closeClients();
+    await waitForEnded(suite.server, [retro]);
+
+    // When each was logged, on the replay's clock (the report's).
+    const token = retro.tokens.observer!;
+    const data = (await (await api(suite.server, `/api/sessions/${retro.id}/replay`, { token })).json()) as ReplayData;
+    const placed = placeEvents(data.events, await reportOf(suite.server, retro.id, token));
+    const when = (at: string) => placed.find(({ event }) => event.type === 'gaze' && event.at === at)!.at;
+
+    const page = await suite.open();
+    // Between the two (the log's times on a simulated clock can be close: the middle of them), then after the second.
+    await page.goto(testPage(suite.server.port, `/replay/${retro.id}`, { token, t: Math.round((when('morgan') + when('casey')) / 2) }));
+    await waitForRoom(page, data.participants.length);
+    const facing = () => page.evaluate(() => (window as unknown as { __replay: { facing(id: string): string | null } }).__replay.facing('riley'));
+    await expect.poll(facing, { timeout: 30_000 }).toBe('morgan');
+    await scrub(page, placed.at(-1)!.at);
+    await expect.poll(facing, { timeout: 30_000 }).toBe('casey');
+    await screenshot(page, 'replay-gaze');
+  }, 180_000);
 
   it("shows the interview's candidate sitting up, their face to the panel, not tipped to the ceiling", async () => {
     const interview = await createSession(suite.server, 'job-interview', 'instant', 'stand-ins');

@@ -23,6 +23,7 @@ import { boardsFor, seatsFor, wallHeight, type BoardPlace } from '../scene/layou
 import { onScreen, type OnScreen, type PageBox } from '../scene/on-screen';
 import { settingFor } from '../scene/setting/setting';
 import { UploadToken } from '../scene/uploaded';
+import { lookingAt } from '../room/looking-at';
 import type { AvatarRig } from '../scene/rig';
 import { useViewSettings } from '../scene/view-settings';
 import type { RoomView } from '../state/room';
@@ -40,6 +41,8 @@ export interface ReplayHandle {
   morph(participant: string, name: string): number;
   /** Where that avatar's head is turned by gaze, in degrees (pitch down; negative: up), or null before it is built. */
   gaze(participant: string): { yaw: number; pitch: number } | null;
+  /** Whose head that avatar's face points at now (within 20°), or null. */
+  facing(participant: string): string | null;
   /**
    * How that avatar's head is held in the room, in degrees, or null before it is built: `pitch`
    * of the face above level (negative: looking down); `tilt` of its up axis away from upright
@@ -114,6 +117,7 @@ export const Replay3D = memo(function Replay3D({ view, replay, player, onView, r
       speaking: () => replay.speakingAt(player.position()),
       morph: (participant, name) => rigs.current.get(participant)?.morph(name) ?? 0,
       gaze: (participant) => rigs.current.get(participant)?.gaze() ?? null,
+      facing: (participant) => facedBy(rigs.current, participant),
       head: (participant) => {
         const rig = rigs.current.get(participant);
         const camera = lens.current?.camera;
@@ -199,15 +203,31 @@ const boardBox = (place: BoardPlace, { camera, canvas }: Lensed): PageBox | null
   return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
 };
 
-/** How a rig's head is held, from its posed box (rig.headCorners), for `ReplayHandle.head`. */
-const headPose = (rig: AvatarRig, camera: THREE.Camera): { pitch: number; tilt: number; seen: number } => {
+/** A rig's face from its posed box (rig.headCorners): the head's middle, and where its face and its crown point. */
+const faceOf = (rig: AvatarRig): { centre: THREE.Vector3; forward: THREE.Vector3; up: THREE.Vector3 } => {
   const corners = Array.from({ length: 8 }, () => new THREE.Vector3());
   rig.headCorners(corners);
   // Corner i is at the front when i & 4, at the top when i & 2 (rig.ts).
   const mean = (pick: (i: number) => boolean) => corners.filter((_, i) => pick(i)).reduce((sum, c) => sum.add(c), new THREE.Vector3()).multiplyScalar(0.25);
-  const forward = mean((i) => (i & 4) !== 0).sub(mean((i) => (i & 4) === 0)).normalize();
-  const up = mean((i) => (i & 2) !== 0).sub(mean((i) => (i & 2) === 0)).normalize();
-  const centre = mean(() => true).multiplyScalar(0.5);
+  return {
+    centre: mean(() => true).multiplyScalar(0.5),
+    forward: mean((i) => (i & 4) !== 0).sub(mean((i) => (i & 4) === 0)).normalize(),
+    up: mean((i) => (i & 2) !== 0).sub(mean((i) => (i & 2) === 0)).normalize(),
+  };
+};
+
+/** Whose head `participant`'s face points at (room/looking-at.ts, as a headset reports it, with a wider cone: a face is not a view's centre line). */
+const facedBy = (rigs: Map<string, AvatarRig>, participant: string): string | null => {
+  const rig = rigs.get(participant);
+  if (!rig) return null;
+  const { centre, forward } = faceOf(rig);
+  const heads = new Map([...rigs].map(([id, other]) => [id, other.headCentre(new THREE.Vector3())]));
+  return lookingAt(centre, forward, heads, participant, 20);
+};
+
+/** How a rig's head is held, from its posed box (rig.headCorners), for `ReplayHandle.head`. */
+const headPose = (rig: AvatarRig, camera: THREE.Camera): { pitch: number; tilt: number; seen: number } => {
+  const { centre, forward, up } = faceOf(rig);
   const toCamera = camera.getWorldPosition(new THREE.Vector3()).sub(centre).normalize();
   const deg = THREE.MathUtils.radToDeg;
   const pitch = deg(Math.asin(forward.y));
@@ -227,7 +247,19 @@ const Animate = ({
   onView: (view: RoomView) => void;
 }) => {
   const shown = useRef<RoomView | null>(null);
-  const { drive } = useAvatarDriver(cast, { visemes: (id) => player.visemes(id) });
+  const heads = useRef<Map<string, THREE.Vector3> | null>(null);
+  const { drive, heads: headsOf } = useAvatarDriver(cast, {
+    visemes: (id) => player.visemes(id),
+    // A headset wearer's head turns to whom they looked at (their logged gaze, instructors' only); looking at nobody, the room's.
+    headed: (id, out) => {
+      const at = shown.current?.gazes[id];
+      const head = at ? heads.current?.get(at) : undefined;
+      if (!head) return false;
+      out.copy(head);
+      return true;
+    },
+  });
+  heads.current = headsOf;
   useTagDeclutter(cast.rigs);
 
   useFrame((_, delta) => {

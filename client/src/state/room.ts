@@ -125,6 +125,11 @@ export interface RoomView {
   talking: string[];
   /** Your speech could not be transcribed: when (client clock, ms), and the server's words. */
   transcriptionFailed: { at: number; message: string } | null;
+  /**
+   * Whom each headset wearer's head pointed at last (their `gaze` events, which only instructors
+   * and the review read), by participant; null: at nobody. The replay turns their avatar's head so.
+   */
+  gazes: Record<string, string | null>;
   /** Increments per participant: a backchannel nod, an interruption that cut them. */
   nods: Record<string, number>;
   cuts: Record<string, number>;
@@ -169,6 +174,7 @@ export const emptyRoom = (): RoomView => ({
   standIns: [],
   talking: [],
   transcriptionFailed: null,
+  gazes: {},
   nods: {},
   cuts: {},
   notices: [],
@@ -427,8 +433,9 @@ const onEvent = (previous: RoomView, event: SessionEvent, now: number): RoomView
       return { ...view, status: 'ended', pausedFor: null, floor: { speaker: null, addressee: null }, waitingFor: null, waitingOn: null, floorOpen: false, proposal: null, endedBecause: event.reason === 'ended' && !event.by ? null : endedBecause(event) };
     case 'slide':
       return { ...view, slides: { ...view.slides, [event.content]: event.index } };
-    case 'session-start':
     case 'gaze':
+      return { ...view, gazes: { ...view.gazes, [event.participant]: event.at } };
+    case 'session-start':
       return view;
   }
 };
