@@ -5,6 +5,11 @@ import { defineConfig } from 'vitest/config';
  * WebGL has the machine. The client is built once, before the first of them.
  */
 const browser = ['tests/client/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests/avatars/sheet.test.ts'];
+/**
+ * Tests that need a process of their own: a process loads one whisper.cpp binding, and this one
+ * loads the prebuilt (a worker that ran it before the built binding's test had only the prebuilt).
+ */
+const ownProcess = ['server/providers/transcription/whisper-prebuilt.test.ts'];
 
 export default defineConfig({
   test: {
@@ -19,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['server/**/*.test.ts', 'client/**/*.test.ts', 'avatars/**/*.test.ts', 'tests/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...browser],
+          exclude: ['**/node_modules/**', ...browser, ...ownProcess],
           // Two cores: two files at a time.
           maxWorkers: 2,
           // Each worker keeps its modules from one file to the next: the server, the engine and zod
@@ -29,6 +34,16 @@ export default defineConfig({
           isolate: false,
           // The server and the CLIs the tests start as children, bundled once (tests/server/bundle.ts).
           globalSetup: ['tests/server/bundle.global.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'own-process',
+          include: ownProcess,
+          isolate: true,
+          maxWorkers: 1,
           sequence: { groupOrder: 0 },
         },
       },

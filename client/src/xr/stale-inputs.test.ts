@@ -39,6 +39,21 @@ describe("the XR store's input sources", () => {
     stop();
   });
 
+  it('keeps one state of a controller given back as the same input source (the emulator does), the newest', () => {
+    const [left, right] = [{ hand: 'left' }, { hand: 'right' }];
+    const session = { inputSources: [left, right] };
+    const store = storeOf({ session, inputSourceStates: [{ id: '0', inputSource: left }] });
+    const stop = dropStaleInputStates(store);
+    // Its layout was still loading when it went and came back: two states, one id, one input source.
+    const late = { id: '1', inputSource: right };
+    const newest = { id: '1', inputSource: right };
+    store.setState({ inputSourceStates: [...store.getState().inputSourceStates, late] });
+    store.setState({ inputSourceStates: [...store.getState().inputSourceStates, newest] });
+    expect(store.getState().inputSourceStates).toHaveLength(2);
+    expect(store.getState().inputSourceStates[1]).toBe(newest);
+    stop();
+  });
+
   it('leaves the states alone outside a session', () => {
     const source = {};
     const store = storeOf({ session: null, inputSourceStates: [] });

@@ -3,10 +3,11 @@
  * controller's state once its button layout has loaded; a controller that disconnects before then
  * finds no state to remove, so its load is not cancelled and its state is added after it is gone.
  * When the controller comes back it gets the same id, and React draws two controllers under one key
- * ("Encountered two children with the same key"), the gone one's ray left in the room. That key
- * warning was logged in the XR emulator on a loaded machine, a controller turned off and on again;
- * this is the one way to it found in the library's code (not made to happen on demand here).
- * Whenever the store's states change, those of input sources the session no longer lists are dropped.
+ * ("Encountered two children with the same key"), the gone one's ray left in the room. The XR
+ * emulator (IWER) gives the controller back as the same input source object, so the late state is
+ * of an input source the session has again: a state is kept only if its input source is the
+ * session's and no later state has its id (the newest is the one the library tracks). The key
+ * warning was logged in the XR emulator on a loaded machine, a controller turned off and on again.
  *
  * ```ts
  * useEffect(() => dropStaleInputStates(store), [store]);
@@ -15,7 +16,7 @@
 
 interface InputStates {
   session?: { inputSources: Iterable<unknown> } | null;
-  inputSourceStates: readonly { inputSource: unknown }[];
+  inputSourceStates: readonly { id: string; inputSource: unknown }[];
 }
 
 interface StoreOf<S> {
@@ -29,6 +30,7 @@ export const dropStaleInputStates = <S extends InputStates>(store: StoreOf<S>): 
   store.subscribe((state) => {
     if (!state.session) return;
     const live = new Set(state.session.inputSources);
-    const kept = state.inputSourceStates.filter((s) => live.has(s.inputSource)) as S['inputSourceStates'];
+    const states = state.inputSourceStates;
+    const kept = states.filter((s, i) => live.has(s.inputSource) && !states.some((later, j) => j > i && later.id === s.id)) as S['inputSourceStates'];
     if (kept.length !== state.inputSourceStates.length) store.setState({ inputSourceStates: kept } as Partial<S>);
   });
