@@ -1,9 +1,10 @@
 /**
  * The trainee's place in a headset: the XR origin set so their eyes are at their seat's eyes,
- * facing the room (placement.ts), when the session starts, on every recentre (the panel's button,
- * or the headset's own, which resets the reference space) and on a change between seated and
- * standing; turned 30° by a flick of either thumbstick (snap turning: no smooth rotation, no
- * locomotion, nothing that moves the view by itself).
+ * facing the room (placement.ts), when the session starts and on every recentre (the panel's
+ * button, or the headset's own, which resets the reference space); moved, not turned, when the
+ * eyes' height changes (their avatar built) or between seated and standing; turned 30° by a flick
+ * of either thumbstick (snap turning: no smooth rotation, no locomotion, nothing that moves the
+ * view by itself).
  *
  * ```tsx
  * <SeatOrigin seat={seat} eye={[0, 1.18, 1.35]} vr={vr} />
