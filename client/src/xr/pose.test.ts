@@ -161,5 +161,14 @@ describe("a headset wearer's pose, seen by everyone", () => {
     relayed.receive(toSeat('riley', seat, head, [null, hand]), 80);
     relayed.arms('riley', seat, 94, arms);
     expect(arms.right.position.distanceTo(hand.position)).toBeGreaterThan(0.03);
+
+    // Frames seconds apart (a loaded machine): the own pose is still this frame's, its hand on the controller.
+    const mine = createPoses();
+    mine.own(toSeat('riley', seat, head, [null, hand]), 0);
+    mine.own(toSeat('riley', seat, head, [null, hand]), 300);
+    expect(mine.arms('riley', seat, 300 + POSE_LOST_MS + 2000, arms)).toBe(true);
+    expect(arms.right.tracked).toBe(true);
+    expect(arms.left.tracked, 'a hand missing from it is not tracked').toBe(false);
+    expect(relayed.arms('riley', seat, 80 + POSE_LOST_MS + 1, arms), 'a relayed one is, after POSE_LOST_MS').toBe(false);
   });
 });

@@ -81,25 +81,28 @@ interface Part {
   easedAt: number;
   /** The gap before it came (ms; 0 after a stop): how slowly this part's poses come. */
   gap: number;
+  /** The wearer's own, read from their headset at each frame drawn: never stale, however far apart the frames. */
+  own: boolean;
   position: Vector3;
   turn: Quaternion;
   shownPosition: Vector3;
   shownTurn: Quaternion;
 }
 
-const part = (): Part => ({ at: -Infinity, easedAt: 0, gap: 0, position: new Vector3(), turn: new Quaternion(), shownPosition: new Vector3(), shownTurn: new Quaternion() });
+const part = (): Part => ({ at: -Infinity, easedAt: 0, gap: 0, own: false, position: new Vector3(), turn: new Quaternion(), shownPosition: new Vector3(), shownTurn: new Quaternion() });
 
 /** How long after its last pose a part is stale: a second, or three of its gaps (POSE_STALE_MS), at most POSE_LOST_MS. */
 const staleAfter = (known: Part): number => Math.min(POSE_LOST_MS, Math.max(POSE_STALE_MS, 3 * known.gap));
 
-/** Whether a part came recently enough, for how its poses have been coming. */
-const live = (known: Part, now: number): boolean => now - known.at <= staleAfter(known);
+/** Whether a part came recently enough, for how its poses have been coming (the wearer's own: whenever it came). */
+const live = (known: Part, now: number): boolean => known.at > -Infinity && (known.own || now - known.at <= staleAfter(known));
 
 /** A part's new pose at `now`: after a stop (or `atOnce`) it is taken at once; in a stream it is glided to. */
 const arrive = (known: Part, joint: Joint, now: number, atOnce = false): void => {
   const fresh = atOnce || !live(known, now);
   const since = now - known.at;
   known.gap = since <= POSE_LOST_MS ? since : 0;
+  known.own = atOnce;
   known.at = now;
   known.position.fromArray(joint.p);
   known.turn.fromArray(joint.q).normalize();
@@ -128,7 +131,8 @@ export interface Poses {
   receive(message: PoseMessage, now: number): void;
   /**
    * The wearer's own pose, read from their headset in this frame: drawn as it is, not eased, so
-   * that their avatar's arms stay on their hands as they look down at them.
+   * that their avatar's arms stay on their hands as they look down at them; and never stale, since
+   * it is this frame's however long ago the last frame was (a hand missing from it is not tracked).
    */
   own(message: PoseMessage, now: number): void;
   /**
