@@ -74,6 +74,10 @@ describe("a headset wearer's pose, seen by everyone", () => {
     const arms = trackedArms();
     expect(poses.arms('riley', seat, 4500 + 1400, arms)).toBe(true);
     expect(arms.left.tracked, 'a hand in every slow pose').toBe(true);
+    // Uneven frames (1.5 s, then 0.3 s, then nearly 2 s): judged by the slow gaps, not the last one.
+    const uneven = createPoses();
+    for (const t of [0, 1500, 1800]) uneven.receive(toSeat('dev', seat, turned, [null, null]), t);
+    expect(uneven.lookPoint('dev', seat, 1800 + 1900, point), 'a second and a half after a quick pose').toBe(true);
     // Three gaps without one: stopped.
     expect(poses.lookPoint('riley', seat, 4500 + 3 * 1500 + 1, point)).toBe(false);
     // However slow the stream was, a pose gap past POSE_LOST_MS is a stop, and the next pose starts afresh.
@@ -119,9 +123,12 @@ describe("a headset wearer's pose, seen by everyone", () => {
     poses.arms('riley', seat, 96, arms);
     expect(arms.right.position.y).toBeGreaterThan(1.1 + 0.03);
     expect(arms.right.position.y).toBeLessThan(1.4 - 0.03);
-    for (let t = 112; t <= 600; t += 16) poses.arms('riley', seat, t, arms);
+    for (let t = 112; t <= 600; t += 16) {
+      // The stream goes on, 12 a second.
+      if (t % 80 === 0) poses.receive(toSeat('riley', seat, head, [null, hand]), t);
+      poses.arms('riley', seat, t, arms);
+    }
     expect(arms.right.position.distanceTo(hand.position)).toBeLessThan(0.005);
-    // The stream goes on, 12 a second (those between are left out here).
     poses.receive(toSeat('riley', seat, head, [null, hand]), 620);
 
     // A pose without the right hand: not tracked from that pose on; the left, once it comes, is.

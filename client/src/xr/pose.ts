@@ -28,12 +28,14 @@ import type { Seat } from '../scene/layout';
 export const POSE_HZ = 12;
 /**
  * A seat whose last pose is older than this is the room's again (its gaze, its idle); or than three
- * of the gaps its poses have been coming at, when they come slower (a headset drawing a few frames
+ * of the longest gaps its poses have lately come at, when they come slower (a headset drawing a few frames
  * a second, a link dropping poses): a slow stream is still a stream, not a stop every second.
  */
 export const POSE_STALE_MS = 1000;
 /** However slowly they came, a seat whose poses stopped this long ago is the room's again. */
 export const POSE_LOST_MS = 4000;
+/** How much of the slowest recent gap each pose keeps: after a hiccup a 12-a-second stream is judged by its own pace again within a second. */
+const GAP_FORGET = 0.8;
 /** The easing of a relayed head toward its latest pose: about one frame interval, so 12 poses a second glide. */
 const EASE_S = 0.09;
 /** How far ahead of the head the look point is put: far enough that the rig's neck offset does not bend it. */
@@ -79,7 +81,7 @@ interface Part {
   /** When the part last came (the caller's clock, ms; -Infinity: not in the last pose), and when it was last eased toward. */
   at: number;
   easedAt: number;
-  /** The gap before it came (ms; 0 after a stop): how slowly this part's poses come. */
+  /** How slowly this part's poses come (ms; 0 after a stop): the longest recent gap, forgotten slowly as they come faster. */
   gap: number;
   /** The wearer's own, read from their headset at each frame drawn: never stale, however far apart the frames. */
   own: boolean;
@@ -101,7 +103,8 @@ const live = (known: Part, now: number): boolean => known.at > -Infinity && (kno
 const arrive = (known: Part, joint: Joint, now: number, atOnce = false): void => {
   const fresh = atOnce || !live(known, now);
   const since = now - known.at;
-  known.gap = since <= POSE_LOST_MS ? since : 0;
+  // A stream whose frames come unevenly (1.5 s, then 0.3 s, then 2 s) is as slow as its slow gaps.
+  known.gap = since <= POSE_LOST_MS ? Math.max(since, known.gap * GAP_FORGET) : 0;
   known.own = atOnce;
   known.at = now;
   known.position.fromArray(joint.p);
