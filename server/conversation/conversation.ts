@@ -250,13 +250,14 @@ export const openConversation = (scene: LoadedScene, options: ConversationOption
       const { timeoutMs } = late;
       send({ type: 'notice', level: 'warn', code: 'approval-timeout', message: `No decision on ${who}'s proposal within ${timeoutMs >= 10_000 ? Math.round(timeoutMs / 1000) : +(timeoutMs / 1000).toFixed(1)} s: ${applied} (the scene's default).` });
     } else {
-      send({ type: 'notice', level: 'info', code: 'approval-default', message: `No instructor is watching this instant run: ${who}'s proposal was ${applied} at once (the scene's default).` });
+      send({ type: 'notice', level: 'info', code: 'approval-default', message: `No instructor is watching: ${who}'s proposal was ${applied} at once (the scene's default).` });
     }
     send({ type: 'approval', proposal, decision: choice === 'skip' ? 'dismiss' : choice });
   };
   const decideLate = (proposal: string, participant: string, timeoutMs: number) => {
-    // Instant and nobody watching: nobody could decide it, so nobody waits for it.
-    if (!pacing.realtime && options.watched && !options.watched()) return decideByDefault(proposal, participant, null);
+    // Nobody watching: nobody could decide it, so nobody waits for it (a live room would sit
+    // silent for the whole time limit, its trainee's questions unanswered).
+    if (options.watched && !options.watched()) return decideByDefault(proposal, participant, null);
     const timer = setTimeout(() => decideByDefault(proposal, participant, { timeoutMs }), timeoutMs);
     (timer as { unref?: () => void }).unref?.();
   };

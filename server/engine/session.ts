@@ -109,11 +109,8 @@ const apply = (c: Ctx, input: EngineInput): void => {
         emit(c, { type: 'system', level: 'info', code: input.present ? 'joined' : 'left', message: `${name} ${input.present ? 'joined' : 'left'} the room${held}`, participant: input.participant });
       }
       // A human who arrives speaks for themselves: their simulated proposal is withdrawn.
-      const proposal = state.proposal;
-      if (input.present && proposal?.participant === input.participant) {
-        state.proposal = null;
-        emit(c, { type: 'approval-resolved', proposal: proposal.id, decision: 'dismiss' });
-        emit(c, { type: 'system', level: 'info', code: 'proposal-withdrawn', message: `${c.roster.name(input.participant)} joined; their simulated contribution was withdrawn.`, audience: 'observers' });
+      if (input.present && state.proposal?.participant === input.participant) {
+        withdrawProposal(c, `${c.roster.name(input.participant)} joined; their simulated contribution was withdrawn.`);
         if (state.phase === 'running') proceed(c);
       }
       // A human who leaves while the room waits for them is simulated for that turn instead.
@@ -325,6 +322,12 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   // A human may barge in at any time: whatever was being generated for someone else is dropped.
   state.pending = null;
   state.awaiting = null;
+  // So is a stand-in's line waiting for the instructor: written before these words, it no longer
+  // fits, and the room must answer the human now, not once somebody decides it.
+  if (state.proposal) {
+    const { participant: seat } = state.proposal;
+    withdrawProposal(c, `${c.roster.name(participant)} spoke; ${c.roster.name(seat)}'s proposed line was withdrawn, as the conversation moved on.`);
+  }
   if (!state.present.includes(participant)) state.present = [...state.present, participant];
   const plan: Plan = expected ?? { ...planFor(c, participant, 'human'), act: 'statement', ...(unheard ? { addressee: null, obligation: null } : {}) };
   // The instructor speaking for a seat unasked: the seat took the floor, as far as the room can tell.
@@ -333,6 +336,15 @@ const onSay = (c: Ctx, input: Extract<EngineInput, { type: 'say' }>): void => {
   // Said before the question was heard, and asking nobody anything itself: the question still waits for their answer.
   if (owed && unheard && state.phase === 'running' && state.last?.pair === 'none') return beginTurn(c, owed);
   proceed(c);
+};
+
+/** The open proposal is dismissed without the instructor, who is told why. */
+const withdrawProposal = (c: Ctx, why: string): void => {
+  const proposal = c.state.proposal;
+  if (!proposal) return;
+  c.state.proposal = null;
+  emit(c, { type: 'approval-resolved', proposal: proposal.id, decision: 'dismiss' });
+  emit(c, { type: 'system', level: 'info', code: 'proposal-withdrawn', message: why, participant: proposal.participant, audience: 'observers' });
 };
 
 /**

@@ -3,8 +3,8 @@
  * live rooms use) with a present trainee. Skip on the trainee's turn moves the floor on; a line
  * said during a pause is kept and said at the resume; a direction is acted on in the persona's own
  * words, to the trainee, after the answer owed to the trainee's question; an open floor the policy
- * offers waits a short silence, a question waits for its answer; an instant run nobody watches
- * decides proposals at once; the end says who ended it.
+ * offers waits a short silence, a question waits for its answer; a proposal nobody watches is
+ * decided at once, and one a present human speaks over is withdrawn; the end says who ended it.
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ beforeAll(async () => {
 const WAIT_MS = 10_000;
 
 /** A conversation with its log, and a way to wait for an event in it. */
-const open = (scene: LoadedScene, options: { present?: string[]; seed?: number; watched?: () => boolean; openFloorMs?: number } = {}) => {
+const open = (scene: LoadedScene, options: { present?: string[]; seed?: number; watched?: () => boolean; openFloorMs?: number; speed?: number } = {}) => {
   const log: SessionEvent[] = [];
   const waiters = new Set<() => void>();
   const conversation: Conversation = openConversation(scene, {
@@ -36,6 +36,8 @@ const open = (scene: LoadedScene, options: { present?: string[]; seed?: number; 
     },
     ...(options.watched ? { watched: options.watched } : {}),
     ...(options.openFloorMs !== undefined ? { openFloorMs: options.openFloorMs } : {}),
+    // A realtime room, its turns sped up so that a spoken line lasts a few milliseconds.
+    ...(options.speed ? { pace: 'realtime' as const, speed: options.speed } : {}),
   });
   const waitFor = <E extends SessionEvent>(test: (e: SessionEvent) => e is E, what: string, after = 0): Promise<E> =>
     new Promise((resolve, reject) => {
@@ -214,7 +216,7 @@ describe('the floor after a statement', () => {
   });
 });
 
-describe('a stand-in’s proposal in an instant run', () => {
+describe('a stand-in’s proposal', () => {
   /** Sam (human-control) proposes a deviation whenever the engine lets them. */
   const eager = (): LoadedScene => {
     const scene = scenes.get('performance-review')!;
@@ -235,6 +237,38 @@ describe('a stand-in’s proposal in an instant run', () => {
     // Decided at once on the session's clock too, not after a wait for the instructor.
     expect(resolved.t - needed.t).toBeLessThan(3_600_000);
     expect(log.some(system('approval-timeout'))).toBe(false);
+  });
+
+  it('is decided at once in a live room that no instructor watches, not after its time limit', async () => {
+    const scene = eager();
+    const { conversation, log, waitFor } = open({ ...scene, turnTaking: { ...scene.turnTaking, approval: { ...scene.turnTaking.approval, timeoutS: 3600 } } }, { watched: () => false, speed: 200 });
+    const needed = await waitFor((e): e is Extract<SessionEvent, { type: 'approval-needed' }> => e.type === 'approval-needed', 'a proposal');
+    await waitFor((e): e is Extract<SessionEvent, { type: 'approval-resolved' }> => e.type === 'approval-resolved' && e.proposal === needed.proposal, 'its decision');
+    expect(log.find(system('approval-default'))).toMatchObject({ message: "No instructor is watching: Sam Whitaker's proposal was skipped at once (the scene's default)." });
+    // The room goes on: somebody speaks after it.
+    await waitFor(isUtterance, 'the next line', needed.seq);
+    conversation.send({ type: 'end' });
+    await conversation.ended;
+    expect(log.some(system('approval-timeout'))).toBe(false);
+  });
+
+  it('is withdrawn when a present trainee speaks while it waits, and the persona they asked answers at once', async () => {
+    // Sprint retro: Riley is here, Casey's seat is a stand-in whose lines wait for the instructor.
+    const scene = scenes.get('sprint-retro')!;
+    const eagerCasey = { ...scene, participants: scene.participants.map((p) => (p.id === 'casey' && p.simulated ? { ...p, simulated: { ...p.simulated, derailProbability: 1 } } : p)) };
+    const { conversation, log, waitFor } = open(eagerCasey, { present: ['riley'], watched: () => true, speed: 200, openFloorMs: 50 });
+    const needed = await waitFor((e): e is Extract<SessionEvent, { type: 'approval-needed' }> => e.type === 'approval-needed' && e.participant === 'casey', 'Casey’s proposal');
+    conversation.send({ type: 'say', participant: 'riley', text: 'Ana, what would you change first?' });
+    const resolved = await waitFor((e): e is Extract<SessionEvent, { type: 'approval-resolved' }> => e.type === 'approval-resolved', 'the proposal withdrawn', needed.seq);
+    expect(resolved).toMatchObject({ proposal: needed.proposal, decision: 'dismiss' });
+    expect(log.find(system('proposal-withdrawn'))).toMatchObject({ participant: 'casey', audience: 'observers' });
+    const asked = log.find((e): e is UtteranceEvent => isUtterance(e) && e.speaker === 'riley')!;
+    expect(asked).toMatchObject({ addressee: 'ana' });
+    // The next line is Ana's answer, with no decision made by anyone.
+    const answer = await waitFor(isUtterance, 'the answer', asked.seq);
+    expect(answer).toMatchObject({ speaker: 'ana', addressee: 'riley' });
+    conversation.send({ type: 'end', by: 'instructor' });
+    await conversation.ended;
   });
 
   it('waits for the instructor who is watching', async () => {

@@ -198,6 +198,29 @@ describe('simulated humans (DialogLab §5.2.2)', () => {
     expect(joined.requests.length).toBeGreaterThan(0);
   });
 
+  it('human-control: a present human who speaks while a stand-in\'s proposal waits withdraws it, and the one they asked answers', () => {
+    // Tara is a stand-in whose line waits for the instructor; Pat is really here. Pat asking Ben
+    // something must not wait on a decision about a line written before Pat spoke.
+    const scene = makeScene({
+      participants: [...cast('human-control', 1), human('pat', 'Pat Lee')],
+      snippets: [{ id: 'a', initiator: 'ada', turns: 8 }],
+    });
+    const waiting = run(scene, { approvals: 'wait', present: ['pat'], inputs: [{ type: 'start' }, { type: 'silence', participant: 'pat' }] });
+    const need = ofType(waiting.events, 'approval-needed')[0]!;
+    expect(waiting.state.proposal?.id).toBe(need.proposal);
+    const asked = step(waiting.state, { type: 'say', participant: 'pat', text: 'Ben, what did the client say about the deadline?' });
+    expect(ofType(asked.events, 'approval-resolved')).toEqual([expect.objectContaining({ proposal: need.proposal, decision: 'dismiss' })]);
+    const withdrawn = ofType(asked.events, 'system').find((e) => e.code === 'proposal-withdrawn');
+    expect(withdrawn).toMatchObject({ participant: 'tara', audience: 'observers', message: "Pat Lee spoke; Tara Quinn's proposed line was withdrawn, as the conversation moved on." });
+    expect(asked.state.proposal).toBeNull();
+    expect(utterances(asked.events)).toEqual([expect.objectContaining({ speaker: 'pat', addressee: 'ben' })]);
+    // Ben's answer is asked for at once.
+    const next = asked.requests.find((r) => r.kind === 'generate');
+    expect(next?.kind === 'generate' && next.request.cue.speaker.id).toBe('ben');
+    expect(ofType(asked.events, 'floor').at(-1)).toMatchObject({ speaker: 'ben', reason: 'designated' });
+    expect(asked.state.pending?.kind).toBe('utterance');
+  });
+
   it('autonomous: deviates without approval', () => {
     const scene = makeScene({ participants: cast('autonomous', 0.5), snippets: [{ id: 'a', initiator: 'ada', turns: 10 }] });
     const { events } = run(scene, { seed: 2 });
