@@ -288,14 +288,18 @@ export type UtteranceEvent = z.infer<typeof UtteranceEvent>;
 
 /** System notices meant for the seat they concern (and the instructors), by code. */
 const seatNotices = new Set(['transcription-failed']);
+/** System notices on a stand-in's proposals (decided by default, withdrawn): the instructors', like the proposals. */
+const instructorNotices = new Set(['approval-timeout', 'approval-default', 'proposal-withdrawn']);
 
 /**
  * An event's audience: the one it was logged with, else the default for its kind. A persona's
- * proposed line and the instructor's decision on it (approve, edit, dismiss) are the instructors'.
+ * proposed line, the instructor's decision on it (approve, edit, dismiss) and the notices of one
+ * decided without them are the instructors'.
  */
 export const audienceOf = (event: SessionEvent): Audience => {
   if (event.audience) return event.audience;
   if (event.type === 'approval-needed' || event.type === 'approval-resolved') return 'observers';
+  if (event.type === 'system' && instructorNotices.has(event.code)) return 'observers';
   if (event.type === 'system' && event.participant !== undefined && seatNotices.has(event.code)) return { seat: event.participant };
   return 'all';
 };

@@ -72,11 +72,12 @@ const transcriptOf = (page: Page) => page.evaluate(() => (window.__room!.state()
 describe('the room in a browser', () => {
   it('joins, sees everyone, asks a persona, hears and sees the answer; a second participant sees the same transcript; VR works', async () => {
     const session = await create('sprint-retro');
+    // Casey only reads the transcript: a small window, so that her page's frames (software
+    // rendered on the same two cores) leave Riley's room its frame rate. She joins first: a page
+    // loading behind one that draws every frame it can waited over a minute under load.
+    const casey = await open(session.links.casey!, { width: 640, height: 360 });
     // Riley's lips are sampled on every frame her page can draw: no frame cap.
     const riley = await open(session.links.riley!, undefined, { fps: null });
-    // Casey only reads the transcript: a small window, so that her page's frames (software
-    // rendered on the same two cores) leave Riley's room its frame rate.
-    const casey = await open(session.links.casey!, { width: 640, height: 360 });
 
     // Everyone is there: five participants, four avatars drawn for Riley (not her own).
     const participants = await riley.evaluate(() => (window.__room!.state() as { participants: { id: string }[] }).participants.map((p) => p.id));

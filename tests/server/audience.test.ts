@@ -161,6 +161,9 @@ describe('logs recorded before audiences', () => {
     expect(audienceOf({ ...at, type: 'approval-needed', proposal: 'p1', participant: 'casey', intent: 'drift', text: 'x' })).toBe('observers');
     expect(audienceOf({ ...at, type: 'approval-resolved', proposal: 'p1', decision: 'edit', text: 'y' })).toBe('observers');
     expect(audienceOf({ ...at, type: 'system', level: 'info', code: 'direction', message: 'x', audience: 'observers' })).toBe('observers');
+    // A proposal decided by the scene's default: nothing a trainee should read about the seat beside them.
+    expect(audienceOf({ ...at, type: 'system', level: 'warn', code: 'approval-timeout', message: "No decision on Casey's proposal within 60 s: skipped (the scene's default)." })).toBe('observers');
+    expect(audienceOf({ ...at, type: 'system', level: 'info', code: 'approval-default', message: "No instructor is watching: Casey's proposal was skipped at once (the scene's default)." })).toBe('observers');
     expect(audienceOf({ ...at, type: 'system', level: 'warn', code: 'transcription-failed', message: 'x', participant: 'riley' })).toEqual({ seat: 'riley' });
     expect(audienceOf({ ...at, type: 'system', level: 'info', code: 'joined', message: 'x', participant: 'riley' })).toBe('all');
     expect(audienceOf({ ...at, type: 'slide', content: 'deck', index: 1, by: null })).toBe('all');
